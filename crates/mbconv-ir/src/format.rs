@@ -1,0 +1,393 @@
+//! The `Format` trait, its inputs and outputs, and the registry the CLI dispatches through.
+//!
+//! A format crate implements [`Format`] for one file format; the CLI registers every built
+//! format in a [`Registry`] and finds them by name, alias, extension or content. Formats that
+//! are known but not built in are registered as planned, so that asking for one gives a clear
+//! "not available" error instead of "unknown format".
+
+use crate::model::Model;
+use crate::report::{Report, SourceSpan};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Any diagnostic a format reports when it cannot read or write.
+pub type FormatError = Box<dyn miette::Diagnostic + Send + Sync + 'static>;
+
+/// A text input: its display name (usually the path as given), its path, and its contents.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// Name used in messages.
+    pub name: String,
+    /// Path on disk, when read from a file (used to resolve relative references).
+    pub path: Option<PathBuf>,
+    /// The whole text.
+    pub text: String,
+}
+
+impl Source {
+    /// Reads a file.
+    pub fn from_path(path: &Path) -> std::io::Result<Self> {
+        Ok(Self {
+            name: path.display().to_string(),
+            path: Some(path.to_path_buf()),
+            text: std::fs::read_to_string(path)?,
+        })
+    }
+    /// A source held in memory.
+    pub fn from_string(name: impl Into<String>, text: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            path: None,
+            text: text.into(),
+        }
+    }
+    /// The directory relative references resolve against.
+    pub fn base_dir(&self) -> Option<&Path> {
+        self.path.as_deref().and_then(Path::parent)
+    }
+    /// The span of `length` bytes at `offset`.
+    pub fn span(&self, offset: usize, length: usize) -> SourceSpan {
+        SourceSpan::locate(&self.text, offset, length)
+    }
+    /// An error pointing at a span of this source.
+    pub fn error(&self, code: &str, span: Option<SourceSpan>, message: impl Into<String>) -> SourceError {
+        SourceError {
+            code: code.to_owned(),
+            message: message.into(),
+            file: self.name.clone(),
+            span,
+            text: self.text.clone(),
+            help: None,
+        }
+    }
+}
+
+/// An error in an input file, with file, line, column and a snippet (rendered by miette).
+///
+/// Its `Display` reads `file:line:column: message`, so even plain output names the place.
+///
+/// ```
+/// use mbconv_ir::format::Source;
+/// let src = Source::from_string("m.json", "{\n  \"mass\": x\n}");
+/// let err = src.error("json.syntax", Some(src.span(12, 1)), "expected a number");
+/// assert_eq!(err.to_string(), "m.json:2:11: expected a number");
+/// ```
+#[derive(Debug)]
+pub struct SourceError {
+    /// Stable error code.
+    pub code: String,
+    /// What is wrong and what was expected.
+    pub message: String,
+    /// File name for messages.
+    pub file: String,
+    /// Where, when known.
+    pub span: Option<SourceSpan>,
+    /// The file's text, for the snippet.
+    pub text: String,
+    /// A hint on how to fix it.
+    pub help: Option<String>,
+}
+
+impl SourceError {
+    /// Adds a hint.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+impl fmt::Display for SourceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.span {
+            Some(span) => write!(f, "{}:{}:{}: {}", self.file, span.line, span.column, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+impl std::error::Error for SourceError {}
+
+impl miette::Diagnostic for SourceError {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(&self.code))
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.span.as_ref().map(|_| &self.text as &dyn miette::SourceCode)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        let span = self.span.as_ref()?;
+        Some(Box::new(std::iter::once(miette::LabeledSpan::at(
+            span.offset..span.offset + span.length,
+            "here",
+        ))))
+    }
+}
+
+/// Format-specific settings, as `key=value` strings (for example `angles=radians`).
+///
+/// ```
+/// let mut o = mbconv_ir::format::Options::default();
+/// o.set("angles", "radians");
+/// assert_eq!(o.get("angles"), Some("radians"));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    values: BTreeMap<String, String>,
+    /// The output path, when writing to a file (writers name companion files after it).
+    pub output_path: Option<PathBuf>,
+}
+
+impl Options {
+    /// Sets a value.
+    pub fn set(&mut self, key: impl Into<String>, value: impl Into<String>) {
+        self.values.insert(key.into(), value.into());
+    }
+    /// The value under `key`.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.values.get(key).map(String::as_str)
+    }
+    /// All settings.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.values.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+}
+
+/// Maps IR paths to the source spans they came from.
+pub type SourceMap = BTreeMap<String, SourceSpan>;
+
+/// The result of reading a file.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    /// The model.
+    pub model: Model,
+    /// What the importer found (defaults applied, keys ignored, …).
+    pub report: Report,
+    /// Where each item came from, by IR path.
+    pub source_map: SourceMap,
+}
+
+impl Imported {
+    /// The span recorded for `path` or its nearest recorded ancestor.
+    pub fn span_of(&self, path: &str) -> Option<SourceSpan> {
+        span_of(&self.source_map, path)
+    }
+}
+
+/// The span recorded for `path` or its nearest recorded ancestor (`a.b[1].c` → `a.b[1]` → `a.b` → `a`).
+pub fn span_of(map: &SourceMap, path: &str) -> Option<SourceSpan> {
+    let mut p = path;
+    loop {
+        if let Some(span) = map.get(p) {
+            return Some(span.clone());
+        }
+        let cut = p.rfind(['.', '['])?;
+        p = &p[..cut];
+    }
+}
+
+/// A file written next to the main output (for example a Chrono simulation file).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Companion {
+    /// File name, relative to the main output's directory.
+    pub file_name: String,
+    /// Contents.
+    pub text: String,
+}
+
+/// The result of writing a model.
+#[derive(Clone, Debug)]
+pub struct Exported {
+    /// The main file's contents.
+    pub text: String,
+    /// Extra files to write beside it.
+    pub companions: Vec<Companion>,
+    /// What the exporter could not say or had to change.
+    pub report: Report,
+}
+
+/// Static facts about a format.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormatInfo {
+    /// Canonical name (`chrono`, `skel`, `body`, `shift`, `mbir`).
+    pub name: &'static str,
+    /// Other accepted names (`yaml`, `json`, …).
+    pub aliases: &'static [&'static str],
+    /// File name endings without the dot, longest first (`mbir.json`).
+    pub extensions: &'static [&'static str],
+    /// One line for `mbconv formats`.
+    pub description: &'static str,
+}
+
+impl FormatInfo {
+    /// True when `name` is the name or an alias.
+    pub fn answers_to(&self, name: &str) -> bool {
+        self.name.eq_ignore_ascii_case(name) || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+    }
+    /// True when `path` ends with one of the extensions.
+    pub fn matches_extension(&self, path: &Path) -> bool {
+        let file = path
+            .file_name()
+            .and_then(|f| f.to_str())
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        self.extensions
+            .iter()
+            .any(|ext| file.ends_with(&format!(".{ext}")))
+    }
+}
+
+/// A model file format that can be read and written.
+pub trait Format: Send + Sync {
+    /// Name, aliases, extensions and description.
+    fn info(&self) -> &FormatInfo;
+    /// True when `text` looks like this format (used when the extension is ambiguous).
+    fn sniff(&self, text: &str) -> bool;
+    /// Reads a model. Errors in the input come back as diagnostics with spans.
+    fn read(&self, source: &Source, options: &Options) -> Result<Imported, FormatError>;
+    /// Writes a model. What the format cannot say is listed in the report.
+    fn write(&self, model: &Model, options: &Options) -> Result<Exported, FormatError>;
+}
+
+/// Why a format could not be found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+pub enum LookupError {
+    /// No format has this name.
+    #[error("unknown format {name:?}; known formats: {known}")]
+    #[diagnostic(code(format::unknown))]
+    Unknown {
+        /// The name asked for.
+        name: String,
+        /// Known names.
+        known: String,
+    },
+    /// The format is known but this build does not include it.
+    #[error("the {name} format ({description}) is not available in this build of mbconv yet")]
+    #[diagnostic(
+        code(format::not_built),
+        help("run `mbconv formats` to see the formats this build reads and writes")
+    )]
+    NotBuilt {
+        /// Format name.
+        name: String,
+        /// What it is.
+        description: String,
+    },
+    /// Neither the extension nor the content identifies a format.
+    #[error("cannot tell the format of {path}; pass --from or --to")]
+    #[diagnostic(code(format::undetected))]
+    Undetected {
+        /// The file.
+        path: String,
+    },
+}
+
+/// The formats a build knows.
+///
+/// ```
+/// use mbconv_ir::format::{FormatInfo, Registry};
+/// let mut registry = Registry::new();
+/// registry.register(Box::new(mbconv_ir::mbir::MbirFormat));
+/// registry.register_planned(FormatInfo { name: "skel", aliases: &[], extensions: &["skel"], description: "DART SKEL" });
+/// assert!(registry.get("mbir").is_ok());
+/// assert!(registry.get("skel").is_err());
+/// ```
+#[derive(Default)]
+pub struct Registry {
+    formats: Vec<Box<dyn Format>>,
+    planned: Vec<FormatInfo>,
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Adds a format that can be read and written.
+    pub fn register(&mut self, format: Box<dyn Format>) {
+        self.planned.retain(|p| p.name != format.info().name);
+        self.formats.push(format);
+    }
+    /// Records a format that is known but not built in.
+    pub fn register_planned(&mut self, info: FormatInfo) {
+        if !self.formats.iter().any(|f| f.info().name == info.name) {
+            self.planned.push(info);
+        }
+    }
+    /// Built formats, in registration order.
+    pub fn formats(&self) -> impl Iterator<Item = &dyn Format> {
+        self.formats.iter().map(|f| f.as_ref())
+    }
+    /// Known but unavailable formats.
+    pub fn planned(&self) -> impl Iterator<Item = &FormatInfo> {
+        self.planned.iter()
+    }
+    /// The format with this name or alias.
+    pub fn get(&self, name: &str) -> Result<&dyn Format, LookupError> {
+        if let Some(f) = self.formats.iter().find(|f| f.info().answers_to(name)) {
+            return Ok(f.as_ref());
+        }
+        if let Some(p) = self.planned.iter().find(|p| p.answers_to(name)) {
+            return Err(not_built(p));
+        }
+        let known: Vec<&str> = self
+            .formats
+            .iter()
+            .map(|f| f.info().name)
+            .chain(self.planned.iter().map(|p| p.name))
+            .collect();
+        Err(LookupError::Unknown {
+            name: name.to_owned(),
+            known: known.join(", "),
+        })
+    }
+    /// The format of an input file, by extension and then by content. When several built
+    /// formats share the extension, the content decides.
+    pub fn detect(&self, path: &Path, text: Option<&str>) -> Result<&dyn Format, LookupError> {
+        let by_ext: Vec<&dyn Format> = self
+            .formats
+            .iter()
+            .map(|f| f.as_ref())
+            .filter(|f| f.info().matches_extension(path))
+            .collect();
+        if let Some(text) = text {
+            if let Some(f) = by_ext.iter().find(|f| f.sniff(text)) {
+                return Ok(*f);
+            }
+            if let Some(f) = self.formats.iter().find(|f| f.sniff(text)) {
+                return Ok(f.as_ref());
+            }
+        }
+        if by_ext.len() == 1 {
+            return Ok(by_ext[0]);
+        }
+        if let Some(p) = self.planned.iter().find(|p| p.matches_extension(path)) {
+            return Err(not_built(p));
+        }
+        Err(LookupError::Undetected {
+            path: path.display().to_string(),
+        })
+    }
+    /// The format to write `path` in, by extension.
+    pub fn detect_output(&self, path: &Path) -> Result<&dyn Format, LookupError> {
+        if let Some(f) = self.formats.iter().find(|f| f.info().matches_extension(path)) {
+            return Ok(f.as_ref());
+        }
+        if let Some(p) = self.planned.iter().find(|p| p.matches_extension(path)) {
+            return Err(not_built(p));
+        }
+        Err(LookupError::Undetected {
+            path: path.display().to_string(),
+        })
+    }
+}
+
+fn not_built(info: &FormatInfo) -> LookupError {
+    LookupError::NotBuilt {
+        name: info.name.to_owned(),
+        description: info.description.to_owned(),
+    }
+}

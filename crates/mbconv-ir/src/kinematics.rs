@@ -1,0 +1,277 @@
+//! Spanning trees and forward kinematics, in one place for every importer, exporter and the
+//! solver.
+//!
+//! * [`joint_motion`] is `J(q)`, the motion of each joint type.
+//! * [`SpanningTree::new`] picks a tree over the joint graph: breadth first from the world
+//!   (and from bodies flagged `fixed`), joints in model order; a joint met from its child side
+//!   is used **reversed**; bodies with no path to the world become **floating** roots (an
+//!   implicit free joint) in model order; every other enabled joint closes a **loop**.
+//! * [`world_poses`] evaluates forward kinematics in the **reference** configuration (every
+//!   tree joint at zero) or the **initial** one (every tree joint at `q0`). Root bodies keep
+//!   their stored pose. Loop closures are not solved here (the solver's assembly step does).
+
+use crate::model::joint::{EulerOrder, Joint, JointKind};
+use crate::model::{BodyRef, Model};
+use crate::pose::Pose;
+use crate::rotation::{self, rotation_vector};
+use nalgebra::{Unit, UnitQuaternion, Vector3};
+use std::collections::VecDeque;
+
+/// The motion `J(q)` of a joint: pose of the child joint frame in the parent joint frame.
+/// Missing coordinates count as zero.
+///
+/// ```
+/// use mbconv_ir::{kinematics::joint_motion, JointKind};
+/// use nalgebra::Vector3;
+/// let m = joint_motion(&JointKind::Prismatic { axis: Vector3::x() }, &[0.5]);
+/// assert_eq!(m.translation, Vector3::new(0.5, 0.0, 0.0));
+/// ```
+pub fn joint_motion(kind: &JointKind, q: &[f64]) -> Pose {
+    let at = |i: usize| q.get(i).copied().unwrap_or(0.0);
+    let rotvec = |i: usize| rotation_vector::to_quaternion([at(i), at(i + 1), at(i + 2)]);
+    match kind {
+        JointKind::Fixed | JointKind::PseudoContinuousTrack { .. } => Pose::identity(),
+        JointKind::Revolute { axis } => Pose::from_rotation(about(axis, at(0))),
+        JointKind::Prismatic { axis } => Pose::from_translation(unit(axis) * at(0)),
+        JointKind::Screw { axis, pitch } => Pose::new(
+            unit(axis) * (at(0) * pitch / (2.0 * std::f64::consts::PI)),
+            about(axis, at(0)),
+        ),
+        JointKind::Universal { axis1, axis2 } => {
+            Pose::from_rotation(about(axis1, at(0)) * about(axis2, at(1)))
+        }
+        JointKind::Spherical => Pose::from_rotation(rotvec(0)),
+        JointKind::Euler { order } => {
+            let order = match order {
+                EulerOrder::Xyz => rotation::skel::EulerOrder::Xyz,
+                EulerOrder::Zyx => rotation::skel::EulerOrder::Zyx,
+            };
+            Pose::from_rotation(rotation::skel::euler_joint_rotation(order, [at(0), at(1), at(2)]))
+        }
+        JointKind::Cylindrical { axis } => Pose::new(unit(axis) * at(0), about(axis, at(1))),
+        JointKind::Planar { axis1, axis2 } => {
+            let normal = axis1.cross(axis2);
+            Pose::new(unit(axis1) * at(0) + unit(axis2) * at(1), about(&normal, at(2)))
+        }
+        JointKind::Translational => Pose::from_translation(Vector3::new(at(0), at(1), at(2))),
+        JointKind::Free => Pose::new(Vector3::new(at(0), at(1), at(2)), rotvec(3)),
+        JointKind::PointLine => Pose::new(Vector3::new(at(0), 0.0, 0.0), rotvec(1)),
+        JointKind::PointPlane => Pose::new(Vector3::new(at(0), at(1), 0.0), rotvec(2)),
+    }
+}
+
+fn unit(v: &Vector3<f64>) -> Vector3<f64> {
+    let n = v.norm();
+    if n > 0.0 { v / n } else { Vector3::zeros() }
+}
+
+fn about(axis: &Vector3<f64>, angle: f64) -> UnitQuaternion<f64> {
+    let n = axis.norm();
+    if n > 0.0 && angle != 0.0 {
+        UnitQuaternion::from_axis_angle(&Unit::new_unchecked(axis / n), angle)
+    } else {
+        UnitQuaternion::identity()
+    }
+}
+
+/// Pose of the child body frame in the parent body frame at coordinates `q`:
+/// `parent_frame · J(q) · child_frame⁻¹`.
+pub fn relative_pose(joint: &Joint, q: &[f64]) -> Pose {
+    joint.parent_frame * joint_motion(&joint.kind, q) * joint.child_frame.inverse()
+}
+
+/// How a body is attached in a spanning tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Attachment {
+    /// Through a tree joint. `parent` is the tree parent body (`None` = world); `reversed` is
+    /// true when the body is the joint's *parent* side.
+    Joint {
+        /// Joint index in `model.joints`.
+        joint: usize,
+        /// Tree parent body index, `None` for the world.
+        parent: Option<usize>,
+        /// The joint is traversed from child to parent.
+        reversed: bool,
+    },
+    /// Welded to the world at its stored pose (`fixed: true`).
+    Fixed,
+    /// No path to the world: an implicit free joint at its stored pose.
+    Floating,
+}
+
+/// A spanning tree of a model's joint graph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpanningTree {
+    /// How each body (by index) is attached.
+    pub attachments: Vec<Attachment>,
+    /// Body indices, every tree parent before its children.
+    pub order: Vec<usize>,
+    /// Enabled joints not in the tree: each closes a loop.
+    pub loop_joints: Vec<usize>,
+    /// Joints left out: disabled, or referring to unknown bodies, or joining a body to itself.
+    pub ignored_joints: Vec<usize>,
+}
+
+impl SpanningTree {
+    /// Picks the spanning tree described in the module documentation.
+    ///
+    /// ```
+    /// use mbconv_ir::{kinematics::{Attachment, SpanningTree}, Body, BodyRef, Joint, JointKind, Model};
+    /// let mut m = Model::new("chain");
+    /// m.bodies = vec![Body::new("a"), Body::new("b")];
+    /// m.joints.push(Joint::new("j1", JointKind::Fixed, BodyRef::World, BodyRef::body("a")));
+    /// m.joints.push(Joint::new("j2", JointKind::Fixed, BodyRef::body("b"), BodyRef::body("a")));
+    /// let tree = SpanningTree::new(&m);
+    /// assert_eq!(tree.attachments[1], Attachment::Joint { joint: 1, parent: Some(0), reversed: true });
+    /// ```
+    pub fn new(model: &Model) -> Self {
+        let n = model.bodies.len();
+        let index = |r: &BodyRef| -> Option<Option<usize>> {
+            match r {
+                BodyRef::World => Some(None),
+                BodyRef::Body(name) => model.body_index(name).map(Some),
+            }
+        };
+        // Usable edges: (joint, parent node, child node); node None = world.
+        let mut edges = Vec::new();
+        let mut ignored_joints = Vec::new();
+        for (j, joint) in model.joints.iter().enumerate() {
+            match (index(&joint.parent), index(&joint.child)) {
+                (Some(p), Some(c)) if joint.enabled && p != c => edges.push((j, p, c)),
+                _ => ignored_joints.push(j),
+            }
+        }
+        let mut attachments: Vec<Option<Attachment>> = vec![None; n];
+        let mut used = vec![false; model.joints.len()];
+        let mut order = Vec::with_capacity(n);
+        let mut queue: VecDeque<Option<usize>> = VecDeque::new();
+        queue.push_back(None);
+        for (b, body) in model.bodies.iter().enumerate() {
+            if body.fixed {
+                attachments[b] = Some(Attachment::Fixed);
+                order.push(b);
+                queue.push_back(Some(b));
+            }
+        }
+        let mut next_root = 0;
+        loop {
+            while let Some(node) = queue.pop_front() {
+                for &(j, p, c) in &edges {
+                    if used[j] {
+                        continue;
+                    }
+                    let (other, reversed) = if p == node {
+                        (c, false)
+                    } else if c == node {
+                        (p, true)
+                    } else {
+                        continue;
+                    };
+                    let Some(other) = other else { continue };
+                    if attachments[other].is_some() {
+                        continue;
+                    }
+                    used[j] = true;
+                    attachments[other] = Some(Attachment::Joint {
+                        joint: j,
+                        parent: node,
+                        reversed,
+                    });
+                    order.push(other);
+                    queue.push_back(Some(other));
+                }
+            }
+            while next_root < n && attachments[next_root].is_some() {
+                next_root += 1;
+            }
+            if next_root == n {
+                break;
+            }
+            attachments[next_root] = Some(Attachment::Floating);
+            order.push(next_root);
+            queue.push_back(Some(next_root));
+        }
+        let loop_joints = edges
+            .iter()
+            .filter(|(j, ..)| !used[*j])
+            .map(|(j, ..)| *j)
+            .collect();
+        Self {
+            attachments: attachments
+                .into_iter()
+                .map(|a| a.unwrap_or(Attachment::Floating))
+                .collect(),
+            order,
+            loop_joints,
+            ignored_joints,
+        }
+    }
+
+    /// Degrees of freedom of the tree: tree joints' `nv` plus six per floating body.
+    pub fn dof(&self, model: &Model) -> usize {
+        self.attachments
+            .iter()
+            .map(|a| match a {
+                Attachment::Joint { joint, .. } => model.joints[*joint].kind.nv(),
+                Attachment::Fixed => 0,
+                Attachment::Floating => 6,
+            })
+            .sum()
+    }
+
+    /// Indices of the tree joints.
+    pub fn tree_joints(&self) -> impl Iterator<Item = usize> + '_ {
+        self.attachments.iter().filter_map(|a| match a {
+            Attachment::Joint { joint, .. } => Some(*joint),
+            _ => None,
+        })
+    }
+}
+
+/// Which joint coordinates forward kinematics uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Configuration {
+    /// Every tree joint at zero: the configuration body poses are stored in.
+    Reference,
+    /// Every tree joint at its `q0`.
+    Initial,
+}
+
+/// World poses of all bodies (by index) in the given configuration.
+///
+/// ```
+/// use mbconv_ir::kinematics::{world_poses, Configuration, SpanningTree};
+/// use mbconv_ir::{Body, BodyRef, Joint, JointKind, Model, Pose};
+/// use nalgebra::Vector3;
+/// let mut m = Model::new("slider");
+/// m.bodies.push(Body::new("cart"));
+/// let mut j = Joint::new("rail", JointKind::Prismatic { axis: Vector3::x() }, BodyRef::World, BodyRef::body("cart"));
+/// j.q0 = vec![2.0];
+/// m.joints.push(j);
+/// let tree = SpanningTree::new(&m);
+/// let poses = world_poses(&m, &tree, Configuration::Initial);
+/// assert_eq!(poses[0].translation.x, 2.0);
+/// ```
+pub fn world_poses(model: &Model, tree: &SpanningTree, configuration: Configuration) -> Vec<Pose> {
+    let mut poses: Vec<Pose> = model.bodies.iter().map(|b| b.pose).collect();
+    for &b in &tree.order {
+        if let Attachment::Joint {
+            joint,
+            parent,
+            reversed,
+        } = tree.attachments[b]
+        {
+            let joint = &model.joints[joint];
+            let zeros = vec![0.0; joint.kind.nq()];
+            let q = match configuration {
+                Configuration::Reference => &zeros,
+                Configuration::Initial => &joint.q0,
+            };
+            let x = relative_pose(joint, q);
+            let x = if reversed { x.inverse() } else { x };
+            let parent_pose = parent.map_or_else(Pose::identity, |p| poses[p]);
+            poses[b] = parent_pose * x;
+        }
+    }
+    poses
+}

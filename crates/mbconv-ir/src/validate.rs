@@ -1,0 +1,820 @@
+//! Validation: checks a model against the rules of the IR and returns findings, never panics.
+//!
+//! Errors (the model is unusable as it stands): negative mass, an inertia that is asymmetric,
+//! not positive semidefinite or breaks the triangle inequality, duplicate or empty names,
+//! references to unknown items, zero or parallel axes, non-unit quaternions, coordinate
+//! vectors of the wrong length, inverted limits, negative bushing constants, badly ordered
+//! tables, non-finite numbers. Warnings: a tree body whose stored pose disagrees with its
+//! joints, a massless free body, a body named `world`.
+
+use crate::format::SourceMap;
+use crate::kinematics::{Attachment, Configuration, SpanningTree, world_poses};
+use crate::model::constraint::ConstraintKind;
+use crate::model::force::{ForceKind, RestraintTarget, SpringDamperLaw};
+use crate::model::function::TimeFunction;
+use crate::model::geometry::Geometry;
+use crate::model::joint::{DofProperties, Limits};
+use crate::model::motor::MotorTarget;
+use crate::model::{BodyRef, Model};
+use crate::pose::Pose;
+use crate::report::{Category, Finding, Report, Severity, path};
+use nalgebra::{Matrix3, SymmetricEigen, UnitQuaternion, Vector3};
+use std::collections::{HashMap, HashSet};
+
+/// Tolerance on `|q| − 1` for stored quaternions.
+pub const UNIT_QUATERNION_TOLERANCE: f64 = 1e-9;
+/// Relative tolerance for inertia checks (scaled by the largest entry).
+pub const INERTIA_TOLERANCE: f64 = 1e-9;
+/// Distance/angle tolerance between a stored body pose and its pose from the joints.
+pub const POSE_TOLERANCE: f64 = 1e-6;
+
+/// Checks `model` and returns every finding.
+///
+/// ```
+/// use mbconv_ir::{validate, Body, Model};
+/// let mut model = Model::new("m");
+/// let mut body = Body::new("b");
+/// body.inertial.mass = -1.0;
+/// model.bodies.push(body);
+/// let report = validate(&model);
+/// assert!(report.contains("mass.negative"));
+/// ```
+pub fn validate(model: &Model) -> Report {
+    let mut v = Validator {
+        model,
+        report: Report::default(),
+    };
+    v.names();
+    v.bodies();
+    v.joints();
+    v.constraints();
+    v.force_elements();
+    v.motors();
+    v.loads_devices_groups();
+    v.simulation();
+    v.graph();
+    v.report
+}
+
+/// Validates and attaches source spans from an importer's source map.
+pub fn validate_with_spans(model: &Model, map: &SourceMap) -> Report {
+    let mut report = validate(model);
+    for f in &mut report.findings {
+        if f.span.is_none() {
+            f.span = f.path.as_deref().and_then(|p| crate::format::span_of(map, p));
+        }
+    }
+    report
+}
+
+struct Validator<'a> {
+    model: &'a Model,
+    report: Report,
+}
+
+impl Validator<'_> {
+    fn error(&mut self, code: &str, at: impl Into<String>, message: impl Into<String>) {
+        self.report
+            .push(Finding::new(code, Severity::Error, Category::Invalid, message).at(at));
+    }
+
+    fn warning(&mut self, code: &str, at: impl Into<String>, message: impl Into<String>) {
+        self.report
+            .push(Finding::new(code, Severity::Warning, Category::Note, message).at(at));
+    }
+
+    fn finite(&mut self, at: &str, what: &str, values: &[f64]) {
+        if values.iter().any(|x| !x.is_finite()) {
+            self.error(
+                "number.not_finite",
+                at,
+                format!("{what} has a non-finite value: {values:?}"),
+            );
+        }
+    }
+
+    fn pose(&mut self, at: &str, what: &str, pose: &Pose) {
+        self.finite(at, what, pose.translation.as_slice());
+        self.rotation(at, what, &pose.rotation);
+    }
+
+    fn rotation(&mut self, at: &str, what: &str, q: &UnitQuaternion<f64>) {
+        let norm = q.quaternion().norm();
+        if !norm.is_finite() || (norm - 1.0).abs() > UNIT_QUATERNION_TOLERANCE {
+            self.error(
+                "rotation.not_unit",
+                at,
+                format!("{what}: quaternion has norm {norm}, expected 1"),
+            );
+        }
+    }
+
+    fn body_ref(&mut self, at: &str, what: &str, r: &BodyRef) {
+        if let BodyRef::Body(name) = r {
+            if self.model.body(name).is_none() {
+                self.error(
+                    "ref.unresolved",
+                    at,
+                    format!("{what} refers to unknown body {name:?}"),
+                );
+            }
+        }
+    }
+
+    fn axis(&mut self, at: &str, what: &str, axis: &Vector3<f64>) {
+        self.finite(at, what, axis.as_slice());
+        if axis.norm() == 0.0 {
+            self.error("axis.zero", at, format!("{what} is the zero vector"));
+        }
+    }
+
+    fn names(&mut self) {
+        let m = self.model;
+        let lists: [(&str, Vec<&str>); 8] = [
+            ("bodies", m.bodies.iter().map(|b| b.name.as_str()).collect()),
+            ("joints", m.joints.iter().map(|j| j.name.as_str()).collect()),
+            (
+                "constraints",
+                m.constraints.iter().map(|c| c.name.as_str()).collect(),
+            ),
+            (
+                "force_elements",
+                m.force_elements.iter().map(|f| f.name.as_str()).collect(),
+            ),
+            ("motors", m.motors.iter().map(|x| x.name.as_str()).collect()),
+            ("loads", m.loads.iter().map(|x| x.name.as_str()).collect()),
+            ("devices", m.devices.iter().map(|x| x.name.as_str()).collect()),
+            ("groups", m.groups.iter().map(|x| x.name.as_str()).collect()),
+        ];
+        for (list, names) in lists {
+            self.unique(list, &names);
+        }
+        let world_frames: Vec<&str> = m.world_frames.iter().map(|f| f.name.as_str()).collect();
+        self.unique("world_frames", &world_frames);
+        for body in &m.bodies {
+            let base = path::item("bodies", &body.name);
+            let frames: Vec<&str> = body.frames.iter().map(|f| f.name.as_str()).collect();
+            self.unique(&path::field(&base, "frames"), &frames);
+            let materials: Vec<&str> = body.contact_materials.iter().map(|c| c.name.as_str()).collect();
+            self.unique(&path::field(&base, "contact_materials"), &materials);
+        }
+        if m.body("world").is_some() {
+            self.warning(
+                "name.world",
+                path::item("bodies", "world"),
+                "a body named \"world\" is easily confused with the world frame",
+            );
+        }
+    }
+
+    fn unique(&mut self, list: &str, names: &[&str]) {
+        let mut seen = HashSet::new();
+        for (i, name) in names.iter().enumerate() {
+            if name.is_empty() {
+                self.error(
+                    "name.empty",
+                    format!("{list}[{i}]"),
+                    format!("item {i} of {list} has an empty name"),
+                );
+            } else if !seen.insert(*name) {
+                self.error(
+                    "name.duplicate",
+                    format!("{list}[{name:?}]"),
+                    format!("the name {name:?} is used more than once in {list}"),
+                );
+            }
+        }
+    }
+
+    fn bodies(&mut self) {
+        for body in &self.model.bodies {
+            let base = path::item("bodies", &body.name);
+            self.pose(&path::field(&base, "pose"), "body pose", &body.pose);
+            let at = path::field(&base, "inertial");
+            let inertial = &body.inertial;
+            self.finite(&at, "mass", &[inertial.mass]);
+            self.finite(&at, "centre of mass", inertial.com.as_slice());
+            self.rotation(&at, "inertia rotation", &inertial.inertia_rotation);
+            if inertial.mass < 0.0 {
+                self.error(
+                    "mass.negative",
+                    &at,
+                    format!("body {:?} has negative mass {}", body.name, inertial.mass),
+                );
+            }
+            if inertial.mass == 0.0 && !body.fixed {
+                self.warning(
+                    "mass.zero",
+                    &at,
+                    format!("body {:?} is not fixed and has zero mass", body.name),
+                );
+            }
+            self.inertia(&at, &body.name, &inertial.inertia.matrix());
+            if let Some(v) = &body.initial_velocity {
+                self.finite(
+                    &path::field(&base, "initial_velocity"),
+                    "initial velocity",
+                    &[v.linear.as_slice(), v.angular.as_slice()].concat(),
+                );
+            }
+            for (i, shape) in body.shapes.iter().enumerate() {
+                let at = path::index(&base, "shapes", i);
+                self.pose(&at, "shape pose", &shape.pose);
+                self.geometry(&at, &shape.geometry);
+                if let Some(material) = &shape.contact_material {
+                    if !body.contact_materials.iter().any(|c| &c.name == material) {
+                        self.error(
+                            "ref.unresolved",
+                            &at,
+                            format!(
+                                "shape refers to unknown contact material {material:?} of body {:?}",
+                                body.name
+                            ),
+                        );
+                    }
+                }
+            }
+            for frame in &body.frames {
+                self.pose(
+                    &path::field(&base, &format!("frames[{:?}]", frame.name)),
+                    "frame pose",
+                    &frame.pose,
+                );
+            }
+        }
+    }
+
+    fn inertia(&mut self, at: &str, body: &str, m: &Matrix3<f64>) {
+        if m.iter().any(|x| !x.is_finite()) {
+            self.error(
+                "number.not_finite",
+                at,
+                format!("inertia of body {body:?} has a non-finite entry"),
+            );
+            return;
+        }
+        let scale = m.abs().max().max(f64::MIN_POSITIVE);
+        let tol = INERTIA_TOLERANCE * scale;
+        let asymmetry = (m - m.transpose()).abs().max();
+        if asymmetry > tol {
+            self.error(
+                "inertia.asymmetric",
+                at,
+                format!("inertia of body {body:?} is not symmetric (largest difference {asymmetry})"),
+            );
+            return;
+        }
+        let eig = SymmetricEigen::new((m + m.transpose()) * 0.5).eigenvalues;
+        let mut p = [eig[0], eig[1], eig[2]];
+        p.sort_by(f64::total_cmp);
+        if p[0] < -tol {
+            self.error(
+                "inertia.not_psd",
+                at,
+                format!("inertia of body {body:?} is not positive semidefinite (principal moments {p:?})"),
+            );
+        } else if p[0] + p[1] < p[2] - tol {
+            self.error(
+                "inertia.triangle",
+                at,
+                format!(
+                    "inertia of body {body:?} breaks the triangle inequality: {} + {} < {}",
+                    p[0], p[1], p[2]
+                ),
+            );
+        }
+    }
+
+    fn geometry(&mut self, at: &str, g: &Geometry) {
+        let positive = |v: &[f64]| v.iter().all(|x| x.is_finite() && *x > 0.0);
+        let non_negative = |v: &[f64]| v.iter().all(|x| x.is_finite() && *x >= 0.0);
+        let ok = match g {
+            Geometry::Box { size } => non_negative(size),
+            Geometry::Sphere { radius } => positive(&[*radius]),
+            Geometry::Ellipsoid { radii } => positive(radii),
+            Geometry::Cylinder { radius, length }
+            | Geometry::Capsule { radius, length }
+            | Geometry::Cone { radius, length } => positive(&[*radius]) && non_negative(&[*length]),
+            Geometry::Pyramid {
+                base_width,
+                base_depth,
+                height,
+            } => positive(&[*base_width, *base_depth, *height]),
+            Geometry::Plane { normal, offset } => normal.norm() > 0.0 && offset.is_finite(),
+            Geometry::MultiSphere { spheres } => spheres.iter().all(|s| positive(&[s.radius])),
+            Geometry::Mesh(mesh) | Geometry::ConvexHull(mesh) | Geometry::FittedPrimitive { mesh, .. } => {
+                mesh.scale.iter().all(|x| x.is_finite())
+            }
+            Geometry::ElevationGrid(grid) => {
+                grid.height.len() == (grid.x_dimension as usize) * (grid.z_dimension as usize)
+            }
+            Geometry::TriangleMesh { vertices, triangles } => {
+                triangles.iter().flatten().all(|&i| (i as usize) < vertices.len())
+            }
+            Geometry::Extrusion(_) | Geometry::IndexedFaceSet(_) => true,
+        };
+        if !ok {
+            self.error("shape.size", at, format!("geometry has an invalid size: {g:?}"));
+        }
+    }
+
+    fn joints(&mut self) {
+        for joint in &self.model.joints {
+            let base = path::item("joints", &joint.name);
+            self.body_ref(&path::field(&base, "parent"), "joint parent", &joint.parent);
+            self.body_ref(&path::field(&base, "child"), "joint child", &joint.child);
+            if joint.parent == joint.child {
+                let code = if joint.parent.is_world() {
+                    "joint.world_to_world"
+                } else {
+                    "joint.self"
+                };
+                self.error(
+                    code,
+                    &base,
+                    format!("joint {:?} connects {} to itself", joint.name, joint.parent),
+                );
+            }
+            self.pose(
+                &path::field(&base, "parent_frame"),
+                "parent joint frame",
+                &joint.parent_frame,
+            );
+            self.pose(
+                &path::field(&base, "child_frame"),
+                "child joint frame",
+                &joint.child_frame,
+            );
+            for (name, axis) in joint.kind.axes() {
+                self.axis(
+                    &path::field(&base, &format!("kind.{name}")),
+                    &format!("joint {:?} {name}", joint.name),
+                    &axis,
+                );
+            }
+            let axes = joint.kind.axes();
+            if axes.len() == 2 && axes[0].1.norm() > 0.0 && axes[1].1.norm() > 0.0 {
+                let sine = axes[0].1.normalize().cross(&axes[1].1.normalize()).norm();
+                if sine < 1e-9 {
+                    self.error(
+                        "axis.parallel",
+                        path::field(&base, "kind"),
+                        format!("joint {:?} has parallel axes", joint.name),
+                    );
+                }
+            }
+            let (nq, nv) = (joint.kind.nq(), joint.kind.nv());
+            if joint.q0.len() != nq {
+                self.error(
+                    "joint.q0_length",
+                    path::field(&base, "q0"),
+                    format!(
+                        "a {} joint has {nq} position coordinates, q0 has {}",
+                        joint.kind.type_name(),
+                        joint.q0.len()
+                    ),
+                );
+            }
+            if joint.v0.len() != nv {
+                self.error(
+                    "joint.v0_length",
+                    path::field(&base, "v0"),
+                    format!(
+                        "a {} joint has {nv} velocity coordinates, v0 has {}",
+                        joint.kind.type_name(),
+                        joint.v0.len()
+                    ),
+                );
+            }
+            self.finite(&path::field(&base, "q0"), "q0", &joint.q0);
+            self.finite(&path::field(&base, "v0"), "v0", &joint.v0);
+            if !joint.dofs.is_empty() && joint.dofs.len() != nv {
+                self.error(
+                    "joint.dofs_length",
+                    path::field(&base, "dofs"),
+                    format!(
+                        "joint {:?} has {nv} degrees of freedom but {} dof entries",
+                        joint.name,
+                        joint.dofs.len()
+                    ),
+                );
+            }
+            for (i, dof) in joint.dofs.iter().enumerate() {
+                self.dof(&path::index(&base, "dofs", i), dof);
+            }
+            if let Some(bushing) = &joint.bushing {
+                let c = [bushing.constrained].into_iter().chain(bushing.free);
+                if c.flat_map(|c| {
+                    [
+                        c.stiffness_linear,
+                        c.damping_linear,
+                        c.stiffness_rotational,
+                        c.damping_rotational,
+                    ]
+                })
+                .any(|x| !(x >= 0.0))
+                {
+                    self.error(
+                        "bushing.negative",
+                        path::field(&base, "bushing"),
+                        "bushing constants must be non-negative",
+                    );
+                }
+            }
+        }
+    }
+
+    fn dof(&mut self, at: &str, dof: &DofProperties) {
+        for (what, limits) in [
+            ("position_limits", dof.position_limits),
+            ("velocity_limits", dof.velocity_limits),
+            ("acceleration_limits", dof.acceleration_limits),
+            ("effort_limits", dof.effort_limits),
+        ] {
+            self.limits(&path::field(at, what), what, &limits);
+        }
+        self.finite(
+            at,
+            "dof properties",
+            &[
+                dof.damping,
+                dof.friction,
+                dof.spring_stiffness,
+                dof.spring_rest_position,
+                dof.rotor_inertia,
+                dof.gear_ratio,
+            ],
+        );
+    }
+
+    fn limits(&mut self, at: &str, what: &str, limits: &Limits) {
+        if let (Some(lo), Some(hi)) = (limits.lower, limits.upper) {
+            if lo > hi {
+                self.error(
+                    "limits.inverted",
+                    at,
+                    format!("{what}: lower bound {lo} is above upper bound {hi}"),
+                );
+            }
+        }
+        let values: Vec<f64> = limits.lower.into_iter().chain(limits.upper).collect();
+        self.finite(at, what, &values);
+    }
+
+    fn constraints(&mut self) {
+        for c in &self.model.constraints {
+            let base = path::item("constraints", &c.name);
+            let [b1, b2] = c.kind.bodies();
+            self.body_ref(&path::field(&base, "body1"), "constraint body1", b1);
+            self.body_ref(&path::field(&base, "body2"), "constraint body2", b2);
+            if b1 == b2 {
+                self.error(
+                    "constraint.self",
+                    &base,
+                    format!("constraint {:?} connects {b1} to itself", c.name),
+                );
+            }
+            match &c.kind {
+                ConstraintKind::Distance { distance, .. }
+                | ConstraintKind::RevoluteSpherical { distance, .. }
+                | ConstraintKind::RevoluteTranslational { distance, .. } => {
+                    if distance.is_some_and(|d| !(d >= 0.0)) {
+                        self.error("constraint.distance", &base, "distance must be non-negative");
+                    }
+                }
+                ConstraintKind::ExtraJoint {
+                    frame1, frame2, axis, ..
+                } => {
+                    self.pose(&path::field(&base, "frame1"), "anchor frame", frame1);
+                    self.pose(&path::field(&base, "frame2"), "anchor frame", frame2);
+                    self.axis(&path::field(&base, "axis"), "extra joint axis", axis);
+                }
+            }
+        }
+    }
+
+    fn force_elements(&mut self) {
+        for f in &self.model.force_elements {
+            let base = path::item("force_elements", &f.name);
+            match &f.kind {
+                ForceKind::Tsda(t) => {
+                    self.body_ref(&path::field(&base, "body1"), "TSDA body1", &t.body1);
+                    self.body_ref(&path::field(&base, "body2"), "TSDA body2", &t.body2);
+                    self.law(&path::field(&base, "law"), &t.law);
+                    if let (Some(lo), Some(hi)) = (t.min_length, t.max_length) {
+                        if lo > hi {
+                            self.error(
+                                "limits.inverted",
+                                &base,
+                                format!("minimum length {lo} is above maximum length {hi}"),
+                            );
+                        }
+                    }
+                }
+                ForceKind::Rsda(r) => {
+                    self.body_ref(&path::field(&base, "body1"), "RSDA body1", &r.body1);
+                    self.body_ref(&path::field(&base, "body2"), "RSDA body2", &r.body2);
+                    self.pose(&path::field(&base, "frame1"), "RSDA frame", &r.frame1);
+                    self.pose(&path::field(&base, "frame2"), "RSDA frame", &r.frame2);
+                    self.law(&path::field(&base, "law"), &r.law);
+                }
+                ForceKind::Bushing(b) => {
+                    self.body_ref(&path::field(&base, "body_a"), "bushing body A", &b.body_a);
+                    self.body_ref(&path::field(&base, "body_c"), "bushing body C", &b.body_c);
+                    self.pose(&path::field(&base, "frame_a"), "bushing frame A", &b.frame_a);
+                    self.pose(&path::field(&base, "frame_c"), "bushing frame C", &b.frame_c);
+                    let all = [
+                        b.torque_stiffness,
+                        b.torque_damping,
+                        b.force_stiffness,
+                        b.force_damping,
+                    ]
+                    .concat();
+                    if all.iter().any(|x| !(*x >= 0.0)) {
+                        self.error(
+                            "bushing.negative",
+                            &base,
+                            format!(
+                                "bushing {:?}: stiffness and damping must be non-negative and finite",
+                                f.name
+                            ),
+                        );
+                    }
+                }
+                ForceKind::Restraint(r) => {
+                    match &r.target {
+                        RestraintTarget::Joint { joint, dof } => self.joint_dof(&base, joint, *dof),
+                        RestraintTarget::FramePair {
+                            body1,
+                            frame1,
+                            body2,
+                            frame2,
+                            ..
+                        } => {
+                            self.frame_ref(&base, body1, frame1);
+                            self.frame_ref(&base, body2, frame2);
+                        }
+                    }
+                    if r.function.pieces.len() != r.function.knots.len() + 1 {
+                        self.error(
+                            "restraint.pieces",
+                            path::field(&base, "function"),
+                            format!(
+                                "{} knots need {} coefficient lists, found {}",
+                                r.function.knots.len(),
+                                r.function.knots.len() + 1,
+                                r.function.pieces.len()
+                            ),
+                        );
+                    }
+                    self.ascending(&path::field(&base, "function.knots"), "knots", &r.function.knots);
+                }
+            }
+        }
+    }
+
+    fn frame_ref(&mut self, at: &str, body: &BodyRef, frame: &str) {
+        let exists = match body {
+            BodyRef::World => frame == "origin" || self.model.world_frames.iter().any(|f| f.name == frame),
+            BodyRef::Body(name) => match self.model.body(name) {
+                Some(b) => frame == "origin" || b.frame(frame).is_some(),
+                None => {
+                    self.error("ref.unresolved", at, format!("unknown body {name:?}"));
+                    return;
+                }
+            },
+        };
+        if !exists {
+            self.error("ref.unresolved", at, format!("unknown frame {frame:?} on {body}"));
+        }
+    }
+
+    fn joint_dof(&mut self, at: &str, joint: &str, dof: usize) {
+        match self.model.joint(joint) {
+            None => self.error("ref.unresolved", at, format!("refers to unknown joint {joint:?}")),
+            Some(j) if dof >= j.kind.nv() => self.error(
+                "dof.index",
+                at,
+                format!(
+                    "joint {joint:?} has {} degrees of freedom; index {dof} is out of range",
+                    j.kind.nv()
+                ),
+            ),
+            Some(_) => {}
+        }
+    }
+
+    fn ascending(&mut self, at: &str, what: &str, xs: &[f64]) {
+        if xs.iter().any(|x| !x.is_finite()) || xs.windows(2).any(|w| w[0] >= w[1]) {
+            self.error(
+                "table.order",
+                at,
+                format!("{what} must be finite and strictly increasing: {xs:?}"),
+            );
+        }
+    }
+
+    fn law(&mut self, at: &str, law: &SpringDamperLaw) {
+        match law {
+            SpringDamperLaw::Curves { spring, damping } => {
+                for curve in [spring, damping].into_iter().flatten() {
+                    let xs: Vec<f64> = curve.iter().map(|p| p[0]).collect();
+                    self.ascending(at, "curve abscissae", &xs);
+                }
+            }
+            SpringDamperLaw::Map {
+                deformations,
+                velocities,
+                forces,
+            } => {
+                self.ascending(at, "map deformations", deformations);
+                self.ascending(at, "map velocities", velocities);
+                if forces.len() != velocities.len()
+                    || forces.iter().any(|row| row.len() != deformations.len())
+                {
+                    self.error(
+                        "table.shape",
+                        at,
+                        format!(
+                            "a map over {} deformations and {} velocities needs {}×{} forces",
+                            deformations.len(),
+                            velocities.len(),
+                            velocities.len(),
+                            deformations.len()
+                        ),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn function(&mut self, at: &str, f: &TimeFunction) {
+        match f {
+            TimeFunction::Data { points } => {
+                let xs: Vec<f64> = points.iter().map(|p| p[0]).collect();
+                self.ascending(at, "data times", &xs);
+            }
+            TimeFunction::Repeat { function, width, .. } => {
+                if !(*width > 0.0) {
+                    self.error(
+                        "function.repeat_width",
+                        at,
+                        format!("repeat width must be positive, got {width}"),
+                    );
+                }
+                self.function(at, function);
+            }
+            TimeFunction::Piecewise { knots, pieces } => {
+                if pieces.len() != knots.len() + 1 {
+                    self.error(
+                        "function.pieces",
+                        at,
+                        "a piecewise function needs one more piece than knots",
+                    );
+                }
+                self.ascending(at, "knots", knots);
+                for p in pieces {
+                    self.function(at, p);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn motors(&mut self) {
+        for m in &self.model.motors {
+            let base = path::item("motors", &m.name);
+            match &m.target {
+                MotorTarget::BodyPair {
+                    body1,
+                    frame1,
+                    body2,
+                    frame2,
+                    ..
+                } => {
+                    self.body_ref(&path::field(&base, "body1"), "motor body1", body1);
+                    self.body_ref(&path::field(&base, "body2"), "motor body2", body2);
+                    self.pose(&path::field(&base, "frame1"), "motor frame", frame1);
+                    self.pose(&path::field(&base, "frame2"), "motor frame", frame2);
+                }
+                MotorTarget::Joint { joint, dof } => self.joint_dof(&base, joint, *dof),
+            }
+            self.function(&path::field(&base, "function"), &m.function);
+        }
+    }
+
+    fn loads_devices_groups(&mut self) {
+        let m = self.model;
+        for load in &m.loads {
+            let base = path::item("loads", &load.name);
+            self.body_ref(
+                &path::field(&base, "body"),
+                "load body",
+                &BodyRef::body(load.body.clone()),
+            );
+            self.finite(
+                &base,
+                "load",
+                &[load.vector.as_slice(), load.point.as_slice()].concat(),
+            );
+            if let Some(f) = &load.modulation {
+                self.function(&path::field(&base, "modulation"), f);
+            }
+        }
+        for d in &m.devices {
+            let base = path::item("devices", &d.name);
+            self.body_ref(&path::field(&base, "body"), "device body", &d.body);
+            self.pose(&path::field(&base, "pose"), "device pose", &d.pose);
+        }
+        let names: HashMap<&str, Option<&str>> = m
+            .groups
+            .iter()
+            .map(|g| (g.name.as_str(), g.parent.as_deref()))
+            .collect();
+        for g in &m.groups {
+            let base = path::item("groups", &g.name);
+            for b in &g.bodies {
+                if m.body(b).is_none() {
+                    self.error(
+                        "ref.unresolved",
+                        &base,
+                        format!("group {:?} lists unknown body {b:?}", g.name),
+                    );
+                }
+            }
+            for j in &g.joints {
+                if m.joint(j).is_none() {
+                    self.error(
+                        "ref.unresolved",
+                        &base,
+                        format!("group {:?} lists unknown joint {j:?}", g.name),
+                    );
+                }
+            }
+            if let Some(parent) = &g.parent {
+                if !names.contains_key(parent.as_str()) {
+                    self.error(
+                        "ref.unresolved",
+                        &base,
+                        format!("group {:?} has unknown parent group {parent:?}", g.name),
+                    );
+                }
+            }
+            // Walk up the parents; more steps than groups means a cycle.
+            let mut current = g.parent.as_deref();
+            let mut steps = 0;
+            while let Some(p) = current {
+                steps += 1;
+                if steps > names.len() {
+                    self.error(
+                        "group.cycle",
+                        &base,
+                        format!("group {:?} is its own ancestor", g.name),
+                    );
+                    break;
+                }
+                current = names.get(p).copied().flatten();
+            }
+        }
+    }
+
+    fn simulation(&mut self) {
+        let s = &self.model.simulation;
+        if let Some(g) = &s.gravity {
+            self.finite("simulation.gravity", "gravity", g.as_slice());
+        }
+        if let Some(dt) = s.time_step {
+            if !(dt > 0.0 && dt.is_finite()) {
+                self.error(
+                    "simulation.time_step",
+                    "simulation.time_step",
+                    format!("time step must be positive, got {dt}"),
+                );
+            }
+        }
+    }
+
+    fn graph(&mut self) {
+        if self.report.has_errors() {
+            return; // poses of an invalid graph mean nothing
+        }
+        let tree = SpanningTree::new(self.model);
+        let poses = world_poses(self.model, &tree, Configuration::Reference);
+        for (b, body) in self.model.bodies.iter().enumerate() {
+            if let Attachment::Joint { joint, .. } = tree.attachments[b] {
+                let d = body.pose.distance(&poses[b]);
+                if d > POSE_TOLERANCE {
+                    self.warning(
+                        "pose.inconsistent",
+                        path::field(&path::item("bodies", &body.name), "pose"),
+                        format!(
+                            "stored pose of body {:?} is {d:.3e} away from the pose its joint {:?} gives at zero",
+                            body.name, self.model.joints[joint].name
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
