@@ -1,0 +1,1 @@
+//! Bushing force laws and design helpers (work in progress).

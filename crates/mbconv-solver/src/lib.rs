@@ -1,0 +1,1 @@
+//! Multibody dynamics on the mbconv IR (work in progress).

@@ -1,0 +1,1 @@
+//! Chrono YAML models <-> mbconv IR (work in progress).

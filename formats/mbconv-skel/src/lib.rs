@@ -1,0 +1,1 @@
+//! DART SKEL models <-> mbconv IR (work in progress).
