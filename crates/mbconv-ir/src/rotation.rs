@@ -158,7 +158,8 @@ pub mod skel {
         let r = q.to_rotation_matrix().into_inner();
         // R = Rx(a)Ry(b)Rz(c): R02 = sin b, R12 = -sin a cos b, R22 = cos a cos b,
         // R01 = -cos b sin c, R00 = cos b cos c.
-        let b = r[(0, 2)].clamp(-1.0, 1.0).asin();
+        // atan2 keeps b accurate near ±π/2, where asin(R02) loses half the digits.
+        let b = r[(0, 2)].atan2(r[(1, 2)].hypot(r[(2, 2)]));
         if (1.0 - r[(0, 2)].abs()) > 1e-12 {
             let a = (-r[(1, 2)]).atan2(r[(2, 2)]);
             let c = (-r[(0, 1)]).atan2(r[(0, 0)]);

@@ -110,14 +110,14 @@ impl Validator<'_> {
     }
 
     fn body_ref(&mut self, at: &str, what: &str, r: &BodyRef) {
-        if let BodyRef::Body(name) = r {
-            if self.model.body(name).is_none() {
-                self.error(
-                    "ref.unresolved",
-                    at,
-                    format!("{what} refers to unknown body {name:?}"),
-                );
-            }
+        if let BodyRef::Body(name) = r
+            && self.model.body(name).is_none()
+        {
+            self.error(
+                "ref.unresolved",
+                at,
+                format!("{what} refers to unknown body {name:?}"),
+            );
         }
     }
 
@@ -221,17 +221,17 @@ impl Validator<'_> {
                 let at = path::index(&base, "shapes", i);
                 self.pose(&at, "shape pose", &shape.pose);
                 self.geometry(&at, &shape.geometry);
-                if let Some(material) = &shape.contact_material {
-                    if !body.contact_materials.iter().any(|c| &c.name == material) {
-                        self.error(
-                            "ref.unresolved",
-                            &at,
-                            format!(
-                                "shape refers to unknown contact material {material:?} of body {:?}",
-                                body.name
-                            ),
-                        );
-                    }
+                if let Some(material) = &shape.contact_material
+                    && !body.contact_materials.iter().any(|c| &c.name == material)
+                {
+                    self.error(
+                        "ref.unresolved",
+                        &at,
+                        format!(
+                            "shape refers to unknown contact material {material:?} of body {:?}",
+                            body.name
+                        ),
+                    );
                 }
             }
             for frame in &body.frames {
@@ -412,7 +412,7 @@ impl Validator<'_> {
                         c.damping_rotational,
                     ]
                 })
-                .any(|x| !(x >= 0.0))
+                .any(|x| !non_negative(x))
                 {
                     self.error(
                         "bushing.negative",
@@ -448,14 +448,14 @@ impl Validator<'_> {
     }
 
     fn limits(&mut self, at: &str, what: &str, limits: &Limits) {
-        if let (Some(lo), Some(hi)) = (limits.lower, limits.upper) {
-            if lo > hi {
-                self.error(
-                    "limits.inverted",
-                    at,
-                    format!("{what}: lower bound {lo} is above upper bound {hi}"),
-                );
-            }
+        if let (Some(lo), Some(hi)) = (limits.lower, limits.upper)
+            && lo > hi
+        {
+            self.error(
+                "limits.inverted",
+                at,
+                format!("{what}: lower bound {lo} is above upper bound {hi}"),
+            );
         }
         let values: Vec<f64> = limits.lower.into_iter().chain(limits.upper).collect();
         self.finite(at, what, &values);
@@ -478,7 +478,7 @@ impl Validator<'_> {
                 ConstraintKind::Distance { distance, .. }
                 | ConstraintKind::RevoluteSpherical { distance, .. }
                 | ConstraintKind::RevoluteTranslational { distance, .. } => {
-                    if distance.is_some_and(|d| !(d >= 0.0)) {
+                    if distance.is_some_and(|d| !non_negative(d)) {
                         self.error("constraint.distance", &base, "distance must be non-negative");
                     }
                 }
@@ -501,14 +501,14 @@ impl Validator<'_> {
                     self.body_ref(&path::field(&base, "body1"), "TSDA body1", &t.body1);
                     self.body_ref(&path::field(&base, "body2"), "TSDA body2", &t.body2);
                     self.law(&path::field(&base, "law"), &t.law);
-                    if let (Some(lo), Some(hi)) = (t.min_length, t.max_length) {
-                        if lo > hi {
-                            self.error(
-                                "limits.inverted",
-                                &base,
-                                format!("minimum length {lo} is above maximum length {hi}"),
-                            );
-                        }
+                    if let (Some(lo), Some(hi)) = (t.min_length, t.max_length)
+                        && lo > hi
+                    {
+                        self.error(
+                            "limits.inverted",
+                            &base,
+                            format!("minimum length {lo} is above maximum length {hi}"),
+                        );
                     }
                 }
                 ForceKind::Rsda(r) => {
@@ -530,7 +530,7 @@ impl Validator<'_> {
                         b.force_damping,
                     ]
                     .concat();
-                    if all.iter().any(|x| !(*x >= 0.0)) {
+                    if all.iter().any(|x| !non_negative(*x)) {
                         self.error(
                             "bushing.negative",
                             &base,
@@ -656,7 +656,7 @@ impl Validator<'_> {
                 self.ascending(at, "data times", &xs);
             }
             TimeFunction::Repeat { function, width, .. } => {
-                if !(*width > 0.0) {
+                if !(width.is_finite() && *width > 0.0) {
                     self.error(
                         "function.repeat_width",
                         at,
@@ -752,14 +752,14 @@ impl Validator<'_> {
                     );
                 }
             }
-            if let Some(parent) = &g.parent {
-                if !names.contains_key(parent.as_str()) {
-                    self.error(
-                        "ref.unresolved",
-                        &base,
-                        format!("group {:?} has unknown parent group {parent:?}", g.name),
-                    );
-                }
+            if let Some(parent) = &g.parent
+                && !names.contains_key(parent.as_str())
+            {
+                self.error(
+                    "ref.unresolved",
+                    &base,
+                    format!("group {:?} has unknown parent group {parent:?}", g.name),
+                );
             }
             // Walk up the parents; more steps than groups means a cycle.
             let mut current = g.parent.as_deref();
@@ -784,14 +784,14 @@ impl Validator<'_> {
         if let Some(g) = &s.gravity {
             self.finite("simulation.gravity", "gravity", g.as_slice());
         }
-        if let Some(dt) = s.time_step {
-            if !(dt > 0.0 && dt.is_finite()) {
-                self.error(
-                    "simulation.time_step",
-                    "simulation.time_step",
-                    format!("time step must be positive, got {dt}"),
-                );
-            }
+        if let Some(dt) = s.time_step
+            && !(dt.is_finite() && dt > 0.0)
+        {
+            self.error(
+                "simulation.time_step",
+                "simulation.time_step",
+                format!("time step must be positive, got {dt}"),
+            );
         }
     }
 
@@ -817,4 +817,9 @@ impl Validator<'_> {
             }
         }
     }
+}
+
+/// Finite and at least zero (NaN is not).
+fn non_negative(x: f64) -> bool {
+    x.is_finite() && x >= 0.0
 }

@@ -1,0 +1,114 @@
+//! `mbconv convert` and the `x2y` shortcuts.
+
+use crate::cli::ConversionFlags;
+use crate::failure::Failure;
+use crate::io::{
+    default_output, diagnostic_failure, ensure_not_input, input_format, is_stdio, parse_options, read_model,
+    read_source, write_atomic,
+};
+use crate::render::print_report;
+use mbconv_ir::format::Registry;
+use mbconv_ir::validate::validate_with_spans;
+use std::path::Path;
+
+/// One conversion request.
+pub struct Request<'a> {
+    pub input: &'a Path,
+    pub output: Option<&'a Path>,
+    pub from: Option<&'a str>,
+    pub to: Option<&'a str>,
+    pub flags: &'a ConversionFlags,
+    /// Shortcuts also accept IR JSON in place of their input format.
+    pub ir_input_accepted: bool,
+    pub quiet: bool,
+}
+
+/// Reads, validates, writes and reports.
+pub fn convert(registry: &Registry, request: &Request) -> Result<(), Failure> {
+    // Resolve the target first so a missing writer is reported before any work.
+    let out_format = match (request.to, request.output) {
+        (Some(name), _) => registry.get(name)?,
+        (None, Some(out)) if !is_stdio(out) => registry.detect_output(out)?,
+        (None, _) => {
+            return Err(Failure::bad_input(miette::miette!(
+                "cannot tell the output format: pass --to FORMAT or an output file name with -o"
+            )));
+        }
+    };
+    let source = read_source(request.input)?;
+    let in_format = input_format(
+        registry,
+        &source,
+        request.input,
+        request.from,
+        request.ir_input_accepted,
+    )?;
+
+    let mut read_options = parse_options(&request.flags.read_options)?;
+    if let Some(sim) = &request.flags.chrono_sim {
+        read_options.set("sim", sim.display().to_string());
+    }
+    let imported = read_model(in_format, &source, &read_options)?;
+    let mut import_report = imported.report.clone();
+    import_report.file = Some(source.name.clone());
+    let mut validation = validate_with_spans(&imported.model, &imported.source_map);
+    validation.file = Some(source.name.clone());
+    if validation.has_errors() {
+        print_report(&import_report, request.quiet);
+        print_report(&validation, false);
+        return Err(Failure::bad_input(miette::miette!(
+            "{} is not a valid model ({} errors); nothing written",
+            source.name,
+            validation.at_least(mbconv_ir::Severity::Error).count()
+        )));
+    }
+
+    let output = match request.output {
+        Some(out) => out.to_path_buf(),
+        None if is_stdio(request.input) => "-".into(),
+        None => default_output(request.input, out_format),
+    };
+    ensure_not_input(request.input, &output)?;
+    let mut write_options = parse_options(&request.flags.write_options)?;
+    if let Some(sim_out) = &request.flags.chrono_sim_out {
+        write_options.set("sim-out", sim_out.clone());
+    }
+    write_options.output_path = (!is_stdio(&output)).then(|| output.clone());
+    let exported = out_format
+        .write(&imported.model, &write_options)
+        .map_err(diagnostic_failure)?;
+    let mut export_report = exported.report.clone();
+    export_report.file = Some(output.display().to_string());
+
+    print_report(&import_report, request.quiet);
+    print_report(&validation, request.quiet);
+    print_report(&export_report, request.quiet);
+    if request.flags.strict && (import_report.has_loss() || export_report.has_loss()) {
+        let losses = import_report
+            .findings
+            .iter()
+            .chain(&export_report.findings)
+            .filter(|f| f.category.is_loss())
+            .count();
+        return Err(Failure::check_failed(format!(
+            "--strict: the conversion would lose or approximate {losses} item(s); nothing written"
+        )));
+    }
+
+    let companion_dir = output.parent().map(Path::to_path_buf).unwrap_or_default();
+    for companion in &exported.companions {
+        let path = companion_dir.join(&companion.file_name);
+        ensure_not_input(request.input, &path)?;
+        write_atomic(&path, &companion.text)?;
+    }
+    write_atomic(&output, &exported.text)?;
+    if !request.quiet && !is_stdio(&output) {
+        eprintln!(
+            "wrote {} ({} -> {})",
+            output.display(),
+            in_format.info().name,
+            out_format.info().name
+        );
+    }
+    Ok(())
+}

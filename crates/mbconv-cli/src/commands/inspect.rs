@@ -1,0 +1,108 @@
+//! `mbconv info` and `mbconv validate`.
+
+use crate::cli::InspectArgs;
+use crate::failure::Failure;
+use crate::io::{input_format, parse_options, read_model, read_source};
+use crate::render::print_report;
+use mbconv_ir::format::{Imported, Registry, Source};
+use mbconv_ir::validate::validate_with_spans;
+use mbconv_ir::{ModelSummary, Report, Severity};
+
+fn load(registry: &Registry, args: &InspectArgs) -> Result<(Source, Imported, Report), Failure> {
+    let source = read_source(&args.model)?;
+    let format = input_format(registry, &source, &args.model, args.from.as_deref(), false)?;
+    let imported = read_model(format, &source, &parse_options(&args.read_options)?)?;
+    let mut validation = validate_with_spans(&imported.model, &imported.source_map);
+    validation.file = Some(source.name.clone());
+    Ok((source, imported, validation))
+}
+
+/// Prints a summary of the model at its initial state.
+pub fn info(registry: &Registry, args: &InspectArgs, quiet: bool) -> Result<(), Failure> {
+    let (source, imported, validation) = load(registry, args)?;
+    let mut import_report = imported.report.clone();
+    import_report.file = Some(source.name.clone());
+    print_report(&import_report, quiet);
+    print_report(&validation, quiet);
+    let summary = ModelSummary::new(&imported.model);
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&summary).map_err(anyhow::Error::from)?
+        );
+        return Ok(());
+    }
+    println!("model    {}", summary.name);
+    match summary.gravity {
+        Some(g) => println!("gravity  [{}, {}, {}] m/s²", g[0], g[1], g[2]),
+        None => println!("gravity  (not given)"),
+    }
+    println!(
+        "bodies   {}   joints {}   dof {}   loops {}",
+        summary.bodies.len(),
+        summary.joints.len(),
+        summary.dof_total,
+        summary.loop_count
+    );
+    for b in &summary.bodies {
+        let p = b.position;
+        println!(
+            "  body  {:<24} mass {:<10} at [{:.6}, {:.6}, {:.6}]{}",
+            b.name,
+            b.mass,
+            p[0],
+            p[1],
+            p[2],
+            if b.fixed { "  fixed" } else { "" }
+        );
+    }
+    for j in &summary.joints {
+        println!(
+            "  joint {:<24} {:<14} {} -> {} ({} dof){}",
+            j.name,
+            j.joint_type,
+            j.parent,
+            j.child,
+            j.dof,
+            if j.closes_loop { "  closes a loop" } else { "" }
+        );
+    }
+    let c = &summary.counts;
+    println!(
+        "also     {} constraints, {} force elements, {} motors, {} loads, {} devices, {} groups, {} shapes",
+        c.constraints, c.force_elements, c.motors, c.loads, c.devices, c.groups, c.shapes
+    );
+    Ok(())
+}
+
+/// Validates a model; exit 2 when it has errors.
+pub fn validate(registry: &Registry, args: &InspectArgs, quiet: bool) -> Result<(), Failure> {
+    let (source, imported, validation) = load(registry, args)?;
+    let mut all = imported.report.clone();
+    all.file = Some(source.name.clone());
+    all.extend(validation);
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&all).map_err(anyhow::Error::from)?
+        );
+    } else {
+        print_report(&all, quiet);
+    }
+    let errors = all.at_least(Severity::Error).count();
+    let warnings = all
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Warning)
+        .count();
+    if errors > 0 {
+        if !args.json {
+            eprintln!("{}: invalid ({errors} errors, {warnings} warnings)", source.name);
+        }
+        return Err(Failure::bad_input_reported());
+    }
+    if !quiet && !args.json {
+        eprintln!("{}: valid ({warnings} warnings)", source.name);
+    }
+    Ok(())
+}

@@ -1,0 +1,54 @@
+//! The subcommands.
+
+mod convert;
+mod formats;
+mod inspect;
+
+use crate::cli::{Cli, Command};
+use crate::failure::Failure;
+use crate::registry::{SHORT_NAMES, registry};
+
+/// Runs one command.
+pub fn run(cli: Cli) -> Result<(), Failure> {
+    let registry = registry();
+    let quiet = cli.quiet;
+    if let Some((from, to, args)) = cli.command.shortcut() {
+        fn long(short: &'static str) -> &'static str {
+            SHORT_NAMES
+                .iter()
+                .find(|(s, _)| *s == short)
+                .map_or(short, |(_, l)| *l)
+        }
+        let request = convert::Request {
+            input: &args.input,
+            output: args.output.as_deref(),
+            from: Some(long(from)),
+            to: Some(long(to)),
+            flags: &args.flags,
+            ir_input_accepted: true,
+            quiet,
+        };
+        return convert::convert(&registry, &request);
+    }
+    match &cli.command {
+        Command::Convert(args) => convert::convert(
+            &registry,
+            &convert::Request {
+                input: &args.input,
+                output: args.output.as_deref(),
+                from: args.from.as_deref(),
+                to: args.to.as_deref(),
+                flags: &args.flags,
+                ir_input_accepted: false,
+                quiet,
+            },
+        ),
+        Command::Info(args) => inspect::info(&registry, args, quiet),
+        Command::Validate(args) => inspect::validate(&registry, args, quiet),
+        Command::Formats => {
+            formats::list(&registry);
+            Ok(())
+        }
+        _ => unreachable!("shortcuts are handled above"),
+    }
+}

@@ -1,0 +1,57 @@
+//! How a command fails: an exit code and a diagnostic to print.
+
+use std::process::ExitCode;
+
+/// Exit code for a failed check (`--strict` found a loss).
+pub const CHECK_FAILED: u8 = 1;
+/// Exit code for bad input or usage.
+pub const BAD_INPUT: u8 = 2;
+
+/// A failed command.
+pub struct Failure {
+    code: u8,
+    report: Option<miette::Report>,
+}
+
+impl Failure {
+    /// Bad input or usage, with a diagnostic.
+    pub fn bad_input(report: impl Into<miette::Report>) -> Self {
+        Self {
+            code: BAD_INPUT,
+            report: Some(report.into()),
+        }
+    }
+    /// A failed check; the details were already printed.
+    pub fn check_failed(message: impl Into<String>) -> Self {
+        Self {
+            code: CHECK_FAILED,
+            report: Some(miette::miette!("{}", message.into())),
+        }
+    }
+    /// Bad input whose details were already printed.
+    pub fn bad_input_reported() -> Self {
+        Self {
+            code: BAD_INPUT,
+            report: None,
+        }
+    }
+    /// Prints the diagnostic and returns the exit code.
+    pub fn report(self) -> ExitCode {
+        if let Some(report) = self.report {
+            eprintln!("{report:?}");
+        }
+        ExitCode::from(self.code)
+    }
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(e: anyhow::Error) -> Self {
+        Self::bad_input(miette::miette!("{e:#}"))
+    }
+}
+
+impl From<mbconv_ir::format::LookupError> for Failure {
+    fn from(e: mbconv_ir::format::LookupError) -> Self {
+        Self::bad_input(e)
+    }
+}

@@ -1,0 +1,130 @@
+//! Reading inputs and writing outputs (atomically, never over the input).
+
+use crate::failure::Failure;
+use anyhow::Context;
+use mbconv_ir::format::{Format, FormatError, Imported, Options, Registry, Source};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// True when `path` means standard input or output.
+pub fn is_stdio(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Reads a file, or standard input for `-`.
+pub fn read_source(path: &Path) -> Result<Source, Failure> {
+    if is_stdio(path) {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("cannot read standard input")?;
+        return Ok(Source::from_string("<stdin>", text));
+    }
+    Ok(Source::from_path(path).with_context(|| format!("cannot read {}", path.display()))?)
+}
+
+/// Parses `KEY=VALUE` settings.
+pub fn parse_options(items: &[String]) -> Result<Options, Failure> {
+    let mut options = Options::default();
+    for item in items {
+        let (key, value) = item
+            .split_once('=')
+            .ok_or_else(|| Failure::bad_input(miette::miette!("expected KEY=VALUE, got {item:?}")))?;
+        options.set(key.trim(), value.trim());
+    }
+    Ok(options)
+}
+
+/// Chooses the input format: `from` if given (an IR JSON input is accepted in its place when
+/// `ir_accepted`), else by extension and content.
+pub fn input_format<'r>(
+    registry: &'r Registry,
+    source: &Source,
+    path: &Path,
+    from: Option<&str>,
+    ir_accepted: bool,
+) -> Result<&'r dyn Format, Failure> {
+    if ir_accepted {
+        let ir = registry.get("mbir")?;
+        if ir.sniff(&source.text) {
+            return Ok(ir);
+        }
+    }
+    match from {
+        Some(name) => Ok(registry.get(name)?),
+        None => Ok(registry.detect(path, Some(&source.text))?),
+    }
+}
+
+/// Reads a model with `format`; a read error becomes an exit-2 failure.
+pub fn read_model(format: &dyn Format, source: &Source, options: &Options) -> Result<Imported, Failure> {
+    format.read(source, options).map_err(diagnostic_failure)
+}
+
+/// A format's diagnostic as a bad-input failure.
+pub fn diagnostic_failure(e: FormatError) -> Failure {
+    Failure::bad_input(miette::Report::new_boxed(e))
+}
+
+/// The default output path: the input's file stem with the target format's main extension,
+/// in the input's directory.
+pub fn default_output(input: &Path, format: &dyn Format) -> PathBuf {
+    let name = input.file_name().and_then(|n| n.to_str()).unwrap_or("model");
+    let lower = name.to_ascii_lowercase();
+    // Strip the longest known compound extension first (`.mbir.json`), then a plain one.
+    let stem = [".mbir.json"]
+        .iter()
+        .find_map(|ext| lower.ends_with(ext).then(|| &name[..name.len() - ext.len()]))
+        .unwrap_or_else(|| name.rsplit_once('.').map_or(name, |(stem, _)| stem));
+    let ext = format.info().extensions.first().copied().unwrap_or("out");
+    input.with_file_name(format!("{stem}.{ext}"))
+}
+
+/// Refuses to write over the input file.
+pub fn ensure_not_input(input: &Path, output: &Path) -> Result<(), Failure> {
+    if is_stdio(input) || is_stdio(output) {
+        return Ok(());
+    }
+    let same = match (input.canonicalize(), output.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => input == output,
+    };
+    if same {
+        return Err(Failure::bad_input(miette::miette!(
+            "refusing to overwrite the input {}; choose another output with -o",
+            input.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Writes `text` to `path` atomically (a temporary file in the same directory, then a
+/// rename), or to standard output for `-`.
+pub fn write_atomic(path: &Path, text: &str) -> Result<(), Failure> {
+    if is_stdio(path) {
+        let mut out = std::io::stdout().lock();
+        out.write_all(text.as_bytes())
+            .context("cannot write to standard output")?;
+        out.flush().context("cannot write to standard output")?;
+        return Ok(());
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("output");
+    let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    let result = (|| -> anyhow::Result<()> {
+        let mut file =
+            std::fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        file.write_all(text.as_bytes())
+            .and_then(|()| file.sync_all())
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    Ok(result?)
+}

@@ -1,0 +1,285 @@
+//! Every rotation convention against the shared corpus vectors (max error 1e-12) and against
+//! independently built matrices.
+#![allow(clippy::unwrap_used)]
+
+use mbconv_ir::rotation::{choreonoid, chrono, drake, rotation_vector, shift, skel};
+use nalgebra::{Matrix3, UnitQuaternion, Vector3};
+use serde_json::Value;
+use std::path::PathBuf;
+
+const TOL: f64 = 1e-12;
+
+fn corpus(rel: &str) -> Option<Value> {
+    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus")).join(rel);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Some(serde_json::from_str(&text).unwrap()),
+        Err(_) => {
+            eprintln!("notice: {} not found; corpus test skipped", path.display());
+            None
+        }
+    }
+}
+
+fn v3(v: &Value) -> [f64; 3] {
+    let a: Vec<f64> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    [a[0], a[1], a[2]]
+}
+
+fn v4(v: &Value) -> [f64; 4] {
+    let a: Vec<f64> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    [a[0], a[1], a[2], a[3]]
+}
+
+fn m3(v: &Value) -> Matrix3<f64> {
+    let rows: Vec<[f64; 3]> = v.as_array().unwrap().iter().map(v3).collect();
+    Matrix3::from_fn(|i, j| rows[i][j])
+}
+
+/// Distance between two rotations given as quaternions, insensitive to the sign of q.
+fn quat_error(q: &UnitQuaternion<f64>, expected: [f64; 4]) -> f64 {
+    let c = q.coords; // [x, y, z, w]
+    let got = [c[3], c[0], c[1], c[2]];
+    let plus = (0..4).map(|i| (got[i] - expected[i]).abs()).fold(0.0, f64::max);
+    let minus = (0..4).map(|i| (got[i] + expected[i]).abs()).fold(0.0, f64::max);
+    plus.min(minus)
+}
+
+fn matrix_error(q: &UnitQuaternion<f64>, expected: &Matrix3<f64>) -> f64 {
+    (q.to_rotation_matrix().into_inner() - expected).abs().max()
+}
+
+fn rx(a: f64) -> Matrix3<f64> {
+    let (s, c) = a.sin_cos();
+    Matrix3::new(1.0, 0.0, 0.0, 0.0, c, -s, 0.0, s, c)
+}
+fn ry(a: f64) -> Matrix3<f64> {
+    let (s, c) = a.sin_cos();
+    Matrix3::new(c, 0.0, s, 0.0, 1.0, 0.0, -s, 0.0, c)
+}
+fn rz(a: f64) -> Matrix3<f64> {
+    let (s, c) = a.sin_cos();
+    Matrix3::new(c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0)
+}
+
+// The corpus prints quaternions with 15 decimals, so 1e-12 is far above its rounding.
+
+#[test]
+fn chrono_cardan_angles_match_corpus_vectors() {
+    let Some(data) = corpus("chrono_derived/chrono_conventions_vectors.json") else {
+        return;
+    };
+    let cases = data["cardan_yaw_pitch_roll"].as_array().unwrap();
+    assert_eq!(cases.len(), 6);
+    for case in cases {
+        let mut angles = v3(&case["input"]);
+        if case["angle_degrees"].as_bool().unwrap() {
+            angles = angles.map(f64::to_radians);
+        }
+        let q = chrono::cardan_to_quaternion(angles);
+        assert!(quat_error(&q, v4(&case["quaternion_e0e1e2e3"])) <= TOL, "{case}");
+        assert!(matrix_error(&q, &m3(&case["rotation_matrix"])) <= TOL, "{case}");
+        // Chrono [yaw, pitch, roll] is Drake [roll, pitch, yaw].
+        let rpy = v3(&case["drake_rpy_equivalent"]);
+        assert!(quat_error(&drake::rpy_to_quaternion(rpy), v4(&case["quaternion_e0e1e2e3"])) <= TOL);
+        let back = chrono::quaternion_to_cardan(&q);
+        for i in 0..3 {
+            assert!((back[i] - angles[i]).abs() <= TOL, "{back:?} vs {angles:?}");
+        }
+    }
+}
+
+#[test]
+fn chrono_joint_frames_match_corpus_vectors() {
+    let Some(data) = corpus("chrono_derived/chrono_conventions_vectors.json") else {
+        return;
+    };
+    let joint = data["joint_frame_SetFromAxisZ"].as_array().unwrap();
+    assert_eq!(joint.len(), 9);
+    for case in joint {
+        let q = chrono::joint_frame_from_axis(&Vector3::from(v3(&case["axis"]))).unwrap();
+        assert!(matrix_error(&q, &m3(&case["R_columns_are_XYZ"])) <= TOL, "{case}");
+        assert!(quat_error(&q, v4(&case["quaternion"])) <= TOL, "{case}");
+    }
+    let motor = data["motor_rsda_cylinder_frame_SetFromAxisX_then_RotY90"]
+        .as_array()
+        .unwrap();
+    assert_eq!(motor.len(), 9);
+    for case in motor {
+        let q = chrono::motor_frame_from_axis(&Vector3::from(v3(&case["axis"]))).unwrap();
+        assert!(matrix_error(&q, &m3(&case["R_columns_are_XYZ"])) <= TOL, "{case}");
+        assert!(quat_error(&q, v4(&case["quaternion"])) <= TOL, "{case}");
+    }
+    for case in data["universal_frame"].as_array().unwrap() {
+        let q = chrono::universal_frame(
+            &Vector3::from(v3(&case["axis1"])),
+            &Vector3::from(v3(&case["axis2"])),
+        )
+        .unwrap();
+        assert!(matrix_error(&q, &m3(&case["R"])) <= TOL, "{case}");
+        assert!(quat_error(&q, v4(&case["quaternion"])) <= TOL, "{case}");
+    }
+    assert!(chrono::joint_frame_from_axis(&Vector3::zeros()).is_none());
+    assert!(chrono::universal_frame(&Vector3::x(), &Vector3::x()).is_none());
+}
+
+#[test]
+fn chrono_scalar_first_quaternion_is_normalised() {
+    let (q, norm) = mbconv_ir::rotation::normalize_wxyz([0.0, 0.0, 0.0, 2.0]).unwrap();
+    assert_eq!(norm, 2.0);
+    assert!(quat_error(&q, [0.0, 0.0, 0.0, 1.0]) <= TOL);
+    assert!(mbconv_ir::rotation::normalize_wxyz([0.0; 4]).is_none());
+}
+
+#[test]
+fn drake_rpy_matches_relative_rotations_of_the_bushing_vectors() {
+    let Some(data) = corpus("drake/bushing_vectors_bodies.json") else {
+        return;
+    };
+    let frame = |name: &str| {
+        let f = &data["frames"][name];
+        (
+            Vector3::from(v3(&f["p"])),
+            drake::rpy_to_quaternion(v3(&f["rpy"])),
+        )
+    };
+    let (p_l0_a, r_l0_a) = frame("A_on_L0");
+    let (p_l1_c, r_l1_c) = frame("C_on_L1");
+    let cases = data["cases"].as_array().unwrap();
+    assert!(!cases.is_empty());
+    for case in cases {
+        let body = |name: &str| {
+            let b = &case["body_poses_world"][name];
+            (
+                Vector3::from(v3(&b["p"])),
+                drake::rpy_to_quaternion(v3(&b["rpy"])),
+            )
+        };
+        let (p_w_l0, r_w_l0) = body("L0");
+        let (p_w_l1, r_w_l1) = body("L1");
+        let r_wa = r_w_l0 * r_l0_a;
+        let r_wc = r_w_l1 * r_l1_c;
+        let p_wa = p_w_l0 + r_w_l0 * p_l0_a;
+        let p_wc = p_w_l1 + r_w_l1 * p_l1_c;
+        let r_ac = r_wa.inverse() * r_wc;
+        let rpy = drake::quaternion_to_rpy(&r_ac);
+        let expected = v3(&case["derived"]["rpy_AC"]);
+        for i in 0..3 {
+            assert!((rpy[i] - expected[i]).abs() <= TOL, "rpy {rpy:?} vs {expected:?}");
+        }
+        let p_ac = r_wa.inverse() * (p_wc - p_wa);
+        let expected = v3(&case["derived"]["p_AoCo_A"]);
+        for i in 0..3 {
+            assert!((p_ac[i] - expected[i]).abs() <= TOL);
+        }
+    }
+}
+
+#[test]
+fn drake_rpy_round_trips_every_world_vector_case() {
+    let Some(data) = corpus("drake/bushing_vectors_world.json") else {
+        return;
+    };
+    let mut checked = 0;
+    for case in data["cases"].as_array().unwrap() {
+        let rpy = v3(&case["rpy_AC"]);
+        if (rpy[1].abs() - std::f64::consts::FRAC_PI_2).abs() < 1e-3 {
+            continue; // the gimbal-lock case: yaw and roll are not separable
+        }
+        let q = drake::rpy_to_quaternion(rpy);
+        let m = rz(rpy[2]) * ry(rpy[1]) * rx(rpy[0]);
+        assert!(matrix_error(&q, &m) <= TOL);
+        let back = drake::quaternion_to_rpy(&q);
+        for i in 0..3 {
+            assert!((back[i] - rpy[i]).abs() <= TOL, "{back:?} vs {rpy:?}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 30, "checked {checked}");
+}
+
+#[test]
+fn skel_transformation_angles_are_intrinsic_xyz() {
+    for abc in [
+        [0.1, -0.2, 0.3],
+        [1.2, 0.7, -2.5],
+        [-3.0, 1.5, 0.01],
+        [0.0, 0.0, 0.0],
+    ] {
+        let q = skel::xyz_to_quaternion(abc);
+        assert!(matrix_error(&q, &(rx(abc[0]) * ry(abc[1]) * rz(abc[2]))) <= TOL);
+        let back = skel::xyz_to_quaternion(skel::quaternion_to_xyz(&q));
+        assert!(q.angle_to(&back) <= TOL);
+    }
+    // Gimbal lock (b = π/2) still round-trips the rotation.
+    let q = skel::xyz_to_quaternion([0.4, std::f64::consts::FRAC_PI_2, 0.3]);
+    assert!(q.angle_to(&skel::xyz_to_quaternion(skel::quaternion_to_xyz(&q))) <= 1e-9);
+}
+
+#[test]
+fn skel_euler_joints_follow_their_axis_order() {
+    let q = [0.3, -0.4, 0.5];
+    let xyz = skel::euler_joint_rotation(skel::EulerOrder::Xyz, q);
+    let zyx = skel::euler_joint_rotation(skel::EulerOrder::Zyx, q);
+    assert!(matrix_error(&xyz, &(rx(q[0]) * ry(q[1]) * rz(q[2]))) <= TOL);
+    assert!(matrix_error(&zyx, &(rz(q[0]) * ry(q[1]) * rx(q[2]))) <= TOL);
+}
+
+#[test]
+fn choreonoid_axis_angle_lists_compose_left_to_right() {
+    let deg = std::f64::consts::PI / 180.0;
+    let q = choreonoid::compose(&[[1.0, 0.0, 0.0, 90.0 * deg], [0.0, 0.0, 2.0, 30.0 * deg]]).unwrap();
+    assert!(matrix_error(&q, &(rx(90.0 * deg) * rz(30.0 * deg))) <= TOL);
+    // The axis is normalised; a zero axis is refused.
+    let single = choreonoid::axis_angle([0.0, 3.0, 0.0, 0.25]).unwrap();
+    assert!(matrix_error(&single, &ry(0.25)) <= TOL);
+    assert!(choreonoid::axis_angle([0.0, 0.0, 0.0, 1.0]).is_none());
+    let back = choreonoid::axis_angle(choreonoid::to_axis_angle(&q)).unwrap();
+    assert!(q.angle_to(&back) <= TOL);
+    assert_eq!(
+        choreonoid::to_axis_angle(&UnitQuaternion::identity()),
+        [0.0, 0.0, 1.0, 0.0]
+    );
+}
+
+#[test]
+fn shift_matrices_are_rows_whose_columns_are_frame_axes() {
+    // A frame whose x axis points along body y: the first column is (0, 1, 0).
+    let rows = [[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]];
+    let (q, deviation) = shift::from_rows(rows);
+    assert_eq!(deviation, 0.0);
+    assert!((q * Vector3::x() - Vector3::y()).norm() <= TOL);
+    assert_eq!(shift::to_rows(&q).map(|r| r.map(|x| x.round())), rows);
+    // A matrix printed with few digits is replaced by the nearest rotation and reported.
+    let (q, deviation) = shift::from_rows([[0.866, -0.5, 0.0], [0.5, 0.866, 0.0], [0.0, 0.0, 1.0]]);
+    assert!(deviation > 1e-5);
+    assert!((q.quaternion().norm() - 1.0).abs() <= TOL);
+    assert!((q.angle() - std::f64::consts::FRAC_PI_6).abs() < 1e-3);
+}
+
+#[test]
+fn rotation_vectors_round_trip() {
+    for v in [
+        [0.1, 0.2, -0.3],
+        [0.0, 0.0, 0.0],
+        [3.0, 0.0, 0.0],
+        [-1.0, 2.0, 0.5],
+    ] {
+        let q = rotation_vector::to_quaternion(v);
+        let angle = Vector3::from(v).norm();
+        assert!((q.angle() - angle).abs() <= TOL);
+        let back = rotation_vector::from_quaternion(&q);
+        for i in 0..3 {
+            assert!((back[i] - v[i]).abs() <= TOL, "{back:?} vs {v:?}");
+        }
+    }
+}
