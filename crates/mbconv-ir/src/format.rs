@@ -57,7 +57,7 @@ impl Source {
             message: message.into(),
             file: self.name.clone(),
             span,
-            text: self.text.clone(),
+            source: miette::NamedSource::new(self.name.clone(), self.text.clone()),
             help: None,
         }
     }
@@ -83,8 +83,8 @@ pub struct SourceError {
     pub file: String,
     /// Where, when known.
     pub span: Option<SourceSpan>,
-    /// The file's text, for the snippet.
-    pub text: String,
+    /// The file's name and text, for the snippet.
+    pub source: miette::NamedSource<String>,
     /// A hint on how to fix it.
     pub help: Option<String>,
 }
@@ -116,7 +116,7 @@ impl miette::Diagnostic for SourceError {
         self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        self.span.as_ref().map(|_| &self.text as &dyn miette::SourceCode)
+        self.span.as_ref().map(|_| &self.source as &dyn miette::SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
         let span = self.span.as_ref()?;

@@ -1,0 +1,214 @@
+//! End-to-end tests of the `mbconv` binary.
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn mbconv(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mbconv")).args(args).env("NO_COLOR", "1").output().unwrap()
+}
+
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/ir/double_pendulum.mbir.json")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+const SHORTCUTS: [&str; 12] = [
+    "skel2yaml", "skel2body", "skel2json", "yaml2skel", "yaml2body", "yaml2json", "body2skel", "body2yaml",
+    "body2json", "json2skel", "json2yaml", "json2body",
+];
+
+/// Formats this build reads and writes, from `mbconv formats`.
+fn built_formats() -> Vec<String> {
+    stdout(&mbconv(&["formats"]))
+        .lines()
+        .filter(|l| l.contains("read+write"))
+        .map(|l| l.split_whitespace().next().unwrap().to_owned())
+        .collect()
+}
+
+fn long_name(short: &str) -> &'static str {
+    match short {
+        "skel" => "skel",
+        "yaml" => "chrono",
+        "body" => "body",
+        "json" => "shift",
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn help_lists_every_command() {
+    let out = mbconv(&["--help"]);
+    assert!(out.status.success());
+    let help = stdout(&out);
+    for cmd in SHORTCUTS.iter().chain(&["convert", "info", "validate", "formats"]) {
+        assert!(help.contains(cmd), "--help does not list {cmd}:\n{help}");
+    }
+}
+
+#[test]
+fn every_shortcut_converts_or_names_the_missing_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let built = built_formats();
+    assert!(built.contains(&"mbir".to_owned()));
+    for shortcut in SHORTCUTS {
+        let (from, to) = shortcut.split_once('2').unwrap();
+        let (from, to) = (long_name(from), long_name(to));
+        let out_path = dir.path().join(format!("{shortcut}.out"));
+        // The IR JSON example stands in for the input format.
+        let out = mbconv(&[shortcut, example().to_str().unwrap(), "-o", out_path.to_str().unwrap()]);
+        if built.iter().any(|f| f == to) {
+            assert!(out.status.success(), "{shortcut}: {}", stderr(&out));
+            assert!(out_path.exists());
+        } else {
+            assert_eq!(out.status.code(), Some(2), "{shortcut}: {}", stderr(&out));
+            assert!(stderr(&out).contains(&format!("the {to} format")), "{shortcut}: {}", stderr(&out));
+            assert!(!out_path.exists(), "{shortcut} left an output file");
+        }
+        // With a real input of the source format, a missing reader is named too.
+        if !built.iter().any(|f| f == from) {
+            let input = dir.path().join("model.in");
+            std::fs::write(&input, "not a model").unwrap();
+            let out = mbconv(&[shortcut, input.to_str().unwrap(), "-o", out_path.to_str().unwrap()]);
+            assert_eq!(out.status.code(), Some(2));
+            let err = stderr(&out);
+            assert!(err.contains(&format!("the {from} format")) || err.contains(&format!("the {to} format")), "{err}");
+        }
+    }
+}
+
+#[test]
+fn convert_ir_to_ir_is_byte_identical_after_one_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.mbir.json");
+    let b = dir.path().join("b.mbir.json");
+    let out = mbconv(&["convert", example().to_str().unwrap(), "-o", a.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = mbconv(&["convert", a.to_str().unwrap(), "-o", b.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+}
+
+#[test]
+fn info_json_has_the_documented_keys() {
+    let out = mbconv(&["info", example().to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in ["name", "gravity", "bodies", "joints", "dof_total", "loop_count"] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    let body = &v["bodies"][1];
+    for key in ["name", "mass", "fixed", "position", "orientation_wxyz", "com_position"] {
+        assert!(body.get(key).is_some(), "missing bodies[].{key}");
+    }
+    let joint = &v["joints"][0];
+    for key in ["name", "type", "parent", "child", "dof"] {
+        assert!(joint.get(key).is_some(), "missing joints[].{key}");
+    }
+    assert_eq!(v["dof_total"], 2);
+    assert_eq!(v["loop_count"], 0);
+    assert_eq!(joint["parent"], "world");
+    assert_eq!(joint["type"], "revolute");
+    // link2 at the initial state: shoulder 0.5 rad about y moves (1, 0, 0) to (cos 0.5, 0, -sin 0.5).
+    let p = body["position"].as_array().unwrap();
+    assert!((p[0].as_f64().unwrap() - 0.5f64.cos()).abs() < 1e-15);
+    assert!((p[2].as_f64().unwrap() + 0.5f64.sin()).abs() < 1e-15);
+}
+
+#[test]
+fn syntax_error_names_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.mbir.json");
+    std::fs::write(&bad, "{\n  \"mbir\": \"1\",\n  \"model\": { \"name\": \"x\", \"bodies\": [ { \"name\": \"b\", \"inertial\": { \"mass\": five } } ] }\n}\n").unwrap();
+    for cmd in ["validate", "info"] {
+        let out = mbconv(&[cmd, bad.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = stderr(&out);
+        assert!(err.contains("bad.mbir.json:3:"), "{err}");
+    }
+    let out = mbconv(&["convert", bad.to_str().unwrap(), "-o", dir.path().join("o.mbir.json").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!dir.path().join("o.mbir.json").exists());
+}
+
+#[test]
+fn unknown_field_is_an_error_with_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("typo.mbir.json");
+    std::fs::write(&bad, "{\"mbir\": \"1\", \"model\": {\"name\": \"x\", \"bodys\": []}}").unwrap();
+    let out = mbconv(&["validate", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("unknown field `bodys`"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("typo.mbir.json:1:"), "{}", stderr(&out));
+}
+
+#[test]
+fn invalid_model_fails_validation_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(example()).unwrap().replacen("\"mass\": 1.0", "\"mass\": -1.0", 1);
+    let bad = dir.path().join("negative.mbir.json");
+    std::fs::write(&bad, text).unwrap();
+    let out = mbconv(&["validate", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("mass.negative"), "{}", stderr(&out));
+    let target = dir.path().join("out.mbir.json");
+    let out = mbconv(&["convert", bad.to_str().unwrap(), "-o", target.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!target.exists());
+    assert!(std::fs::read_dir(dir.path()).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().ends_with(".tmp")));
+}
+
+#[test]
+fn validate_accepts_the_example() {
+    let out = mbconv(&["validate", example().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = mbconv(&["validate", example().to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["findings"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn refuses_to_overwrite_the_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("m.mbir.json");
+    std::fs::copy(example(), &input).unwrap();
+    let out = mbconv(&["convert", input.to_str().unwrap(), "-o", input.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("refusing to overwrite"));
+}
+
+#[test]
+fn stdin_to_stdout() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mbconv"))
+        .args(["convert", "-", "--from", "mbir", "--to", "mbir"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(&std::fs::read(example()).unwrap()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("{\n  \"mbir\": \"1\""));
+}
+
+#[test]
+fn unknown_format_and_missing_output_format_are_usage_errors() {
+    let out = mbconv(&["convert", example().to_str().unwrap(), "--to", "urdf"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("unknown format \"urdf\""));
+    let out = mbconv(&["convert", example().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("cannot tell the output format"));
+    let out = mbconv(&["frobnicate"]);
+    assert_eq!(out.status.code(), Some(2));
+}
