@@ -116,7 +116,9 @@ impl miette::Diagnostic for SourceError {
         self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        self.span.as_ref().map(|_| &self.source as &dyn miette::SourceCode)
+        self.span
+            .as_ref()
+            .map(|_| &self.source as &dyn miette::SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
         let span = self.span.as_ref()?;
