@@ -1,5 +1,7 @@
 //! Time functions against the Chrono-derived vectors and hand calculations.
 #![allow(clippy::unwrap_used)]
+// 3.14 is the value written in model_slider_crank.yaml, not an approximation of π.
+#![allow(clippy::approx_constant)]
 
 use mbconv_ir::{PiecewisePolynomial, TimeFunction};
 use serde_json::Value;
