@@ -1,35 +1,83 @@
 //! `cargo xtask`: project automation for mbconv.
 //!
-//! * `cargo xtask ci` runs what CI runs: formatting check, clippy with warnings denied, and
-//!   the workspace tests (the README's test command).
+//! * `cargo xtask ci` — what CI runs: formatting check, clippy with warnings denied, the
+//!   workspace tests (the README's test command).
+//! * `cargo xtask oracles` — a Python virtualenv under `target/oracle-venv` with the oracle
+//!   packages from PyPI (dartpy, Pinocchio, MuJoCo), pinned.
+//! * `cargo xtask golden [dart|solver|all]` — regenerate the golden data the tests read
+//!   (DART loading SKEL files; Pinocchio ABA and DART trajectories for the solver).
+//! * `cargo xtask bench solver` — mbconv's forward dynamics and semi-implicit Euler step
+//!   beside Pinocchio's `aba` and MuJoCo's `mj_step` on 7/30/100-link chains, with ratios.
+
+mod bench;
+mod oracles;
 
 use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+const USAGE: &str = "usage: cargo xtask <task>
+
+tasks:
+  ci                       fmt check, clippy -D warnings, workspace tests
+  oracles                  create target/oracle-venv with dartpy, pin, mujoco from PyPI
+  golden [dart|solver|all] regenerate golden data from the oracles (default: all)
+  bench solver             solver benchmarks beside Pinocchio and MuJoCo, with ratios";
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("ci") => ci(),
-        Some(other) => bail!("unknown task {other:?}; tasks: ci"),
-        None => {
-            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci    fmt check, clippy -D warnings, workspace tests");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match args.as_slice() {
+        ["ci"] => ci(),
+        ["oracles"] => oracles::setup().map(|_| ()),
+        ["golden"] | ["golden", "all"] => oracles::golden_dart().and_then(|()| oracles::golden_solver()),
+        ["golden", "dart"] => oracles::golden_dart(),
+        ["golden", "solver"] => oracles::golden_solver(),
+        ["bench", "solver"] => bench::solver(),
+        [] | ["help"] | ["--help"] => {
+            eprintln!("{USAGE}");
             Ok(())
         }
+        _ => bail!("unknown task {:?}\n\n{USAGE}", args.join(" ")),
     }
 }
 
-fn cargo(args: &[&str]) -> Result<()> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    eprintln!("+ cargo {}", args.join(" "));
-    let status = Command::new(cargo).args(args).status().context("cannot run cargo")?;
+/// The workspace root (the parent of this crate's directory).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// Runs a command in the workspace root, failing on a non-zero exit.
+pub fn run(program: impl AsRef<std::ffi::OsStr>, args: &[&str]) -> Result<()> {
+    let program = program.as_ref();
+    eprintln!("+ {} {}", program.to_string_lossy(), args.join(" "));
+    let status = Command::new(program)
+        .args(args)
+        .current_dir(workspace_root())
+        .status()
+        .with_context(|| format!("cannot run {}", program.to_string_lossy()))?;
     if !status.success() {
-        bail!("cargo {} failed ({status})", args.join(" "));
+        bail!(
+            "{} {} failed ({status})",
+            program.to_string_lossy(),
+            args.join(" ")
+        );
     }
     Ok(())
 }
 
+/// The cargo that runs this task.
+pub fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())
+}
+
 fn ci() -> Result<()> {
-    cargo(&["fmt", "--all", "--", "--check"])?;
-    cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
-    cargo(&["test", "--workspace"])
+    run(cargo(), &["fmt", "--all", "--", "--check"])?;
+    run(
+        cargo(),
+        &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
+    )?;
+    run(cargo(), &["test", "--workspace"])
 }
