@@ -2,6 +2,7 @@
 
 use crate::kinematics::{Configuration, SpanningTree, world_poses};
 use crate::model::Model;
+use crate::model::motor::{MotorActuation, MotorGuide, MotorTarget};
 use crate::pose::wxyz;
 use serde::Serialize;
 
@@ -11,8 +12,9 @@ use serde::Serialize;
 ///   joints at `q0`; loop closures not re-solved).
 /// * `dof_total` counts the spanning tree: tree joints' degrees of freedom plus six per
 ///   floating body.
-/// * `loop_count` counts loop-closing joints plus enabled constraints (each closes one loop
-///   of the body graph).
+/// * `loop_count` counts loop-closing joints, enabled constraints and body-pair motors that
+///   constrain motion (a position or speed motor, or any guide but `free`): each closes one
+///   loop of the body graph.
 ///
 /// ```
 /// let s = mbconv_ir::ModelSummary::new(&mbconv_ir::Model::new("m"));
@@ -127,6 +129,16 @@ impl ModelSummary {
             })
             .collect();
         let enabled_constraints = model.constraints.iter().filter(|c| c.enabled).count();
+        let constraining_motors = model
+            .motors
+            .iter()
+            .filter(|m| match &m.target {
+                MotorTarget::BodyPair { guide, .. } => {
+                    *guide != MotorGuide::Free || m.actuation != MotorActuation::Force
+                }
+                MotorTarget::Joint { .. } => false,
+            })
+            .count();
         Self {
             name: model.name.clone(),
             gravity: model.simulation.gravity.map(Into::into),
@@ -134,7 +146,7 @@ impl ModelSummary {
             bodies,
             joints,
             dof_total: tree.dof(model),
-            loop_count: tree.loop_joints.len() + enabled_constraints,
+            loop_count: tree.loop_joints.len() + enabled_constraints + constraining_motors,
             counts: Counts {
                 constraints: model.constraints.len(),
                 force_elements: model.force_elements.len(),

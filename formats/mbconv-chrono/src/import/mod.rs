@@ -1,0 +1,196 @@
+//! Chrono YAML node tree -> IR, applying every default and convention of Chrono's parser
+//! (`ChParserMbsYAML`) explicitly and recording what it ignores or changes in the report.
+
+mod body;
+mod drives;
+pub(crate) mod fields;
+mod forces;
+mod function;
+mod links;
+
+use crate::raw::Node;
+use fields::{Ctx, Fields};
+use mbconv_ir::format::{Imported, Source, SourceError};
+use mbconv_ir::report::path;
+use mbconv_ir::{Category, Model, Severity, Value};
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+pub(crate) use body::{MATERIAL_DEFAULTS, twist_from_chrono, twist_to_chrono};
+
+/// Settings of one import.
+#[derive(Clone, Debug, Default)]
+pub struct ImportOptions {
+    /// Reproduce Chrono's fallbacks for unknown enum values (joint type -> LOCK, unknown
+    /// constraint/shape types dropped) instead of failing.
+    pub lenient: bool,
+}
+
+/// The lists of items between bodies, in the order they are read (bodies come first).
+const ITEM_LISTS: &[&str] = &[
+    "joints",
+    "constraints",
+    "tsdas",
+    "rsdas",
+    "motors",
+    "body_loads",
+    "load_controllers",
+];
+
+/// Reads a Chrono YAML model file (already parsed into nodes).
+pub fn import(source: &Source, root: &Node, options: &ImportOptions) -> Result<Imported, Box<SourceError>> {
+    let mut ctx = Ctx::new(source, options.lenient);
+    let mut model = Model::new("model");
+    let mut top = Fields::new(&ctx, root, "the file")?;
+    let model_node = top.req(&ctx, "model")?;
+    match top.get("chrono-version") {
+        Some(v) => {
+            let text = v.scalar().unwrap_or_default().to_owned();
+            let ok = {
+                let parts: Vec<&str> = text.split('.').collect();
+                parts.len() >= 2 && parts[0] == "10" && parts[1] == "0"
+            };
+            if !ok {
+                ctx.finding(
+                    "chrono.version",
+                    Severity::Warning,
+                    Category::Note,
+                    "",
+                    Some(v),
+                    format!(
+                        "chrono-version {text:?} is not 10.0: Chrono 10.0's parser would reject the file"
+                    ),
+                );
+            }
+            model
+                .extras
+                .insert("chrono.source.chrono-version", Value::String(text));
+        }
+        None => ctx.finding(
+            "chrono.version_missing",
+            Severity::Info,
+            Category::Defaulted,
+            "",
+            Some(root),
+            "no chrono-version; Chrono only accepts a file that states 10.0".to_owned(),
+        ),
+    }
+    top.finish_into(&mut ctx, &mut model.extras, "file.", "");
+
+    let mut m = Fields::new(&ctx, model_node, "model")?;
+    match m.get("name") {
+        Some(n) => model.name = ctx.string(n, "model name")?,
+        None => ctx.defaulted(
+            "",
+            Some(model_node),
+            "model name defaults to \"model\" (Chrono's parser)",
+        ),
+    }
+    ctx.degrees = match m.get("angle_degrees") {
+        Some(n) => ctx.boolean(n, "angle_degrees")?,
+        None => {
+            ctx.defaulted(
+                "",
+                Some(model_node),
+                "angle_degrees defaults to true: angles are in degrees",
+            );
+            true
+        }
+    };
+    model
+        .extras
+        .insert("chrono.source.angle_degrees", Value::Bool(ctx.degrees));
+    if let Some(dp) = m.get("data_path") {
+        ctx.data_path(dp)?;
+        model.extras.insert("chrono.data_path", dp.to_value());
+    }
+    if let Some(fea) = m.get("FEA") {
+        let parts: Vec<&str> = fea.entries().iter().map(|(k, _)| k.name.as_str()).collect();
+        ctx.finding(
+            "chrono.fea_unsupported",
+            Severity::Warning,
+            Category::Dropped,
+            "",
+            Some(fea),
+            format!(
+                "the FEA section ({}) is not supported: mbconv converts rigid multibody models; finite elements are kept verbatim for Chrono output only",
+                parts.join(", ")
+            ),
+        );
+        model.extras.insert("chrono.FEA", fea.to_value());
+    }
+    let Some(bodies) = m.get("bodies") else {
+        let fea: Vec<&crate::raw::Key> = model_node
+            .entries()
+            .iter()
+            .map(|(k, _)| k)
+            .filter(|k| k.name.starts_with("FEA"))
+            .collect();
+        let span = match fea.first() {
+            Some(k) => source.span(k.offset, k.length),
+            None => model_node.span(source),
+        };
+        let fea: Vec<&str> = fea.iter().map(|k| k.name.as_str()).collect();
+        let message = if fea.is_empty() {
+            "missing required key `bodies` in model".to_owned()
+        } else {
+            format!(
+                "unsupported model: it has no `bodies`, only finite-element data ({}); mbconv converts rigid multibody models",
+                fea.join(", ")
+            )
+        };
+        return Err(Box::new(source.error("chrono.missing_key", Some(span), message)));
+    };
+    body::bodies(&mut ctx, &mut model, bodies)?;
+    let mut lists: Vec<(&str, &Node)> = Vec::new();
+    for key in ITEM_LISTS {
+        if let Some(n) = m.get(key) {
+            lists.push((key, n));
+        }
+    }
+    for (key, node) in lists {
+        ctx.expect_list(node, key)?;
+        match key {
+            "joints" => links::joints(&mut ctx, &mut model, node)?,
+            "constraints" => links::constraints(&mut ctx, &mut model, node)?,
+            "tsdas" => forces::tsdas(&mut ctx, &mut model, node)?,
+            "rsdas" => forces::rsdas(&mut ctx, &mut model, node)?,
+            "motors" => drives::motors(&mut ctx, &mut model, node)?,
+            "body_loads" => drives::loads(&mut ctx, &mut model, node, false)?,
+            _ => drives::loads(&mut ctx, &mut model, node, true)?,
+        }
+    }
+    m.mark("FEA");
+    m.finish_into(&mut ctx, &mut model.extras, "", "");
+    check_unique_force_names(&ctx, &model)?;
+    let Ctx { report, map, .. } = ctx;
+    Ok(Imported {
+        model,
+        report,
+        source_map: map,
+    })
+}
+
+fn check_unique_force_names(ctx: &Ctx, model: &Model) -> Result<(), Box<SourceError>> {
+    let mut seen = HashSet::new();
+    for f in &model.force_elements {
+        if !seen.insert(&f.name) {
+            let p = path::item("force_elements", &f.name);
+            return Err(Box::new(ctx.src.error(
+                "chrono.duplicate_name",
+                ctx.map.get(&p).cloned(),
+                format!("duplicate name {:?}: a TSDA and an RSDA share it, and mbconv keeps force elements in one list", f.name),
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Where data files are looked up (`data_path`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DataPath {
+    /// `Some(root)` for RELATIVE.
+    pub relative_root: Option<String>,
+    /// The model file's directory.
+    pub base: Option<PathBuf>,
+}
