@@ -206,6 +206,11 @@ impl<'de> Deserialize<'de> for Value {
 /// `"body.jointId"`. An exporter of the same format writes them back; an exporter of another
 /// format reports them as dropped.
 ///
+/// Keys under `"{format}.source."` are **exactness aids**, not data: the values a file wrote
+/// (degrees, Euler angles, world points) kept so that the same format can write them back bit
+/// for bit when the IR value still matches. Other formats ignore them silently
+/// ([`Extras::not_for_format`] leaves them out).
+///
 /// ```
 /// use mbconv_ir::{Extras, Value};
 /// let mut extras = Extras::default();
