@@ -251,10 +251,25 @@ impl Extras {
                 .map(|rest| (rest, v))
         })
     }
-    /// Entries of every format other than `format`.
+    /// Entries of every format other than `format`, without exactness aids
+    /// (`"{other}.source.…"` keys), i.e. the data another format would lose.
+    ///
+    /// ```
+    /// use mbconv_ir::{Extras, Value};
+    /// let mut e = Extras::default();
+    /// e.insert("chrono.collision_family", Value::Int(2));
+    /// e.insert("chrono.source.orientation", Value::List(vec![]));
+    /// e.insert("skel.self_collide", Value::Bool(true));
+    /// let foreign: Vec<&str> = e.not_for_format("skel").map(|(k, _)| k).collect();
+    /// assert_eq!(foreign, ["chrono.collision_family"]);
+    /// ```
     pub fn not_for_format<'a>(&'a self, format: &'a str) -> impl Iterator<Item = (&'a str, &'a Value)> {
-        self.0
-            .iter()
-            .filter(move |(k, _)| !k.strip_prefix(format).is_some_and(|rest| rest.starts_with('.')))
+        self.0.iter().filter(move |(k, _)| {
+            let own = k.strip_prefix(format).is_some_and(|rest| rest.starts_with('.'));
+            let aid = k
+                .split_once('.')
+                .is_some_and(|(_, rest)| rest.starts_with("source."));
+            !own && !aid
+        })
     }
 }
