@@ -259,8 +259,13 @@ pub enum EulerOrder {
 }
 
 /// Properties of one degree of freedom. Units follow the coordinate: radians and N·m for
-/// rotations, metres and N for translations.
-#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+/// rotations, metres and N for translations. The default has no limits, no damping, friction
+/// or spring, no rotor inertia and a gear ratio of 1.
+///
+/// ```
+/// assert_eq!(mbconv_ir::DofProperties::default().gear_ratio, 1.0);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DofProperties {
     /// A name for the coordinate (DART `<dof name>`).
@@ -296,6 +301,24 @@ pub struct DofProperties {
     /// Gear ratio; the reflected inertia is `gear_ratio² · rotor_inertia`.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub gear_ratio: f64,
+}
+
+impl Default for DofProperties {
+    fn default() -> Self {
+        Self {
+            name: None,
+            position_limits: Limits::default(),
+            velocity_limits: Limits::default(),
+            acceleration_limits: Limits::default(),
+            effort_limits: Limits::default(),
+            damping: 0.0,
+            friction: 0.0,
+            spring_stiffness: 0.0,
+            spring_rest_position: 0.0,
+            rotor_inertia: 0.0,
+            gear_ratio: 1.0,
+        }
+    }
 }
 
 impl DofProperties {
