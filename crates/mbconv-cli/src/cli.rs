@@ -10,6 +10,10 @@ Examples:
   mbconv body2json arm.body -o - --strict        to stdout; fail if anything would be lost
   mbconv info model.mbir.json --json             bodies, joints, dof and loops as JSON
   mbconv validate model.yaml                     check a model, exit 2 if invalid
+  mbconv simulate model.skel --duration 2 -o traj.csv
+  mbconv dynamics model.mbir.json --json         accelerations at the initial state
+  mbconv bushing design --mass 2 --settling-time 0.05 --json
+  mbconv bushing replace model.yaml --joint knee -o soft.yaml
   mbconv formats                                 what this build reads and writes
 
 Exit codes: 0 ok, 1 a check failed (--strict), 2 bad input or usage.";
@@ -72,6 +76,13 @@ pub enum Command {
     Info(InspectArgs),
     /// Check a model against the rules of the IR; exit 2 if it is invalid.
     Validate(InspectArgs),
+    /// Simulate a model and write the body trajectories as CSV (or JSON).
+    Simulate(SimulateArgs),
+    /// Positions, velocities and accelerations of every body at the initial state.
+    Dynamics(DynamicsArgs),
+    /// Design bushing constants, or replace an ideal joint by a bushing.
+    #[command(subcommand)]
+    Bushing(BushingCommand),
     /// List the formats this build reads and writes.
     Formats,
 }
@@ -166,4 +177,203 @@ pub struct InspectArgs {
     /// Reader settings, as for `convert`.
     #[arg(long = "read-option", value_name = "KEY=VALUE")]
     pub read_options: Vec<String>,
+}
+
+/// Integrators of `simulate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum IntegratorName {
+    /// Semi-implicit (symplectic) Euler, as DART and MuJoCo step.
+    SemiImplicitEuler,
+    /// Classical fourth-order Runge-Kutta.
+    Rk4,
+    /// Adaptive Dormand-Prince 5(4).
+    Dopri5,
+}
+
+/// Arguments of `simulate`.
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// The model (`-` for standard input).
+    pub model: PathBuf,
+    /// Input format (default: by extension and content).
+    #[arg(long, value_name = "FORMAT")]
+    pub from: Option<String>,
+    /// Simulated time in seconds.
+    #[arg(long, default_value_t = 1.0)]
+    pub duration: f64,
+    /// Time step in seconds (output interval for dopri5). Default: the model's hint, else 1e-3.
+    #[arg(long)]
+    pub dt: Option<f64>,
+    /// Integration scheme.
+    #[arg(long, value_enum, default_value = "semi-implicit-euler")]
+    pub integrator: IntegratorName,
+    /// dopri5 relative tolerance.
+    #[arg(long, default_value_t = 1e-8)]
+    pub rtol: f64,
+    /// dopri5 absolute tolerance.
+    #[arg(long, default_value_t = 1e-10)]
+    pub atol: f64,
+    /// Write every N-th step.
+    #[arg(long, default_value_t = 1)]
+    pub every: usize,
+    /// Output file (default: standard output).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Write JSON instead of CSV.
+    #[arg(long)]
+    pub json: bool,
+    /// Add kinetic and potential energy columns.
+    #[arg(long)]
+    pub energy: bool,
+    /// Enforce joint position limits (off by default, as in DART).
+    #[arg(long)]
+    pub joint_limits: bool,
+    /// Reader settings, as for `convert`.
+    #[arg(long = "read-option", value_name = "KEY=VALUE")]
+    pub read_options: Vec<String>,
+}
+
+/// Arguments of `dynamics`.
+///
+/// When the model gives a time step (or `--dt` does), joint springs and dampers are treated
+/// implicitly over that step, as DART's forward dynamics and the semi-implicit Euler integrator
+/// do; `--continuous` reports the continuous-time accelerations instead. The two differ only
+/// for joints with springs or dampers.
+#[derive(Debug, Args)]
+pub struct DynamicsArgs {
+    /// The model (`-` for standard input).
+    pub model: PathBuf,
+    /// Time step for implicit joint springs and dampers (default: the model's time step).
+    #[arg(long, conflicts_with = "continuous")]
+    pub dt: Option<f64>,
+    /// Continuous-time accelerations (joint springs and dampers explicit).
+    #[arg(long)]
+    pub continuous: bool,
+    /// Input format (default: by extension and content).
+    #[arg(long, value_name = "FORMAT")]
+    pub from: Option<String>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Reader settings, as for `convert`.
+    #[arg(long = "read-option", value_name = "KEY=VALUE")]
+    pub read_options: Vec<String>,
+}
+
+/// `mbconv bushing …`.
+#[derive(Debug, Subcommand)]
+pub enum BushingCommand {
+    /// Stiffness, damping and natural frequency from experiment or design targets.
+    Design(BushingDesignArgs),
+    /// Turn an ideal joint into a penalty bushing (Drake's roll-pitch-yaw law).
+    Replace(BushingReplaceArgs),
+}
+
+/// Underdamped settling-time approximations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum UnderdampedFormulaName {
+    /// ωn ≈ −ln(ratio) / (ζ tₛ).
+    Envelope,
+    /// ωn ≈ −ln(ratio √(1 − ζ²)) / (ζ tₛ).
+    EnvelopeWithAmplitude,
+}
+
+/// Arguments of `bushing design` (SI units; for a rotational direction read inertia for mass,
+/// a moment for the load and an angle for the displacement).
+#[derive(Debug, Args)]
+pub struct BushingDesignArgs {
+    /// Natural frequency ωn (rad/s).
+    #[arg(long)]
+    pub omega_n: Option<f64>,
+    /// Settling time (s), to derive ωn.
+    #[arg(long)]
+    pub settling_time: Option<f64>,
+    /// Settling ratio (default 0.01).
+    #[arg(long)]
+    pub settling_ratio: Option<f64>,
+    /// Damping ratio ζ (default 1).
+    #[arg(long)]
+    pub damping_ratio: Option<f64>,
+    /// Logarithmic decrement, to derive ζ.
+    #[arg(long)]
+    pub log_decrement: Option<f64>,
+    /// Ratio of successive peaks, to derive ζ.
+    #[arg(long)]
+    pub decay_ratio: Option<f64>,
+    /// Underdamped approximation.
+    #[arg(long, value_enum, default_value = "envelope")]
+    pub underdamped_formula: UnderdampedFormulaName,
+    /// Mass (kg) or, with --inertia, the moment of inertia (kg·m²).
+    #[arg(long, alias = "inertia")]
+    pub mass: Option<f64>,
+    /// Stiffness, given directly.
+    #[arg(long)]
+    pub stiffness: Option<f64>,
+    /// Static or maximum load (N or N·m).
+    #[arg(long)]
+    pub load: Option<f64>,
+    /// Displacement under the load (m or rad).
+    #[arg(long)]
+    pub displacement: Option<f64>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `bushing replace`.
+#[derive(Debug, Args)]
+pub struct BushingReplaceArgs {
+    /// The model (`-` for standard input).
+    pub model: PathBuf,
+    /// The joint to replace.
+    #[arg(long)]
+    pub joint: String,
+    /// Output file (`-` for standard output; default: standard output).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Input format (default: by extension and content).
+    #[arg(long, value_name = "FORMAT")]
+    pub from: Option<String>,
+    /// Output format (default: by the output's extension, else the input's format).
+    #[arg(long, value_name = "FORMAT")]
+    pub to: Option<String>,
+    /// Name of the new bushing (default: the joint's name).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Settling time (s) of the bushing's stiff directions.
+    #[arg(long)]
+    pub settling_time: Option<f64>,
+    /// Settling ratio.
+    #[arg(long)]
+    pub settling_ratio: Option<f64>,
+    /// Damping ratio.
+    #[arg(long)]
+    pub damping_ratio: Option<f64>,
+    /// Natural frequency (rad/s).
+    #[arg(long)]
+    pub omega_n: Option<f64>,
+    /// Characteristic mass (kg) for the force directions.
+    #[arg(long)]
+    pub mass: Option<f64>,
+    /// Characteristic inertia (kg·m²) for the torque directions.
+    #[arg(long)]
+    pub inertia: Option<f64>,
+    /// Force stiffness (N/m), given directly.
+    #[arg(long)]
+    pub force_stiffness: Option<f64>,
+    /// Torque stiffness (N·m/rad), given directly.
+    #[arg(long)]
+    pub torque_stiffness: Option<f64>,
+    /// Maximum force (N), with --max-displacement.
+    #[arg(long)]
+    pub max_force: Option<f64>,
+    /// Maximum displacement (m) under --max-force.
+    #[arg(long)]
+    pub max_displacement: Option<f64>,
+    /// Maximum torque (N·m), with --max-angle.
+    #[arg(long)]
+    pub max_torque: Option<f64>,
+    /// Maximum angle (rad) under --max-torque.
+    #[arg(long)]
+    pub max_angle: Option<f64>,
 }

@@ -14,6 +14,8 @@ pub const SHORT_NAMES: [(&str, &str); 4] = [
 pub fn registry() -> Registry {
     let mut registry = Registry::new();
     registry.register(Box::new(mbconv_ir::mbir::MbirFormat));
+    registry.register(Box::new(mbconv_chrono::ChronoFormat));
+    registry.register(Box::new(mbconv_skel::SkelFormat));
     for info in planned() {
         registry.register_planned(info);
     }

@@ -5,7 +5,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 fn mbconv(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mbconv")).args(args).env("NO_COLOR", "1").output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_mbconv"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
 }
 
 fn example() -> PathBuf {
@@ -21,8 +25,18 @@ fn stdout(o: &Output) -> String {
 }
 
 const SHORTCUTS: [&str; 12] = [
-    "skel2yaml", "skel2body", "skel2json", "yaml2skel", "yaml2body", "yaml2json", "body2skel", "body2yaml",
-    "body2json", "json2skel", "json2yaml", "json2body",
+    "skel2yaml",
+    "skel2body",
+    "skel2json",
+    "yaml2skel",
+    "yaml2body",
+    "yaml2json",
+    "body2skel",
+    "body2yaml",
+    "body2json",
+    "json2skel",
+    "json2yaml",
+    "json2body",
 ];
 
 /// Formats this build reads and writes, from `mbconv formats`.
@@ -49,7 +63,9 @@ fn help_lists_every_command() {
     let out = mbconv(&["--help"]);
     assert!(out.status.success());
     let help = stdout(&out);
-    for cmd in SHORTCUTS.iter().chain(&["convert", "info", "validate", "formats"]) {
+    for cmd in SHORTCUTS.iter().chain(&[
+        "convert", "info", "validate", "formats", "simulate", "dynamics", "bushing",
+    ]) {
         assert!(help.contains(cmd), "--help does not list {cmd}:\n{help}");
     }
 }
@@ -64,23 +80,40 @@ fn every_shortcut_converts_or_names_the_missing_format() {
         let (from, to) = (long_name(from), long_name(to));
         let out_path = dir.path().join(format!("{shortcut}.out"));
         // The IR JSON example stands in for the input format.
-        let out = mbconv(&[shortcut, example().to_str().unwrap(), "-o", out_path.to_str().unwrap()]);
+        let out = mbconv(&[
+            shortcut,
+            example().to_str().unwrap(),
+            "-o",
+            out_path.to_str().unwrap(),
+        ]);
         if built.iter().any(|f| f == to) {
             assert!(out.status.success(), "{shortcut}: {}", stderr(&out));
             assert!(out_path.exists());
         } else {
             assert_eq!(out.status.code(), Some(2), "{shortcut}: {}", stderr(&out));
-            assert!(stderr(&out).contains(&format!("the {to} format")), "{shortcut}: {}", stderr(&out));
+            assert!(
+                stderr(&out).contains(&format!("the {to} format")),
+                "{shortcut}: {}",
+                stderr(&out)
+            );
             assert!(!out_path.exists(), "{shortcut} left an output file");
         }
         // With a real input of the source format, a missing reader is named too.
         if !built.iter().any(|f| f == from) {
             let input = dir.path().join("model.in");
             std::fs::write(&input, "not a model").unwrap();
-            let out = mbconv(&[shortcut, input.to_str().unwrap(), "-o", out_path.to_str().unwrap()]);
+            let out = mbconv(&[
+                shortcut,
+                input.to_str().unwrap(),
+                "-o",
+                out_path.to_str().unwrap(),
+            ]);
             assert_eq!(out.status.code(), Some(2));
             let err = stderr(&out);
-            assert!(err.contains(&format!("the {from} format")) || err.contains(&format!("the {to} format")), "{err}");
+            assert!(
+                err.contains(&format!("the {from} format")) || err.contains(&format!("the {to} format")),
+                "{err}"
+            );
         }
     }
 }
@@ -106,7 +139,14 @@ fn info_json_has_the_documented_keys() {
         assert!(v.get(key).is_some(), "missing {key}");
     }
     let body = &v["bodies"][1];
-    for key in ["name", "mass", "fixed", "position", "orientation_wxyz", "com_position"] {
+    for key in [
+        "name",
+        "mass",
+        "fixed",
+        "position",
+        "orientation_wxyz",
+        "com_position",
+    ] {
         assert!(body.get(key).is_some(), "missing bodies[].{key}");
     }
     let joint = &v["joints"][0];
@@ -134,7 +174,12 @@ fn syntax_error_names_file_line_and_column() {
         let err = stderr(&out);
         assert!(err.contains("bad.mbir.json:3:"), "{err}");
     }
-    let out = mbconv(&["convert", bad.to_str().unwrap(), "-o", dir.path().join("o.mbir.json").to_str().unwrap()]);
+    let out = mbconv(&[
+        "convert",
+        bad.to_str().unwrap(),
+        "-o",
+        dir.path().join("o.mbir.json").to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(!dir.path().join("o.mbir.json").exists());
 }
@@ -143,7 +188,11 @@ fn syntax_error_names_file_line_and_column() {
 fn unknown_field_is_an_error_with_position() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("typo.mbir.json");
-    std::fs::write(&bad, "{\"mbir\": \"1\", \"model\": {\"name\": \"x\", \"bodys\": []}}").unwrap();
+    std::fs::write(
+        &bad,
+        "{\"mbir\": \"1\", \"model\": {\"name\": \"x\", \"bodys\": []}}",
+    )
+    .unwrap();
     let out = mbconv(&["validate", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("unknown field `bodys`"), "{}", stderr(&out));
@@ -153,7 +202,9 @@ fn unknown_field_is_an_error_with_position() {
 #[test]
 fn invalid_model_fails_validation_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(example()).unwrap().replacen("\"mass\": 1.0", "\"mass\": -1.0", 1);
+    let text = std::fs::read_to_string(example())
+        .unwrap()
+        .replacen("\"mass\": 1.0", "\"mass\": -1.0", 1);
     let bad = dir.path().join("negative.mbir.json");
     std::fs::write(&bad, text).unwrap();
     let out = mbconv(&["validate", bad.to_str().unwrap()]);
@@ -163,7 +214,13 @@ fn invalid_model_fails_validation_and_writes_nothing() {
     let out = mbconv(&["convert", bad.to_str().unwrap(), "-o", target.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(!target.exists());
-    assert!(std::fs::read_dir(dir.path()).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().ends_with(".tmp")));
+    assert!(
+        std::fs::read_dir(dir.path()).unwrap().all(|e| !e
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .ends_with(".tmp"))
+    );
 }
 
 #[test]
@@ -195,7 +252,12 @@ fn stdin_to_stdout() {
         .spawn()
         .unwrap();
     use std::io::Write;
-    child.stdin.take().unwrap().write_all(&std::fs::read(example()).unwrap()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&std::fs::read(example()).unwrap())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).starts_with("{\n  \"mbir\": \"1\""));
@@ -210,5 +272,123 @@ fn unknown_format_and_missing_output_format_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("cannot tell the output format"));
     let out = mbconv(&["frobnicate"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn dynamics_json_has_the_documented_keys() {
+    let out = mbconv(&["dynamics", example().to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["kinetic_energy"].is_number() && v["potential_energy"].is_number());
+    let body = &v["bodies"][0];
+    for key in [
+        "name",
+        "position",
+        "orientation_wxyz",
+        "linear_velocity",
+        "angular_velocity",
+        "linear_acceleration",
+        "angular_acceleration",
+    ] {
+        assert!(body.get(key).is_some(), "missing bodies[].{key}");
+    }
+    // At rest, gravity only pulls the links down: potential energy is m g z of both COMs.
+    let pe = v["potential_energy"].as_f64().unwrap();
+    let z1 = -0.5 * 0.5f64.sin();
+    let z2 = -0.5f64.sin() - 0.5 * (0.25f64).sin();
+    assert!((pe - 9.81 * (z1 + z2)).abs() < 1e-12, "{pe}");
+}
+
+#[test]
+fn simulate_writes_the_documented_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("traj.csv");
+    let out = mbconv(&[
+        "simulate",
+        example().to_str().unwrap(),
+        "--duration",
+        "0.01",
+        "--dt",
+        "0.001",
+        "--integrator",
+        "rk4",
+        "--energy",
+        "-o",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "t,link1.x,link1.y,link1.z,link1.qw,link1.qx,link1.qy,link1.qz,\
+         link2.x,link2.y,link2.z,link2.qw,link2.qx,link2.qy,link2.qz,kinetic,potential"
+    );
+    assert_eq!(lines.count(), 11);
+    for integrator in ["semi-implicit-euler", "dopri5"] {
+        let out = mbconv(&[
+            "simulate",
+            example().to_str().unwrap(),
+            "--duration",
+            "0.01",
+            "--integrator",
+            integrator,
+            "--json",
+        ]);
+        assert!(out.status.success(), "{integrator}: {}", stderr(&out));
+        let _: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    }
+}
+
+#[test]
+fn bushing_design_prints_omega_stiffness_and_damping() {
+    let out = mbconv(&[
+        "bushing",
+        "design",
+        "--mass",
+        "2",
+        "--settling-time",
+        "0.05",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (w, k, c) = (
+        v["omega_n"].as_f64().unwrap(),
+        v["stiffness"].as_f64().unwrap(),
+        v["damping"].as_f64().unwrap(),
+    );
+    // Critically damped: k = m ωn², c = 2 m ωn.
+    assert!((k - 2.0 * w * w).abs() < 1e-9 * k);
+    assert!((c - 4.0 * w).abs() < 1e-9 * c);
+    let out = mbconv(&["bushing", "design", "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn bushing_replace_turns_a_joint_into_a_force_element() {
+    let dir = tempfile::tempdir().unwrap();
+    let soft = dir.path().join("soft.mbir.json");
+    let out = mbconv(&[
+        "bushing",
+        "replace",
+        example().to_str().unwrap(),
+        "--joint",
+        "elbow",
+        "-o",
+        soft.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = mbconv(&["info", soft.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["joints"].as_array().unwrap().len(), 1);
+    let out = mbconv(&[
+        "bushing",
+        "replace",
+        example().to_str().unwrap(),
+        "--joint",
+        "nope",
+    ]);
     assert_eq!(out.status.code(), Some(2));
 }

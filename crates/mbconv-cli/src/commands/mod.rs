@@ -1,8 +1,10 @@
 //! The subcommands.
 
+mod bushing;
 mod convert;
 mod formats;
 mod inspect;
+mod simulate;
 
 use crate::cli::{Cli, Command};
 use crate::failure::Failure;
@@ -45,6 +47,9 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         ),
         Command::Info(args) => inspect::info(&registry, args, quiet),
         Command::Validate(args) => inspect::validate(&registry, args, quiet),
+        Command::Simulate(args) => simulate::simulate(&registry, args, quiet),
+        Command::Dynamics(args) => simulate::dynamics(&registry, args, quiet),
+        Command::Bushing(command) => bushing::run(&registry, command, quiet),
         Command::Formats => {
             formats::list(&registry);
             Ok(())

@@ -1,0 +1,93 @@
+//! `mbconv bushing design` and `mbconv bushing replace`.
+
+use crate::cli::{BushingCommand, BushingDesignArgs, BushingReplaceArgs, UnderdampedFormulaName};
+use crate::failure::Failure;
+use crate::io::{diagnostic_failure, input_format, is_stdio, read_model, read_source, write_atomic};
+use crate::render::print_report;
+use mbconv_bushing::design::UnderdampedFormula;
+use mbconv_bushing::{DesignInputs, ReplaceParams};
+use mbconv_ir::Report;
+use mbconv_ir::format::{Options, Registry};
+
+/// Runs a bushing subcommand.
+pub fn run(registry: &Registry, command: &BushingCommand, quiet: bool) -> Result<(), Failure> {
+    match command {
+        BushingCommand::Design(args) => design(args),
+        BushingCommand::Replace(args) => replace(registry, args, quiet),
+    }
+}
+
+fn design(args: &BushingDesignArgs) -> Result<(), Failure> {
+    let inputs = DesignInputs {
+        omega_n: args.omega_n,
+        settling_time: args.settling_time,
+        settling_ratio: args.settling_ratio,
+        damping_ratio: args.damping_ratio,
+        log_decrement: args.log_decrement,
+        decay_ratio: args.decay_ratio,
+        underdamped_formula: match args.underdamped_formula {
+            UnderdampedFormulaName::Envelope => UnderdampedFormula::Envelope,
+            UnderdampedFormulaName::EnvelopeWithAmplitude => UnderdampedFormula::EnvelopeWithAmplitude,
+        },
+        mass: args.mass,
+        stiffness: args.stiffness,
+        load: args.load,
+        displacement: args.displacement,
+    };
+    let result = mbconv_bushing::design(&inputs).map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
+    let json = serde_json::to_value(&result).map_err(anyhow::Error::from)?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json).map_err(anyhow::Error::from)?
+        );
+        return Ok(());
+    }
+    println!("natural frequency  {} rad/s", result.omega_n);
+    println!("stiffness          {}", result.stiffness);
+    println!("damping            {}", result.damping);
+    println!("damping ratio      {}", result.damping_ratio);
+    if let Some(methods) = json.get("methods").and_then(|m| m.as_object()) {
+        for (what, how) in methods {
+            println!("  {what}: {}", how.as_str().unwrap_or_default());
+        }
+    }
+    Ok(())
+}
+
+fn replace(registry: &Registry, args: &BushingReplaceArgs, quiet: bool) -> Result<(), Failure> {
+    let source = read_source(&args.model)?;
+    let in_format = input_format(registry, &source, &args.model, args.from.as_deref(), false)?;
+    let out_format = match (&args.to, &args.output) {
+        (Some(name), _) => registry.get(name)?,
+        (None, Some(out)) if !is_stdio(out) => registry.detect_output(out)?,
+        _ => in_format,
+    };
+    let imported = read_model(in_format, &source, &Options::default())?;
+    let params = ReplaceParams {
+        name: args.name.clone(),
+        settling_time: args.settling_time,
+        settling_ratio: args.settling_ratio,
+        damping_ratio: args.damping_ratio,
+        omega_n: args.omega_n,
+        mass: args.mass,
+        inertia: args.inertia,
+        force_stiffness: args.force_stiffness,
+        torque_stiffness: args.torque_stiffness,
+        max_force: args.max_force,
+        max_displacement: args.max_displacement,
+        max_torque: args.max_torque,
+        max_angle: args.max_angle,
+    };
+    let (model, findings) = mbconv_bushing::replace_joint_with_bushing(&imported.model, &args.joint, &params)
+        .map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
+    let output = args.output.clone().unwrap_or_else(|| "-".into());
+    let mut options = Options::default();
+    options.output_path = (!is_stdio(&output)).then(|| output.clone());
+    let exported = out_format.write(&model, &options).map_err(diagnostic_failure)?;
+    let mut report = Report::for_file(source.name.clone());
+    report.findings.extend(findings);
+    report.extend(exported.report);
+    print_report(&report, quiet);
+    write_atomic(&output, &exported.text)
+}

@@ -1,0 +1,153 @@
+//! `mbconv simulate` and `mbconv dynamics`.
+
+use crate::cli::{DynamicsArgs, IntegratorName, SimulateArgs};
+use crate::failure::Failure;
+use crate::io::{input_format, is_stdio, parse_options, read_model, read_source, write_atomic};
+use crate::render::print_report;
+use mbconv_ir::format::Registry;
+use mbconv_ir::validate::validate_with_spans;
+use mbconv_ir::{Model, Report};
+use mbconv_solver::{Integrator, SimulateOptions, Trajectory};
+use std::io::IsTerminal;
+use std::path::Path;
+
+/// Reads and validates a model for simulation; invalid models are bad input.
+fn load(
+    registry: &Registry,
+    path: &Path,
+    from: Option<&str>,
+    read_options: &[String],
+    quiet: bool,
+) -> Result<Model, Failure> {
+    let source = read_source(path)?;
+    let format = input_format(registry, &source, path, from, false)?;
+    let imported = read_model(format, &source, &parse_options(read_options)?)?;
+    let mut report: Report = imported.report.clone();
+    report.file = Some(source.name.clone());
+    let mut validation = validate_with_spans(&imported.model, &imported.source_map);
+    validation.file = Some(source.name.clone());
+    print_report(&report, quiet);
+    print_report(&validation, quiet);
+    if validation.has_errors() {
+        return Err(Failure::bad_input(miette::miette!(
+            "{} is not a valid model",
+            source.name
+        )));
+    }
+    Ok(imported.model)
+}
+
+/// Simulates and writes the trajectory.
+pub fn simulate(registry: &Registry, args: &SimulateArgs, quiet: bool) -> Result<(), Failure> {
+    let model = load(
+        registry,
+        &args.model,
+        args.from.as_deref(),
+        &args.read_options,
+        quiet,
+    )?;
+    let dt = args.dt.or(model.simulation.time_step).unwrap_or(1e-3);
+    let options = SimulateOptions {
+        duration: args.duration,
+        dt,
+        integrator: match args.integrator {
+            IntegratorName::SemiImplicitEuler => Integrator::SemiImplicitEuler,
+            IntegratorName::Rk4 => Integrator::Rk4,
+            IntegratorName::Dopri5 => Integrator::Dopri5 {
+                rtol: args.rtol,
+                atol: args.atol,
+            },
+        },
+        every: args.every,
+        energy: args.energy,
+        joint_limits: args.joint_limits,
+    };
+    let bodies = model.bodies.iter().map(|b| b.name.clone()).collect();
+    let mut trajectory = Trajectory::new(bodies, args.energy);
+    let steps = (args.duration / dt).ceil();
+    let progress = (std::io::stderr().is_terminal() && !quiet && steps >= 1e4).then(|| {
+        let bar = indicatif::ProgressBar::new(1000);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {percent:>3}% t = {msg} s  eta {eta}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let summary = mbconv_solver::simulate(&model, &options, &mut |sample| {
+        if let Some(bar) = &progress {
+            bar.set_position((1000.0 * sample.t / args.duration.max(f64::MIN_POSITIVE)) as u64);
+            bar.set_message(format!("{:.3}", sample.t));
+        }
+        trajectory.push(sample);
+    })
+    .map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    let mut buffer = Vec::new();
+    let written = if args.json {
+        trajectory.write_json(&mut buffer)
+    } else {
+        trajectory.write_csv(&mut buffer)
+    };
+    written.map_err(anyhow::Error::from)?;
+    let text = String::from_utf8(buffer).map_err(anyhow::Error::from)?;
+    let output = args.output.clone().unwrap_or_else(|| "-".into());
+    write_atomic(&output, &text)?;
+    if !quiet {
+        eprintln!(
+            "simulated {} s in {} steps; assembly residual {:.3e}, largest constraint residual {:.3e}{}",
+            summary.final_time,
+            summary.steps,
+            summary.assembly_residual,
+            summary.max_constraint_residual,
+            if is_stdio(&output) {
+                String::new()
+            } else {
+                format!("; wrote {}", output.display())
+            }
+        );
+    }
+    Ok(())
+}
+
+/// Prints positions, velocities and accelerations at the initial state.
+pub fn dynamics(registry: &Registry, args: &DynamicsArgs, quiet: bool) -> Result<(), Failure> {
+    let model = load(
+        registry,
+        &args.model,
+        args.from.as_deref(),
+        &args.read_options,
+        quiet,
+    )?;
+    let step = if args.continuous {
+        None
+    } else {
+        args.dt.or(model.simulation.time_step)
+    };
+    let report = match step {
+        Some(dt) => mbconv_solver::dynamics_report_implicit(&model, dt),
+        None => mbconv_solver::dynamics_report(&model),
+    }
+    .map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(anyhow::Error::from)?
+        );
+        return Ok(());
+    }
+    println!(
+        "kinetic energy {} J, potential energy {} J, assembly residual {:.3e}",
+        report.kinetic_energy, report.potential_energy, report.assembly_residual
+    );
+    for b in &report.bodies {
+        let a = b.linear_acceleration;
+        let alpha = b.angular_acceleration;
+        println!(
+            "  {:<24} a = [{:.6}, {:.6}, {:.6}]  alpha = [{:.6}, {:.6}, {:.6}]",
+            b.name, a[0], a[1], a[2], alpha[0], alpha[1], alpha[2]
+        );
+    }
+    Ok(())
+}

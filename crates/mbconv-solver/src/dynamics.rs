@@ -1,0 +1,355 @@
+//! Kinematics and the articulated-body algorithm (Featherstone, *Rigid Body Dynamics
+//! Algorithms*, §7.3), in link coordinates, plus `M⁻¹ τ` products that reuse its
+//! factorisation.
+
+// Numeric kernels index several arrays with the same coordinate index.
+#![allow(clippy::needless_range_loop)]
+
+use crate::data::{Data, State};
+use crate::error::SolverError;
+use crate::model::Model;
+use crate::spatial::{Se3, Spatial};
+use nalgebra::{Matrix6, Vector3};
+
+/// Poses of every link (local and world) and the joint subspaces at `q`.
+pub(crate) fn position_kinematics(
+    model: &Model,
+    q: &[f64],
+    v: &[f64],
+    joint: &mut [crate::joint::JointState],
+    world: &mut [Se3],
+    mut local: Option<&mut [Se3]>,
+) {
+    for (i, node) in model.nodes.iter().enumerate() {
+        let nq = node.joint.nq();
+        let nv = node.joint.nv();
+        node.joint.calc(
+            &q[node.q_index..node.q_index + nq],
+            &v[node.v_index..node.v_index + nv],
+            &mut joint[i],
+        );
+        let x = node.tree.compose(&joint[i].motion);
+        world[i] = match node.parent {
+            Some(p) => world[p].compose(&x),
+            None => x,
+        };
+        if let Some(l) = local.as_deref_mut() {
+            l[i] = x;
+        }
+    }
+}
+
+/// Positions, velocities and velocity-product accelerations of every link.
+pub(crate) fn kinematics(model: &Model, data: &mut Data, q: &[f64], v: &[f64]) {
+    position_kinematics(
+        model,
+        q,
+        v,
+        &mut data.joint,
+        &mut data.world,
+        Some(&mut data.local),
+    );
+    for (i, node) in model.nodes.iter().enumerate() {
+        let js = &data.joint[i];
+        let vp = match node.parent {
+            Some(p) => data.local[i].inv_act_motion(&data.vel[p]),
+            None => data.local[i].inv_act_motion(&Spatial::zero()),
+        };
+        let vel = vp + js.vj;
+        data.bias[i] = js.cj + vel.cross_motion(&js.vj);
+        data.vel[i] = vel;
+    }
+}
+
+/// Adds the weight of every gravity-flagged body as an external force (used when gravity is
+/// not uniform; otherwise the base is accelerated by `−g`).
+pub(crate) fn add_gravity_forces(model: &Model, data: &mut Data) {
+    for (i, node) in model.nodes.iter().enumerate() {
+        if node.gravity_mass != 0.0 {
+            let c = data.world[i].point(&node.gravity_com);
+            let f = model.gravity * node.gravity_mass;
+            data.f_world[i] += Spatial::new(c.cross(&f), f);
+        }
+    }
+}
+
+/// The articulated-body algorithm on the current kinematics, generalised forces `data.tau`
+/// and external forces `data.f_world` (world coordinates, about the world origin).
+/// Writes `data.qdd` and the link accelerations `data.acc`.
+pub(crate) fn aba(model: &Model, data: &mut Data) -> Result<(), SolverError> {
+    let n = model.nodes.len();
+    for i in 0..n {
+        let inertia = &model.nodes[i].inertia;
+        let vel = data.vel[i];
+        let mut p = vel.cross_force(&inertia.mul(&vel));
+        let f = data.f_world[i];
+        if f.ang != Vector3::zeros() || f.lin != Vector3::zeros() {
+            p -= data.world[i].inv_act_force(&f);
+        }
+        data.ia[i] = *inertia;
+        data.pa[i] = p;
+    }
+    for i in (0..n).rev() {
+        let node = &model.nodes[i];
+        let nv = node.joint.nv();
+        let js = &data.joint[i];
+        let tau = &data.tau[node.v_index..node.v_index + nv];
+        let mut ia = data.ia[i];
+        let pa = data.pa[i];
+        let mut pa_out;
+        if nv == 1 {
+            let s = js.s[0];
+            let u = ia.mul(&s);
+            let d = s.dot(&u) + data.extra_diagonal[node.v_index];
+            // A massless subtree with nothing attached: zero acceleration (pseudo-inverse), as DART.
+            let inv_d = if d > 0.0 && d.is_finite() {
+                1.0 / d
+            } else if d == 0.0 {
+                0.0
+            } else {
+                return Err(singular(node, d));
+            };
+            let uu = tau[0] - s.dot(&pa);
+            data.u[i][0] = u;
+            data.dinv[i][(0, 0)] = inv_d;
+            data.uvec[i][0] = uu;
+            if node.parent.is_none() {
+                continue;
+            }
+            ia.sub_rank1(&u, inv_d);
+            pa_out = pa + ia.mul(&data.bias[i]) + u.scale(uu * inv_d);
+        } else {
+            let mut d = Matrix6::<f64>::identity();
+            for k in 0..nv {
+                data.u[i][k] = ia.mul(&js.s[k]);
+            }
+            for k in 0..nv {
+                for l in 0..nv {
+                    d[(k, l)] = js.s[k].dot(&data.u[i][l]);
+                }
+                d[(k, k)] += data.extra_diagonal[node.v_index + k];
+                data.uvec[i][k] = tau[k] - js.s[k].dot(&pa);
+            }
+            let dinv = match d.try_inverse() {
+                Some(x) => x,
+                None => d
+                    .pseudo_inverse(1e-12)
+                    .map_err(|_| singular(node, d.determinant()))?,
+            };
+            data.dinv[i] = dinv;
+            if node.parent.is_none() {
+                continue;
+            }
+            pa_out = pa;
+            for k in 0..nv {
+                let mut w = 0.0;
+                for l in 0..nv {
+                    w += dinv[(k, l)] * data.uvec[i][l];
+                    // Ia -= U_k Dinv_kl U_lᵀ (symmetric in total).
+                    let uk = data.u[i][k].scale(dinv[(k, l)]);
+                    let ul = data.u[i][l];
+                    ia.a -= uk.ang * ul.ang.transpose();
+                    ia.b -= uk.ang * ul.lin.transpose();
+                    ia.c -= uk.lin * ul.lin.transpose();
+                }
+                pa_out += data.u[i][k].scale(w);
+            }
+            pa_out += ia.mul(&data.bias[i]);
+        }
+        if let Some(parent) = node.parent {
+            let x = &data.local[i];
+            let up = ia.to_parent(x);
+            data.ia[parent] += up;
+            let f = x.act_force(&pa_out);
+            data.pa[parent] += f;
+        }
+    }
+    let a_world = if model.uniform_gravity {
+        Spatial::new(Vector3::zeros(), -model.gravity)
+    } else {
+        Spatial::zero()
+    };
+    for i in 0..n {
+        let node = &model.nodes[i];
+        let nv = node.joint.nv();
+        let ap = match node.parent {
+            Some(p) => data.acc[p],
+            None => a_world,
+        };
+        let mut a = data.local[i].inv_act_motion(&ap) + data.bias[i];
+        let js = &data.joint[i];
+        if nv == 1 {
+            let qdd = (data.uvec[i][0] - data.u[i][0].dot(&a)) * data.dinv[i][(0, 0)];
+            data.qdd[node.v_index] = qdd;
+            a += js.s[0].scale(qdd);
+        } else {
+            let mut r = [0.0; 6];
+            for k in 0..nv {
+                r[k] = data.uvec[i][k] - data.u[i][k].dot(&a);
+            }
+            for k in 0..nv {
+                let mut x = 0.0;
+                for l in 0..nv {
+                    x += data.dinv[i][(k, l)] * r[l];
+                }
+                data.qdd[node.v_index + k] = x;
+                a += js.s[k].scale(x);
+            }
+        }
+        data.acc[i] = a;
+    }
+    Ok(())
+}
+
+fn singular(node: &crate::model::Node, d: f64) -> SolverError {
+    SolverError::Diverged {
+        time: f64::NAN,
+        message: format!(
+            "joint '{}': articulated inertia along its motion is not positive ({d}); a massless link?",
+            node.name
+        ),
+    }
+}
+
+/// `out = M⁻¹ tau` with the factorisation of the last [`aba`] call (same `q`).
+pub(crate) fn apply_minv(model: &Model, data: &mut Data, tau: &[f64], out: &mut [f64]) {
+    let n = model.nodes.len();
+    for p in data.pa2.iter_mut() {
+        *p = Spatial::zero();
+    }
+    for i in (0..n).rev() {
+        let node = &model.nodes[i];
+        let nv = node.joint.nv();
+        let js = &data.joint[i];
+        let pa = data.pa2[i];
+        let mut w = [0.0; 6];
+        for k in 0..nv {
+            data.uvec2[i][k] = tau[node.v_index + k] - js.s[k].dot(&pa);
+        }
+        if let Some(parent) = node.parent {
+            let mut f = pa;
+            for k in 0..nv {
+                for l in 0..nv {
+                    w[k] += data.dinv[i][(k, l)] * data.uvec2[i][l];
+                }
+                f += data.u[i][k].scale(w[k]);
+            }
+            let f = data.local[i].act_force(&f);
+            data.pa2[parent] += f;
+        }
+    }
+    for i in 0..n {
+        let node = &model.nodes[i];
+        let nv = node.joint.nv();
+        let mut a = match node.parent {
+            Some(p) => data.local[i].inv_act_motion(&data.acc2[p]),
+            None => Spatial::zero(),
+        };
+        let mut r = [0.0; 6];
+        for k in 0..nv {
+            r[k] = data.uvec2[i][k] - data.u[i][k].dot(&a);
+        }
+        for k in 0..nv {
+            let mut x = 0.0;
+            for l in 0..nv {
+                x += data.dinv[i][(k, l)] * r[l];
+            }
+            out[node.v_index + k] = x;
+            a += data.joint[i].s[k].scale(x);
+        }
+        data.acc2[i] = a;
+    }
+}
+
+/// Forward dynamics of the unconstrained tree (ABA only, no force elements besides gravity
+/// and `tau`): the fast path the benchmark measures. Returns the accelerations.
+///
+/// ```
+/// use mbconv_ir::{Body, BodyRef, Joint, JointKind, Model as Ir};
+/// let mut ir = Ir::new("pendulum");
+/// let mut bob = Body::new("bob");
+/// bob.inertial.com = nalgebra::Vector3::new(1.0, 0.0, 0.0);
+/// ir.bodies.push(bob);
+/// ir.joints.push(Joint::new("pivot", JointKind::Revolute { axis: nalgebra::Vector3::y() }, BodyRef::World, BodyRef::body("bob")));
+/// let model = mbconv_solver::Model::new(&ir).unwrap();
+/// let mut data = mbconv_solver::Data::new(&model);
+/// let state = mbconv_solver::State::initial(&model);
+/// let qdd = mbconv_solver::tree_forward_dynamics(&model, &mut data, &state.q, &state.v, &[0.0]).unwrap();
+/// // A unit point mass at 1 m with unit inertia: 9.81 / 2 rad/s², positive about +y.
+/// assert!((qdd[0] - 9.81 / 2.0).abs() < 1e-12);
+/// ```
+pub fn tree_forward_dynamics<'a>(
+    model: &Model,
+    data: &'a mut Data,
+    q: &[f64],
+    v: &[f64],
+    tau: &[f64],
+) -> Result<&'a [f64], SolverError> {
+    kinematics(model, data, q, v);
+    data.tau.copy_from_slice(tau);
+    data.extra_diagonal.copy_from_slice(&model.armature);
+    data.f_world.iter_mut().for_each(|f| *f = Spatial::zero());
+    if !model.uniform_gravity {
+        add_gravity_forces(model, data);
+    }
+    aba(model, data)?;
+    Ok(&data.qdd)
+}
+
+/// Kinetic energy of the links at the current kinematics.
+pub(crate) fn kinetic_energy(model: &Model, data: &Data) -> f64 {
+    model
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| 0.5 * data.vel[i].dot(&n.inertia.mul(&data.vel[i])))
+        .sum()
+}
+
+/// Gravitational potential energy `−Σ m g·c` of the gravity-flagged bodies.
+pub(crate) fn gravity_potential(model: &Model, data: &Data) -> f64 {
+    model
+        .bodies
+        .iter()
+        .filter(|b| b.gravity)
+        .map(|b| {
+            let c = match b.node {
+                Some(n) => data.world[n].compose(&b.offset).point(&b.com),
+                None => b.offset.point(&b.com),
+            };
+            -b.mass * model.gravity.dot(&c)
+        })
+        .sum()
+}
+
+/// Integrates `q ⊕ dt·v` joint by joint.
+pub(crate) fn integrate_positions(model: &Model, q: &mut [f64], v: &[f64], dt: f64) {
+    for node in &model.nodes {
+        let (nq, nv) = (node.joint.nq(), node.joint.nv());
+        node.joint.integrate(
+            &mut q[node.q_index..node.q_index + nq],
+            &v[node.v_index..node.v_index + nv],
+            dt,
+        );
+    }
+}
+
+/// Renormalises every quaternion of `q`.
+pub(crate) fn normalize(model: &Model, q: &mut [f64]) {
+    for node in &model.nodes {
+        node.joint
+            .normalize(&mut q[node.q_index..node.q_index + node.joint.nq()]);
+    }
+}
+
+/// Checks a state for non-finite numbers.
+pub(crate) fn check_finite(state: &State) -> Result<(), SolverError> {
+    if state.q.iter().chain(&state.v).all(|x| x.is_finite()) {
+        Ok(())
+    } else {
+        Err(SolverError::Diverged {
+            time: state.t,
+            message: "the state is no longer finite".into(),
+        })
+    }
+}

@@ -1,0 +1,84 @@
+//! The solver's error type.
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+/// Why a model cannot be simulated, or a simulation failed. Each variant names the offending
+/// item by its IR path (`joints[elbow]`, `force_elements[spring]`, …).
+#[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
+pub enum SolverError {
+    /// The model has an item the solver cannot represent.
+    #[error("{item}: {message}")]
+    #[diagnostic(code(mbconv::solver::unsupported))]
+    Unsupported {
+        /// IR path of the item.
+        item: String,
+        /// What is not supported.
+        message: String,
+    },
+    /// The model data is unusable (zero axis, wrong coordinate count, unknown body, …).
+    #[error("{item}: {message}")]
+    #[diagnostic(code(mbconv::solver::invalid_model))]
+    InvalidModel {
+        /// IR path of the item.
+        item: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The assembly step could not close the loops.
+    #[error(
+        "assembly failed: constraint residual {residual:e} after {iterations} Newton iterations (worst: {item})"
+    )]
+    #[diagnostic(
+        code(mbconv::solver::assembly),
+        help("check the loop-closing joints and constraints for consistent geometry")
+    )]
+    Assembly {
+        /// Largest residual left.
+        residual: f64,
+        /// Iterations done.
+        iterations: usize,
+        /// The constraint with the largest residual.
+        item: String,
+    },
+    /// The state became non-finite or a linear system was singular.
+    #[error("simulation diverged at t = {time}: {message}")]
+    #[diagnostic(
+        code(mbconv::solver::diverged),
+        help("try a smaller time step or another integrator")
+    )]
+    Diverged {
+        /// Simulation time.
+        time: f64,
+        /// What happened.
+        message: String,
+    },
+    /// A force element could not be evaluated.
+    #[error("{item}: {message}")]
+    #[diagnostic(code(mbconv::solver::force))]
+    Force {
+        /// IR path of the force element.
+        item: String,
+        /// The underlying message.
+        message: String,
+    },
+    /// Bad simulation options.
+    #[error("invalid simulation options: {0}")]
+    #[diagnostic(code(mbconv::solver::options))]
+    Options(String),
+}
+
+impl SolverError {
+    pub(crate) fn unsupported(item: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::Unsupported {
+            item: item.into(),
+            message: message.into(),
+        }
+    }
+    pub(crate) fn invalid(item: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::InvalidModel {
+            item: item.into(),
+            message: message.into(),
+        }
+    }
+}

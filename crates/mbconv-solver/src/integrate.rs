@@ -1,0 +1,316 @@
+//! Time integration: semi-implicit Euler (the scheme of DART and MuJoCo), classical RK4 and
+//! adaptive Dormand–Prince 5(4).
+
+use crate::data::{Data, State};
+use crate::dynamics::{aba, add_gravity_forces, check_finite, integrate_positions, kinematics, normalize};
+use crate::error::SolverError;
+use crate::model::Model;
+use crate::projection::{constrained_accelerations, project_positions, project_velocities};
+use crate::spatial::Spatial;
+use serde::{Deserialize, Serialize};
+
+/// The integration scheme.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "type")]
+pub enum Integrator {
+    /// `v += dt·a(q, v); q ⊕= dt·v` (exponential map for rotations): DART's and MuJoCo's
+    /// scheme, step for step.
+    SemiImplicitEuler,
+    /// Classical fourth-order Runge–Kutta with fixed step `dt` (quaternions integrated as
+    /// four-vectors and renormalised).
+    Rk4,
+    /// Adaptive Dormand–Prince 5(4) with error control `|err_i| ≤ atol + rtol·|y_i|`
+    /// (RMS norm); `dt` is the output interval and the first trial step.
+    Dopri5 {
+        /// Relative tolerance.
+        rtol: f64,
+        /// Absolute tolerance.
+        atol: f64,
+    },
+}
+
+/// Default relative tolerance of `dopri5` when parsed from a name.
+pub const DEFAULT_RTOL: f64 = 1e-8;
+/// Default absolute tolerance of `dopri5` when parsed from a name.
+pub const DEFAULT_ATOL: f64 = 1e-10;
+
+impl std::str::FromStr for Integrator {
+    type Err = SolverError;
+    /// Parses the CLI names `semi-implicit-euler`, `rk4` and `dopri5` (with
+    /// [`DEFAULT_RTOL`], [`DEFAULT_ATOL`]).
+    ///
+    /// ```
+    /// use mbconv_solver::Integrator;
+    /// assert_eq!("rk4".parse::<Integrator>().unwrap(), Integrator::Rk4);
+    /// assert!(matches!("dopri5".parse::<Integrator>().unwrap(), Integrator::Dopri5 { .. }));
+    /// assert!("euler".parse::<Integrator>().is_err());
+    /// ```
+    fn from_str(name: &str) -> Result<Self, SolverError> {
+        match name {
+            "semi-implicit-euler" => Ok(Integrator::SemiImplicitEuler),
+            "rk4" => Ok(Integrator::Rk4),
+            "dopri5" => Ok(Integrator::Dopri5 {
+                rtol: DEFAULT_RTOL,
+                atol: DEFAULT_ATOL,
+            }),
+            other => Err(SolverError::Options(format!(
+                "unknown integrator {other:?}: expected semi-implicit-euler, rk4 or dopri5"
+            ))),
+        }
+    }
+}
+
+/// Forward dynamics with every force element and constraint: writes `data.qdd`.
+pub fn accelerations(
+    model: &Model,
+    data: &mut Data,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+) -> Result<(), SolverError> {
+    kinematics(model, data, q, v);
+    data.tau.fill(0.0);
+    data.extra_diagonal.copy_from_slice(&model.armature);
+    data.f_world.iter_mut().for_each(|f| *f = Spatial::zero());
+    if !model.uniform_gravity {
+        add_gravity_forces(model, data);
+    }
+    model.forces.apply(data, t, q, v)?;
+    aba(model, data).map_err(|e| match e {
+        SolverError::Diverged { message, .. } => SolverError::Diverged { time: t, message },
+        other => other,
+    })?;
+    constrained_accelerations(model, data, t, q, v);
+    Ok(())
+}
+
+/// After a step: renormalise quaternions and project onto the constraints.
+fn finish_step(model: &Model, data: &mut Data, state: &mut State) -> Result<(), SolverError> {
+    normalize(model, &mut state.q);
+    if model.has_constraints() {
+        project_positions(model, data, &mut state.q, state.t);
+        project_velocities(model, data, &state.q, &mut state.v, state.t);
+    }
+    if data.joint_limits {
+        for l in &model.limits {
+            if state.q[l.q] < l.lower {
+                state.q[l.q] = l.lower;
+                state.v[l.v] = state.v[l.v].max(0.0);
+            } else if state.q[l.q] > l.upper {
+                state.q[l.q] = l.upper;
+                state.v[l.v] = state.v[l.v].min(0.0);
+            }
+        }
+    }
+    check_finite(state)
+}
+
+/// One semi-implicit Euler step of size `dt`. Joint springs and dampers are implicit as in
+/// DART: the damper adds `dt·c` and the spring `dt²·k` to the coordinate's inertia, and the
+/// spring acts at the predicted position `q + dt·v`.
+pub fn step_semi_implicit_euler(
+    model: &Model,
+    data: &mut Data,
+    state: &mut State,
+    dt: f64,
+) -> Result<(), SolverError> {
+    data.implicit_step = dt;
+    let result = accelerations(model, data, state.t, &state.q, &state.v);
+    data.implicit_step = 0.0;
+    result?;
+    for (v, a) in state.v.iter_mut().zip(&data.qdd) {
+        *v += dt * a;
+    }
+    integrate_positions(model, &mut state.q, &state.v, dt);
+    state.t += dt;
+    finish_step(model, data, state)
+}
+
+fn position_rates(model: &Model, q: &[f64], v: &[f64], out: &mut [f64]) {
+    for n in &model.nodes {
+        let (nq, nv) = (n.joint.nq(), n.joint.nv());
+        n.joint.position_rate(
+            &q[n.q_index..n.q_index + nq],
+            &v[n.v_index..n.v_index + nv],
+            &mut out[n.q_index..n.q_index + nq],
+        );
+    }
+}
+
+/// Evaluates stage `s`: `y_s = y + h Σ_j a[j] k_j`, then `k_s = f(t + c h, y_s)`.
+fn stage(
+    model: &Model,
+    data: &mut Data,
+    state: &State,
+    h: f64,
+    s: usize,
+    a: &[f64],
+    c: f64,
+) -> Result<(), SolverError> {
+    data.stage_q.copy_from_slice(&state.q);
+    data.stage_v.copy_from_slice(&state.v);
+    for (j, aj) in a.iter().enumerate() {
+        if *aj != 0.0 {
+            for (y, k) in data.stage_q.iter_mut().zip(&data.k_q[j]) {
+                *y += h * aj * k;
+            }
+            for (y, k) in data.stage_v.iter_mut().zip(&data.k_v[j]) {
+                *y += h * aj * k;
+            }
+        }
+    }
+    let mut q = std::mem::take(&mut data.stage_q);
+    let v = std::mem::take(&mut data.stage_v);
+    normalize(model, &mut q);
+    let mut kq = std::mem::take(&mut data.k_q[s]);
+    position_rates(model, &q, &v, &mut kq);
+    data.k_q[s] = kq;
+    let result = accelerations(model, data, state.t + c * h, &q, &v);
+    data.k_v[s].copy_from_slice(&data.qdd);
+    data.stage_q = q;
+    data.stage_v = v;
+    result
+}
+
+/// One classical RK4 step of size `dt`.
+pub fn step_rk4(model: &Model, data: &mut Data, state: &mut State, dt: f64) -> Result<(), SolverError> {
+    stage(model, data, state, dt, 0, &[], 0.0)?;
+    stage(model, data, state, dt, 1, &[0.5], 0.5)?;
+    stage(model, data, state, dt, 2, &[0.0, 0.5], 0.5)?;
+    stage(model, data, state, dt, 3, &[0.0, 0.0, 1.0], 1.0)?;
+    let b = [1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0];
+    for (j, bj) in b.iter().enumerate() {
+        for (y, k) in state.q.iter_mut().zip(&data.k_q[j]) {
+            *y += dt * bj * k;
+        }
+        for (y, k) in state.v.iter_mut().zip(&data.k_v[j]) {
+            *y += dt * bj * k;
+        }
+    }
+    state.t += dt;
+    finish_step(model, data, state)
+}
+
+const DP_C: [f64; 7] = [0.0, 1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0, 1.0, 1.0];
+const DP_A: [&[f64]; 7] = [
+    &[],
+    &[1.0 / 5.0],
+    &[3.0 / 40.0, 9.0 / 40.0],
+    &[44.0 / 45.0, -56.0 / 15.0, 32.0 / 9.0],
+    &[
+        19372.0 / 6561.0,
+        -25360.0 / 2187.0,
+        64448.0 / 6561.0,
+        -212.0 / 729.0,
+    ],
+    &[
+        9017.0 / 3168.0,
+        -355.0 / 33.0,
+        46732.0 / 5247.0,
+        49.0 / 176.0,
+        -5103.0 / 18656.0,
+    ],
+    &[
+        35.0 / 384.0,
+        0.0,
+        500.0 / 1113.0,
+        125.0 / 192.0,
+        -2187.0 / 6784.0,
+        11.0 / 84.0,
+    ],
+];
+const DP_B: [f64; 7] = [
+    35.0 / 384.0,
+    0.0,
+    500.0 / 1113.0,
+    125.0 / 192.0,
+    -2187.0 / 6784.0,
+    11.0 / 84.0,
+    0.0,
+];
+const DP_B4: [f64; 7] = [
+    5179.0 / 57600.0,
+    0.0,
+    7571.0 / 16695.0,
+    393.0 / 640.0,
+    -92097.0 / 339200.0,
+    187.0 / 2100.0,
+    1.0 / 40.0,
+];
+
+/// Adaptive Dormand–Prince 5(4) from `state.t` to `t_end`, starting with step `*h`
+/// (updated to the last accepted step size). Returns (accepted, rejected) step counts.
+pub fn advance_dopri5(
+    model: &Model,
+    data: &mut Data,
+    state: &mut State,
+    t_end: f64,
+    h: &mut f64,
+    rtol: f64,
+    atol: f64,
+) -> Result<(usize, usize), SolverError> {
+    let (mut accepted, mut rejected) = (0, 0);
+    let h_min = 1e-14 * t_end.abs().max(1.0);
+    while state.t < t_end - h_min {
+        let step = h.min(t_end - state.t);
+        for s in 0..7 {
+            stage(model, data, state, step, s, DP_A[s], DP_C[s])?;
+        }
+        // Error estimate and candidate.
+        let mut sum = 0.0;
+        let count = (state.q.len() + state.v.len()).max(1) as f64;
+        for (i, y) in state.q.iter().enumerate() {
+            let (mut high, mut err) = (0.0, 0.0);
+            for s in 0..7 {
+                high += DP_B[s] * data.k_q[s][i];
+                err += (DP_B[s] - DP_B4[s]) * data.k_q[s][i];
+            }
+            data.err_q[i] = y + step * high;
+            let scale = atol + rtol * y.abs().max(data.err_q[i].abs());
+            sum += (step * err / scale).powi(2);
+        }
+        for (i, y) in state.v.iter().enumerate() {
+            let (mut high, mut err) = (0.0, 0.0);
+            for s in 0..7 {
+                high += DP_B[s] * data.k_v[s][i];
+                err += (DP_B[s] - DP_B4[s]) * data.k_v[s][i];
+            }
+            data.err_v[i] = y + step * high;
+            let scale = atol + rtol * y.abs().max(data.err_v[i].abs());
+            sum += (step * err / scale).powi(2);
+        }
+        let norm = (sum / count).sqrt();
+        if !norm.is_finite() {
+            return Err(SolverError::Diverged {
+                time: state.t,
+                message: "non-finite error estimate".into(),
+            });
+        }
+        let factor = if norm == 0.0 {
+            5.0
+        } else {
+            (0.9 * norm.powf(-0.2)).clamp(0.2, 5.0)
+        };
+        if norm <= 1.0 {
+            state.q.copy_from_slice(&data.err_q);
+            state.v.copy_from_slice(&data.err_v);
+            state.t += step;
+            finish_step(model, data, state)?;
+            accepted += 1;
+            if step >= *h * 0.999 || factor < 1.0 {
+                *h = step * factor;
+            }
+        } else {
+            rejected += 1;
+            *h = step * factor;
+            if *h < h_min {
+                return Err(SolverError::Diverged {
+                    time: state.t,
+                    message: "step size underflow".into(),
+                });
+            }
+        }
+    }
+    state.t = t_end;
+    Ok((accepted, rejected))
+}

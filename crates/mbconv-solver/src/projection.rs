@@ -1,0 +1,343 @@
+//! Lagrange-multiplier accelerations, projection onto the constraint manifold, and the
+//! assembly step, on the rows of [`crate::constraints`].
+
+// Numeric kernels index several arrays with the same coordinate index.
+#![allow(clippy::needless_range_loop)]
+
+use crate::constraints::{fill_jacobian, world_columns};
+use crate::data::Data;
+use crate::dynamics::{apply_minv, integrate_positions, position_kinematics};
+use crate::error::SolverError;
+use crate::model::Model;
+use nalgebra::{DMatrix, DVector};
+
+/// Tolerance of the position projection and the assembly step (m, rad).
+pub const PROJECTION_TOLERANCE: f64 = 1e-12;
+/// Newton iterations allowed in a projection.
+pub const PROJECTION_ITERATIONS: usize = 50;
+
+/// `out = J Jᵀ` without temporaries.
+fn gram(jac: &DMatrix<f64>, out: &mut DMatrix<f64>) {
+    let (m, n) = jac.shape();
+    for r in 0..m {
+        for s in 0..=r {
+            let mut x = 0.0;
+            for c in 0..n {
+                x += jac[(r, c)] * jac[(s, c)];
+            }
+            out[(r, s)] = x;
+            out[(s, r)] = x;
+        }
+    }
+}
+
+/// Solves the symmetric positive semi-definite system `a x = b` in place by Cholesky with
+/// symmetric pivoting; pivots below `1e-12 ×` the largest diagonal are dropped (redundant
+/// rows get a zero multiplier). `a` is overwritten.
+pub(crate) fn solve_psd(
+    a: &mut DMatrix<f64>,
+    b: &DVector<f64>,
+    x: &mut DVector<f64>,
+    perm: &mut [usize],
+) -> usize {
+    let m = a.nrows();
+    for (i, p) in perm.iter_mut().enumerate() {
+        *p = i;
+    }
+    let max_diag = (0..m).map(|i| a[(i, i)].abs()).fold(0.0, f64::max);
+    let tol = 1e-12 * max_diag.max(f64::MIN_POSITIVE);
+    let mut rank = 0;
+    for k in 0..m {
+        // Pivot: largest remaining diagonal.
+        let (mut best, mut value) = (k, a[(k, k)]);
+        for i in k + 1..m {
+            if a[(i, i)] > value {
+                best = i;
+                value = a[(i, i)];
+            }
+        }
+        if value <= tol {
+            break;
+        }
+        if best != k {
+            a.swap_rows(k, best);
+            a.swap_columns(k, best);
+            perm.swap(k, best);
+        }
+        let d = a[(k, k)].sqrt();
+        a[(k, k)] = d;
+        for i in k + 1..m {
+            a[(i, k)] /= d;
+        }
+        for j in k + 1..m {
+            let ljk = a[(j, k)];
+            for i in j..m {
+                let lik = a[(i, k)];
+                a[(i, j)] -= lik * ljk;
+            }
+        }
+        rank = k + 1;
+    }
+    // Forward and back substitution on the leading rank×rank block, permuted.
+    for i in 0..m {
+        x[i] = 0.0;
+    }
+    for i in 0..rank {
+        let mut s = b[perm[i]];
+        for k in 0..i {
+            s -= a[(i, k)] * x[k];
+        }
+        x[i] = s / a[(i, i)];
+    }
+    for i in (0..rank).rev() {
+        let mut s = x[i];
+        for k in i + 1..rank {
+            s -= a[(k, i)] * x[k];
+        }
+        x[i] = s / a[(i, i)];
+    }
+    // Undo the permutation: x currently holds values for permuted indices.
+    for i in 0..m {
+        a[(i, 0)] = x[i];
+    }
+    for i in 0..m {
+        x[i] = 0.0;
+    }
+    for i in 0..rank {
+        x[perm[i]] = a[(i, 0)];
+    }
+    rank
+}
+
+/// Adds the constraint forces to `data.qdd` (the unconstrained accelerations of the last
+/// [`crate::dynamics::aba`] call at `(q, v)`), so that every row's acceleration matches.
+pub(crate) fn constrained_accelerations(model: &Model, data: &mut Data, t: f64, q: &[f64], v: &[f64]) {
+    let m = model.constraints.rows.len();
+    if m == 0 {
+        return;
+    }
+    let nv = model.nv;
+    world_columns(model, &data.world, &data.joint, &mut data.s_world);
+    fill_jacobian(model, &data.world, &data.s_world, &mut data.col, &mut data.jac);
+    // Y = M⁻¹ Jᵀ.
+    for r in 0..m {
+        for c in 0..nv {
+            data.col[c] = data.jac[(r, c)];
+        }
+        let col = std::mem::take(&mut data.col);
+        let mut out = std::mem::take(&mut data.dv);
+        apply_minv(model, data, &col, &mut out);
+        for c in 0..nv {
+            data.minv_jt[(c, r)] = out[c];
+        }
+        data.col = col;
+        data.dv = out;
+    }
+    // J̇ v by a central difference of J(q ⊕ ε v) v.
+    let vmax = v.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+    if vmax > 0.0 {
+        let eps = 1e-5 / vmax;
+        for (sign, target) in [(1.0, 0), (-1.0, 1)] {
+            data.q2.copy_from_slice(q);
+            integrate_positions(model, &mut data.q2, v, sign * eps);
+            position_kinematics(model, &data.q2, v, &mut data.joint2, &mut data.world2, None);
+            world_columns(model, &data.world2, &data.joint2, &mut data.s_world);
+            for (r, row) in model.constraints.rows.iter().enumerate() {
+                row.jacobian(model, &data.world2, &data.s_world, &mut data.col);
+                let jv: f64 = data.col.iter().zip(v).map(|(a, b)| a * b).sum();
+                if target == 0 {
+                    data.rowv[r] = jv;
+                } else {
+                    data.rowv2[r] = jv;
+                }
+            }
+        }
+        for r in 0..m {
+            data.rowv[r] = (data.rowv[r] - data.rowv2[r]) / (2.0 * eps);
+        }
+    } else {
+        data.rowv.fill(0.0);
+    }
+    for (r, row) in model.constraints.rows.iter().enumerate() {
+        let ja: f64 = (0..nv).map(|c| data.jac[(r, c)] * data.qdd[c]).sum();
+        data.rhs[r] = row.acceleration_target(t) - ja - data.rowv[r];
+    }
+    data.schur.gemm(1.0, &data.jac, &data.minv_jt, 0.0);
+    solve_psd(&mut data.schur, &data.rhs, &mut data.lambda, &mut data.perm);
+    for c in 0..nv {
+        let mut x = 0.0;
+        for r in 0..m {
+            x += data.minv_jt[(c, r)] * data.lambda[r];
+        }
+        data.qdd[c] += x;
+    }
+}
+
+/// Projects `q` onto the holonomic rows by Newton steps `Δq = −Jᵀ(JJᵀ)⁺φ`; returns the largest
+/// residual left and the row it belongs to.
+pub(crate) fn project_positions(model: &Model, data: &mut Data, q: &mut [f64], t: f64) -> (f64, usize) {
+    let m = model.constraints.rows.len();
+    let mut worst = (0.0, 0);
+    if m == 0 {
+        return worst;
+    }
+    let zeros = std::mem::take(&mut data.dv);
+    for _ in 0..=PROJECTION_ITERATIONS {
+        position_kinematics(model, q, &zeros, &mut data.joint2, &mut data.world2, None);
+        worst = (0.0, 0);
+        for (r, row) in model.constraints.rows.iter().enumerate() {
+            let phi = if row.holonomic() {
+                row.residual(&data.world2, q, t)
+            } else {
+                0.0
+            };
+            data.phi[r] = phi;
+            if phi.abs() > worst.0 || !phi.is_finite() {
+                worst = (phi.abs(), r);
+            }
+        }
+        if worst.0 <= PROJECTION_TOLERANCE || !worst.0.is_finite() {
+            break;
+        }
+        world_columns(model, &data.world2, &data.joint2, &mut data.s_world);
+        fill_jacobian(model, &data.world2, &data.s_world, &mut data.col, &mut data.jac);
+        for (r, row) in model.constraints.rows.iter().enumerate() {
+            if !row.holonomic() {
+                for c in 0..model.nv {
+                    data.jac[(r, c)] = 0.0;
+                }
+            }
+        }
+        gram(&data.jac, &mut data.schur);
+        solve_psd(&mut data.schur, &data.phi, &mut data.lambda, &mut data.perm);
+        data.col.fill(0.0);
+        for c in 0..model.nv {
+            data.col[c] = -(0..m).map(|r| data.jac[(r, c)] * data.lambda[r]).sum::<f64>();
+        }
+        integrate_positions(model, q, &data.col, 1.0);
+    }
+    data.dv = zeros;
+    data.dv.fill(0.0);
+    worst
+}
+
+/// Projects `v` onto `J v = target(t)` (least-change in the Euclidean norm).
+pub(crate) fn project_velocities(model: &Model, data: &mut Data, q: &[f64], v: &mut [f64], t: f64) {
+    let m = model.constraints.rows.len();
+    if m == 0 {
+        return;
+    }
+    position_kinematics(model, q, v, &mut data.joint2, &mut data.world2, None);
+    world_columns(model, &data.world2, &data.joint2, &mut data.s_world);
+    fill_jacobian(model, &data.world2, &data.s_world, &mut data.col, &mut data.jac);
+    for (r, row) in model.constraints.rows.iter().enumerate() {
+        let jv: f64 = (0..model.nv).map(|c| data.jac[(r, c)] * v[c]).sum();
+        data.phi[r] = jv - row.velocity_target(t);
+    }
+    gram(&data.jac, &mut data.schur);
+    solve_psd(&mut data.schur, &data.phi, &mut data.lambda, &mut data.perm);
+    for (c, vc) in v.iter_mut().enumerate() {
+        *vc -= (0..m).map(|r| data.jac[(r, c)] * data.lambda[r]).sum::<f64>();
+    }
+}
+
+/// The largest holonomic residual at `q` (0 without rows).
+pub(crate) fn residual(model: &Model, data: &mut Data, q: &[f64], t: f64) -> f64 {
+    if model.constraints.rows.is_empty() {
+        return 0.0;
+    }
+    let zeros = std::mem::take(&mut data.dv);
+    position_kinematics(model, q, &zeros, &mut data.joint2, &mut data.world2, None);
+    data.dv = zeros;
+    model
+        .constraints
+        .rows
+        .iter()
+        .filter(|r| r.holonomic())
+        .map(|r| r.residual(&data.world2, q, t).abs())
+        .fold(0.0, f64::max)
+}
+
+/// Closes the loops of the initial state by Newton's method and makes the velocities
+/// consistent; returns the residual left. Fails when it stays above `1e-6`.
+pub(crate) fn assemble(model: &Model, data: &mut Data, state: &mut crate::State) -> Result<f64, SolverError> {
+    let (worst, row) = project_positions(model, data, &mut state.q, state.t);
+    if worst.is_nan() || worst > 1e-6 {
+        return Err(SolverError::Assembly {
+            residual: worst,
+            iterations: PROJECTION_ITERATIONS,
+            item: model
+                .constraints
+                .rows
+                .get(row)
+                .map_or_else(String::new, |r| r.item.clone()),
+        });
+    }
+    fit_body_velocities(model, data, state);
+    project_velocities(model, data, &state.q, &mut state.v, state.t);
+    Ok(worst)
+}
+
+/// Joint velocities that best reproduce the IR `initial_velocity` of jointed bodies (Chrono
+/// gives body velocities, not joint rates): least squares `|J v − V|² + ε|v − v₀|²`, with `J`
+/// the world twist (angular velocity and origin velocity) of each such body and `ε = 1e-10`
+/// keeping `v₀` where the bodies say nothing. Runs once, before the velocity projection.
+fn fit_body_velocities(model: &Model, data: &mut Data, state: &mut crate::State) {
+    if model.initial_twists.is_empty() {
+        return;
+    }
+    let nv = model.nv;
+    position_kinematics(
+        model,
+        &state.q,
+        &state.v,
+        &mut data.joint2,
+        &mut data.world2,
+        None,
+    );
+    world_columns(model, &data.world2, &data.joint2, &mut data.s_world);
+    let mut normal = DMatrix::<f64>::zeros(nv, nv);
+    let mut rhs = DVector::<f64>::zeros(nv);
+    let mut row = vec![0.0; nv];
+    for (body, twist) in &model.initial_twists {
+        let map = &model.bodies[*body];
+        let Some(node) = map.node else { continue };
+        let origin = data.world2[node].compose(&map.offset).p;
+        for k in 0..6 {
+            row.fill(0.0);
+            let mut n = Some(node);
+            while let Some(i) = n {
+                let nd = &model.nodes[i];
+                for c in nd.v_index..nd.v_index + nd.joint.nv() {
+                    let s = &data.s_world[c];
+                    row[c] = if k < 3 {
+                        s.ang[k]
+                    } else {
+                        (s.lin + s.ang.cross(&origin))[k - 3]
+                    };
+                }
+                n = nd.parent;
+            }
+            let target = if k < 3 {
+                twist.angular[k]
+            } else {
+                twist.linear[k - 3]
+            };
+            for a in 0..nv {
+                rhs[a] += row[a] * target;
+                for b in 0..nv {
+                    normal[(a, b)] += row[a] * row[b];
+                }
+            }
+        }
+    }
+    let scale = (0..nv).map(|i| normal[(i, i)]).fold(0.0, f64::max).max(1.0) * 1e-10;
+    for i in 0..nv {
+        normal[(i, i)] += scale;
+        rhs[i] += scale * state.v[i];
+    }
+    let mut x = DVector::<f64>::zeros(nv);
+    let mut perm = vec![0; nv];
+    solve_psd(&mut normal, &rhs, &mut x, &mut perm);
+    state.v.copy_from_slice(x.as_slice());
+}

@@ -1,0 +1,324 @@
+//! `simulate`: run a model for a duration and stream samples; `Trajectory` collects them and
+//! writes CSV or JSON.
+
+use crate::data::{Data, State};
+use crate::dynamics::{kinematics, kinetic_energy};
+use crate::error::SolverError;
+use crate::integrate::{Integrator, advance_dopri5, step_rk4, step_semi_implicit_euler};
+use crate::model::Model;
+use crate::projection::{assemble, residual};
+use crate::report::{body_pose, potential_energy};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+
+/// Options of [`simulate`].
+///
+/// ```
+/// let o = mbconv_solver::SimulateOptions::default();
+/// assert_eq!((o.duration, o.dt, o.every), (1.0, 1e-3, 1));
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimulateOptions {
+    /// Simulated time (s).
+    pub duration: f64,
+    /// Time step (s); for [`Integrator::Dopri5`], the output interval and first trial step.
+    pub dt: f64,
+    /// The integrator.
+    pub integrator: Integrator,
+    /// Emit a sample every `every` steps (the initial state is always emitted).
+    pub every: usize,
+    /// Compute kinetic and potential energy for each sample.
+    pub energy: bool,
+    /// Enforce joint position limits as inelastic stops (off by default, as in DART).
+    #[serde(default)]
+    pub joint_limits: bool,
+}
+
+impl Default for SimulateOptions {
+    fn default() -> Self {
+        Self {
+            duration: 1.0,
+            dt: 1e-3,
+            integrator: Integrator::SemiImplicitEuler,
+            every: 1,
+            energy: false,
+            joint_limits: false,
+        }
+    }
+}
+
+/// One output sample: time, the world pose of every body frame in model order as
+/// `[x, y, z, qw, qx, qy, qz]`, and optionally the energies.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample<'a> {
+    /// Time (s).
+    pub t: f64,
+    /// Body poses in model order.
+    pub poses: &'a [[f64; 7]],
+    /// Kinetic energy (J), when asked for.
+    pub kinetic: Option<f64>,
+    /// Potential energy (J), when asked for.
+    pub potential: Option<f64>,
+}
+
+/// What a simulation did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimulationSummary {
+    /// Integrator steps accepted.
+    pub steps: usize,
+    /// Steps rejected by the error control (Dopri5 only).
+    pub rejected_steps: usize,
+    /// Samples emitted.
+    pub samples: usize,
+    /// Final time.
+    pub final_time: f64,
+    /// Residual left by the assembly step.
+    pub assembly_residual: f64,
+    /// Largest constraint residual seen at the samples.
+    pub max_constraint_residual: f64,
+}
+
+fn fill_sample(
+    model: &Model,
+    data: &mut Data,
+    state: &State,
+    energy: bool,
+    poses: &mut [[f64; 7]],
+) -> (Option<f64>, Option<f64>) {
+    kinematics(model, data, &state.q, &state.v);
+    for (i, p) in poses.iter_mut().enumerate() {
+        let x = body_pose(model, data, i);
+        let r = x.quaternion();
+        let r = r.quaternion();
+        *p = [x.p.x, x.p.y, x.p.z, r.w, r.i, r.j, r.k];
+    }
+    if energy {
+        (
+            Some(kinetic_energy(model, data)),
+            Some(potential_energy(model, data, &state.q)),
+        )
+    } else {
+        (None, None)
+    }
+}
+
+/// Simulates `ir` from its initial state (after assembly) and calls `sink` for every sample.
+///
+/// ```
+/// use mbconv_ir::{Body, Model};
+/// use mbconv_solver::{simulate, SimulateOptions};
+/// let mut ir = Model::new("drop");
+/// ir.bodies.push(Body::new("ball"));
+/// let options = SimulateOptions { duration: 1.0, dt: 1e-3, every: 1000, ..SimulateOptions::default() };
+/// let mut last_z = 0.0;
+/// let summary = simulate(&ir, &options, &mut |s| last_z = s.poses[0][2]).unwrap();
+/// assert_eq!(summary.samples, 2);
+/// assert!((last_z + 0.5 * 9.81).abs() < 1e-2);
+/// ```
+pub fn simulate(
+    ir: &mbconv_ir::Model,
+    options: &SimulateOptions,
+    sink: &mut dyn FnMut(&Sample),
+) -> Result<SimulationSummary, SolverError> {
+    let model = Model::new(ir)?;
+    simulate_model(&model, options, sink)
+}
+
+/// [`simulate`] on an already built solver model.
+pub fn simulate_model(
+    model: &Model,
+    options: &SimulateOptions,
+    sink: &mut dyn FnMut(&Sample),
+) -> Result<SimulationSummary, SolverError> {
+    if !(options.dt > 0.0 && options.dt.is_finite()) {
+        return Err(SolverError::Options(format!(
+            "dt must be positive, got {}",
+            options.dt
+        )));
+    }
+    if !(options.duration >= 0.0 && options.duration.is_finite()) {
+        return Err(SolverError::Options(format!(
+            "duration must be non-negative, got {}",
+            options.duration
+        )));
+    }
+    if options.every == 0 {
+        return Err(SolverError::Options("every must be at least 1".into()));
+    }
+    if let Integrator::Dopri5 { rtol, atol } = options.integrator
+        && !(rtol > 0.0 && atol > 0.0)
+    {
+        return Err(SolverError::Options("dopri5 needs positive rtol and atol".into()));
+    }
+    let mut data = Data::new(model);
+    data.set_joint_limits(options.joint_limits);
+    let mut state = State::initial(model);
+    let assembly_residual = assemble(model, &mut data, &mut state)?;
+    let mut poses = vec![[0.0; 7]; model.bodies.len()];
+    let steps = (options.duration / options.dt).round() as usize;
+    let mut summary = SimulationSummary {
+        steps: 0,
+        rejected_steps: 0,
+        samples: 0,
+        final_time: 0.0,
+        assembly_residual,
+        max_constraint_residual: assembly_residual,
+    };
+    let mut emit = |data: &mut Data, state: &State, summary: &mut SimulationSummary| {
+        let (kinetic, potential) = fill_sample(model, data, state, options.energy, &mut poses);
+        if model.has_constraints() {
+            let r = residual(model, data, &state.q, state.t);
+            summary.max_constraint_residual = summary.max_constraint_residual.max(r);
+        }
+        sink(&Sample {
+            t: state.t,
+            poses: &poses,
+            kinetic,
+            potential,
+        });
+        summary.samples += 1;
+    };
+    emit(&mut data, &state, &mut summary);
+    let mut h = options.dt;
+    for k in 1..=steps {
+        match options.integrator {
+            Integrator::SemiImplicitEuler => {
+                step_semi_implicit_euler(model, &mut data, &mut state, options.dt)?;
+                summary.steps += 1;
+            }
+            Integrator::Rk4 => {
+                step_rk4(model, &mut data, &mut state, options.dt)?;
+                summary.steps += 1;
+            }
+            Integrator::Dopri5 { rtol, atol } => {
+                let (a, r) = advance_dopri5(
+                    model,
+                    &mut data,
+                    &mut state,
+                    k as f64 * options.dt,
+                    &mut h,
+                    rtol,
+                    atol,
+                )?;
+                summary.steps += a;
+                summary.rejected_steps += r;
+            }
+        }
+        if k % options.every == 0 || k == steps {
+            emit(&mut data, &state, &mut summary);
+        }
+    }
+    summary.final_time = state.t;
+    Ok(summary)
+}
+
+/// Samples collected in memory, written as CSV or JSON.
+///
+/// CSV header: `t`, then for each body in model order
+/// `<body>.x,<body>.y,<body>.z,<body>.qw,<body>.qx,<body>.qy,<body>.qz`, then
+/// `kinetic,potential` when energies were recorded. Numbers use Rust's shortest round-trip
+/// formatting.
+///
+/// ```
+/// use mbconv_ir::{Body, Model};
+/// use mbconv_solver::{SimulateOptions, Trajectory};
+/// let mut ir = Model::new("drop");
+/// ir.bodies.push(Body::new("ball"));
+/// let options = SimulateOptions { duration: 0.002, dt: 1e-3, ..SimulateOptions::default() };
+/// let (trajectory, _) = Trajectory::record(&ir, &options).unwrap();
+/// let mut csv = Vec::new();
+/// trajectory.write_csv(&mut csv).unwrap();
+/// let text = String::from_utf8(csv).unwrap();
+/// assert!(text.starts_with("t,ball.x,ball.y,ball.z,ball.qw,ball.qx,ball.qy,ball.qz\n0,0,0,0,1,0,0,0\n"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Trajectory {
+    /// Body names in model order.
+    pub bodies: Vec<String>,
+    /// Sample times.
+    pub t: Vec<f64>,
+    /// `poses[k][b]` = `[x, y, z, qw, qx, qy, qz]` of body `b` at sample `k`.
+    pub poses: Vec<Vec<[f64; 7]>>,
+    /// Kinetic energy per sample, when recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kinetic: Option<Vec<f64>>,
+    /// Potential energy per sample, when recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub potential: Option<Vec<f64>>,
+}
+
+impl Trajectory {
+    /// An empty trajectory for these body names.
+    pub fn new(bodies: Vec<String>, energy: bool) -> Self {
+        Self {
+            bodies,
+            t: Vec::new(),
+            poses: Vec::new(),
+            kinetic: energy.then(Vec::new),
+            potential: energy.then(Vec::new),
+        }
+    }
+
+    /// Appends a sample.
+    pub fn push(&mut self, sample: &Sample) {
+        self.t.push(sample.t);
+        self.poses.push(sample.poses.to_vec());
+        if let (Some(k), Some(x)) = (self.kinetic.as_mut(), sample.kinetic) {
+            k.push(x);
+        }
+        if let (Some(p), Some(x)) = (self.potential.as_mut(), sample.potential) {
+            p.push(x);
+        }
+    }
+
+    /// Simulates `ir` and collects every sample.
+    pub fn record(
+        ir: &mbconv_ir::Model,
+        options: &SimulateOptions,
+    ) -> Result<(Self, SimulationSummary), SolverError> {
+        let names = ir.bodies.iter().map(|b| b.name.clone()).collect();
+        let mut trajectory = Trajectory::new(names, options.energy);
+        let summary = simulate(ir, options, &mut |s| trajectory.push(s))?;
+        Ok((trajectory, summary))
+    }
+
+    /// The CSV header line (without newline).
+    pub fn csv_header(bodies: &[String], energy: bool) -> String {
+        let mut h = String::from("t");
+        for b in bodies {
+            for c in ["x", "y", "z", "qw", "qx", "qy", "qz"] {
+                h.push_str(&format!(",{b}.{c}"));
+            }
+        }
+        if energy {
+            h.push_str(",kinetic,potential");
+        }
+        h
+    }
+
+    /// Writes the CSV text.
+    pub fn write_csv(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let energy = self.kinetic.is_some() && self.potential.is_some();
+        writeln!(out, "{}", Self::csv_header(&self.bodies, energy))?;
+        for (k, t) in self.t.iter().enumerate() {
+            write!(out, "{t}")?;
+            for p in &self.poses[k] {
+                for x in p {
+                    write!(out, ",{x}")?;
+                }
+            }
+            if let (Some(ke), Some(pe)) = (&self.kinetic, &self.potential) {
+                write!(out, ",{},{}", ke[k], pe[k])?;
+            }
+            writeln!(out)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the JSON text (one object: `bodies`, `t`, `poses`, optional `kinetic`,
+    /// `potential`), newline-terminated.
+    pub fn write_json(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        serde_json::to_writer(&mut *out, self).map_err(std::io::Error::other)?;
+        writeln!(out)
+    }
+}

@@ -1,0 +1,194 @@
+//! DART comparisons on the corpus SKEL files (golden data from `oracles/solver/dart_skel.py`):
+//! forward dynamics at the initial state, and 1 s of semi-implicit Euler at dt = 1e-3.
+#![allow(clippy::unwrap_used)]
+
+use mbconv_solver::{Integrator, SimulateOptions, Trajectory, dynamics_report_implicit};
+use serde_json::Value;
+use std::path::PathBuf;
+
+const GOLDEN: &str = include_str!("golden/dart_skel.json");
+
+fn corpus() -> Option<PathBuf> {
+    let dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/corpus/skel"
+    ));
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        println!("notice: {} is absent; DART comparisons skipped", dir.display());
+        None
+    }
+}
+
+fn floats(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
+}
+
+/// The IR body for DART's `k`-th body (skeleton by skeleton, in file order, as the SKEL reader
+/// lists them). The reader qualifies a repeated body name with its skeleton (`skeleton/...`),
+/// so the IR name must be the DART name or end with `/` and the DART name.
+/// DART lists body nodes in tree order, which can differ from the file order: then the body is
+/// found by a name that matches uniquely.
+fn find(names: &[String], k: usize, body: &str) -> Option<usize> {
+    let matches = |n: &String| n == body || n.ends_with(&format!("/{body}"));
+    if names.get(k).is_some_and(matches) {
+        return Some(k);
+    }
+    let mut found = names
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| matches(n))
+        .map(|(i, _)| i);
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
+}
+
+fn max_diff(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+}
+
+/// Orientation difference that ignores the quaternion sign.
+fn quat_diff(a: &[f64], b: &[f64]) -> f64 {
+    let plus = max_diff(a, b);
+    let minus = a.iter().zip(b).map(|(x, y)| (x + y).abs()).fold(0.0, f64::max);
+    plus.min(minus)
+}
+
+/// Files whose initial forward dynamics are compared, and why others are left out.
+fn skip_reason(case: &Value) -> Option<String> {
+    if let Some(e) = case.get("error") {
+        return Some(format!("DART could not load it: {}", e.as_str().unwrap_or("")));
+    }
+    None
+}
+
+#[test]
+fn forward_dynamics_and_trajectories_match_dart() {
+    let Some(dir) = corpus() else { return };
+    let golden: Value = serde_json::from_str(GOLDEN).unwrap();
+    let mut failures = Vec::new();
+    let (mut compared_fd, mut compared_traj) = (0, 0);
+    for case in golden["cases"].as_array().unwrap() {
+        let file = case["file"].as_str().unwrap();
+        if let Some(reason) = skip_reason(case) {
+            println!("skip {file}: {reason}");
+            continue;
+        }
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        let ir = match mbconv_skel::read_str(file, &text) {
+            Ok(imported) => imported.model,
+            Err(e) => {
+                failures.push(format!("{file}: the SKEL reader refused it: {e}"));
+                continue;
+            }
+        };
+        let names: Vec<String> = ir.bodies.iter().map(|b| b.name.clone()).collect();
+        // DART's forward dynamics treat joint springs and dampers implicitly with the world step.
+        let step = ir.simulation.time_step.unwrap_or(1e-3);
+        let report = match dynamics_report_implicit(&ir, step) {
+            Ok(r) => r,
+            Err(e) => {
+                failures.push(format!("{file}: {e}"));
+                continue;
+            }
+        };
+        let soft = case["soft"].as_bool().unwrap_or(false);
+        // DART's computeForwardDynamics ignores `<mobile>false</mobile>` (the world step keeps
+        // such skeletons still); mbconv reports their bodies at rest.
+        let immobile: Vec<&str> = ir
+            .groups
+            .iter()
+            .filter(|g| !g.mobile)
+            .flat_map(|g| g.bodies.iter().map(String::as_str))
+            .collect();
+        // DART's servo actuator is a velocity-servo constraint with a run-time command; the IR has
+        // no command, so those skeletons are left out of the trajectory comparison.
+        let servo_bodies: Vec<&str> = ir
+            .joints
+            .iter()
+            .filter(|j| j.actuator == Some(mbconv_ir::ActuatorKind::Servo))
+            .filter_map(|j| j.child.name())
+            .collect();
+        let mut worst = 0.0f64;
+        for (k, want) in case["initial"].as_array().unwrap().iter().enumerate() {
+            let (skel, body) = (want["skeleton"].as_str().unwrap(), want["name"].as_str().unwrap());
+            let Some(i) = find(&names, k, body) else {
+                failures.push(format!("{file}: no IR body for DART body {skel}/{body}"));
+                continue;
+            };
+            let got = &report.bodies[i];
+            let pos = max_diff(&got.position, &floats(&want["position"]));
+            let rot = quat_diff(&got.orientation_wxyz, &floats(&want["orientation_wxyz"]));
+            let lin = floats(&want["linear_acceleration"]);
+            let ang = floats(&want["angular_acceleration"]);
+            let scale = lin.iter().chain(&ang).fold(1.0f64, |m, x| m.max(x.abs()));
+            let acc = max_diff(&got.linear_acceleration, &lin).max(max_diff(&got.angular_acceleration, &ang))
+                / scale;
+            worst = worst.max(acc);
+            let at_rest = immobile.contains(&names[i].as_str());
+            if pos > 1e-9 || rot > 1e-9 || (!soft && !at_rest && acc > 1e-9) {
+                failures.push(format!(
+                    "{file}: body {skel}/{body}: position {pos:e}, orientation {rot:e}, acceleration (relative) {acc:e}\n  got {:?} {:?}\n  DART {lin:?} {ang:?}",
+                    got.linear_acceleration, got.angular_acceleration
+                ));
+            }
+        }
+        compared_fd += 1;
+        let Some(samples) = case.get("trajectory").and_then(|t| t.as_array()) else {
+            println!("{file}: forward dynamics {worst:e}; trajectory skipped (soft bodies)");
+            continue;
+        };
+        let options = SimulateOptions {
+            duration: 1.0,
+            dt: 1e-3,
+            integrator: Integrator::SemiImplicitEuler,
+            every: 250,
+            energy: false,
+            joint_limits: false,
+        };
+        let trajectory = match Trajectory::record(&ir, &options) {
+            Ok((t, _)) => t,
+            Err(e) => {
+                failures.push(format!("{file}: simulation failed: {e}"));
+                continue;
+            }
+        };
+        let mut worst_pose = 0.0f64;
+        for (k, sample) in samples.iter().enumerate() {
+            let poses = &trajectory.poses[k + 1];
+            for (b, want) in sample["bodies"].as_array().unwrap().iter().enumerate() {
+                let (skel, body) = (want["skeleton"].as_str().unwrap(), want["name"].as_str().unwrap());
+                let Some(i) = find(&names, b, body) else {
+                    failures.push(format!("{file}: no IR body for DART body {skel}/{body}"));
+                    continue;
+                };
+                if servo_bodies.contains(&names[i].as_str()) {
+                    continue;
+                }
+                let d = max_diff(&poses[i][..3], &floats(&want["position"]))
+                    .max(quat_diff(&poses[i][3..], &floats(&want["orientation_wxyz"])));
+                worst_pose = worst_pose.max(d);
+                if d > 1e-6 {
+                    failures.push(format!(
+                        "{file}: body {skel}/{body} at t = {}: pose differs by {d:e}",
+                        sample["t"]
+                    ));
+                }
+            }
+        }
+        compared_traj += 1;
+        println!("{file}: forward dynamics {worst:e}, 1 s trajectory {worst_pose:e}");
+    }
+    println!("compared forward dynamics on {compared_fd} files, trajectories on {compared_traj}");
+    assert!(
+        failures.is_empty(),
+        "{} differences:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
