@@ -128,3 +128,60 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), Failure> {
     }
     Ok(result?)
 }
+
+/// A model read from a file, with the importer's report and the validation, both naming it.
+pub struct Loaded<'r> {
+    /// The input.
+    pub source: Source,
+    /// The format it was read with.
+    pub format: &'r dyn Format,
+    /// The model, the importer's report and source map.
+    pub imported: Imported,
+    /// What validation found, with spans from the source map.
+    pub validation: mbconv_ir::Report,
+}
+
+impl Loaded<'_> {
+    /// The importer's report, naming the input file.
+    pub fn import_report(&self) -> mbconv_ir::Report {
+        let mut report = self.imported.report.clone();
+        report.file = Some(self.source.name.clone());
+        report
+    }
+
+    /// Prints the import and validation reports; fails (exit 2) when the model is invalid.
+    pub fn require_valid(&self, quiet: bool) -> Result<(), Failure> {
+        crate::render::print_report(&self.import_report(), quiet);
+        crate::render::print_report(&self.validation, quiet && !self.validation.has_errors());
+        if self.validation.has_errors() {
+            let errors = self.validation.at_least(mbconv_ir::Severity::Error).count();
+            return Err(Failure::bad_input(miette::miette!(
+                "{} is not a valid model ({errors} errors)",
+                self.source.name
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Reads a model: the file (or standard input), its format (`from`, else by extension and
+/// content; IR JSON accepted in place of `from` when `ir_accepted`), the import, validation.
+pub fn load<'r>(
+    registry: &'r Registry,
+    path: &Path,
+    from: Option<&str>,
+    options: &Options,
+    ir_accepted: bool,
+) -> Result<Loaded<'r>, Failure> {
+    let source = read_source(path)?;
+    let format = input_format(registry, &source, path, from, ir_accepted)?;
+    let imported = read_model(format, &source, options)?;
+    let mut validation = mbconv_ir::validate::validate_with_spans(&imported.model, &imported.source_map);
+    validation.file = Some(source.name.clone());
+    Ok(Loaded {
+        source,
+        format,
+        imported,
+        validation,
+    })
+}

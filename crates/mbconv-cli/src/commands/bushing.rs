@@ -2,7 +2,7 @@
 
 use crate::cli::{BushingCommand, BushingDesignArgs, BushingReplaceArgs, UnderdampedFormulaName};
 use crate::failure::Failure;
-use crate::io::{diagnostic_failure, input_format, is_stdio, read_model, read_source, write_atomic};
+use crate::io::{diagnostic_failure, is_stdio, load, write_atomic};
 use crate::render::print_report;
 use mbconv_bushing::design::UnderdampedFormula;
 use mbconv_bushing::{DesignInputs, ReplaceParams};
@@ -56,14 +56,20 @@ fn design(args: &BushingDesignArgs) -> Result<(), Failure> {
 }
 
 fn replace(registry: &Registry, args: &BushingReplaceArgs, quiet: bool) -> Result<(), Failure> {
-    let source = read_source(&args.model)?;
-    let in_format = input_format(registry, &source, &args.model, args.from.as_deref(), false)?;
+    let loaded = load(
+        registry,
+        &args.model,
+        args.from.as_deref(),
+        &Options::default(),
+        false,
+    )?;
+    loaded.require_valid(quiet)?;
+    let (source, imported) = (&loaded.source, &loaded.imported);
     let out_format = match (&args.to, &args.output) {
         (Some(name), _) => registry.get(name)?,
         (None, Some(out)) if !is_stdio(out) => registry.detect_output(out)?,
-        _ => in_format,
+        _ => loaded.format,
     };
-    let imported = read_model(in_format, &source, &Options::default())?;
     let params = ReplaceParams {
         name: args.name.clone(),
         settling_time: args.settling_time,

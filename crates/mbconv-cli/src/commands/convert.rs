@@ -3,12 +3,10 @@
 use crate::cli::ConversionFlags;
 use crate::failure::Failure;
 use crate::io::{
-    default_output, diagnostic_failure, ensure_not_input, input_format, is_stdio, parse_options, read_model,
-    read_source, write_atomic,
+    default_output, diagnostic_failure, ensure_not_input, is_stdio, load, parse_options, write_atomic,
 };
 use crate::render::print_report;
 use mbconv_ir::format::Registry;
-use mbconv_ir::validate::validate_with_spans;
 use std::path::Path;
 
 /// One conversion request.
@@ -35,33 +33,20 @@ pub fn convert(registry: &Registry, request: &Request) -> Result<(), Failure> {
             )));
         }
     };
-    let source = read_source(request.input)?;
-    let in_format = input_format(
-        registry,
-        &source,
-        request.input,
-        request.from,
-        request.ir_input_accepted,
-    )?;
-
     let mut read_options = parse_options(&request.flags.read_options)?;
     if let Some(sim) = &request.flags.chrono_sim {
         read_options.set("sim", sim.display().to_string());
     }
-    let imported = read_model(in_format, &source, &read_options)?;
-    let mut import_report = imported.report.clone();
-    import_report.file = Some(source.name.clone());
-    let mut validation = validate_with_spans(&imported.model, &imported.source_map);
-    validation.file = Some(source.name.clone());
-    if validation.has_errors() {
-        print_report(&import_report, request.quiet);
-        print_report(&validation, false);
-        return Err(Failure::bad_input(miette::miette!(
-            "{} is not a valid model ({} errors); nothing written",
-            source.name,
-            validation.at_least(mbconv_ir::Severity::Error).count()
-        )));
-    }
+    let loaded = load(
+        registry,
+        request.input,
+        request.from,
+        &read_options,
+        request.ir_input_accepted,
+    )?;
+    loaded.require_valid(request.quiet)?;
+    let (in_format, imported) = (loaded.format, &loaded.imported);
+    let import_report = loaded.import_report();
 
     let output = match request.output {
         Some(out) => out.to_path_buf(),
@@ -80,8 +65,6 @@ pub fn convert(registry: &Registry, request: &Request) -> Result<(), Failure> {
     let mut export_report = exported.report.clone();
     export_report.file = Some(output.display().to_string());
 
-    print_report(&import_report, request.quiet);
-    print_report(&validation, request.quiet);
     print_report(&export_report, request.quiet);
     if request.flags.strict && (import_report.has_loss() || export_report.has_loss()) {
         let losses = import_report

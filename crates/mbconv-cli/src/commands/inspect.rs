@@ -2,29 +2,27 @@
 
 use crate::cli::InspectArgs;
 use crate::failure::Failure;
-use crate::io::{input_format, parse_options, read_model, read_source};
+use crate::io::{Loaded, parse_options};
 use crate::render::print_report;
-use mbconv_ir::format::{Imported, Registry, Source};
-use mbconv_ir::validate::validate_with_spans;
-use mbconv_ir::{ModelSummary, Report, Severity};
+use mbconv_ir::format::Registry;
+use mbconv_ir::{ModelSummary, Severity};
 
-fn load(registry: &Registry, args: &InspectArgs) -> Result<(Source, Imported, Report), Failure> {
-    let source = read_source(&args.model)?;
-    let format = input_format(registry, &source, &args.model, args.from.as_deref(), false)?;
-    let imported = read_model(format, &source, &parse_options(&args.read_options)?)?;
-    let mut validation = validate_with_spans(&imported.model, &imported.source_map);
-    validation.file = Some(source.name.clone());
-    Ok((source, imported, validation))
+fn load<'r>(registry: &'r Registry, args: &InspectArgs) -> Result<Loaded<'r>, Failure> {
+    crate::io::load(
+        registry,
+        &args.model,
+        args.from.as_deref(),
+        &parse_options(&args.read_options)?,
+        false,
+    )
 }
 
 /// Prints a summary of the model at its initial state.
 pub fn info(registry: &Registry, args: &InspectArgs, quiet: bool) -> Result<(), Failure> {
-    let (source, imported, validation) = load(registry, args)?;
-    let mut import_report = imported.report.clone();
-    import_report.file = Some(source.name.clone());
-    print_report(&import_report, quiet);
-    print_report(&validation, quiet);
-    let summary = ModelSummary::new(&imported.model);
+    let loaded = load(registry, args)?;
+    print_report(&loaded.import_report(), quiet);
+    print_report(&loaded.validation, quiet);
+    let summary = ModelSummary::new(&loaded.imported.model);
     if args.json {
         println!(
             "{}",
@@ -77,10 +75,10 @@ pub fn info(registry: &Registry, args: &InspectArgs, quiet: bool) -> Result<(), 
 
 /// Validates a model; exit 2 when it has errors.
 pub fn validate(registry: &Registry, args: &InspectArgs, quiet: bool) -> Result<(), Failure> {
-    let (source, imported, validation) = load(registry, args)?;
-    let mut all = imported.report.clone();
-    all.file = Some(source.name.clone());
-    all.extend(validation);
+    let loaded = load(registry, args)?;
+    let source = &loaded.source;
+    let mut all = loaded.import_report();
+    all.extend(loaded.validation.clone());
     if args.json {
         println!(
             "{}",

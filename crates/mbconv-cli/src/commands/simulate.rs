@@ -2,11 +2,9 @@
 
 use crate::cli::{DynamicsArgs, IntegratorName, SimulateArgs};
 use crate::failure::Failure;
-use crate::io::{input_format, is_stdio, parse_options, read_model, read_source, write_atomic};
-use crate::render::print_report;
+use crate::io::{is_stdio, parse_options, write_atomic};
+use mbconv_ir::Model;
 use mbconv_ir::format::Registry;
-use mbconv_ir::validate::validate_with_spans;
-use mbconv_ir::{Model, Report};
 use mbconv_solver::{Integrator, SimulateOptions, Trajectory};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -19,22 +17,9 @@ fn load(
     read_options: &[String],
     quiet: bool,
 ) -> Result<Model, Failure> {
-    let source = read_source(path)?;
-    let format = input_format(registry, &source, path, from, false)?;
-    let imported = read_model(format, &source, &parse_options(read_options)?)?;
-    let mut report: Report = imported.report.clone();
-    report.file = Some(source.name.clone());
-    let mut validation = validate_with_spans(&imported.model, &imported.source_map);
-    validation.file = Some(source.name.clone());
-    print_report(&report, quiet);
-    print_report(&validation, quiet);
-    if validation.has_errors() {
-        return Err(Failure::bad_input(miette::miette!(
-            "{} is not a valid model",
-            source.name
-        )));
-    }
-    Ok(imported.model)
+    let loaded = crate::io::load(registry, path, from, &parse_options(read_options)?, false)?;
+    loaded.require_valid(quiet)?;
+    Ok(loaded.imported.model)
 }
 
 /// Simulates and writes the trajectory.
