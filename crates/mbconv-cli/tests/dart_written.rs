@@ -39,6 +39,15 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// Where the test writes its SKEL files (also where the golden data was made from).
+fn written_dir(prefix: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("dart_written")
+        .join(prefix);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/dart_written")
 }
@@ -271,9 +280,11 @@ fn check_fixture(prefix: &str, file: &str) {
     let stem = file.split('.').next().unwrap();
     let what = format!("{prefix}/{file}");
 
-    // Convert with the binary into a temporary directory.
-    let dir = tempfile::tempdir().unwrap();
-    let written = dir.path().join(format!("{stem}.skel"));
+    // Convert with the binary into `target/tmp/dart_written/<prefix>/`: a fixed place inside the
+    // workspace, so the mesh paths the writer makes relative to the output are the same on
+    // every machine (and match the files DART loaded).
+    let dir = written_dir(prefix);
+    let written = dir.join(format!("{stem}.skel"));
     let convert = mbconv(&[
         "convert",
         fixture.to_str().unwrap(),

@@ -64,8 +64,8 @@ impl Format for SkelFormat {
         import::import(source).map_err(|e| Box::new(e) as FormatError)
     }
 
-    fn write(&self, model: &Model, _options: &Options) -> Result<Exported, FormatError> {
-        Ok(export::export(model))
+    fn write(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
+        Ok(export::export_to(model, options.output_path.as_deref()))
     }
 }
 

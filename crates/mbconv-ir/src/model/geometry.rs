@@ -211,6 +211,75 @@ impl MeshRef {
     }
 }
 
+impl MeshRef {
+    /// The reference to write in a file saved at `output` (for formats whose loaders resolve
+    /// mesh paths relative to the model file, as DART and Choreonoid do).
+    ///
+    /// With no output path, or when the importer could not resolve the mesh, the reference is
+    /// written as it was read. Otherwise the resolved path is made relative to the output's
+    /// directory; when that gives back the reference as written, it is kept unchanged, so a
+    /// file written beside its source round-trips byte for byte.
+    ///
+    /// ```
+    /// use mbconv_ir::MeshRef;
+    /// use std::path::Path;
+    /// let mut mesh = MeshRef::new("part.obj");
+    /// mesh.resolved_path = Some("/models/robot/meshes/part.obj".into());
+    /// assert_eq!(mesh.uri_for_output(Some(Path::new("/models/robot/robot.skel"))), "meshes/part.obj");
+    /// assert_eq!(mesh.uri_for_output(Some(Path::new("/out/robot.skel"))), "../models/robot/meshes/part.obj");
+    /// assert_eq!(mesh.uri_for_output(None), "part.obj");
+    /// mesh.resolved_path = Some("/models/robot/../obj/foot.obj".into());
+    /// assert_eq!(mesh.uri_for_output(Some(Path::new("/models/x.skel"))), "obj/foot.obj");
+    /// ```
+    pub fn uri_for_output(&self, output: Option<&std::path::Path>) -> String {
+        let (Some(output), Some(resolved)) = (output, &self.resolved_path) else {
+            return self.uri.clone();
+        };
+        let absolute = |p: &std::path::Path| std::path::absolute(p).ok();
+        let (Some(dir), Some(target)) = (
+            output.parent().and_then(absolute),
+            absolute(std::path::Path::new(resolved)),
+        ) else {
+            return self.uri.clone();
+        };
+        let relative = relative_path(&dir, &target);
+        if std::path::Path::new(&self.uri) == std::path::Path::new(&relative) {
+            self.uri.clone()
+        } else {
+            relative
+        }
+    }
+}
+
+/// `target` relative to the directory `base` (both absolute), with `/` separators.
+fn relative_path(base: &std::path::Path, target: &std::path::Path) -> String {
+    use std::path::Component;
+    // Lexical normalisation: `.` dropped, `..` cancels the component before it.
+    fn normal(p: &std::path::Path) -> Vec<Component<'_>> {
+        let mut out: Vec<Component<'_>> = Vec::new();
+        for c in p.components() {
+            match c {
+                Component::CurDir => {}
+                Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                    out.pop();
+                }
+                other => out.push(other),
+            }
+        }
+        out
+    }
+    let (base, target) = (normal(base), normal(target));
+    let common = base.iter().zip(&target).take_while(|(a, b)| a == b).count();
+    let parts: Vec<String> = std::iter::repeat_n("..".to_owned(), base.len() - common)
+        .chain(
+            target[common..]
+                .iter()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+        )
+        .collect();
+    parts.join("/")
+}
+
 fn unit_scale() -> [f64; 3] {
     [1.0, 1.0, 1.0]
 }

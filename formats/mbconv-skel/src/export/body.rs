@@ -207,8 +207,21 @@ impl Exporter<'_> {
                         "SKEL meshes cannot name a node inside the file",
                     );
                 }
+                let file_name = mesh.uri_for_output(self.output);
+                if mesh.resolved_path.is_none() && self.output.is_some() && !mesh.uri.contains("://") {
+                    self.report.add(
+                        "export.mesh_unresolved",
+                        Severity::Warning,
+                        Category::Note,
+                        at,
+                        format!(
+                            "mesh {:?} was not resolved when the model was read; written as is, DART looks for it beside the .skel file",
+                            mesh.uri
+                        ),
+                    );
+                }
                 XmlElement::new("mesh")
-                    .child(XmlElement::text("file_name", mesh.uri.clone()))
+                    .child(XmlElement::text("file_name", file_name))
                     .child(XmlElement::text("scale", join(&mesh.scale)))
             }
             other => {

@@ -24,10 +24,17 @@ use std::collections::{BTreeSet, HashMap};
 
 /// Writes `model` as SKEL.
 pub fn export(model: &Model) -> Exported {
+    export_to(model, None)
+}
+
+/// Writes `model` as SKEL for a file saved at `output`: mesh references are made relative
+/// to it (DART resolves them beside the `.skel` file), see [`mbconv_ir::MeshRef::uri_for_output`].
+pub fn export_to(model: &Model, output: Option<&std::path::Path>) -> Exported {
     let mut exporter = Exporter {
         model,
         report: Report::default(),
         tree: SpanningTree::new(model),
+        output,
     };
     let root = exporter.document();
     Exported {
@@ -41,6 +48,8 @@ struct Exporter<'m> {
     model: &'m Model,
     report: Report,
     tree: SpanningTree,
+    /// Where the file will be saved, when known.
+    output: Option<&'m std::path::Path>,
 }
 
 /// One skeleton to write.
