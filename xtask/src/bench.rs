@@ -72,6 +72,14 @@ pub fn solver() -> Result<()> {
     Ok(())
 }
 
+fn keep_best(best: &mut BTreeMap<String, f64>, round: BTreeMap<String, f64>) {
+    for (name, value) in round {
+        best.entry(name)
+            .and_modify(|b| *b = b.min(value))
+            .or_insert(value);
+    }
+}
+
 fn fmt(x: Option<f64>) -> String {
     x.map_or_else(|| "—".to_owned(), |x| format!("{x:.3}"))
 }

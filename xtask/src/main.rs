@@ -6,8 +6,9 @@
 //!   packages from PyPI (dartpy, Pinocchio, MuJoCo), pinned.
 //! * `cargo xtask golden [dart|solver|all]` — regenerate the golden data the tests read
 //!   (DART loading SKEL files; Pinocchio ABA and DART trajectories for the solver).
-//! * `cargo xtask bench solver` — mbconv's forward dynamics and semi-implicit Euler step
-//!   beside Pinocchio's `aba` and MuJoCo's `mj_step` on 7/30/100-link chains, with ratios.
+//! * `cargo xtask bench solver [--rounds N]` — mbconv's forward dynamics and semi-implicit
+//!   Euler step beside Pinocchio's `aba` and MuJoCo's `mj_step` on 7/30/100-link chains,
+//!   alternated N times (default 3), best median of each, with ratios.
 
 mod bench;
 mod oracles;
@@ -22,7 +23,8 @@ tasks:
   ci                       fmt check, clippy -D warnings, workspace tests
   oracles                  create target/oracle-venv with dartpy, pin, mujoco from PyPI
   golden [dart|solver|all] regenerate golden data from the oracles (default: all)
-  bench solver             solver benchmarks beside Pinocchio and MuJoCo, with ratios";
+  bench solver [--rounds N] solver benchmarks beside Pinocchio and MuJoCo, alternated
+                           N times (default 3), best median of each, with ratios";
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -33,7 +35,8 @@ fn main() -> Result<()> {
         ["golden"] | ["golden", "all"] => oracles::golden_dart().and_then(|()| oracles::golden_solver()),
         ["golden", "dart"] => oracles::golden_dart(),
         ["golden", "solver"] => oracles::golden_solver(),
-        ["bench", "solver"] => bench::solver(),
+        ["bench", "solver"] => bench::solver(3),
+        ["bench", "solver", "--rounds", n] => bench::solver(n.parse()?),
         [] | ["help"] | ["--help"] => {
             eprintln!("{USAGE}");
             Ok(())
