@@ -1,4 +1,4 @@
-//! `cargo xtask bench solver`: mbconv beside Pinocchio and MuJoCo, one run each, with ratios.
+//! `cargo xtask bench solver`: mbconv beside Pinocchio and MuJoCo, alternated rounds, with ratios.
 
 use crate::{cargo, oracles, workspace_root};
 use anyhow::{Context, Result, bail};
@@ -7,44 +7,53 @@ use std::process::Command;
 
 const SIZES: [u32; 3] = [7, 30, 100];
 
-/// Runs the criterion bench and the Python oracle timings, then prints the ratio table.
-pub fn solver() -> Result<()> {
+/// Runs the criterion bench and the Python oracle timings alternately, `rounds` times, keeps
+/// the best median of every measurement (the machine is shared: the minimum is the least
+/// disturbed run) and prints the ratio table.
+pub fn solver(rounds: usize) -> Result<()> {
     let python = oracles::setup()?;
-    eprintln!("+ cargo bench -p mbconv-solver --bench chains");
-    let ours = Command::new(cargo())
-        .args([
-            "bench",
-            "-p",
-            "mbconv-solver",
-            "--bench",
-            "chains",
-            "--",
-            "--noplot",
-        ])
-        .current_dir(workspace_root())
-        .output()
-        .context("cannot run cargo bench")?;
-    if !ours.status.success() {
-        bail!("cargo bench failed:\n{}", String::from_utf8_lossy(&ours.stderr));
-    }
-    let ours = parse_criterion(&String::from_utf8_lossy(&ours.stdout));
-    eprintln!("+ {} oracles/solver/bench_oracles.py", python.display());
     let shared_oracles = workspace_root().join("../shared/oracles");
-    let theirs = Command::new(&python)
-        .args([
-            "oracles/solver/bench_oracles.py",
-            &shared_oracles.to_string_lossy(),
-        ])
-        .current_dir(workspace_root())
-        .output()
-        .context("cannot run the oracle benchmark")?;
-    if !theirs.status.success() {
-        bail!(
-            "oracle benchmark failed:\n{}",
-            String::from_utf8_lossy(&theirs.stderr)
+    let mut ours = BTreeMap::new();
+    let mut theirs = BTreeMap::new();
+    for round in 1..=rounds.max(1) {
+        eprintln!("round {round}/{rounds}: cargo bench -p mbconv-solver --bench chains");
+        let out = Command::new(cargo())
+            .args([
+                "bench",
+                "-p",
+                "mbconv-solver",
+                "--bench",
+                "chains",
+                "--",
+                "--noplot",
+            ])
+            .current_dir(workspace_root())
+            .output()
+            .context("cannot run cargo bench")?;
+        if !out.status.success() {
+            bail!("cargo bench failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        }
+        keep_best(&mut ours, parse_criterion(&String::from_utf8_lossy(&out.stdout)));
+        eprintln!(
+            "round {round}/{rounds}: {} oracles/solver/bench_oracles.py",
+            python.display()
         );
+        let out = Command::new(&python)
+            .args([
+                "oracles/solver/bench_oracles.py",
+                &shared_oracles.to_string_lossy(),
+            ])
+            .current_dir(workspace_root())
+            .output()
+            .context("cannot run the oracle benchmark")?;
+        if !out.status.success() {
+            bail!(
+                "oracle benchmark failed:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        keep_best(&mut theirs, parse_plain(&String::from_utf8_lossy(&out.stdout)));
     }
-    let theirs = parse_plain(&String::from_utf8_lossy(&theirs.stdout));
     println!(
         "| links | mbconv ABA µs | Pinocchio aba µs | ratio | mbconv Euler step µs | MuJoCo mj_step µs | ratio | MuJoCo rollout step µs | ratio |"
     );
