@@ -204,6 +204,12 @@ pub fn simulate_model(
                 summary.rejected_steps += r;
             }
         }
+        if state.q.iter().chain(state.v.iter()).any(|x| !x.is_finite()) {
+            return Err(SolverError::Diverged {
+                time: state.t,
+                message: "the state became non-finite".into(),
+            });
+        }
         if k % options.every == 0 || k == steps {
             emit(&mut data, &state, &mut summary);
         }

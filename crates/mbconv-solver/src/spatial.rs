@@ -190,9 +190,12 @@ impl Se3 {
             lin: rt * f.lin,
         }
     }
-    /// The orientation as a unit quaternion.
+    /// The orientation as a unit quaternion (closed form, no iteration: a matrix with
+    /// non-finite entries gives a non-finite quaternion instead of hanging).
     pub fn quaternion(&self) -> UnitQuaternion<f64> {
-        UnitQuaternion::from_matrix(&self.r)
+        let q = UnitQuaternion::from_rotation_matrix(&nalgebra::Rotation3::from_matrix_unchecked(self.r));
+        // Renormalise: `r` is orthonormal only up to rounding after many products.
+        UnitQuaternion::new_normalize(q.into_inner())
     }
 }
 
