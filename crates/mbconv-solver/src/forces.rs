@@ -738,6 +738,14 @@ impl ForceElement {
                 let d = relative_angle(&a.motion(data).pose, &b.motion(data).pose) - rsda.free_angle;
                 0.5 * k * d * d - rsda.preload * d
             }),
+            // Energy stored in the bushing's springs; NaN where the law cannot be evaluated
+            // (gimbal lock), so an energy column never hides a failure as zero.
+            ForceElement::Bushing { a, c, bushing, .. } => mbconv_bushing::potential_energy(
+                bushing,
+                &to_bushing_state(&a.motion(data)),
+                &to_bushing_state(&c.motion(data)),
+            )
+            .unwrap_or(f64::NAN),
             _ => 0.0,
         }
     }

@@ -180,14 +180,15 @@ fn torsional_pair(damping: f64) -> (Ir, Bushing) {
     (ir, bushing)
 }
 
-/// Kinetic energy (from the solver) and bushing potential energy (from the poses) per
-/// sample. The solver's `potential` counts gravity and linear springs but not bushings, so
-/// the bushing's stored energy is computed here; gravity is off.
+/// Kinetic energy (from the solver) and bushing potential energy (from the poses, computed
+/// here independently of the solver) per sample; gravity is off, so the solver's own
+/// potential energy must equal the bushing's.
 fn pair_energies(damping: f64) -> (Vec<f64>, Vec<f64>) {
     let (ir, bushing) = torsional_pair(damping);
     let (trajectory, _) = Trajectory::record(&ir, &rk4(3.0, 1e-3, true)).unwrap();
     let kinetic = trajectory.kinetic.unwrap();
-    let potential = trajectory
+    let solver_potential = trajectory.potential.clone().unwrap();
+    let potential: Vec<f64> = trajectory
         .poses
         .iter()
         .map(|p| {
@@ -196,6 +197,12 @@ fn pair_energies(damping: f64) -> (Vec<f64>, Vec<f64>) {
             mbconv_bushing::potential_energy(&bushing, &a, &c).unwrap()
         })
         .collect();
+    for (solver, ours) in solver_potential.iter().zip(&potential) {
+        assert!(
+            (solver - ours).abs() <= 1e-9 * ours.abs().max(1.0),
+            "solver {solver} vs {ours}"
+        );
+    }
     (kinetic, potential)
 }
 
