@@ -253,7 +253,7 @@ fn free_joint_coordinates() {
     assert_eq!(j.q0, vec![1.0, 2.0, 3.0, 0.1, 0.2, 0.3]);
     assert!(imported.report.contains("skel.free_joint_velocity"));
     assert_eq!(
-        j.extras.get("skel.init_vel"),
+        j.extras.get("skel.source.init_vel"),
         Some(&Value::List(
             [1.0, 2.0, 3.0, 4.0, 5.0, 6.0].map(Value::Float).to_vec()
         ))

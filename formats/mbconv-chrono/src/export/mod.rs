@@ -65,15 +65,13 @@ impl Out<'_> {
 /// Writes the extras of an item: `chrono.*` keys back at their place, other formats' keys
 /// reported as dropped.
 pub(crate) fn write_extras(out: &mut Out, entries: &mut Vec<(String, Y)>, extras: &Extras, ir_path: &str) {
-    let mut foreign = Vec::new();
-    for (key, value) in extras.iter() {
-        match key.strip_prefix("chrono.") {
-            Some(rest)
-                if rest.starts_with("source.") || rest == "model_file" || rest.starts_with("file.") => {}
-            Some(rest) => emit::insert_at(entries, rest, Y::from_value(value)),
-            None => foreign.push(key.to_owned()),
+    for (rest, value) in extras.for_format("chrono") {
+        if !(rest.starts_with("source.") || rest == "model_file" || rest.starts_with("file.")) {
+            emit::insert_at(entries, rest, Y::from_value(value));
         }
     }
+    // Other formats' data (their exactness aids, `<format>.source.*`, are not data).
+    let foreign: Vec<&str> = extras.not_for_format("chrono").map(|(k, _)| k).collect();
     if !foreign.is_empty() {
         out.lost(
             Category::Dropped,

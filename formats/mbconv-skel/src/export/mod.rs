@@ -428,9 +428,9 @@ impl Exporter<'_> {
     }
 }
 
-const TRANSFORMATION_KEY: &str = "transformation";
+const TRANSFORMATION_KEY: &str = "source.transformation";
 const NAME_KEY: &str = "name";
-const INIT_VEL_KEY: &str = "init_vel";
+const INIT_VEL_KEY: &str = "source.init_vel";
 const SOFT_SHAPE_KEY: &str = "soft_shape";
 const PLANE_POINT_KEY: &str = "plane_point";
-const PLANE_AXES_KEY: &str = "plane_axes";
+const PLANE_AXES_KEY: &str = "source.plane_axes";

@@ -20,18 +20,20 @@ use nalgebra::Vector3;
 use roxmltree::Node;
 use std::collections::{HashMap, HashSet};
 
-/// Extras key of the original `<transformation>` numbers (body, joint, shape, skeleton).
-pub const TRANSFORMATION: &str = "skel.transformation";
+/// Extras key of the original `<transformation>` numbers (body, joint, shape, skeleton): an
+/// exactness aid (`skel.source.*`), which other formats ignore.
+pub const TRANSFORMATION: &str = "skel.source.transformation";
 /// Extras key of a name changed to make it unique across skeletons.
 pub const NAME: &str = "skel.name";
-/// Extras key of a free joint's `init_vel` as written (DART order).
-pub const INIT_VEL: &str = "skel.init_vel";
+/// Extras key of a free joint's `init_vel` as written (DART order): an exactness aid.
+pub const INIT_VEL: &str = "skel.source.init_vel";
 /// Extras key of a model read from a file with `<skeleton>` directly under `<skel>`.
 pub const NO_WORLD: &str = "skel.no_world";
 /// Extras key of the soft-body elements of a body.
 pub const SOFT_SHAPE: &str = "skel.soft_shape";
-/// Extras key of an arbitrary planar joint's translation axes as written (DART orthonormalises them).
-pub const PLANE_AXES: &str = "skel.plane_axes";
+/// Extras key of an arbitrary planar joint's translation axes as written (DART orthonormalises
+/// them): an exactness aid.
+pub const PLANE_AXES: &str = "skel.source.plane_axes";
 /// Extras key of a plane's deprecated `<point>`.
 pub const PLANE_POINT: &str = "skel.plane_point";
 
