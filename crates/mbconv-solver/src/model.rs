@@ -399,12 +399,16 @@ impl Node {
 }
 
 /// A joint whose actuator prescribes its motion with DART's default command of zero
-/// (locked, velocity, or acceleration from rest) is held at `q0`.
+/// (locked, velocity, acceleration from rest, or a velocity servo whose force is not limited)
+/// is held at `q0`.
 fn held_by_actuator(joint: &mbconv_ir::Joint) -> bool {
     use mbconv_ir::ActuatorKind;
     match joint.actuator {
         Some(ActuatorKind::Locked | ActuatorKind::Velocity) => true,
         Some(ActuatorKind::Acceleration) => joint.v0.iter().all(|v| *v == 0.0),
+        // DART's servo drives the velocity to the command within the effort limits, which
+        // default to unbounded: then it holds the joint exactly as `velocity` does.
+        Some(ActuatorKind::Servo) => joint.dofs.iter().all(|d| d.effort_limits.is_unlimited()),
         _ => false,
     }
 }
