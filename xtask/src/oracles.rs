@@ -84,7 +84,80 @@ pub fn golden_dart() -> Result<()> {
             "--out",
             out,
         ],
-    )
+    )?;
+    golden_dart_from_other_formats(&python)
+}
+
+/// DART loading the SKEL files mbconv writes from the other formats' fixtures
+/// (`crates/mbconv-cli/tests/golden/dart_written`; see the README there). The files are written
+/// into `target/tmp/dart_written`, where the test writes them too, so relative mesh paths agree.
+fn golden_dart_from_other_formats(python: &std::path::Path) -> Result<()> {
+    let root = workspace_root();
+    let golden = root.join("crates/mbconv-cli/tests/golden/dart_written");
+    let written = root.join("target/tmp/dart_written");
+    run(cargo(), &["build", "-p", "mbconv-cli"])?;
+    let mbconv = root.join("target/debug/mbconv");
+    let _ = std::fs::remove_dir_all(&written);
+    let _ = std::fs::remove_dir_all(golden.join("skel"));
+    for entry in std::fs::read_dir(&golden)? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "json") {
+            std::fs::remove_file(path)?;
+        }
+    }
+    let mut inputs = vec![("ir", root.join("fixtures/ir/double_pendulum.mbir.json"))];
+    let mut chrono: Vec<PathBuf> = std::fs::read_dir(root.join("fixtures/chrono"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        // solver.yaml is a Chrono solver file, not a model.
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml") && !p.ends_with("solver.yaml"))
+        .collect();
+    chrono.sort();
+    inputs.extend(chrono.into_iter().map(|p| ("chrono", p)));
+    for (prefix, input) in &inputs {
+        let dir = written.join(prefix);
+        std::fs::create_dir_all(&dir)?;
+        let stem = input
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.split('.').next())
+            .unwrap_or("model");
+        let out = dir.join(format!("{stem}.skel"));
+        run(
+            &mbconv,
+            &[
+                "-q",
+                "convert",
+                &input.to_string_lossy(),
+                "-o",
+                &out.to_string_lossy(),
+            ],
+        )?;
+    }
+    for prefix in ["chrono", "ir"] {
+        let dir = written.join(prefix);
+        let (dir_text, golden_text) = (dir.to_string_lossy(), golden.to_string_lossy());
+        run(
+            python,
+            &[
+                "oracles/dart/dart_golden.py",
+                "--root",
+                &dir_text,
+                "--prefix",
+                prefix,
+                "--out",
+                &golden_text,
+            ],
+        )?;
+        let copy = golden.join("skel").join(prefix);
+        std::fs::create_dir_all(&copy)?;
+        for entry in std::fs::read_dir(&dir)? {
+            let path = entry?.path();
+            if let Some(name) = path.file_name() {
+                std::fs::copy(&path, copy.join(name))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Pinocchio ABA and DART trajectory golden data for the solver
