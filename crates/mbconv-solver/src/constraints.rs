@@ -399,15 +399,7 @@ impl ConstraintSet {
             match &motor.target {
                 MotorTarget::Joint { joint, dof } => {
                     let Some(target) = drive else { continue };
-                    let j = ir
-                        .joint_index(joint)
-                        .ok_or_else(|| SolverError::invalid(&item, format!("unknown joint '{joint}'")))?;
-                    let index = model.dof_index(ir, j, *dof).ok_or_else(|| {
-                        SolverError::unsupported(
-                            &item,
-                            format!("joint '{joint}' coordinate {dof} is not a tree coordinate"),
-                        )
-                    })?;
+                    let index = model.joint_coordinate(ir, &item, joint, *dof)?;
                     if index.q.is_none() && matches!(target, Target::Position(_)) {
                         return Err(SolverError::unsupported(
                             &item,

@@ -202,6 +202,30 @@ pub struct ForceSet {
     pub(crate) elements: Vec<ForceElement>,
 }
 
+/// A bushing force element between its two frames.
+fn bushing_element(
+    ir: &IrModel,
+    model: &Model,
+    item: String,
+    bushing: Bushing,
+) -> Result<ForceElement, SolverError> {
+    let a = attach(
+        ir,
+        model,
+        &bushing.body_a,
+        &Se3::from_pose(&bushing.frame_a),
+        &item,
+    )?;
+    let c = attach(
+        ir,
+        model,
+        &bushing.body_c,
+        &Se3::from_pose(&bushing.frame_c),
+        &item,
+    )?;
+    Ok(ForceElement::Bushing { item, a, c, bushing })
+}
+
 /// The attachment of an IR body reference with a frame given in body coordinates.
 pub(crate) fn attach(
     ir: &IrModel,
@@ -284,21 +308,7 @@ impl ForceSet {
                 force_stiffness: [k[0], k[1], k[2]],
                 force_damping: [d[0], d[1], d[2]],
             };
-            let a = attach(
-                ir,
-                model,
-                &bushing.body_a,
-                &Se3::from_pose(&bushing.frame_a),
-                &item,
-            )?;
-            let c = attach(
-                ir,
-                model,
-                &bushing.body_c,
-                &Se3::from_pose(&bushing.frame_c),
-                &item,
-            )?;
-            elements.push(ForceElement::Bushing { item, a, c, bushing });
+            elements.push(bushing_element(ir, model, item, bushing)?);
         }
         for fe in &ir.force_elements {
             let item = format!("force_elements[{}]", fe.name);
@@ -322,38 +332,11 @@ impl ForceSet {
                     });
                 }
                 ForceKind::Bushing(bushing) => {
-                    let a = attach(
-                        ir,
-                        model,
-                        &bushing.body_a,
-                        &Se3::from_pose(&bushing.frame_a),
-                        &item,
-                    )?;
-                    let c = attach(
-                        ir,
-                        model,
-                        &bushing.body_c,
-                        &Se3::from_pose(&bushing.frame_c),
-                        &item,
-                    )?;
-                    elements.push(ForceElement::Bushing {
-                        item,
-                        a,
-                        c,
-                        bushing: bushing.clone(),
-                    });
+                    elements.push(bushing_element(ir, model, item, bushing.clone())?);
                 }
                 ForceKind::Restraint(r) => match &r.target {
                     RestraintTarget::Joint { joint, dof } => {
-                        let j = ir
-                            .joint_index(joint)
-                            .ok_or_else(|| SolverError::invalid(&item, format!("unknown joint '{joint}'")))?;
-                        let index = model.dof_index(ir, j, *dof).ok_or_else(|| {
-                            SolverError::unsupported(
-                                &item,
-                                format!("joint '{joint}' coordinate {dof} is not a tree coordinate"),
-                            )
-                        })?;
+                        let index = model.joint_coordinate(ir, &item, joint, *dof)?;
                         if r.restraint_type == RestraintType::Spring && index.q.is_none() {
                             return Err(SolverError::unsupported(
                                 &item,
@@ -430,15 +413,7 @@ impl ForceSet {
             let item = format!("motors[{}]", motor.name);
             match &motor.target {
                 MotorTarget::Joint { joint, dof } => {
-                    let j = ir
-                        .joint_index(joint)
-                        .ok_or_else(|| SolverError::invalid(&item, format!("unknown joint '{joint}'")))?;
-                    let index = model.dof_index(ir, j, *dof).ok_or_else(|| {
-                        SolverError::unsupported(
-                            &item,
-                            format!("joint '{joint}' coordinate {dof} is not a tree coordinate"),
-                        )
-                    })?;
+                    let index = model.joint_coordinate(ir, &item, joint, *dof)?;
                     elements.push(ForceElement::JointMotor {
                         v: index.v,
                         function: motor.function.clone(),

@@ -332,6 +332,27 @@ impl Model {
     }
     /// The internal velocity index of IR joint `joint`'s coordinate `dof`, with the IR joint
     /// kind, when the coordinate is a scalar of a tree joint.
+    /// The tree coordinate `dof` of the joint named `joint`, for the IR item `item` (a motor or
+    /// restraint): an error naming `item` when the joint is unknown or the coordinate is not a
+    /// tree coordinate.
+    pub(crate) fn joint_coordinate(
+        &self,
+        ir: &IrModel,
+        item: &str,
+        joint: &str,
+        dof: usize,
+    ) -> Result<DofIndex, SolverError> {
+        let j = ir
+            .joint_index(joint)
+            .ok_or_else(|| SolverError::invalid(item, format!("unknown joint '{joint}'")))?;
+        self.dof_index(ir, j, dof).ok_or_else(|| {
+            SolverError::unsupported(
+                item,
+                format!("joint '{joint}' coordinate {dof} is not a tree coordinate"),
+            )
+        })
+    }
+
     pub(crate) fn dof_index(&self, ir: &IrModel, joint: usize, dof: usize) -> Option<DofIndex> {
         let JointMap::Tree { node, reversed } = self.joints.get(joint)? else {
             return None;
