@@ -2,7 +2,7 @@
 
 use super::fields::Ctx;
 use super::function::function;
-use super::links::{body_pose, named};
+use super::links::{axis_frames, body_pose, named};
 use crate::convert::{self, keep};
 use crate::raw::Node;
 use mbconv_ir::format::SourceError;
@@ -32,23 +32,7 @@ pub(super) fn motors(ctx: &mut Ctx, model: &mut Model, list: &Node) -> Result<()
         let location = ctx.vec3(f.req(ctx, "location")?, "motor location")?;
         let axis_node = f.req(ctx, "axis")?;
         let axis = ctx.vec3(axis_node, "motor axis")?;
-        let frame = convert::axis_frame(&location, &axis)
-            .ok_or_else(|| ctx.error(axis_node, "the motor axis is zero"))?;
-        let frame1 = convert::to_local_frame(&p1, &frame);
-        let frame2 = convert::to_local_frame(&p2, &frame);
-        let back = p1 * frame1;
-        keep(
-            &mut extras,
-            "location",
-            &convert::v3(&location),
-            &convert::v3(&back.translation),
-        );
-        keep(
-            &mut extras,
-            "axis",
-            &convert::v3(&axis),
-            &convert::v3(&(back.rotation * Vector3::z())),
-        );
+        let (frame1, frame2) = axis_frames(ctx, axis_node, "motor", &location, &axis, &p1, &p2, &mut extras)?;
         let act_node = f.req(ctx, "actuation_type")?;
         let actuation = match ctx.upper(act_node, "actuation_type")?.as_str() {
             "POSITION" => MotorActuation::Position,

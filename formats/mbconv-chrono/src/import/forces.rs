@@ -1,7 +1,7 @@
 //! Spring-dampers: TSDAs and RSDAs, with Chrono's precedence of characteristic keys.
 
 use super::fields::{Ctx, Fields};
-use super::links::{body_pose, local_point, named};
+use super::links::{axis_frames, body_pose, local_point, named};
 use crate::convert::{self, keep};
 use crate::raw::Node;
 use mbconv_ir::format::SourceError;
@@ -311,24 +311,9 @@ pub(super) fn rsdas(ctx: &mut Ctx, model: &mut Model, list: &Node) -> Result<(),
         let axis_node = f.req(ctx, "axis")?;
         let axis = ctx.vec3(axis_node, "RSDA axis")?;
         let loc = location.unwrap_or_else(Vector3::zeros);
-        let frame =
-            convert::axis_frame(&loc, &axis).ok_or_else(|| ctx.error(axis_node, "the RSDA axis is zero"))?;
-        let frame1 = convert::to_local_frame(&p1, &frame);
-        let frame2 = convert::to_local_frame(&p2, &frame);
-        let back = p1 * frame1;
-        // Kept even when absent (written [0, 0, 0]): the writer must give back the same frames.
-        keep(
-            &mut extras,
-            "location",
-            &convert::v3(&loc),
-            &convert::v3(&back.translation),
-        );
-        keep(
-            &mut extras,
-            "axis",
-            &convert::v3(&axis),
-            &convert::v3(&(back.rotation * Vector3::z())),
-        );
+        // The location is kept even when absent (written [0, 0, 0]): the writer must give back
+        // the same frames.
+        let (frame1, frame2) = axis_frames(ctx, axis_node, "RSDA", &loc, &axis, &p1, &p2, &mut extras)?;
         let free_angle = match f.get("free_angle") {
             Some(n) => {
                 let written = ctx.number(n, "free_angle")?;

@@ -11,6 +11,40 @@ use mbconv_ir::{
 };
 use nalgebra::Vector3;
 
+/// The frames on body 1 (pose `p1`) and body 2 (pose `p2`) of a motor or RSDA given by an
+/// absolute `location` and `axis` (Chrono's motor frame, Z = axis), with the written location
+/// and axis kept as exactness aids in `extras`. A zero axis is an error at `axis_node`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn axis_frames(
+    ctx: &Ctx,
+    axis_node: &Node,
+    what: &str,
+    location: &Vector3<f64>,
+    axis: &Vector3<f64>,
+    p1: &Pose,
+    p2: &Pose,
+    extras: &mut Extras,
+) -> Result<(Pose, Pose), Box<SourceError>> {
+    let frame = convert::axis_frame(location, axis)
+        .ok_or_else(|| ctx.error(axis_node, format!("the {what} axis is zero")))?;
+    let frame1 = convert::to_local_frame(p1, &frame);
+    let frame2 = convert::to_local_frame(p2, &frame);
+    let back = *p1 * frame1;
+    keep(
+        extras,
+        "location",
+        &convert::v3(location),
+        &convert::v3(&back.translation),
+    );
+    keep(
+        extras,
+        "axis",
+        &convert::v3(axis),
+        &convert::v3(&(back.rotation * Vector3::z())),
+    );
+    Ok((frame1, frame2))
+}
+
 pub(super) fn body_pose(
     ctx: &Ctx,
     model: &Model,
