@@ -1,7 +1,8 @@
 //! `cargo xtask`: project automation for mbconv.
 //!
-//! * `cargo xtask ci` — what CI runs: formatting check, clippy with warnings denied, the
-//!   workspace tests (the README's test command).
+//! * `cargo xtask ci` — runs `.ci/run`, the one definition of CI: formatting check, clippy
+//!   with warnings denied, the workspace tests (the README's test command) with the shared
+//!   corpus required.
 //! * `cargo xtask oracles` — a Python virtualenv under `target/oracle-venv` with the oracle
 //!   packages from PyPI (dartpy, Pinocchio, MuJoCo), pinned.
 //! * `cargo xtask golden [dart|solver|all]` — regenerate the golden data the tests read
@@ -20,7 +21,7 @@ use std::process::Command;
 const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
-  ci                       fmt check, clippy -D warnings, workspace tests
+  ci                       run .ci/run (fmt check, clippy -D warnings, tests, corpus required)
   oracles                  create target/oracle-venv with dartpy, pin, mujoco from PyPI
   golden [dart|solver|all] regenerate golden data from the oracles (default: all)
   bench solver [--rounds N] solver benchmarks beside Pinocchio and MuJoCo, alternated
@@ -76,11 +77,7 @@ pub fn cargo() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())
 }
 
+/// Runs `.ci/run`, so that CI has one definition.
 fn ci() -> Result<()> {
-    run(cargo(), &["fmt", "--all", "--", "--check"])?;
-    run(
-        cargo(),
-        &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
-    )?;
-    run(cargo(), &["test", "--workspace"])
+    run("bash", &[".ci/run"])
 }

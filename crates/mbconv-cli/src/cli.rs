@@ -83,8 +83,17 @@ pub enum Command {
     /// Design bushing constants, or replace an ideal joint by a bushing.
     #[command(subcommand)]
     Bushing(BushingCommand),
-    /// List the formats this build reads and writes.
-    Formats,
+    /// List the formats this build reads and writes (with --settings: every format setting).
+    Formats(FormatsArgs),
+}
+
+/// `mbconv formats` arguments.
+#[derive(Debug, clap::Args)]
+pub struct FormatsArgs {
+    /// Also list each format's read and write settings (`--read-option`/`--write-option`
+    /// KEY=VALUE): name, values, default, what it does.
+    #[arg(long)]
+    pub settings: bool,
 }
 
 impl Command {

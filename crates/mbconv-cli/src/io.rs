@@ -56,9 +56,15 @@ pub fn input_format<'r>(
     }
 }
 
-/// Reads a model with `format`; a read error becomes an exit-2 failure.
-pub fn read_model(format: &dyn Format, source: &Source, options: &Options) -> Result<Imported, Failure> {
-    format.read(source, options).map_err(diagnostic_failure)
+/// Reads a model with `format` after checking its read settings; a read error or an unknown
+/// setting becomes an exit-2 failure.
+pub fn read_model(
+    registry: &Registry,
+    format: &dyn Format,
+    source: &Source,
+    options: &Options,
+) -> Result<Imported, Failure> {
+    registry.read(format, source, options).map_err(diagnostic_failure)
 }
 
 /// A format's diagnostic as a bad-input failure.
@@ -175,7 +181,7 @@ pub fn load<'r>(
 ) -> Result<Loaded<'r>, Failure> {
     let source = read_source(path)?;
     let format = input_format(registry, &source, path, from, ir_accepted)?;
-    let imported = read_model(format, &source, options)?;
+    let imported = read_model(registry, format, &source, options)?;
     let mut validation = mbconv_ir::validate::validate_with_spans(&imported.model, &imported.source_map);
     validation.file = Some(source.name.clone());
     Ok(Loaded {

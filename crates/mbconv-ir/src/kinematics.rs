@@ -60,9 +60,9 @@ pub fn joint_motion(kind: &JointKind, q: &[f64]) -> Pose {
     }
 }
 
+/// The unit vector along `v`; zero for a zero axis (validation reports those).
 fn unit(v: &Vector3<f64>) -> Vector3<f64> {
-    let n = v.norm();
-    if n > 0.0 { v / n } else { Vector3::zeros() }
+    rotation::unit_vector(v).unwrap_or_else(Vector3::zeros)
 }
 
 fn about(axis: &Vector3<f64>, angle: f64) -> UnitQuaternion<f64> {

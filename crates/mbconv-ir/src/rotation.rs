@@ -16,6 +16,18 @@
 
 use nalgebra::{Matrix3, Quaternion, Rotation3, Unit, UnitQuaternion, Vector3};
 
+/// The unit vector along `v`, or `None` when `v` is zero or not finite.
+///
+/// ```
+/// use nalgebra::Vector3;
+/// assert_eq!(mbconv_ir::rotation::unit_vector(&Vector3::new(0.0, 3.0, 4.0)), Some(Vector3::new(0.0, 0.6, 0.8)));
+/// assert_eq!(mbconv_ir::rotation::unit_vector(&Vector3::zeros()), None);
+/// ```
+pub fn unit_vector(v: &Vector3<f64>) -> Option<Vector3<f64>> {
+    let n = v.norm();
+    (n.is_finite() && n > 0.0).then(|| v / n)
+}
+
 /// A rotation about the x axis.
 pub fn rot_x(angle: f64) -> UnitQuaternion<f64> {
     half_angle(angle, 0)
@@ -95,7 +107,7 @@ pub mod chrono {
     /// joints: `Z = axis/|axis|`, `Y = normalize(Z × s)`, `X = Y × Z`. When `Z × s` vanishes,
     /// Chrono bumps the suggestion to `(2,0,0)` and then `(2,1,0)`. `None` for a zero axis.
     pub fn joint_frame_from_axis(axis: &Vector3<f64>) -> Option<UnitQuaternion<f64>> {
-        let z = unit(axis)?;
+        let z = unit_vector(axis)?;
         let mut suggestion = Vector3::new(1.0, 0.0, 0.0);
         let mut y = z.cross(&suggestion);
         for bump in 0..3 {
@@ -113,7 +125,7 @@ pub mod chrono {
     /// The frame Chrono uses for motors, RSDAs and cylinder shapes: "X axis with suggested
     /// Y = (0,1,0)", then a +90° turn about the local Y axis, so that `Z = axis`.
     pub fn motor_frame_from_axis(axis: &Vector3<f64>) -> Option<UnitQuaternion<f64>> {
-        let x0 = unit(axis)?;
+        let x0 = unit_vector(axis)?;
         let mut suggestion = Vector3::new(0.0, 1.0, 0.0);
         let mut z0 = x0.cross(&suggestion);
         for bump in 0..3 {
@@ -131,15 +143,10 @@ pub mod chrono {
     /// The UNIVERSAL joint frame: `X = axis1`, `Z = axis1 × axis2`, `Y = Z × X` (normalised).
     /// `None` when an axis is zero or the axes are parallel.
     pub fn universal_frame(axis1: &Vector3<f64>, axis2: &Vector3<f64>) -> Option<UnitQuaternion<f64>> {
-        let x = unit(axis1)?;
-        let z = unit(&x.cross(axis2))?;
+        let x = unit_vector(axis1)?;
+        let z = unit_vector(&x.cross(axis2))?;
         let y = z.cross(&x).normalize();
         Some(from_columns(&x, &y, &z))
-    }
-
-    fn unit(v: &Vector3<f64>) -> Option<Vector3<f64>> {
-        let n = v.norm();
-        (n.is_finite() && n > 0.0).then(|| v / n)
     }
 }
 

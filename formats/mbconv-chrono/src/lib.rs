@@ -25,7 +25,9 @@ pub mod import;
 pub mod raw;
 pub mod sim;
 
-use mbconv_ir::format::{Exported, Format, FormatError, FormatInfo, Imported, Options, Source};
+use mbconv_ir::format::{
+    Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingKind, SettingSpec, Source,
+};
 use mbconv_ir::{Category, Finding, Model, Severity};
 use std::path::Path;
 
@@ -52,9 +54,49 @@ pub struct OptionError {
     pub expected: &'static str,
 }
 
+/// The settings [`ChronoFormat`] reads with.
+pub const READ_SETTINGS: &[SettingSpec] = &[
+    SettingSpec {
+        name: "sim",
+        kind: SettingKind::Path,
+        default: "none",
+        help: "take gravity and time step from this Chrono simulation file (`--chrono-sim`)",
+    },
+    SettingSpec {
+        name: "lenient",
+        kind: SettingKind::Flag,
+        default: "false",
+        help: "Chrono's fallbacks for unknown enum values (joint type -> LOCK, unknown shapes dropped) instead of errors",
+    },
+];
+
+/// The settings [`ChronoFormat`] writes with.
+pub const WRITE_SETTINGS: &[SettingSpec] = &[
+    SettingSpec {
+        name: "angles",
+        kind: SettingKind::Choice(&["degrees", "radians"]),
+        default: "as read, else degrees",
+        help: "the unit of the angles written (`angle_degrees`)",
+    },
+    SettingSpec {
+        name: "sim-out",
+        kind: SettingKind::Text,
+        default: "none",
+        help: "also write a simulation file of this name (and its solver file) beside the model (`--chrono-sim-out`)",
+    },
+];
+
 impl Format for ChronoFormat {
     fn info(&self) -> &FormatInfo {
         &INFO
+    }
+
+    fn read_settings(&self) -> &'static [SettingSpec] {
+        READ_SETTINGS
+    }
+
+    fn write_settings(&self) -> &'static [SettingSpec] {
+        WRITE_SETTINGS
     }
 
     fn sniff(&self, text: &str) -> bool {
@@ -111,7 +153,14 @@ impl Format for ChronoFormat {
 
     /// Writes a model. Options: `angles=degrees|radians` (default: as read, else degrees),
     /// `sim-out=FILE` (also write a simulation file and its solver file as companions).
-    fn write(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
+    fn lower(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
+        Ok(Lowered {
+            model: model.clone(),
+            report: mbconv_ir::Report::default(),
+        })
+    }
+
+    fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
         let degrees = match options.get("angles") {
             None => None,
             Some(v) if v.eq_ignore_ascii_case("degrees") => Some(true),
@@ -149,6 +198,7 @@ impl Format for ChronoFormat {
             text,
             companions,
             report,
+            entry: None,
         })
     }
 }

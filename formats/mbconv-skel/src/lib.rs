@@ -39,7 +39,7 @@ pub mod velocity;
 pub mod verbatim;
 
 use mbconv_ir::Model;
-use mbconv_ir::format::{Exported, Format, FormatError, FormatInfo, Imported, Options, Source};
+use mbconv_ir::format::{Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, Source};
 
 /// The SKEL format for the registry.
 pub struct SkelFormat;
@@ -64,7 +64,14 @@ impl Format for SkelFormat {
         import::import(source).map_err(|e| Box::new(e) as FormatError)
     }
 
-    fn write(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
+    fn lower(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
+        Ok(Lowered {
+            model: model.clone(),
+            report: mbconv_ir::Report::default(),
+        })
+    }
+
+    fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
         Ok(export::export_to(model, options.output_path.as_deref()))
     }
 }

@@ -90,7 +90,9 @@ fn replace(registry: &Registry, args: &BushingReplaceArgs, quiet: bool) -> Resul
     let output = args.output.clone().unwrap_or_else(|| "-".into());
     let mut options = Options::default();
     options.output_path = (!is_stdio(&output)).then(|| output.clone());
-    let exported = out_format.write(&model, &options).map_err(diagnostic_failure)?;
+    let exported = registry
+        .write(out_format, &model, &options)
+        .map_err(diagnostic_failure)?;
     let mut report = Report::for_file(source.name.clone());
     report.findings.extend(findings);
     report.extend(exported.report);

@@ -6,7 +6,7 @@ use crate::io::{
     default_output, diagnostic_failure, ensure_not_input, is_stdio, load, parse_options, write_atomic,
 };
 use crate::render::print_report;
-use mbconv_ir::format::Registry;
+use mbconv_ir::format::{Direction, Registry};
 use std::path::Path;
 
 /// One conversion request.
@@ -33,6 +33,18 @@ pub fn convert(registry: &Registry, request: &Request) -> Result<(), Failure> {
             )));
         }
     };
+    // Refuse unknown or ill-typed write settings before reading anything.
+    let mut write_options = parse_options(&request.flags.write_options)?;
+    if let Some(sim_out) = &request.flags.chrono_sim_out {
+        write_options.set("sim-out", sim_out.clone());
+    }
+    write_options
+        .check(
+            out_format.info().name,
+            Direction::Write,
+            out_format.write_settings(),
+        )
+        .map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
     let mut read_options = parse_options(&request.flags.read_options)?;
     if let Some(sim) = &request.flags.chrono_sim {
         read_options.set("sim", sim.display().to_string());
@@ -54,13 +66,9 @@ pub fn convert(registry: &Registry, request: &Request) -> Result<(), Failure> {
         None => default_output(request.input, out_format),
     };
     ensure_not_input(request.input, &output)?;
-    let mut write_options = parse_options(&request.flags.write_options)?;
-    if let Some(sim_out) = &request.flags.chrono_sim_out {
-        write_options.set("sim-out", sim_out.clone());
-    }
     write_options.output_path = (!is_stdio(&output)).then(|| output.clone());
-    let exported = out_format
-        .write(&imported.model, &write_options)
+    let exported = registry
+        .write(out_format, &imported.model, &write_options)
         .map_err(diagnostic_failure)?;
     let mut export_report = exported.report.clone();
     export_report.file = Some(output.display().to_string());

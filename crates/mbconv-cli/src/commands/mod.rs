@@ -50,8 +50,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Simulate(args) => simulate::simulate(&registry, args, quiet),
         Command::Dynamics(args) => simulate::dynamics(&registry, args, quiet),
         Command::Bushing(command) => bushing::run(&registry, command, quiet),
-        Command::Formats => {
-            formats::list(&registry);
+        Command::Formats(args) => {
+            formats::list(&registry, args.settings);
             Ok(())
         }
         _ => unreachable!("shortcuts are handled above"),

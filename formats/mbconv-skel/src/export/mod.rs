@@ -37,11 +37,7 @@ pub fn export_to(model: &Model, output: Option<&std::path::Path>) -> Exported {
         output,
     };
     let root = exporter.document();
-    Exported {
-        text: xml::serialize(&root),
-        companions: Vec::new(),
-        report: exporter.report,
-    }
+    Exported::text(xml::serialize(&root), exporter.report)
 }
 
 struct Exporter<'m> {

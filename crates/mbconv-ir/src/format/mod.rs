@@ -3,13 +3,21 @@
 //! A format crate implements [`Format`] for one file format; the CLI registers every built
 //! format in a [`Registry`] and finds them by name, alias, extension or content. Formats that
 //! are known but not built in are registered as planned, so that asking for one gives a clear
-//! "not available" error instead of "unknown format".
+//! "not available" error instead of "unknown format". [`kit`] holds what every format crate
+//! shares; [`settings`] the typed format settings the registry checks before reading or
+//! writing.
+
+pub mod kit;
+pub mod settings;
+
+pub use settings::{Direction, Options, SettingError, SettingKind, SettingSpec};
 
 use crate::model::Model;
 use crate::report::{Report, SourceSpan};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 /// Any diagnostic a format reports when it cannot read or write.
 pub type FormatError = Box<dyn miette::Diagnostic + Send + Sync + 'static>;
@@ -23,6 +31,9 @@ pub struct Source {
     pub path: Option<PathBuf>,
     /// The whole text.
     pub text: String,
+    /// Byte offsets of line starts, built on the first [`Source::span`] call, so that turning
+    /// an offset into line and column costs a binary search, not a scan of the file.
+    line_starts: OnceLock<Arc<[usize]>>,
 }
 
 impl Source {
@@ -32,6 +43,7 @@ impl Source {
             name: path.display().to_string(),
             path: Some(path.to_path_buf()),
             text: std::fs::read_to_string(path)?,
+            line_starts: OnceLock::new(),
         })
     }
     /// A source held in memory.
@@ -40,15 +52,45 @@ impl Source {
             name: name.into(),
             path: None,
             text: text.into(),
+            line_starts: OnceLock::new(),
         }
     }
     /// The directory relative references resolve against.
     pub fn base_dir(&self) -> Option<&Path> {
         self.path.as_deref().and_then(Path::parent)
     }
-    /// The span of `length` bytes at `offset`.
+    /// The same text under another name and path (a file read through another, say).
+    pub fn with_path(mut self, name: impl Into<String>, path: Option<PathBuf>) -> Self {
+        self.name = name.into();
+        self.path = path;
+        self
+    }
+    /// The span of `length` bytes at `offset`, with its 1-based line and column.
+    ///
+    /// ```
+    /// let src = mbconv_ir::format::Source::from_string("m", "ab\ncé\nd");
+    /// let span = src.span(6, 1);
+    /// assert_eq!((span.line, span.column), (2, 3));
+    /// assert_eq!(span, mbconv_ir::SourceSpan::locate(&src.text, 6, 1));
+    /// ```
     pub fn span(&self, offset: usize, length: usize) -> SourceSpan {
-        SourceSpan::locate(&self.text, offset, length)
+        let starts = self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        });
+        let mut offset = offset.min(self.text.len());
+        while offset > 0 && !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = starts.partition_point(|&start| start <= offset);
+        let line_start = starts[line - 1];
+        SourceSpan {
+            offset,
+            length,
+            line,
+            column: self.text[line_start..offset].chars().count() + 1,
+        }
     }
     /// An error pointing at a span of this source.
     pub fn error(&self, code: &str, span: Option<SourceSpan>, message: impl Into<String>) -> SourceError {
@@ -129,35 +171,6 @@ impl miette::Diagnostic for SourceError {
     }
 }
 
-/// Format-specific settings, as `key=value` strings (for example `angles=radians`).
-///
-/// ```
-/// let mut o = mbconv_ir::format::Options::default();
-/// o.set("angles", "radians");
-/// assert_eq!(o.get("angles"), Some("radians"));
-/// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Options {
-    values: BTreeMap<String, String>,
-    /// The output path, when writing to a file (writers name companion files after it).
-    pub output_path: Option<PathBuf>,
-}
-
-impl Options {
-    /// Sets a value.
-    pub fn set(&mut self, key: impl Into<String>, value: impl Into<String>) {
-        self.values.insert(key.into(), value.into());
-    }
-    /// The value under `key`.
-    pub fn get(&self, key: &str) -> Option<&str> {
-        self.values.get(key).map(String::as_str)
-    }
-    /// All settings.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.values.iter().map(|(k, v)| (k.as_str(), v.as_str()))
-    }
-}
-
 /// Maps IR paths to the source spans they came from.
 pub type SourceMap = BTreeMap<String, SourceSpan>;
 
@@ -209,6 +222,33 @@ pub struct Exported {
     pub companions: Vec<Companion>,
     /// What the exporter could not say or had to change.
     pub report: Report,
+    /// The companion to open to read the whole model back (a Chrono simulation file, which
+    /// names the model file and adds gravity and time step); `None`: the main file.
+    pub entry: Option<String>,
+}
+
+impl Exported {
+    /// Just a main file, with its report.
+    pub fn text(text: String, report: Report) -> Self {
+        Self {
+            text,
+            companions: Vec::new(),
+            report,
+            entry: None,
+        }
+    }
+}
+
+/// A model turned into what a format can say, and every change that took.
+///
+/// `emit` writes a lowered model and loses nothing more: reading the emitted text back gives
+/// a model that moves exactly like [`Lowered::model`].
+#[derive(Clone, Debug)]
+pub struct Lowered {
+    /// The model as the format will say it.
+    pub model: Model,
+    /// Every change: kept exactly, approximated, dropped, renamed, each with its IR path.
+    pub report: Report,
 }
 
 /// Static facts about a format.
@@ -243,15 +283,39 @@ impl FormatInfo {
 }
 
 /// A model file format that can be read and written.
+///
+/// Writing is two steps: [`Format::lower`], a pure IR -> IR step that turns the model into what
+/// the format can say and reports every change, then [`Format::emit`], which writes the lowered
+/// model and loses nothing more. [`Format::write`] runs both. Callers outside a format crate
+/// go through [`Registry::read`] and [`Registry::write`], which check the settings first.
 pub trait Format: Send + Sync {
     /// Name, aliases, extensions and description.
     fn info(&self) -> &FormatInfo;
+    /// The settings [`Format::read`] understands.
+    fn read_settings(&self) -> &'static [SettingSpec] {
+        &[]
+    }
+    /// The settings [`Format::lower`] and [`Format::emit`] understand.
+    fn write_settings(&self) -> &'static [SettingSpec] {
+        &[]
+    }
     /// True when `text` looks like this format (used when the extension is ambiguous).
     fn sniff(&self, text: &str) -> bool;
     /// Reads a model. Errors in the input come back as diagnostics with spans.
     fn read(&self, source: &Source, options: &Options) -> Result<Imported, FormatError>;
-    /// Writes a model. What the format cannot say is listed in the report.
-    fn write(&self, model: &Model, options: &Options) -> Result<Exported, FormatError>;
+    /// Turns a model into what this format can say; every change is a finding.
+    fn lower(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError>;
+    /// Writes a lowered model, losing nothing more.
+    fn emit(&self, lowered: &Model, options: &Options) -> Result<Exported, FormatError>;
+    /// Lowers and emits; the report holds the findings of both steps.
+    fn write(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
+        let lowered = self.lower(model, options)?;
+        let mut exported = self.emit(&lowered.model, options)?;
+        let mut report = lowered.report;
+        report.extend(std::mem::take(&mut exported.report));
+        exported.report = report;
+        Ok(exported)
+    }
 }
 
 /// Why a format could not be found.
@@ -372,6 +436,37 @@ impl Registry {
         Err(LookupError::Undetected {
             path: path.display().to_string(),
         })
+    }
+    /// Reads with `format` after checking `options` against its read settings.
+    pub fn read(
+        &self,
+        format: &dyn Format,
+        source: &Source,
+        options: &Options,
+    ) -> Result<Imported, FormatError> {
+        options.check(format.info().name, Direction::Read, format.read_settings())?;
+        format.read(source, options)
+    }
+    /// Lowers with `format` after checking `options` against its write settings.
+    pub fn lower(
+        &self,
+        format: &dyn Format,
+        model: &Model,
+        options: &Options,
+    ) -> Result<Lowered, FormatError> {
+        options.check(format.info().name, Direction::Write, format.write_settings())?;
+        format.lower(model, options)
+    }
+    /// Writes (lowers and emits) with `format` after checking `options` against its write
+    /// settings.
+    pub fn write(
+        &self,
+        format: &dyn Format,
+        model: &Model,
+        options: &Options,
+    ) -> Result<Exported, FormatError> {
+        options.check(format.info().name, Direction::Write, format.write_settings())?;
+        format.write(model, options)
     }
     /// The format to write `path` in, by extension.
     pub fn detect_output(&self, path: &Path) -> Result<&dyn Format, LookupError> {

@@ -1,0 +1,15 @@
+//! What every format crate needs and none should write again: the import session
+//! ([`ImportSession`]: source, report, source map, span-aware findings and errors, unique
+//! names), the exactness aids ([`aids`]: numbers kept as written so a same-format round trip is
+//! bit-exact), and one policy for writing numbers ([`numbers`]).
+//!
+//! A format crate has the same rooms as every other: `raw` (the document as read, with spans),
+//! `spec` (keys, defaults and conventions both directions share), `import/`, `export/` (`lower`
+//! + `emit`) and a `lib.rs` that only implements [`Format`](super::Format). See
+//! `docs/adding-a-format.md`.
+
+pub mod aids;
+pub mod numbers;
+mod session;
+
+pub use session::{ImportSession, SourceResult};
