@@ -9,6 +9,7 @@
 
 pub mod kit;
 pub mod settings;
+pub mod support;
 
 pub use settings::{Direction, Options, SettingError, SettingKind, SettingSpec};
 
@@ -297,6 +298,11 @@ pub trait Format: Send + Sync {
     }
     /// The settings [`Format::lower`] and [`Format::emit`] understand.
     fn write_settings(&self) -> &'static [SettingSpec] {
+        &[]
+    }
+    /// How this format carries each IR feature (the table its `lower` step reports from;
+    /// `docs/loss-matrix.md` is generated from it). A feature not listed is kept.
+    fn feature_support(&self) -> &'static [support::FeatureSupport] {
         &[]
     }
     /// True when `text` looks like this format (used when the extension is ambiguous).

@@ -1,0 +1,250 @@
+//! What a format can say of each IR feature: kept exactly, kept through an exact equivalent,
+//! approximated (how), or lost. Each format's `lower` step declares its table
+//! ([`Format::feature_support`](super::Format::feature_support)) and reports its findings from
+//! it, and `docs/loss-matrix.md` is generated from the same tables, so the documentation cannot
+//! drift from the code.
+
+use std::fmt;
+
+/// An IR feature a model may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Feature {
+    /// Body mass, centre of mass and inertia tensor.
+    MassProperties,
+    /// A rotated inertia frame (products of inertia in the body frame).
+    InertiaProducts,
+    /// Fixed (welded) bodies.
+    FixedBodies,
+    /// Joint coordinates at the initial state (`q0`).
+    InitialJointPositions,
+    /// Joint rates at the initial state (`v0`).
+    InitialJointVelocities,
+    /// Initial body velocities of bodies without a joint (floating bodies).
+    InitialBodyVelocities,
+    /// Fixed joints.
+    FixedJoint,
+    /// Revolute joints.
+    RevoluteJoint,
+    /// Prismatic joints.
+    PrismaticJoint,
+    /// Screw joints.
+    ScrewJoint,
+    /// Universal joints.
+    UniversalJoint,
+    /// Spherical (ball) joints.
+    SphericalJoint,
+    /// Euler-angle joints.
+    EulerJoint,
+    /// Cylindrical joints.
+    CylindricalJoint,
+    /// Planar joints.
+    PlanarJoint,
+    /// Translational (3 sliding dof) joints.
+    TranslationalJoint,
+    /// Free (6 dof) joints.
+    FreeJoint,
+    /// Point-on-line and point-on-plane joints.
+    PointJoints,
+    /// Closed kinematic loops (joints outside the spanning tree).
+    KinematicLoops,
+    /// Joint position limits.
+    JointLimits,
+    /// Joint velocity and effort limits.
+    JointVelocityEffortLimits,
+    /// Joint springs (stiffness and rest position).
+    JointSprings,
+    /// Joint viscous damping.
+    JointDamping,
+    /// Joint Coulomb friction.
+    JointFriction,
+    /// Joint actuators (force, servo, velocity, locked, …).
+    JointActuators,
+    /// Constraints (distance, revolute-spherical, …).
+    Constraints,
+    /// Translational spring-damper-actuators between two points.
+    Tsda,
+    /// Rotational spring-damper-actuators about an axis.
+    Rsda,
+    /// Bushings (Drake's roll-pitch-yaw law, Chrono's generic law).
+    Bushings,
+    /// Shift restraints (piecewise polynomials).
+    Restraints,
+    /// Motors driven by time functions.
+    Motors,
+    /// Body loads (forces and torques).
+    BodyLoads,
+    /// Visual and collision shapes.
+    Shapes,
+    /// Meshes referenced by shapes.
+    Meshes,
+    /// Visual materials and colours.
+    Appearance,
+    /// Contact materials.
+    ContactMaterials,
+    /// Sensors, cameras, lights.
+    Devices,
+    /// Groups (skeletons, assemblies).
+    Groups,
+    /// Named frames fixed to a body or the world (markers).
+    NamedFrames,
+    /// Gravity.
+    Gravity,
+    /// The simulation time step.
+    TimeStep,
+    /// Data only one format understands, kept verbatim.
+    FormatExtras,
+}
+
+impl Feature {
+    /// Every feature, in table order.
+    pub const ALL: [Feature; 42] = [
+        Self::MassProperties,
+        Self::InertiaProducts,
+        Self::FixedBodies,
+        Self::InitialJointPositions,
+        Self::InitialJointVelocities,
+        Self::InitialBodyVelocities,
+        Self::FixedJoint,
+        Self::RevoluteJoint,
+        Self::PrismaticJoint,
+        Self::ScrewJoint,
+        Self::UniversalJoint,
+        Self::SphericalJoint,
+        Self::EulerJoint,
+        Self::CylindricalJoint,
+        Self::PlanarJoint,
+        Self::TranslationalJoint,
+        Self::FreeJoint,
+        Self::PointJoints,
+        Self::KinematicLoops,
+        Self::JointLimits,
+        Self::JointVelocityEffortLimits,
+        Self::JointSprings,
+        Self::JointDamping,
+        Self::JointFriction,
+        Self::JointActuators,
+        Self::Constraints,
+        Self::Tsda,
+        Self::Rsda,
+        Self::Bushings,
+        Self::Restraints,
+        Self::Motors,
+        Self::BodyLoads,
+        Self::Shapes,
+        Self::Meshes,
+        Self::Appearance,
+        Self::ContactMaterials,
+        Self::Devices,
+        Self::Groups,
+        Self::NamedFrames,
+        Self::Gravity,
+        Self::TimeStep,
+        Self::FormatExtras,
+    ];
+
+    /// A short human name.
+    pub fn title(self) -> &'static str {
+        match self {
+            Self::MassProperties => "mass, COM, inertia",
+            Self::InertiaProducts => "products of inertia",
+            Self::FixedBodies => "fixed bodies",
+            Self::InitialJointPositions => "initial joint positions",
+            Self::InitialJointVelocities => "initial joint velocities",
+            Self::InitialBodyVelocities => "initial velocities of floating bodies",
+            Self::FixedJoint => "fixed joint",
+            Self::RevoluteJoint => "revolute joint",
+            Self::PrismaticJoint => "prismatic joint",
+            Self::ScrewJoint => "screw joint",
+            Self::UniversalJoint => "universal joint",
+            Self::SphericalJoint => "spherical joint",
+            Self::EulerJoint => "euler joint",
+            Self::CylindricalJoint => "cylindrical joint",
+            Self::PlanarJoint => "planar joint",
+            Self::TranslationalJoint => "translational joint",
+            Self::FreeJoint => "free joint",
+            Self::PointJoints => "point-line / point-plane joint",
+            Self::KinematicLoops => "closed loops",
+            Self::JointLimits => "joint position limits",
+            Self::JointVelocityEffortLimits => "joint velocity / effort limits",
+            Self::JointSprings => "joint springs",
+            Self::JointDamping => "joint damping",
+            Self::JointFriction => "joint Coulomb friction",
+            Self::JointActuators => "joint actuators",
+            Self::Constraints => "constraints",
+            Self::Tsda => "TSDA",
+            Self::Rsda => "RSDA",
+            Self::Bushings => "bushings",
+            Self::Restraints => "restraints",
+            Self::Motors => "motors",
+            Self::BodyLoads => "body loads",
+            Self::Shapes => "shapes",
+            Self::Meshes => "meshes",
+            Self::Appearance => "colours and materials",
+            Self::ContactMaterials => "contact materials",
+            Self::Devices => "sensors, cameras, lights",
+            Self::Groups => "groups",
+            Self::NamedFrames => "named frames",
+            Self::Gravity => "gravity",
+            Self::TimeStep => "time step",
+            Self::FormatExtras => "other formats' extras",
+        }
+    }
+}
+
+impl fmt::Display for Feature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.title())
+    }
+}
+
+/// How a format carries a feature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Support {
+    /// Said as it is.
+    Kept,
+    /// Said through an exact equivalent (how, in a few words).
+    Equivalent(&'static str),
+    /// Said approximately (how).
+    Approximated(&'static str),
+    /// Not said (why).
+    Lost(&'static str),
+}
+
+impl Support {
+    /// `kept`, `exact: …`, `approximated: …` or `lost: …`, for tables.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Kept => "kept".to_owned(),
+            Self::Equivalent(how) => format!("exact: {how}"),
+            Self::Approximated(how) => format!("approximated: {how}"),
+            Self::Lost(why) => format!("lost: {why}"),
+        }
+    }
+}
+
+/// One row of a format's table.
+///
+/// ```
+/// use mbconv_ir::format::support::{Feature, FeatureSupport, Support, lookup};
+/// const TABLE: &[FeatureSupport] = &[FeatureSupport {
+///     feature: Feature::Devices,
+///     support: Support::Lost("the format has no sensors"),
+/// }];
+/// assert_eq!(lookup(TABLE, Feature::Devices), Support::Lost("the format has no sensors"));
+/// assert_eq!(lookup(TABLE, Feature::Gravity), Support::Kept);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FeatureSupport {
+    /// The feature.
+    pub feature: Feature,
+    /// How the format carries it.
+    pub support: Support,
+}
+
+/// How `table` carries `feature`; a feature the table does not list is kept.
+pub fn lookup(table: &[FeatureSupport], feature: Feature) -> Support {
+    table
+        .iter()
+        .find(|row| row.feature == feature)
+        .map_or(Support::Kept, |row| row.support)
+}
