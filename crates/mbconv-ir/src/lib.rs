@@ -24,6 +24,7 @@
 
 pub mod format;
 pub mod kinematics;
+pub mod lower;
 pub mod mbir;
 pub mod model;
 pub mod pose;

@@ -5,19 +5,14 @@
 use mbconv_ir::rotation::{choreonoid, chrono, drake, rotation_vector, shift, skel};
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use serde_json::Value;
-use std::path::PathBuf;
 
 const TOL: f64 = 1e-12;
 
+/// A corpus JSON file: skipped with a notice when missing, a failure under
+/// `MBCONV_REQUIRE_CORPUS=1`.
 fn corpus(rel: &str) -> Option<Value> {
-    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus")).join(rel);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Some(serde_json::from_str(&text).unwrap()),
-        Err(_) => {
-            eprintln!("notice: {} not found; corpus test skipped", path.display());
-            None
-        }
-    }
+    let path = mbconv_test_support::corpus_file(rel)?;
+    Some(serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap())
 }
 
 fn v3(v: &Value) -> [f64; 3] {

@@ -6,18 +6,11 @@
 use mbconv_ir::{PiecewisePolynomial, TimeFunction};
 use serde_json::Value;
 
+/// The Chrono-derived vectors: skipped with a notice when missing, a failure under
+/// `MBCONV_REQUIRE_CORPUS=1`.
 fn vectors() -> Option<Value> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/chrono_derived/chrono_conventions_vectors.json"
-    );
-    match std::fs::read_to_string(path) {
-        Ok(text) => Some(serde_json::from_str(&text).unwrap()),
-        Err(_) => {
-            eprintln!("notice: {path} not found; corpus test skipped");
-            None
-        }
-    }
+    let path = mbconv_test_support::corpus_file("chrono_derived/chrono_conventions_vectors.json")?;
+    Some(serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap())
 }
 
 #[test]

@@ -171,7 +171,7 @@ impl Inertia {
 }
 
 /// A spatial velocity in world coordinates: `linear` is the velocity of the body-frame origin.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Twist {
     /// Linear velocity of the body-frame origin, world frame (m/s).

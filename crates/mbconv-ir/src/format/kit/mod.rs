@@ -5,7 +5,7 @@
 //!
 //! A format crate has the same rooms as every other: `raw` (the document as read, with spans),
 //! `spec` (keys, defaults and conventions both directions share), `import/`, `export/` (`lower`
-//! + `emit`) and a `lib.rs` that only implements [`Format`](super::Format). See
+//! and `emit`) and a `lib.rs` that only implements [`Format`](super::Format). See
 //! `docs/adding-a-format.md`.
 
 pub mod aids;

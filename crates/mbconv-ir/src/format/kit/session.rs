@@ -80,7 +80,7 @@ impl<'s> ImportSession<'s> {
         span: Option<SourceSpan>,
         message: impl Into<String>,
     ) {
-        let mut finding = Finding::new(&self.code(code), severity, category, message).with_span(span);
+        let mut finding = Finding::new(self.code(code), severity, category, message).with_span(span);
         if !ir_path.is_empty() {
             finding = finding.at(ir_path);
         }

@@ -17,6 +17,8 @@ use crate::rotation::{self, rotation_vector};
 use nalgebra::{Unit, UnitQuaternion, Vector3};
 use std::collections::VecDeque;
 
+pub mod velocity;
+
 /// The motion `J(q)` of a joint: pose of the child joint frame in the parent joint frame.
 /// Missing coordinates count as zero.
 ///
