@@ -289,6 +289,7 @@ fn body() -> BoxedStrategy<Body> {
                         inertia_rotation: rot,
                     },
                     gravity,
+                    enabled: gravity || fixed,
                     initial_velocity: vel.map(|(linear, angular)| Twist { linear, angular }),
                     shapes,
                     contact_materials: materials

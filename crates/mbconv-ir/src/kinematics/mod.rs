@@ -5,7 +5,9 @@
 //! * [`SpanningTree::new`] picks a tree over the joint graph: breadth first from the world
 //!   (and from bodies flagged `fixed`), joints in model order; a joint met from its child side
 //!   is used **reversed**; bodies with no path to the world become **floating** roots (an
-//!   implicit free joint) in model order; every other enabled joint closes a **loop**.
+//!   implicit free joint) in model order; every other enabled joint closes a **loop**. An
+//!   inactive body ([`Model::active_bodies`](crate::Model::active_bodies)) stays where it is,
+//!   like a fixed one, and the joints touching it are left out.
 //! * [`world_poses`] evaluates forward kinematics in the **reference** configuration (every
 //!   tree joint at zero) or the **initial** one (every tree joint at `q0`). Root bodies keep
 //!   their stored pose. Loop closures are not solved here (the solver's assembly step does).
@@ -110,7 +112,8 @@ pub struct SpanningTree {
     pub order: Vec<usize>,
     /// Enabled joints not in the tree: each closes a loop.
     pub loop_joints: Vec<usize>,
-    /// Joints left out: disabled, or referring to unknown bodies, or joining a body to itself.
+    /// Joints left out: disabled, or referring to unknown or inactive bodies, or joining a body
+    /// to itself.
     pub ignored_joints: Vec<usize>,
 }
 
@@ -128,10 +131,12 @@ impl SpanningTree {
     /// ```
     pub fn new(model: &Model) -> Self {
         let n = model.bodies.len();
+        let active = model.active_bodies();
+        // A joint touching an inactive body is left out like one naming an unknown body.
         let index = |r: &BodyRef| -> Option<Option<usize>> {
             match r {
                 BodyRef::World => Some(None),
-                BodyRef::Body(name) => model.body_index(name).map(Some),
+                BodyRef::Body(name) => model.body_index(name).filter(|&b| active[b]).map(Some),
             }
         };
         // Usable edges: (joint, parent node, child node); node None = world.
@@ -149,7 +154,7 @@ impl SpanningTree {
         let mut queue: VecDeque<Option<usize>> = VecDeque::new();
         queue.push_back(None);
         for (b, body) in model.bodies.iter().enumerate() {
-            if body.fixed {
+            if body.fixed || !active[b] {
                 attachments[b] = Some(Attachment::Fixed);
                 order.push(b);
                 queue.push_back(Some(b));
@@ -276,4 +281,47 @@ pub fn world_poses(model: &Model, tree: &SpanningTree, configuration: Configurat
         }
     }
     poses
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::body::Body;
+    use crate::model::group::{Group, GroupType};
+
+    #[test]
+    fn inactive_bodies_stay_put_and_their_joints_are_left_out() {
+        let mut m = Model::new("m");
+        m.bodies = vec![Body::new("a"), Body::new("b"), Body::new("c")];
+        let revolute = JointKind::Revolute { axis: Vector3::z() };
+        m.joints.push(Joint::new(
+            "j0",
+            revolute.clone(),
+            BodyRef::World,
+            BodyRef::body("a"),
+        ));
+        m.joints.push(Joint::new(
+            "j1",
+            revolute.clone(),
+            BodyRef::body("a"),
+            BodyRef::body("b"),
+        ));
+        m.joints
+            .push(Joint::new("j2", revolute, BodyRef::body("b"), BodyRef::body("c")));
+        m.bodies[1].enabled = false;
+        let tree = SpanningTree::new(&m);
+        assert_eq!(tree.attachments[1], Attachment::Fixed);
+        assert_eq!(tree.attachments[2], Attachment::Floating);
+        assert_eq!(tree.ignored_joints, vec![1, 2]);
+        // The same through a disabled assembly.
+        m.bodies[1].enabled = true;
+        let mut assembly = Group::new("arm", GroupType::Assembly);
+        assembly.bodies = vec!["c".into()];
+        assembly.enabled = false;
+        m.groups.push(assembly);
+        let tree = SpanningTree::new(&m);
+        assert_eq!(tree.attachments[2], Attachment::Fixed);
+        assert_eq!(tree.ignored_joints, vec![2]);
+        assert_eq!(tree.dof(&m), 2);
+    }
 }

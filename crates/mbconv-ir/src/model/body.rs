@@ -35,6 +35,11 @@ pub struct Body {
     /// Whether gravity acts on this body.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub gravity: bool,
+    /// False for a body the model switches off (Shift `active: false`): it takes no part in
+    /// the dynamics (it stays where it is, and the joints touching it are left out of the
+    /// spanning tree). See [`Model::active_bodies`](crate::Model::active_bodies).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub enabled: bool,
     /// Velocity of the body at the initial state, for bodies whose velocity a format gives
     /// directly (Chrono). Joint velocities (`v0`) are applied on top.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -63,6 +68,7 @@ impl Body {
             fixed: false,
             inertial: Inertial::default(),
             gravity: true,
+            enabled: true,
             initial_velocity: None,
             shapes: Vec::new(),
             contact_materials: Vec::new(),

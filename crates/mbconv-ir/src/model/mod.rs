@@ -91,6 +91,54 @@ impl Model {
     pub fn body_index(&self, name: &str) -> Option<usize> {
         self.bodies.iter().position(|b| b.name == name)
     }
+
+    /// Which bodies (by index) take part in the dynamics: a body is active when it is enabled
+    /// and no group containing it, directly or through enclosing groups, is disabled.
+    ///
+    /// ```
+    /// use mbconv_ir::{Body, Group, GroupType, Model};
+    /// let mut m = Model::new("m");
+    /// m.bodies = vec![Body::new("a"), Body::new("b"), Body::new("c")];
+    /// m.bodies[0].enabled = false;
+    /// let mut outer = Group::new("outer", GroupType::Assembly);
+    /// outer.enabled = false;
+    /// let mut inner = Group::new("inner", GroupType::Assembly);
+    /// inner.parent = Some("outer".into());
+    /// inner.bodies = vec!["b".into()];
+    /// m.groups = vec![outer, inner];
+    /// assert_eq!(m.active_bodies(), vec![false, false, true]);
+    /// ```
+    pub fn active_bodies(&self) -> Vec<bool> {
+        let group_enabled = |start: &str| {
+            let mut name = Some(start);
+            let mut steps = 0;
+            while let Some(n) = name {
+                let Some(group) = self.groups.iter().find(|g| g.name == n) else {
+                    break;
+                };
+                if !group.enabled {
+                    return false;
+                }
+                name = group.parent.as_deref();
+                steps += 1;
+                if steps > self.groups.len() {
+                    break; // a cycle (validation reports it)
+                }
+            }
+            true
+        };
+        self.bodies
+            .iter()
+            .map(|body| {
+                body.enabled
+                    && self
+                        .groups
+                        .iter()
+                        .filter(|g| g.bodies.iter().any(|b| *b == body.name))
+                        .all(|g| group_enabled(&g.name))
+            })
+            .collect()
+    }
     /// The joint named `name`.
     pub fn joint(&self, name: &str) -> Option<&Joint> {
         self.joints.iter().find(|j| j.name == name)
