@@ -134,7 +134,7 @@ impl Model {
                     && self
                         .groups
                         .iter()
-                        .filter(|g| g.bodies.iter().any(|b| *b == body.name))
+                        .filter(|g| g.bodies.contains(&body.name))
                         .all(|g| group_enabled(&g.name))
             })
             .collect()
