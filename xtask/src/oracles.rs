@@ -161,7 +161,7 @@ fn golden_dart_from_other_formats(python: &std::path::Path) -> Result<()> {
 }
 
 /// Pinocchio ABA and DART trajectory golden data for the solver
-/// (`crates/mbconv-solver/tests/golden`).
+/// (`crates/mbconv-solver/tests/golden`): the corpus SKEL files and the project's SKEL fixtures.
 pub fn golden_solver() -> Result<()> {
     let python = setup()?;
     let shared = shared()?;
@@ -179,6 +179,14 @@ pub fn golden_solver() -> Result<()> {
             "oracles/solver/dart_skel.py",
             &shared.join("corpus/skel").to_string_lossy(),
             &format!("{golden}/dart_skel.json"),
+        ],
+    )?;
+    run(
+        &python,
+        &[
+            "oracles/solver/dart_skel.py",
+            "fixtures/skel",
+            &format!("{golden}/dart_fixtures.json"),
         ],
     )
 }

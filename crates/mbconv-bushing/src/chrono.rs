@@ -7,7 +7,8 @@
 //!
 //! - `S_lin` = origin of A in C's coordinates; `Ṡ_lin` its time derivative as seen in C;
 //! - `S_rot` = rotation vector of the relative rotation, angle `2·atan2(|v|, w)` wrapped into
-//!   `[−π, π]` times the unit axis (Chrono's "small rotations" log map); `Ṡ_rot` = angular
+//!   `[−π, π]` times the unit axis (Chrono's "small rotations" log map, the IR's
+//!   [`mbconv_ir::rotation::rotation_vector::from_quaternion`]); `Ṡ_rot` = angular
 //!   velocity of A relative to C, in C's coordinates;
 //! - `[f; t] = K·S + D·Ṡ` with the diagonal `K = diag(kx, ky, kz, k0, k1, k2)` (IR
 //!   `force_stiffness`, `torque_stiffness`) and `D` likewise, all in C's axes;
@@ -17,7 +18,8 @@
 //! has a net moment `(Co − Ao) × f` (Chrono's law, reproduced as is).
 
 use crate::{FrameState, LawConstants, Wrench};
-use nalgebra::{UnitQuaternion, Vector3};
+use mbconv_ir::rotation::rotation_vector;
+use nalgebra::Vector3;
 
 /// The intermediate results of one evaluation, in C's coordinates.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,32 +38,6 @@ pub struct ChronoEvaluation {
     pub torque_c: Vector3<f64>,
 }
 
-/// Chrono's rotation vector of a quaternion: angle `2·atan2(|v|, w)` wrapped into `[−π, π]`
-/// times the unit axis `v/|v|` (zero when `v = 0`).
-///
-/// ```
-/// use mbconv_bushing::chrono::rotation_vector;
-/// use nalgebra::{UnitQuaternion, Vector3};
-/// let q = UnitQuaternion::from_scaled_axis(Vector3::new(0.0, 0.0, 0.3));
-/// assert!((rotation_vector(&q) - Vector3::new(0.0, 0.0, 0.3)).norm() < 1e-15);
-/// ```
-pub fn rotation_vector(q: &UnitQuaternion<f64>) -> Vector3<f64> {
-    let v = q.imag();
-    let sin_half = v.norm();
-    if sin_half > 0.0 {
-        let mut angle = 2.0 * sin_half.atan2(q.w);
-        if angle > std::f64::consts::PI {
-            angle -= 2.0 * std::f64::consts::PI;
-        }
-        if angle < -std::f64::consts::PI {
-            angle += 2.0 * std::f64::consts::PI;
-        }
-        v * (angle / sin_half)
-    } else {
-        Vector3::zeros()
-    }
-}
-
 /// Evaluates the law for frames A (body 1 marker) and C (body 2 marker), keeping the
 /// intermediate results.
 pub fn evaluate_relative(k: &LawConstants, a: &FrameState, c: &FrameState) -> ChronoEvaluation {
@@ -69,7 +45,7 @@ pub fn evaluate_relative(k: &LawConstants, a: &FrameState, c: &FrameState) -> Ch
     let r_cw = r_wc.inverse();
     let d_w = a.pose.translation - c.pose.translation;
     let displacement = r_cw * d_w;
-    let rotation_vector = rotation_vector(&(r_cw * a.pose.rotation));
+    let rotation_vector = Vector3::from(rotation_vector::from_quaternion(&(r_cw * a.pose.rotation)));
     let displacement_rate = r_cw * (a.linear_velocity - c.linear_velocity - c.angular_velocity.cross(&d_w));
     let angular_velocity = r_cw * (a.angular_velocity - c.angular_velocity);
     let force_c =

@@ -12,9 +12,10 @@
 //! vector, rpy rates versus relative angular velocity) and for large rotations.
 
 use crate::{BushingError, LawConstants};
+use mbconv_ir::report::path;
 use mbconv_ir::rotation::chrono::{joint_frame_from_axis, universal_frame};
 use mbconv_ir::{BodyRef, Bushing, BushingLaw, Category, Finding, Joint, JointKind, Pose, Severity};
-use nalgebra::{UnitQuaternion, Vector3};
+use nalgebra::UnitQuaternion;
 
 /// The law's name as the reports print it.
 pub fn law_name(law: BushingLaw) -> &'static str {
@@ -85,7 +86,7 @@ pub fn convert_law(
         Category::Approximated,
         message,
     )
-    .at(format!("force_elements[\"{name}\"]"));
+    .at(path::item("force_elements", name));
     Ok((converted, Some(finding)))
 }
 
@@ -155,10 +156,4 @@ pub fn chrono_bushing_from_joint(joint: &Joint, body1: ChronoBody1) -> Result<Bu
         force_stiffness: [k[0], k[1], k[2]],
         force_damping: [d[0], d[1], d[2]],
     })
-}
-
-/// Unit vector or `None`.
-pub(crate) fn unit(v: &Vector3<f64>) -> Option<Vector3<f64>> {
-    let n = v.norm();
-    (n.is_finite() && n > 0.0).then(|| v / n)
 }

@@ -19,11 +19,12 @@
 //! on x, a universal joint's first axis on z (yaw) and second on y (pitch), a planar joint's
 //! normal on z.
 
-use crate::convert::{ChronoBody1, chrono_bushing_from_joint, convert_law, unit};
+use crate::convert::{ChronoBody1, chrono_bushing_from_joint, convert_law};
 use crate::design::{DesignInputs, design};
 use crate::{BushingError, FrameState, LawConstants, drake};
 use mbconv_ir::kinematics::{Attachment, Configuration, SpanningTree, world_poses};
-use mbconv_ir::rotation::from_columns;
+use mbconv_ir::report::path;
+use mbconv_ir::rotation::{from_columns, unit_vector};
 use mbconv_ir::{
     BodyRef, Bushing, BushingLaw, Category, Finding, ForceElement, ForceKind, Joint, JointKind, Model,
     MotorTarget, Pose, RestraintTarget, Severity,
@@ -79,7 +80,7 @@ fn mapping(joint: &Joint) -> Result<Mapping, BushingError> {
         joint: joint.name.clone(),
         reason: reason.to_owned(),
     };
-    let axis = |v: &Vector3<f64>| unit(v).ok_or_else(|| error("has a zero or non-finite axis"));
+    let axis = |v: &Vector3<f64>| unit_vector(v).ok_or_else(|| error("has a zero or non-finite axis"));
     // The turn whose z axis is `a`.
     let z_along = |a: Vector3<f64>| frame_with_z(&a);
     let all = [true; 3];
@@ -105,7 +106,7 @@ fn mapping(joint: &Joint) -> Result<Mapping, BushingError> {
         }
         JointKind::Universal { axis1, axis2 } => {
             let z = axis(axis1)?;
-            let y = unit(&(axis(axis2)? - z * z.dot(axis2)))
+            let y = unit_vector(&(axis(axis2)? - z * z.dot(axis2)))
                 .ok_or_else(|| error("has parallel universal axes"))?;
             m(
                 from_columns(&y.cross(&z), &y, &z),
@@ -116,7 +117,7 @@ fn mapping(joint: &Joint) -> Result<Mapping, BushingError> {
         }
         JointKind::Planar { axis1, axis2 } => {
             let x = axis(axis1)?;
-            let z = unit(&x.cross(&axis(axis2)?)).ok_or_else(|| error("has parallel planar axes"))?;
+            let z = unit_vector(&x.cross(&axis(axis2)?)).ok_or_else(|| error("has parallel planar axes"))?;
             m(
                 from_columns(&x, &z.cross(&x), &z),
                 [true, true, false],
@@ -297,7 +298,7 @@ pub fn replace_joint_with_bushing(
             )));
         }
     }
-    let path = format!("force_elements[\"{name}\"]");
+    let element_path = path::item("force_elements", &name);
     let mut findings = Vec::new();
 
     let bushing = if joint.bushing.is_some() {
@@ -306,7 +307,7 @@ pub fn replace_joint_with_bushing(
         findings.extend(finding);
         drake
     } else {
-        design_bushing(model, joint, params, &path, &mut findings)?
+        design_bushing(model, joint, params, &element_path, &mut findings)?
     };
 
     let mut out = model.clone();
@@ -324,7 +325,7 @@ pub fn replace_joint_with_bushing(
                         group.name
                     ),
                 )
-                .at(format!("groups[\"{}\"]", group.name)),
+                .at(path::item("groups", &group.name)),
             );
         }
     }
@@ -349,9 +350,9 @@ pub fn replace_joint_with_bushing(
                 bushing.force_damping
             ),
         )
-        .at(path.clone()),
+        .at(element_path.clone()),
     );
-    keep_initial_state(model, &mut out, joint, &bushing, &path, &mut findings);
+    keep_initial_state(model, &mut out, joint, &bushing, &element_path, &mut findings);
     Ok((out, findings))
 }
 

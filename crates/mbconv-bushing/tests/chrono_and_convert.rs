@@ -2,11 +2,11 @@
 //! mapping of `bushing_data` per joint type, and the conversion between the two laws.
 #![allow(clippy::unwrap_used)]
 
-use mbconv_bushing::chrono::{self, rotation_vector};
+use mbconv_bushing::chrono;
 use mbconv_bushing::{
     BushingError, ChronoBody1, FrameState, LawConstants, chrono_bushing_from_joint, convert_law, evaluate,
 };
-use mbconv_ir::rotation::rot_z;
+use mbconv_ir::rotation::{rot_z, rotation_vector::from_quaternion};
 use mbconv_ir::{
     BodyRef, Bushing, BushingConstants, BushingLaw, Category, Joint, JointBushing, JointKind, Pose,
 };
@@ -115,6 +115,25 @@ fn pure_small_rotation_gives_k_times_angle() {
     assert_eq!(e.torque_c, Vector3::new(0.0, 0.0, 6.0));
 }
 
+/// The rotation vector of `q` as Chrono's bushing computes it: angle `2·atan2(|v|, w)` wrapped
+/// into `[−π, π]` times `v/|v|` (written out here to check the IR's conversion against it).
+fn chrono_rotation_vector(q: &UnitQuaternion<f64>) -> Vector3<f64> {
+    let v = q.imag();
+    let sin_half = v.norm();
+    if sin_half == 0.0 {
+        return Vector3::zeros();
+    }
+    let mut angle = 2.0 * sin_half.atan2(q.w);
+    if angle > std::f64::consts::PI {
+        angle -= 2.0 * std::f64::consts::PI;
+    }
+    v * (angle / sin_half)
+}
+
+fn rotation_vector(q: &UnitQuaternion<f64>) -> Vector3<f64> {
+    Vector3::from(from_quaternion(q))
+}
+
 #[test]
 fn rotation_vector_wraps_into_minus_pi_pi() {
     let q = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), 1.5 * std::f64::consts::PI);
@@ -126,6 +145,38 @@ fn rotation_vector_wraps_into_minus_pi_pi() {
     let q = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), -0.7);
     assert!(close(&rotation_vector(&q), &Vector3::new(0.0, -0.7, 0.0), 1e-15));
     assert_eq!(rotation_vector(&UnitQuaternion::identity()), Vector3::zeros());
+}
+
+#[test]
+fn ir_rotation_vector_is_chronos_convention() {
+    // Both signs of every quaternion, angles from tiny to past π, axes in every octant.
+    let mut worst: f64 = 0.0;
+    for i in 0..400u32 {
+        let t = f64::from(i);
+        let axis = Vector3::new((0.7 * t).sin(), (1.3 * t + 0.4).cos(), (0.37 * t - 1.0).sin());
+        let angle = [
+            1e-9,
+            1e-4,
+            0.3,
+            1.0,
+            2.5,
+            3.1,
+            std::f64::consts::PI,
+            3.5,
+            5.0,
+            6.2,
+        ][i as usize % 10];
+        let q = UnitQuaternion::from_scaled_axis(axis.normalize() * angle);
+        for q in [q, UnitQuaternion::new_unchecked(-q.into_inner())] {
+            let (ir, chrono) = (rotation_vector(&q), chrono_rotation_vector(&q));
+            assert!(ir.norm() <= std::f64::consts::PI + 1e-15);
+            // The same rotation vector to rounding (relative to its length) ...
+            worst = worst.max((ir - chrono).norm() / chrono.norm().max(1.0));
+            // ... and the same rotation.
+            assert!(UnitQuaternion::from_scaled_axis(ir).angle_to(&q) < 1e-14);
+        }
+    }
+    assert!(worst < 4.0 * f64::EPSILON, "largest difference {worst:e}");
 }
 
 #[test]

@@ -8,21 +8,13 @@ use mbconv_ir::rotation::drake::rpy_to_quaternion;
 use mbconv_ir::{BodyRef, Bushing, BushingLaw, Pose};
 use nalgebra::Vector3;
 use serde_json::Value;
-use std::path::PathBuf;
 
+/// The Drake corpus file `name`, parsed (skips, or fails under `MBCONV_REQUIRE_CORPUS=1`, when
+/// absent).
 fn corpus_file(name: &str) -> Option<Value> {
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/drake"
-    ))
-    .join(name);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Some(serde_json::from_str(&text).unwrap()),
-        Err(_) => {
-            eprintln!("notice: {} not found, skipping", path.display());
-            None
-        }
-    }
+    let path = mbconv_test_support::corpus_file(&format!("drake/{name}"))?;
+    let text = std::fs::read_to_string(&path).unwrap();
+    Some(serde_json::from_str(&text).unwrap())
 }
 
 fn v3(v: &Value) -> Vector3<f64> {

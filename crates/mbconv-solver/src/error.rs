@@ -4,7 +4,7 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 /// Why a model cannot be simulated, or a simulation failed. Each variant names the offending
-/// item by its IR path (`joints[elbow]`, `force_elements[spring]`, …).
+/// item by its IR path as the report writes it (`joints["elbow"]`, `force_elements["spring"]`, …).
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
 pub enum SolverError {
     /// The model has an item the solver cannot represent.

@@ -9,6 +9,7 @@ use crate::error::SolverError;
 use crate::model::Model;
 use crate::spatial::{Se3, Spatial};
 use mbconv_ir::model::function::interpolate_held;
+use mbconv_ir::report::path;
 use mbconv_ir::{
     BodyRef, Bushing, BushingLaw, DistanceType, ForceKind, LoadType, Model as IrModel, MotorActuation,
     MotorTarget, MotorType, PiecewisePolynomial, RestraintTarget, RestraintType, SpringDamperLaw,
@@ -274,7 +275,7 @@ impl ForceSet {
                 };
                 if index.reversed && index.q.is_none() {
                     return Err(SolverError::unsupported(
-                        format!("joints[{}].dofs[{k}]", joint.name),
+                        path::index(&path::item("joints", &joint.name), "dofs", k),
                         "spring, damping or friction on a rotation of a reversed ball-like joint",
                     ));
                 }
@@ -292,7 +293,7 @@ impl ForceSet {
             if model.joints[j] != crate::model::JointMap::Compliant {
                 continue;
             }
-            let item = format!("joints[{}]", joint.name);
+            let item = path::item("joints", &joint.name);
             let Some(jb) = &joint.bushing else { continue };
             let (k, d) = jb.diagonal(&joint.kind).ok_or_else(|| {
                 SolverError::unsupported(&item, format!("a compliant {} joint", joint.kind.type_name()))
@@ -311,7 +312,7 @@ impl ForceSet {
             elements.push(bushing_element(ir, model, item, bushing)?);
         }
         for fe in &ir.force_elements {
-            let item = format!("force_elements[{}]", fe.name);
+            let item = path::item("force_elements", &fe.name);
             match &fe.kind {
                 ForceKind::Tsda(t) => {
                     let a = attach(ir, model, &t.body1, &point_frame(&t.point1), &item)?;
@@ -393,7 +394,7 @@ impl ForceSet {
             if load.external {
                 continue;
             }
-            let item = format!("loads[{}]", load.name);
+            let item = path::item("loads", &load.name);
             let body = attach(
                 ir,
                 model,
@@ -410,7 +411,7 @@ impl ForceSet {
             if motor.actuation != MotorActuation::Force {
                 continue;
             }
-            let item = format!("motors[{}]", motor.name);
+            let item = path::item("motors", &motor.name);
             match &motor.target {
                 MotorTarget::Joint { joint, dof } => {
                     let index = model.joint_coordinate(ir, &item, joint, *dof)?;
@@ -454,17 +455,28 @@ impl ForceSet {
     }
 }
 
+/// The current length of a TSDA with bump and rebound stops, and the lengths where they act.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stops {
+    /// Current length.
+    pub length: f64,
+    /// The bump stop acts below this length.
+    pub min: f64,
+    /// The rebound stop acts above this length.
+    pub max: f64,
+}
+
 /// Spring-damper law value with Chrono's TSDA conventions (positive pushes apart).
 pub(crate) fn law_force(
     law: &SpringDamperLaw,
     preload: f64,
     deformation: f64,
     rate: f64,
-    stops: Option<(f64, f64, f64)>,
+    stops: Option<Stops>,
 ) -> f64 {
     let stop = |f: f64| match stops {
-        Some((length, min, _)) if length < min => f + interpolate_held(&STOP_TABLE, min - length),
-        Some((length, _, max)) if length > max => f - interpolate_held(&STOP_TABLE, length - max),
+        Some(Stops { length, min, .. }) if length < min => f + interpolate_held(&STOP_TABLE, min - length),
+        Some(Stops { length, max, .. }) if length > max => f - interpolate_held(&STOP_TABLE, length - max),
         _ => f,
     };
     match law {
@@ -578,7 +590,7 @@ impl ForceElement {
                 let u = if length > 0.0 { d / length } else { Vector3::x() };
                 let rate = u.dot(&(ma.velocity - mb.velocity));
                 let stops = match (tsda.min_length, tsda.max_length) {
-                    (Some(min), Some(max)) => Some((length, min, max)),
+                    (Some(min), Some(max)) => Some(Stops { length, min, max }),
                     _ => None,
                 };
                 let f = law_force(&tsda.law, tsda.preload, length - tsda.free_length, rate, stops);

@@ -2,7 +2,7 @@
 //! adaptive Dormand–Prince 5(4).
 
 use crate::data::{Data, State};
-use crate::dynamics::{aba, add_gravity_forces, check_finite, integrate_positions, kinematics, normalize};
+use crate::dynamics::{aba, add_gravity_forces, check_finite, kinematics, normalize};
 use crate::error::SolverError;
 use crate::model::Model;
 use crate::projection::{constrained_accelerations, project_positions, project_velocities};
@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "type")]
 pub enum Integrator {
-    /// `v += dt·a(q, v); q ⊕= dt·v` (exponential map for rotations): DART's and MuJoCo's
-    /// scheme, step for step.
+    /// `v += dt·a(q, v); q ⊕= dt·v` (exponential map for rotations; a free joint steps the
+    /// classical velocity and pose of the body it moves in its parent joint frame): DART
+    /// 6.20's and MuJoCo's scheme, step for step.
     SemiImplicitEuler,
     /// Classical fourth-order Runge–Kutta with fixed step `dt` (quaternions integrated as
     /// four-vectors and renormalised).
@@ -105,9 +106,11 @@ fn finish_step(model: &Model, data: &mut Data, state: &mut State) -> Result<(), 
     check_finite(state)
 }
 
-/// One semi-implicit Euler step of size `dt`. Joint springs and dampers are implicit as in
-/// DART: the damper adds `dt·c` and the spring `dt²·k` to the coordinate's inertia, and the
-/// spring acts at the predicted position `q + dt·v`.
+/// One semi-implicit Euler step of size `dt` as DART 6.20's `World::step` takes it:
+/// velocities first, then positions, joint by joint (a free joint steps the classical velocity
+/// and pose of the body it moves in its parent joint frame; see `docs/solver.md`). Joint springs and dampers are
+/// implicit as in DART: the damper adds `dt·c` and the spring `dt²·k` to the coordinate's
+/// inertia, and the spring acts at the predicted position `q + dt·v`.
 pub fn step_semi_implicit_euler(
     model: &Model,
     data: &mut Data,
@@ -118,10 +121,17 @@ pub fn step_semi_implicit_euler(
     let result = accelerations(model, data, state.t, &state.q, &state.v);
     data.implicit_step = 0.0;
     result?;
-    for (v, a) in state.v.iter_mut().zip(&data.qdd) {
-        *v += dt * a;
+    for node in &model.nodes {
+        let (q, v) = (node.q_index, node.v_index);
+        let (nq, nv) = (node.joint.nq(), node.joint.nv());
+        node.joint.step_semi_implicit(
+            &mut state.q[q..q + nq],
+            &mut state.v[v..v + nv],
+            &data.qdd[v..v + nv],
+            &node.moved_body_origin,
+            dt,
+        );
     }
-    integrate_positions(model, &mut state.q, &state.v, dt);
     state.t += dt;
     finish_step(model, data, state)
 }

@@ -107,6 +107,41 @@ fn normalize_quat(q: &mut [f64]) {
     }
 }
 
+/// DART's semi-implicit Euler step of a free joint (`q = [p, quaternion]`, `v = [ω, v]` in
+/// the child joint frame J, `acceleration` their time derivatives), taken on the body frame B
+/// whose origin is `c` in J. With `R`, `p` the pose of J in the parent joint frame P:
+///
+/// * `u = R(v + ω×c)`, the velocity of B's origin in P, and its classical acceleration
+///   `a = R(ω×(v + ω×c) + v̇ + ω̇×c)`;
+/// * `ω' = ω + dt·ω̇` (the same vector in J and in P coordinates up to `R`), `u' = u + dt·a`;
+/// * `x_B' = p + R·c + dt·u'`, `R' = exp(dt·Rω')·R = R·exp(dt·ω')`;
+/// * back to joint coordinates: `p' = x_B' − R'c`, `v' = R'ᵀu' − ω'×c`.
+///
+/// Stepping `v` in body coordinates instead (`v += dt·v̇`, then `p += dt·Rv`) differs by the
+/// term `dt·ω×v` per step, which drifts by millimetres over a second for a body that spins and
+/// translates.
+pub fn free_step(q: &mut [f64], v: &mut [f64], acceleration: &[f64], c: &Vector3<f64>, dt: f64) {
+    let r = quat_at(&q[3..7]);
+    let p = Vector3::new(q[0], q[1], q[2]);
+    let (w, lin) = (Vector3::new(v[0], v[1], v[2]), Vector3::new(v[3], v[4], v[5]));
+    let (w_dot, lin_dot) = (
+        Vector3::new(acceleration[0], acceleration[1], acceleration[2]),
+        Vector3::new(acceleration[3], acceleration[4], acceleration[5]),
+    );
+    let origin_velocity = lin + w.cross(c);
+    let u = r * origin_velocity;
+    let a = r * (w.cross(&origin_velocity) + lin_dot + w_dot.cross(c));
+    let w_next = w + w_dot * dt;
+    let u_next = u + a * dt;
+    let origin_next = p + r * c + u_next * dt;
+    let r_next = r * UnitQuaternion::from_scaled_axis(w_next * dt);
+    let p_next = origin_next - r_next * c;
+    let lin_next = r_next.inverse() * u_next - w_next.cross(c);
+    let n = r_next.quaternion();
+    q[..7].copy_from_slice(&[p_next.x, p_next.y, p_next.z, n.w, n.i, n.j, n.k]);
+    v[..6].copy_from_slice(&[w_next.x, w_next.y, w_next.z, lin_next.x, lin_next.y, lin_next.z]);
+}
+
 impl JointModel {
     /// Number of position coordinates (quaternions count four).
     pub fn nq(&self) -> usize {
@@ -269,9 +304,11 @@ impl JointModel {
         }
     }
 
-    /// Position update by `dt·v` on the joint's manifold (exponential map for quaternions,
-    /// translation of a free joint along its body-frame velocity): the update of DART's
-    /// `integratePositions`.
+    /// Position update by `dt·v` on the joint's manifold (exponential map `R·exp(dt·ω)` for
+    /// quaternions, a free joint's translation along its body-frame velocity `p += dt·R·v`),
+    /// used by the constraint projection and the finite-difference checks. The
+    /// semi-implicit Euler step uses [`JointModel::step_semi_implicit`], which differs for
+    /// free joints.
     pub fn integrate(&self, q: &mut [f64], v: &[f64], dt: f64) {
         match self {
             JointModel::SlideRotate {
@@ -298,6 +335,35 @@ impl JointModel {
                     q[k] += dt * v[k];
                 }
             }
+        }
+    }
+
+    /// One semi-implicit Euler step of this joint's coordinates with accelerations
+    /// `acceleration` (`d v / dt`): the velocity first, then the position with the new
+    /// velocity, as DART 6.20's `World::step` takes it.
+    ///
+    /// A free joint steps the frame of the body it moves (origin `moved_body_origin` in the
+    /// child joint frame) in the parent joint frame: the body origin's classical velocity and
+    /// the angular velocity, both in parent coordinates, advance by `dt` times their
+    /// accelerations, then `x += dt·v` and `R ← exp(dt·ω)·R` (see [`free_step`]). Every other
+    /// joint steps its own coordinates (`v += dt·a`, then [`JointModel::integrate`]; a ball
+    /// rotation `R ← R·exp(dt·ω)` with `ω` in the child joint frame, which is DART's
+    /// `BallJoint` step).
+    pub fn step_semi_implicit(
+        &self,
+        q: &mut [f64],
+        v: &mut [f64],
+        acceleration: &[f64],
+        moved_body_origin: &Vector3<f64>,
+        dt: f64,
+    ) {
+        if *self == JointModel::Free {
+            free_step(q, v, acceleration, moved_body_origin, dt);
+        } else {
+            for (v, a) in v.iter_mut().zip(acceleration) {
+                *v += dt * a;
+            }
+            self.integrate(q, v, dt);
         }
     }
 
@@ -420,5 +486,89 @@ mod tests {
             &[0.7, -0.4, 0.1, qw.w, qw.i, qw.j, qw.k],
             &[1.3, 0.9, 2.1, -0.3, 0.5, 0.2],
         );
+    }
+
+    fn pose_of(q: &[f64]) -> (Vector3<f64>, UnitQuaternion<f64>) {
+        (Vector3::new(q[0], q[1], q[2]), quat_at(&q[3..7]))
+    }
+
+    /// The world-frame step of the body frame: its origin moves by `dt` times its new classical
+    /// velocity, its rotation by `exp(dt·ω')` on the left, and the new joint coordinates
+    /// describe that pose and velocity.
+    #[test]
+    fn free_step_is_a_world_frame_euler_step_of_the_body_frame() {
+        let r = UnitQuaternion::from_scaled_axis(Vector3::new(0.3, -0.2, 0.6));
+        let n = r.quaternion();
+        let q0 = [0.4, -0.1, 1.2, n.w, n.i, n.j, n.k];
+        let v0 = [3.0, -2.0, 5.0, 0.5, 1.0, 2.0];
+        let accel = [0.7, -1.1, 0.4, -2.0, 0.3, -9.0];
+        let c = Vector3::new(0.1, -0.05, 0.2);
+        let dt = 1e-3;
+        let (mut q, mut v) = (q0, v0);
+        free_step(&mut q, &mut v, &accel, &c, dt);
+
+        let (p, r) = pose_of(&q0);
+        let (w, lin) = (
+            Vector3::new(v0[0], v0[1], v0[2]),
+            Vector3::new(v0[3], v0[4], v0[5]),
+        );
+        let (w_dot, lin_dot) = (
+            Vector3::new(accel[0], accel[1], accel[2]),
+            Vector3::new(accel[3], accel[4], accel[5]),
+        );
+        // World (parent-frame) quantities of the body origin, written out independently.
+        let x_body = p + r * c;
+        let omega = r * w;
+        let u = r * lin + omega.cross(&(r * c));
+        let alpha = r * w_dot;
+        let a_joint = r * lin_dot + omega.cross(&(r * lin));
+        let a = a_joint + alpha.cross(&(r * c)) + omega.cross(&omega.cross(&(r * c)));
+        let (omega_next, u_next) = (omega + alpha * dt, u + a * dt);
+        let x_next = x_body + u_next * dt;
+        let r_next = UnitQuaternion::from_scaled_axis(omega_next * dt) * r;
+
+        let (p_got, r_got) = pose_of(&q);
+        assert!(r_got.angle_to(&r_next) < 1e-14);
+        assert!((p_got + r_got * c - x_next).norm() < 1e-14);
+        let (w_got, lin_got) = (Vector3::new(v[0], v[1], v[2]), Vector3::new(v[3], v[4], v[5]));
+        assert!((r_got * w_got - omega_next).norm() < 1e-13);
+        let u_got = r_got * lin_got + (r_got * w_got).cross(&(r_got * c));
+        assert!((u_got - u_next).norm() < 1e-13);
+        // Stepping the body-frame velocity instead lands elsewhere by about dt²·|ω×v|.
+        let (mut q_body, mut v_body) = (q0, v0);
+        for k in 0..6 {
+            v_body[k] += dt * accel[k];
+        }
+        JointModel::Free.integrate(&mut q_body, &v_body, dt);
+        let (p_body, _) = pose_of(&q_body);
+        assert!((p_body - p_got).norm() > 1e-6);
+    }
+
+    /// Without accelerations a free body keeps its world velocity and moves in a straight line.
+    #[test]
+    fn free_step_keeps_a_free_body_moving_straight() {
+        let c = Vector3::new(0.3, 0.0, -0.1);
+        let mut q = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0];
+        let mut v = [0.0, 0.0, 4.0, 1.0, 0.0, 0.0];
+        // Zero classical acceleration of the body origin: v̇ = −ω×(v + ω×c), ω̇ = 0, in
+        // the joint frame at each step.
+        let (x0, u0) = (
+            c,
+            Vector3::new(1.0, 0.0, 0.0) + Vector3::new(0.0, 0.0, 4.0).cross(&c),
+        );
+        for step in 1..=100 {
+            let (w, lin) = (Vector3::new(v[0], v[1], v[2]), Vector3::new(v[3], v[4], v[5]));
+            let lin_dot = -w.cross(&(lin + w.cross(&c)));
+            free_step(
+                &mut q,
+                &mut v,
+                &[0.0, 0.0, 0.0, lin_dot.x, lin_dot.y, lin_dot.z],
+                &c,
+                0.01,
+            );
+            let (p, r) = pose_of(&q);
+            let expected = x0 + u0 * (0.01 * f64::from(step));
+            assert!((p + r * c - expected).norm() < 1e-12, "step {step}");
+        }
     }
 }

@@ -6,6 +6,8 @@ use crate::forces::ForceSet;
 use crate::joint::{JointModel, RotationPart};
 use crate::spatial::{Inertia6, Se3};
 use mbconv_ir::kinematics::{Attachment, SpanningTree, relative_pose};
+use mbconv_ir::report::path;
+use mbconv_ir::rotation::unit_vector;
 use mbconv_ir::{JointKind, Model as IrModel};
 use nalgebra::{UnitQuaternion, Vector3};
 
@@ -33,6 +35,10 @@ pub struct Node {
     pub gravity_mass: f64,
     /// Their centre of mass in the link frame.
     pub gravity_com: Vector3<f64>,
+    /// Origin, in the link frame, of the body the joint moves (the joint's child body, or
+    /// its parent for a reversed joint): the point whose velocity a free joint's
+    /// semi-implicit Euler step integrates, as DART does.
+    pub moved_body_origin: Vector3<f64>,
     /// Name of the joint (or body for an implicit free joint), for messages.
     pub name: String,
 }
@@ -100,8 +106,10 @@ pub struct Model {
     pub(crate) armature: Vec<f64>,
     /// Position limits of scalar tree coordinates (enforced only when asked).
     pub(crate) limits: Vec<CoordinateLimit>,
-    /// IR `initial_velocity` of bodies moved by tree joints (body index, world twist).
-    pub(crate) initial_twists: Vec<(usize, mbconv_ir::Twist)>,
+    /// IR `initial_velocity` the assembly fits the tree velocities to: those of bodies moved
+    /// by tree joints, and with them those of the floating bodies their subtrees hang from (empty
+    /// when no jointed body has one: floating bodies alone start at their twist exactly).
+    pub(crate) initial_twists: Vec<InitialTwist>,
     pub(crate) forces: ForceSet,
     pub(crate) constraints: ConstraintSet,
 }
@@ -175,7 +183,7 @@ impl Model {
                     reversed,
                 } => {
                     let j = &ir.joints[*joint];
-                    let item = format!("joints[{}]", j.name);
+                    let item = path::item("joints", &j.name);
                     let (parent_node, parent_offset) = match parent {
                         None => (None, Se3::identity()),
                         Some(p) => match &bodies[*p] {
@@ -215,7 +223,9 @@ impl Model {
                             node: index,
                             reversed: *reversed,
                         };
-                        (Some(index), Se3::from_pose(far).inverse())
+                        let moved_body = Se3::from_pose(far).inverse();
+                        nodes[index].moved_body_origin = moved_body.p;
+                        (Some(index), moved_body)
                     }
                 }
             };
@@ -249,7 +259,7 @@ impl Model {
             .map(|(b, m)| {
                 m.ok_or_else(|| {
                     SolverError::invalid(
-                        format!("bodies[{}]", ir.bodies[b].name),
+                        path::item("bodies", &ir.bodies[b].name),
                         "not reached by the spanning tree",
                     )
                 })
@@ -294,13 +304,7 @@ impl Model {
                 }
             }
         }
-        for (b, body) in ir.bodies.iter().enumerate() {
-            if let (Some(tw), Attachment::Joint { .. }) = (&body.initial_velocity, &tree.attachments[b])
-                && model.bodies[b].node.is_some()
-            {
-                model.initial_twists.push((b, *tw));
-            }
-        }
+        model.initial_twists = initial_twists(ir, &tree, &model.bodies);
         model.forces = ForceSet::new(ir, &model)?;
         model.constraints = ConstraintSet::new(ir, &model)?;
         Ok(model)
@@ -414,9 +418,41 @@ impl Node {
             inertia: Inertia6::zero(),
             gravity_mass: 0.0,
             gravity_com: Vector3::zeros(),
+            moved_body_origin: Vector3::zeros(),
             name: name.to_string(),
         }
     }
+}
+
+/// A body's IR `initial_velocity` (world twist of its frame origin) that the assembly fits.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct InitialTwist {
+    /// IR body index.
+    pub body: usize,
+    /// The twist.
+    pub twist: mbconv_ir::Twist,
+}
+
+/// The twists the assembly fits: every moving body with an `initial_velocity` (jointed or
+/// floating), when at least one jointed body has one. A floating body's own coordinates start
+/// at its twist, but the fit moves every coordinate of the tree: without its twist as a target
+/// the floating root of a chain would absorb the velocity its children ask of their joints.
+fn initial_twists(ir: &IrModel, tree: &SpanningTree, bodies: &[BodyMap]) -> Vec<InitialTwist> {
+    let moving = |b: usize| bodies[b].node.is_some();
+    let jointed = |b: usize| matches!(tree.attachments[b], Attachment::Joint { .. });
+    let with_twist = || {
+        ir.bodies
+            .iter()
+            .enumerate()
+            .filter_map(|(b, body)| body.initial_velocity.map(|twist| InitialTwist { body: b, twist }))
+            .filter(|t| moving(t.body))
+    };
+    if !with_twist().any(|t| jointed(t.body)) {
+        return Vec::new();
+    }
+    with_twist()
+        .filter(|t| jointed(t.body) || matches!(tree.attachments[t.body], Attachment::Floating))
+        .collect()
 }
 
 /// A joint whose actuator prescribes its motion with DART's default command of zero
@@ -439,13 +475,9 @@ fn write_pose(q: &mut [f64], p: &Vector3<f64>, r: &UnitQuaternion<f64>) {
     q[..7].copy_from_slice(&[p.x, p.y, p.z, w.w, w.i, w.j, w.k]);
 }
 
+/// The unit vector along the joint axis `v` (named `what` in the error).
 fn unit(v: &Vector3<f64>, what: &str) -> Result<Vector3<f64>, String> {
-    let n = v.norm();
-    if n > 0.0 && n.is_finite() {
-        Ok(v / n)
-    } else {
-        Err(format!("{what} is zero or not finite"))
-    }
+    unit_vector(v).ok_or_else(|| format!("{what} is zero or not finite"))
 }
 
 /// The solver joint for an IR joint kind traversed forwards or reversed. The reversed motion

@@ -173,18 +173,27 @@ pub(crate) fn constrained_accelerations(model: &Model, data: &mut Data, t: f64, 
     }
 }
 
+/// The largest constraint residual and the row it belongs to.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct WorstRow {
+    /// `|φ|` (NaN when a residual is not finite).
+    pub residual: f64,
+    /// Row index.
+    pub row: usize,
+}
+
 /// Projects `q` onto the holonomic rows by Newton steps `Δq = −Jᵀ(JJᵀ)⁺φ`; returns the largest
 /// residual left and the row it belongs to.
-pub(crate) fn project_positions(model: &Model, data: &mut Data, q: &mut [f64], t: f64) -> (f64, usize) {
+pub(crate) fn project_positions(model: &Model, data: &mut Data, q: &mut [f64], t: f64) -> WorstRow {
     let m = model.constraints.rows.len();
-    let mut worst = (0.0, 0);
+    let mut worst = WorstRow::default();
     if m == 0 {
         return worst;
     }
     let zeros = std::mem::take(&mut data.dv);
     for _ in 0..=PROJECTION_ITERATIONS {
         position_kinematics(model, q, &zeros, &mut data.joint2, &mut data.world2, None);
-        worst = (0.0, 0);
+        worst = WorstRow::default();
         for (r, row) in model.constraints.rows.iter().enumerate() {
             let phi = if row.holonomic() {
                 row.residual(&data.world2, q, t)
@@ -192,11 +201,14 @@ pub(crate) fn project_positions(model: &Model, data: &mut Data, q: &mut [f64], t
                 0.0
             };
             data.phi[r] = phi;
-            if phi.abs() > worst.0 || !phi.is_finite() {
-                worst = (phi.abs(), r);
+            if phi.abs() > worst.residual || !phi.is_finite() {
+                worst = WorstRow {
+                    residual: phi.abs(),
+                    row: r,
+                };
             }
         }
-        if worst.0 <= PROJECTION_TOLERANCE || !worst.0.is_finite() {
+        if worst.residual <= PROJECTION_TOLERANCE || !worst.residual.is_finite() {
             break;
         }
         world_columns(model, &data.world2, &data.joint2, &mut data.s_world);
@@ -261,7 +273,7 @@ pub(crate) fn residual(model: &Model, data: &mut Data, q: &[f64], t: f64) -> f64
 /// Closes the loops of the initial state by Newton's method and makes the velocities
 /// consistent; returns the residual left. Fails when it stays above `1e-6`.
 pub(crate) fn assemble(model: &Model, data: &mut Data, state: &mut crate::State) -> Result<f64, SolverError> {
-    let (worst, row) = project_positions(model, data, &mut state.q, state.t);
+    let WorstRow { residual: worst, row } = project_positions(model, data, &mut state.q, state.t);
     if worst.is_nan() || worst > 1e-6 {
         return Err(SolverError::Assembly {
             residual: worst,
@@ -279,9 +291,10 @@ pub(crate) fn assemble(model: &Model, data: &mut Data, state: &mut crate::State)
 }
 
 /// Joint velocities that best reproduce the IR `initial_velocity` of jointed bodies (Chrono
-/// gives body velocities, not joint rates): least squares `|J v − V|² + ε|v − v₀|²`, with `J`
-/// the world twist (angular velocity and origin velocity) of each such body and `ε = 1e-10`
-/// keeping `v₀` where the bodies say nothing. Runs once, before the velocity projection.
+/// gives body velocities, not joint rates) and of the floating bodies they hang from: least
+/// squares `|J v − V|² + ε|v − v₀|²`, with `J` the world twist (angular velocity and origin
+/// velocity) of each such body and `ε = 1e-10` keeping `v₀` where the bodies say nothing. Runs
+/// once, before the velocity projection.
 fn fit_body_velocities(model: &Model, data: &mut Data, state: &mut crate::State) {
     if model.initial_twists.is_empty() {
         return;
@@ -299,7 +312,7 @@ fn fit_body_velocities(model: &Model, data: &mut Data, state: &mut crate::State)
     let mut normal = DMatrix::<f64>::zeros(nv, nv);
     let mut rhs = DVector::<f64>::zeros(nv);
     let mut row = vec![0.0; nv];
-    for (body, twist) in &model.initial_twists {
+    for crate::model::InitialTwist { body, twist } in &model.initial_twists {
         let map = &model.bodies[*body];
         let Some(node) = map.node else { continue };
         let origin = data.world2[node].compose(&map.offset).p;

@@ -235,21 +235,9 @@ fn torsional_bushing_pair_conserves_energy_without_damping() {
 // 3. Chrono's model_bushing.yaml.
 // ---------------------------------------------------------------------------------------
 
+/// The Chrono corpus file `name` (skips, or fails under `MBCONV_REQUIRE_CORPUS=1`, when absent).
 fn corpus_file(name: &str) -> Option<PathBuf> {
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/chrono"
-    ))
-    .join(name);
-    if path.is_file() {
-        Some(path)
-    } else {
-        println!(
-            "notice: {} is absent; Chrono bushing check skipped",
-            path.display()
-        );
-        None
-    }
+    mbconv_test_support::corpus_file(&format!("chrono/{name}"))
 }
 
 #[test]

@@ -6,17 +6,9 @@ use mbconv_ir::format::{Format, Options, Source};
 use mbconv_solver::{Integrator, SimulateOptions, simulate};
 use std::path::PathBuf;
 
+/// The Chrono corpus directory (skips, or fails under `MBCONV_REQUIRE_CORPUS=1`, when absent).
 fn corpus() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/chrono"
-    ));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("notice: {} is absent; Chrono checks skipped", dir.display());
-        None
-    }
+    mbconv_test_support::corpus("chrono")
 }
 
 fn read(path: &std::path::Path) -> mbconv_ir::Model {

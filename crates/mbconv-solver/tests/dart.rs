@@ -1,24 +1,21 @@
-//! DART comparisons on the corpus SKEL files (golden data from `oracles/solver/dart_skel.py`):
-//! forward dynamics at the initial state, and 1 s of semi-implicit Euler at dt = 1e-3.
+//! DART comparisons on the corpus SKEL files and the project's SKEL fixtures (golden data from
+//! `oracles/solver/dart_skel.py`, written by `cargo xtask golden solver`): forward dynamics at
+//! the initial state, and 1 s of semi-implicit Euler at dt = 1e-3, every body's pose within
+//! 1e-6 of DART's at t = 0.25, 0.5, 0.75 and 1 s.
 #![allow(clippy::unwrap_used)]
 
 use mbconv_solver::{Integrator, SimulateOptions, Trajectory, dynamics_report_implicit};
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-const GOLDEN: &str = include_str!("golden/dart_skel.json");
+const CORPUS_GOLDEN: &str = include_str!("golden/dart_skel.json");
+const FIXTURES_GOLDEN: &str = include_str!("golden/dart_fixtures.json");
+/// The SKEL files in `fixtures/skel` (the fixture golden data must cover each).
+const FIXTURE_COUNT: usize = 12;
 
+/// The SKEL corpus directory (skips, or fails under `MBCONV_REQUIRE_CORPUS=1`, when absent).
 fn corpus() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/skel"
-    ));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("notice: {} is absent; DART comparisons skipped", dir.display());
-        None
-    }
+    mbconv_test_support::corpus("skel")
 }
 
 fn floats(v: &Value) -> Vec<f64> {
@@ -67,11 +64,23 @@ fn skip_reason(case: &Value) -> Option<String> {
     None
 }
 
-#[test]
-fn forward_dynamics_and_trajectories_match_dart() {
-    let Some(dir) = corpus() else { return };
-    let golden: Value = serde_json::from_str(GOLDEN).unwrap();
+/// The largest differences from DART over the files of one golden data set.
+#[derive(Debug, Default)]
+struct Worst {
+    /// Relative forward-dynamics accelerations.
+    acceleration: f64,
+    /// Pose (position in m, quaternion components) along the 1 s trajectories.
+    pose: f64,
+    /// Number of files whose trajectories were compared.
+    trajectories: usize,
+}
+
+/// Compares every case of `golden` (the files under `dir`) with the solver; returns the
+/// differences over the limits and the largest differences.
+fn compare_with_dart(golden: &str, dir: &Path) -> (Vec<String>, Worst) {
+    let golden: Value = serde_json::from_str(golden).unwrap();
     let mut failures = Vec::new();
+    let mut overall = Worst::default();
     let (mut compared_fd, mut compared_traj) = (0, 0);
     for case in golden["cases"].as_array().unwrap() {
         let file = case["file"].as_str().unwrap();
@@ -149,6 +158,7 @@ fn forward_dynamics_and_trajectories_match_dart() {
             }
         }
         compared_fd += 1;
+        overall.acceleration = overall.acceleration.max(worst);
         let Some(samples) = case.get("trajectory").and_then(|t| t.as_array()) else {
             println!("{file}: forward dynamics {worst:e}; trajectory skipped (soft bodies)");
             continue;
@@ -192,13 +202,62 @@ fn forward_dynamics_and_trajectories_match_dart() {
             }
         }
         compared_traj += 1;
+        overall.pose = overall.pose.max(worst_pose);
+        overall.trajectories += 1;
         println!("{file}: forward dynamics {worst:e}, 1 s trajectory {worst_pose:e}");
     }
-    println!("compared forward dynamics on {compared_fd} files, trajectories on {compared_traj}");
+    println!(
+        "compared forward dynamics on {compared_fd} files, trajectories on {compared_traj}; \
+         largest differences: acceleration (relative) {:e}, pose {:e}",
+        overall.acceleration, overall.pose
+    );
+    (failures, overall)
+}
+
+fn assert_no_failures(failures: &[String]) {
     assert!(
         failures.is_empty(),
         "{} differences:\n{}",
         failures.len(),
         failures.join("\n")
     );
+}
+
+#[test]
+fn corpus_forward_dynamics_and_trajectories_match_dart() {
+    let Some(dir) = corpus() else { return };
+    let (failures, _) = compare_with_dart(CORPUS_GOLDEN, &dir);
+    assert_no_failures(&failures);
+}
+
+#[test]
+fn fixture_forward_dynamics_and_trajectories_match_dart() {
+    let dir = mbconv_test_support::workspace_root().join("fixtures/skel");
+    let (failures, worst) = compare_with_dart(FIXTURES_GOLDEN, &dir);
+    assert_no_failures(&failures);
+    // Every fixture but the soft-body one.
+    assert_eq!(worst.trajectories, FIXTURE_COUNT - 1, "{worst:?}");
+}
+
+/// The free and ball joints of `free_body_spinning.skel` (a brick spinning and translating on a
+/// free joint with a joint transformation, a ball-joint pendulum, a floating base with an arm on
+/// a ball joint, a free joint on a free body) follow DART's step: stepping the velocities in
+/// body coordinates would leave the bodies centimetres away after 1 s.
+#[test]
+fn spinning_free_body_follows_darts_step() {
+    let golden: Value = serde_json::from_str(FIXTURES_GOLDEN).unwrap();
+    let case = golden["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["file"] == "free_body_spinning.skel")
+        .expect("free_body_spinning.skel in the fixture golden data");
+    let samples = case["trajectory"].as_array().unwrap();
+    assert_eq!(samples.len(), 4);
+    let subset = serde_json::json!({ "cases": [case] }).to_string();
+    let dir = mbconv_test_support::workspace_root().join("fixtures/skel");
+    let (failures, worst) = compare_with_dart(&subset, &dir);
+    assert_no_failures(&failures);
+    assert_eq!(worst.trajectories, 1);
+    assert!(worst.pose < 1e-6, "{worst:?}");
 }

@@ -661,3 +661,62 @@ fn body_initial_velocities_become_joint_rates() {
         "{b:?}"
     );
 }
+
+#[test]
+fn a_floating_base_keeps_its_initial_velocity_while_its_children_are_fitted() {
+    // A free-floating base carrying an arm on a ball joint, both given body velocities (as
+    // Chrono does): the ball joint's rates are fitted, the base keeps its own twist.
+    let mut ir = Ir::new("flyer");
+    let mut base = body("base", 3.0, [0.05, 0.04, 0.03]);
+    base.pose = Pose::from_translation(Vector3::new(-1.0, 0.5, 2.0));
+    let base_twist = mbconv_ir::Twist {
+        linear: Vector3::new(0.0, -0.4, 1.0),
+        angular: Vector3::new(-1.0, 2.0, 0.5),
+    };
+    base.initial_velocity = Some(base_twist);
+    let mut arm = body("arm", 1.0, [0.01, 0.002, 0.01]);
+    arm.pose = Pose::from_translation(Vector3::new(-1.0, 0.9, 2.0));
+    // The arm turns relative to the base by ω_rel about the joint at y = 0.6 (world).
+    let joint_point = Vector3::new(-1.0, 0.6, 2.0);
+    let omega_arm = base_twist.angular + Vector3::new(-2.0, 1.0, 0.5);
+    let joint_velocity = base_twist.linear + base_twist.angular.cross(&(joint_point - base.pose.translation));
+    let arm_twist = mbconv_ir::Twist {
+        linear: joint_velocity + omega_arm.cross(&(arm.pose.translation - joint_point)),
+        angular: omega_arm,
+    };
+    arm.initial_velocity = Some(arm_twist);
+    ir.bodies.push(base);
+    ir.bodies.push(arm);
+    let mut elbow = Joint::new(
+        "elbow",
+        JointKind::Spherical,
+        BodyRef::body("base"),
+        BodyRef::body("arm"),
+    );
+    elbow.parent_frame = Pose::from_translation(Vector3::new(0.0, 0.1, 0.0));
+    elbow.child_frame = Pose::from_translation(Vector3::new(0.0, -0.3, 0.0));
+    ir.joints.push(elbow);
+    let report = dynamics_report(&ir).unwrap();
+    let close = |got: &[f64; 3], want: &Vector3<f64>| (Vector3::from(*got) - want).norm() < 1e-9;
+    let (b, a) = (&report.bodies[0], &report.bodies[1]);
+    assert!(close(&b.angular_velocity, &base_twist.angular), "{b:?}");
+    assert!(close(&b.linear_velocity, &base_twist.linear), "{b:?}");
+    assert!(close(&a.angular_velocity, &arm_twist.angular), "{a:?}");
+    assert!(close(&a.linear_velocity, &arm_twist.linear), "{a:?}");
+}
+
+#[test]
+fn errors_name_the_item_by_its_report_path() {
+    let mut ir = Ir::new("bad axis");
+    ir.bodies.push(body("link 1", 1.0, [0.01; 3]));
+    ir.joints.push(Joint::new(
+        "hinge \"a\"",
+        JointKind::Revolute {
+            axis: Vector3::zeros(),
+        },
+        BodyRef::World,
+        BodyRef::body("link 1"),
+    ));
+    let error = dynamics_report(&ir).unwrap_err().to_string();
+    assert!(error.starts_with(r#"joints["hinge \"a\""]: "#), "{error}");
+}
