@@ -70,13 +70,6 @@ pub struct Key {
 
 /// Parses a YAML text into a node tree. Syntax errors (and duplicate keys) come back as
 /// `file:line:column` errors.
-///
-/// ```
-/// use mbconv_ir::format::Source;
-/// let src = Source::from_string("m.yaml", "a: [1, 2e3]\n");
-/// let root = mbconv_chrono::raw::parse(&src).unwrap();
-/// assert_eq!(root.get("a").unwrap().items().len(), 2);
-/// ```
 pub fn parse(source: &Source) -> Result<Node, Box<SourceError>> {
     let spanned: Spanned<Tree> = serde_saphyr::from_str(&source.text).map_err(|e| {
         let span = e.location().and_then(|loc| {
@@ -337,6 +330,13 @@ pub fn parse_number(text: &str) -> Option<f64> {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn flow_lists_are_parsed_into_items() {
+        let src = mbconv_ir::format::Source::from_string("m.yaml", "a: [1, 2e3]\n");
+        let root = super::parse(&src).unwrap();
+        assert_eq!(root.get("a").unwrap().items().len(), 2);
+    }
 
     #[test]
     fn aliases_and_merge_keys_read_their_values() {

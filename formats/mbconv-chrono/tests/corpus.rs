@@ -7,26 +7,15 @@ use mbconv_ir::format::{Format, Options, Source};
 use std::path::{Path, PathBuf};
 
 fn corpus() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/chrono"
-    ));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("shared corpus not found at {}; skipping", dir.display());
-        None
-    }
+    mbconv_test_support::corpus("chrono")
 }
 
+/// The `.yaml` files directly in `dir`, sorted.
 fn top_level_models(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    files.sort();
-    files
+    mbconv_test_support::files_with_extension(dir, "yaml")
+        .into_iter()
+        .filter(|p| p.parent() == Some(dir))
+        .collect()
 }
 
 #[test]
@@ -37,6 +26,8 @@ fn every_corpus_model_reads_and_round_trips() {
     for path in files {
         round_trip(&path, &Options::default());
     }
+    // The FEA file with rigid bodies reads (its FEA section kept verbatim) and round-trips too.
+    round_trip(&dir.join("fea/model_cables.yaml"), &Options::default());
 }
 
 #[test]
@@ -62,8 +53,9 @@ fn every_fixture_round_trips_in_degrees_and_radians() {
 
 fn round_trip(path: &Path, opts: &Options) {
     let src = Source::from_path(path).unwrap();
+    let read_options = Options::default();
     let first = ChronoFormat
-        .read(&src, opts)
+        .read(&src, &read_options)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let validation = mbconv_ir::validate(&first.model);
     assert!(
@@ -78,12 +70,8 @@ fn round_trip(path: &Path, opts: &Options) {
     let second = ChronoFormat
         .read(
             // Same place as the original, so that data files resolve alike.
-            &Source {
-                name: "y1.yaml".into(),
-                path: Some(path.to_path_buf()),
-                text: y1.clone(),
-            },
-            opts,
+            &Source::from_string("y1.yaml", y1.clone()).with_path("y1.yaml", Some(path.to_path_buf())),
+            &read_options,
         )
         .unwrap_or_else(|e| panic!("{}: rereading: {e}\n{y1}", path.display()));
     let (mut a, mut b) = (

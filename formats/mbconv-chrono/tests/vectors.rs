@@ -7,20 +7,10 @@ use mbconv_ir::format::{Format, Options, Source};
 use mbconv_ir::{ForceKind, Model, MotorTarget};
 use nalgebra::{Quaternion, UnitQuaternion};
 use serde_json::Value;
-use std::path::PathBuf;
 
 fn vectors() -> Option<Value> {
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/chrono_derived/chrono_conventions_vectors.json"
-    ));
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Some(serde_json::from_str(&text).unwrap()),
-        Err(_) => {
-            eprintln!("{} not found; skipping", path.display());
-            None
-        }
-    }
+    let path = mbconv_test_support::corpus_file("chrono_derived/chrono_conventions_vectors.json")?;
+    Some(serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap())
 }
 
 fn nums(v: &Value) -> Vec<f64> {
@@ -125,10 +115,9 @@ fn joint_motor_rsda_cylinder_and_universal_frames() {
 #[test]
 fn slider_crank_data_repeat_and_sine_values() {
     let Some(v) = vectors() else { return };
-    let corpus = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/chrono/model_slider_crank.yaml"
-    ));
+    let Some(corpus) = mbconv_test_support::corpus_file("chrono/model_slider_crank.yaml") else {
+        return;
+    };
     let m = ChronoFormat
         .read(&Source::from_path(&corpus).unwrap(), &Options::default())
         .unwrap()

@@ -1,20 +1,20 @@
 //! Bodies: mass properties, poses, initial velocities, contact materials and shapes.
 
 use super::fields::{Ctx, Fields};
-use crate::convert::{self, keep};
 use crate::raw::Node;
+use crate::spec::FORMAT;
+use crate::spec::MATERIAL_DEFAULTS;
+use crate::spec::frames as convert;
+use crate::spec::velocity::{twist_from_chrono, twist_to_chrono};
 use mbconv_ir::format::SourceError;
+use mbconv_ir::format::kit::aids;
 use mbconv_ir::report::path;
 use mbconv_ir::rotation::chrono as conv;
 use mbconv_ir::{
     Appearance, Body, Category, ContactMaterial, Geometry, Inertia, MeshRef, Model, Pose, Severity, Shape,
-    ShapeRole, Twist, Value,
+    ShapeRole, Value,
 };
 use nalgebra::{UnitQuaternion, Vector3};
-
-/// Chrono's contact material defaults: friction, restitution, Young's modulus, Poisson ratio,
-/// normal stiffness, normal damping, tangential stiffness, tangential damping.
-pub(crate) const MATERIAL_DEFAULTS: [f64; 8] = [0.8, 0.01, 2e7, 0.3, 2e5, 40.0, 2e5, 20.0];
 
 pub(super) fn bodies(ctx: &mut Ctx, model: &mut Model, list: &Node) -> Result<(), Box<SourceError>> {
     ctx.expect_list(list, "bodies")?;
@@ -139,38 +139,22 @@ fn velocities(ctx: &mut Ctx, f: &mut Fields, b: &mut Body) -> Result<(), Box<Sou
     };
     let twist = twist_from_chrono(b, &v_com, &w_local);
     let (fresh_v, fresh_w) = twist_to_chrono(b, &twist);
-    keep(
+    aids::keep(
         &mut b.extras,
+        FORMAT,
         "initial_linear_velocity",
         &convert::v3(&v_com),
         &convert::v3(&fresh_v),
     );
-    keep(
+    aids::keep(
         &mut b.extras,
+        FORMAT,
         "initial_angular_velocity",
         &convert::v3(&w_local),
         &convert::v3(&fresh_w),
     );
     b.initial_velocity = Some(twist);
     Ok(())
-}
-
-/// IR twist from Chrono's COM velocity and COM-frame angular velocity.
-pub(crate) fn twist_from_chrono(b: &Body, v_com: &Vector3<f64>, w_local: &Vector3<f64>) -> Twist {
-    let r_com = b.pose.rotation * b.inertial.inertia_rotation;
-    let angular = r_com * w_local;
-    let offset = b.pose.rotation * b.inertial.com;
-    Twist {
-        linear: v_com - angular.cross(&offset),
-        angular,
-    }
-}
-
-/// Chrono's COM velocity and COM-frame angular velocity from an IR twist.
-pub(crate) fn twist_to_chrono(b: &Body, t: &Twist) -> (Vector3<f64>, Vector3<f64>) {
-    let r_com = b.pose.rotation * b.inertial.inertia_rotation;
-    let offset = b.pose.rotation * b.inertial.com;
-    (t.linear + t.angular.cross(&offset), r_com.inverse() * t.angular)
 }
 
 fn contact(ctx: &mut Ctx, node: &Node, b: &mut Body, ip: &str) -> Result<(), Box<SourceError>> {
@@ -346,8 +330,9 @@ fn shape(
             let axis = ctx.vec3(axis_node, "cylinder axis")?;
             let q = conv::motor_frame_from_axis(&axis)
                 .ok_or_else(|| ctx.error(axis_node, "the cylinder axis is zero"))?;
-            keep(
+            aids::keep(
                 &mut extras,
+                FORMAT,
                 "axis",
                 &convert::v3(&axis),
                 &convert::v3(&(q * Vector3::z())),

@@ -3,9 +3,11 @@
 use super::fields::Ctx;
 use super::function::function;
 use super::links::{axis_frames, body_pose, named};
-use crate::convert::{self, keep};
 use crate::raw::Node;
+use crate::spec::FORMAT;
+use crate::spec::frames as convert;
 use mbconv_ir::format::SourceError;
+use mbconv_ir::format::kit::aids;
 use mbconv_ir::{
     BodyLoad, BodyRef, Extras, LoadType, Model, Motor, MotorActuation, MotorGuide, MotorTarget, MotorType,
 };
@@ -150,7 +152,13 @@ pub(super) fn loads(
             } else {
                 vector
             };
-            keep(&mut extras, "load", &convert::v3(&written), &convert::v3(&fresh));
+            aids::keep(
+                &mut extras,
+                FORMAT,
+                "load",
+                &convert::v3(&written),
+                &convert::v3(&fresh),
+            );
         }
         let (mut point, mut point_in_body_frame) = (Vector3::zeros(), false);
         if load_type == LoadType::Force {
@@ -167,7 +175,13 @@ pub(super) fn loads(
             } else {
                 point
             };
-            keep(&mut extras, "point", &convert::v3(&written), &convert::v3(&fresh));
+            aids::keep(
+                &mut extras,
+                FORMAT,
+                "point",
+                &convert::v3(&written),
+                &convert::v3(&fresh),
+            );
         }
         let modulation = match f.get("modulation_function") {
             Some(n) => Some(function(ctx, n, &mut extras, "modulation_function.", &ip)?),

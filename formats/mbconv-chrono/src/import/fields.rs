@@ -2,17 +2,18 @@
 //! which keys were read (the rest become extras and findings).
 
 use super::DataPath;
-use crate::convert;
 use crate::raw::Node;
-use mbconv_ir::format::{Source, SourceError, SourceMap};
-use mbconv_ir::{Category, Extras, Finding, Report, Severity};
+use crate::spec::FORMAT;
+use crate::spec::frames as convert;
+use mbconv_ir::format::kit::ImportSession;
+use mbconv_ir::format::{Source, SourceError};
+use mbconv_ir::{Category, Extras, Severity};
 use nalgebra::{UnitQuaternion, Vector3};
 
-/// The state of one import.
+/// The state of one import: the kit's [`ImportSession`] (source, report, source map) plus what
+/// Chrono's parser carries from key to key (the angle unit, the data path) and the reading mode.
 pub(crate) struct Ctx<'a> {
-    pub src: &'a Source,
-    pub report: Report,
-    pub map: SourceMap,
+    pub session: ImportSession<'a>,
     pub degrees: bool,
     pub lenient: bool,
     pub data: DataPath,
@@ -21,9 +22,7 @@ pub(crate) struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     pub fn new(src: &'a Source, lenient: bool) -> Self {
         Self {
-            src,
-            report: Report::for_file(&src.name),
-            map: SourceMap::new(),
+            session: ImportSession::new(FORMAT, src),
             degrees: true,
             lenient,
             data: DataPath {
@@ -33,12 +32,19 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The text being read.
+    pub fn src(&self) -> &'a Source {
+        self.session.source
+    }
+
     pub fn error(&self, node: &Node, message: impl Into<String>) -> Box<SourceError> {
-        Box::new(self.src.error("chrono.input", Some(node.span(self.src)), message))
+        self.session
+            .error("input", Some(node.span(self.session.source)), message)
     }
 
     pub fn record(&mut self, ir_path: &str, node: &Node) {
-        self.map.insert(ir_path.to_owned(), node.span(self.src));
+        let span = node.span(self.session.source);
+        self.session.record(ir_path, span);
     }
 
     pub fn finding(
@@ -50,22 +56,14 @@ impl<'a> Ctx<'a> {
         node: Option<&Node>,
         message: String,
     ) {
-        let mut f = Finding::new(code, severity, category, message).with_span(node.map(|n| n.span(self.src)));
-        if !ir_path.is_empty() {
-            f = f.at(ir_path);
-        }
-        self.report.push(f);
+        let span = node.map(|n| n.span(self.session.source));
+        self.session
+            .finding(code, severity, category, ir_path, span, message);
     }
 
     pub fn defaulted(&mut self, ir_path: &str, node: Option<&Node>, message: &str) {
-        self.finding(
-            "chrono.default",
-            Severity::Info,
-            Category::Defaulted,
-            ir_path,
-            node,
-            message.to_owned(),
-        );
+        let span = node.map(|n| n.span(self.session.source));
+        self.session.defaulted(ir_path, span, message);
     }
 
     pub fn number(&self, node: &Node, what: &str) -> Result<f64, Box<SourceError>> {
@@ -294,21 +292,18 @@ impl<'n> Fields<'n> {
                 "collision_family" => " (Chrono always uses collision family 0)",
                 _ => "",
             };
-            let span = ctx.src.span(key.offset, key.length);
-            let mut f = Finding::new(
-                "chrono.key_ignored",
+            let span = ctx.src().span(key.offset, key.length);
+            ctx.session.finding(
+                "key_ignored",
                 Severity::Warning,
                 Category::Ignored,
+                ir_path,
+                Some(span),
                 format!(
                     "key `{prefix}{}` in {} is not read by Chrono's parser{hint}; kept verbatim",
                     key.name, self.what
                 ),
-            )
-            .with_span(Some(span));
-            if !ir_path.is_empty() {
-                f = f.at(ir_path);
-            }
-            ctx.report.push(f);
+            );
         }
     }
 }

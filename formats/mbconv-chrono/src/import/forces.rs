@@ -2,9 +2,11 @@
 
 use super::fields::{Ctx, Fields};
 use super::links::{axis_frames, body_pose, local_point, named};
-use crate::convert::{self, keep};
 use crate::raw::Node;
+use crate::spec::FORMAT;
+use crate::spec::frames as convert;
 use mbconv_ir::format::SourceError;
+use mbconv_ir::format::kit::aids;
 use mbconv_ir::{
     BodyRef, Category, Extras, ForceElement, ForceKind, Model, Rsda, Severity, SpringDamperLaw, SpringStyle,
     SpringVisual, Tsda,
@@ -318,8 +320,9 @@ pub(super) fn rsdas(ctx: &mut Ctx, model: &mut Model, list: &Node) -> Result<(),
             Some(n) => {
                 let written = ctx.number(n, "free_angle")?;
                 let a = convert::angle_in(written, ctx.degrees);
-                keep(
+                aids::keep(
                     &mut extras,
+                    FORMAT,
                     "free_angle",
                     &[written],
                     &[convert::angle_out(a, ctx.degrees)],

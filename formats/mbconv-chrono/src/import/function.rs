@@ -1,9 +1,11 @@
 //! Functions of time (`actuation_function`, `modulation_function`).
 
 use super::fields::{Ctx, Fields};
-use crate::convert::{self, keep};
 use crate::raw::Node;
+use crate::spec::FORMAT;
+use crate::spec::frames as convert;
 use mbconv_ir::format::SourceError;
+use mbconv_ir::format::kit::aids;
 use mbconv_ir::{Category, Extras, Severity, TimeFunction};
 
 /// Reads a function. `prefix` names the key it sits under (`actuation_function.`), for kept
@@ -37,8 +39,9 @@ pub(super) fn function(
                 Some(n) => {
                     let written = ctx.number(n, "sine phase")?;
                     let phase = convert::angle_in(written, ctx.degrees);
-                    keep(
+                    aids::keep(
                         extras,
+                        FORMAT,
                         &format!("{prefix}phase"),
                         &[written],
                         &[convert::angle_out(phase, ctx.degrees)],

@@ -1,9 +1,11 @@
 //! Items between bodies: joints, constraints, TSDAs, RSDAs, motors and body loads.
 
 use super::fields::{Ctx, Fields};
-use crate::convert::{self, JointGeometry, JointType, keep};
 use crate::raw::Node;
+use crate::spec::FORMAT;
+use crate::spec::frames::{self as convert, JointGeometry, JointType};
 use mbconv_ir::format::SourceError;
+use mbconv_ir::format::kit::aids;
 use mbconv_ir::report::path;
 use mbconv_ir::{
     BodyRef, BushingConstants, Category, Constraint, ConstraintKind, Extras, Joint, JointBushing, Model,
@@ -30,14 +32,16 @@ pub(super) fn axis_frames(
     let frame1 = convert::to_local_frame(p1, &frame);
     let frame2 = convert::to_local_frame(p2, &frame);
     let back = *p1 * frame1;
-    keep(
+    aids::keep(
         extras,
+        FORMAT,
         "location",
         &convert::v3(location),
         &convert::v3(&back.translation),
     );
-    keep(
+    aids::keep(
         extras,
+        FORMAT,
         "axis",
         &convert::v3(axis),
         &convert::v3(&(back.rotation * Vector3::z())),
@@ -137,18 +141,37 @@ pub(super) fn joints(ctx: &mut Ctx, model: &mut Model, list: &Node) -> Result<()
         joint.parent_frame = convert::to_local_frame(&p1, &frame);
         joint.child_frame = convert::to_local_frame(&p2, &frame);
         let fresh = convert::joint_geometry(ty, &(p1 * joint.parent_frame));
-        keep(
+        aids::keep(
             &mut joint.extras,
+            FORMAT,
             "location",
             &convert::v3(&location),
             &convert::v3(&fresh.location),
         );
         if let (Some(a), Some(fa)) = (g.axis, fresh.axis) {
-            keep(&mut joint.extras, "axis", &convert::v3(&a), &convert::v3(&fa));
+            aids::keep(
+                &mut joint.extras,
+                FORMAT,
+                "axis",
+                &convert::v3(&a),
+                &convert::v3(&fa),
+            );
         }
         if let (Some((a1, a2)), Some((f1, f2))) = (g.axes, fresh.axes) {
-            keep(&mut joint.extras, "axis1", &convert::v3(&a1), &convert::v3(&f1));
-            keep(&mut joint.extras, "axis2", &convert::v3(&a2), &convert::v3(&f2));
+            aids::keep(
+                &mut joint.extras,
+                FORMAT,
+                "axis1",
+                &convert::v3(&a1),
+                &convert::v3(&f1),
+            );
+            aids::keep(
+                &mut joint.extras,
+                FORMAT,
+                "axis2",
+                &convert::v3(&a2),
+                &convert::v3(&f2),
+            );
         }
         if let Some(bn) = f.get("bushing_data") {
             if matches!(
@@ -212,8 +235,9 @@ pub(super) fn local_point(
 ) -> Result<Vector3<f64>, Box<SourceError>> {
     let p = ctx.vec3(f.req(ctx, key)?, key)?;
     let local = convert::to_local_point(pose, &p);
-    keep(
+    aids::keep(
         extras,
+        FORMAT,
         key,
         &convert::v3(&p),
         &convert::v3(&convert::to_world_point(pose, &local)),

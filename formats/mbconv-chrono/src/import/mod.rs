@@ -7,23 +7,74 @@ pub(crate) mod fields;
 mod forces;
 mod function;
 mod links;
+mod sim;
 
-use crate::raw::Node;
+use crate::raw::{self, Node};
+use crate::spec::{DEFAULT_GRAVITY, FORMAT};
 use fields::{Ctx, Fields};
 use mbconv_ir::format::{Imported, Source, SourceError};
 use mbconv_ir::report::path;
 use mbconv_ir::{Category, Model, Severity, Value};
 use std::collections::HashSet;
-use std::path::PathBuf;
-
-pub(crate) use body::{MATERIAL_DEFAULTS, twist_from_chrono, twist_to_chrono};
+use std::path::{Path, PathBuf};
 
 /// Settings of one import.
 #[derive(Clone, Debug, Default)]
-pub struct ImportOptions {
+pub(crate) struct ImportOptions {
     /// Reproduce Chrono's fallbacks for unknown enum values (joint type -> LOCK, unknown
     /// constraint/shape types dropped) instead of failing.
     pub lenient: bool,
+    /// A simulation file to take gravity and time step from (the `sim` setting).
+    pub simulation_file: Option<String>,
+}
+
+/// Reads a model file, or a simulation file and the model file it names.
+pub(crate) fn read(source: &Source, options: &ImportOptions) -> Result<Imported, Box<SourceError>> {
+    let root = raw::parse(source)?;
+    if sim::is_simulation(&root) {
+        let mut report = mbconv_ir::Report::for_file(&source.name);
+        let simfile = sim::read(source, &root, &mut report)?;
+        let model_path = simfile.model.clone().unwrap_or_default();
+        let model_source = Source::from_path(&model_path).map_err(|e| {
+            let node = root.get("model").unwrap_or(&root);
+            Box::new(source.error(
+                "chrono.model_file",
+                Some(node.span(source)),
+                format!("cannot read the model file {}: {e}", model_path.display()),
+            ))
+        })?;
+        let model_root = raw::parse(&model_source)?;
+        let mut imported = import(&model_source, &model_root, options)?;
+        imported.model.simulation = simfile.simulation;
+        report.extend(imported.report);
+        imported.report = report;
+        return Ok(imported);
+    }
+    let mut imported = import(source, &root, options)?;
+    if let Some(sim_path) = &options.simulation_file {
+        let sim_source = Source::from_path(Path::new(sim_path)).map_err(|e| {
+            Box::new(Source::from_string(sim_path.as_str(), "").error(
+                "chrono.sim_file",
+                None,
+                format!("cannot read the simulation file: {e}"),
+            ))
+        })?;
+        let sim_root = raw::parse(&sim_source)?;
+        let simfile = sim::read(&sim_source, &sim_root, &mut imported.report)?;
+        imported.model.simulation = simfile.simulation;
+    } else {
+        // Chrono's parser simulates a model file read alone with its default gravity.
+        imported.model.simulation.gravity = Some(nalgebra::Vector3::from(DEFAULT_GRAVITY));
+        let finding = mbconv_ir::Finding::new(
+            format!("{FORMAT}.default"),
+            mbconv_ir::Severity::Info,
+            Category::Defaulted,
+            "gravity [0, 0, -9.8]: a model file without a simulation file gets Chrono's default gravity",
+        )
+        .at("simulation.gravity");
+        imported.report.push(finding);
+    }
+    Ok(imported)
 }
 
 /// The lists of items between bodies, in the order they are read (bodies come first).
@@ -38,7 +89,7 @@ const ITEM_LISTS: &[&str] = &[
 ];
 
 /// Reads a Chrono YAML model file (already parsed into nodes).
-pub fn import(source: &Source, root: &Node, options: &ImportOptions) -> Result<Imported, Box<SourceError>> {
+fn import(source: &Source, root: &Node, options: &ImportOptions) -> Result<Imported, Box<SourceError>> {
     let mut ctx = Ctx::new(source, options.lenient);
     let mut model = Model::new("model");
     let mut top = Fields::new(&ctx, root, "the file")?;
@@ -163,12 +214,7 @@ pub fn import(source: &Source, root: &Node, options: &ImportOptions) -> Result<I
     m.mark("FEA");
     m.finish_into(&mut ctx, &mut model.extras, "", "");
     check_unique_force_names(&ctx, &model)?;
-    let Ctx { report, map, .. } = ctx;
-    Ok(Imported {
-        model,
-        report,
-        source_map: map,
-    })
+    Ok(ctx.session.finish(model))
 }
 
 fn check_unique_force_names(ctx: &Ctx, model: &Model) -> Result<(), Box<SourceError>> {
@@ -176,11 +222,11 @@ fn check_unique_force_names(ctx: &Ctx, model: &Model) -> Result<(), Box<SourceEr
     for f in &model.force_elements {
         if !seen.insert(&f.name) {
             let p = path::item("force_elements", &f.name);
-            return Err(Box::new(ctx.src.error(
-                "chrono.duplicate_name",
-                ctx.map.get(&p).cloned(),
+            return Err(ctx.session.error(
+                "duplicate_name",
+                ctx.session.source_map.get(&p).cloned(),
                 format!("duplicate name {:?}: a TSDA and an RSDA share it, and mbconv keeps force elements in one list", f.name),
-            )));
+            ));
         }
     }
     Ok(())

@@ -1,19 +1,19 @@
 //! Functions of time, motors and body loads.
 
 use super::body::kept_or;
-use super::forces::axis_geometry;
+use super::forces::axis_entries;
 use super::links::curve;
+use super::yaml::Y;
 use super::{Out, write_extras};
-use crate::convert::{self, kept};
-use crate::emit::Y;
-use mbconv_ir::report::path;
-use mbconv_ir::{
-    Category, Extras, LoadType, MotorActuation, MotorGuide, MotorTarget, MotorType, TimeFunction,
-};
+use crate::spec::FORMAT;
+use crate::spec::frames as convert;
+use mbconv_ir::format::kit::aids;
+use mbconv_ir::{Extras, LoadType, MotorActuation, MotorGuide, MotorTarget, MotorType, TimeFunction};
 use nalgebra::Vector3;
 
 /// A function of time. `prefix` locates kept values (`actuation_function.`).
-pub(crate) fn function(out: &mut Out, f: &TimeFunction, extras: &Extras, prefix: &str, ip: &str) -> Y {
+/// Lowering left only functions Chrono YAML can say; anything else is written as CONSTANT 0.
+pub(crate) fn function(out: &Out, f: &TimeFunction, extras: &Extras, prefix: &str) -> Y {
     let mut m: Vec<(String, Y)> = Vec::new();
     let (inner, repeat) = match f {
         TimeFunction::Repeat {
@@ -50,7 +50,7 @@ pub(crate) fn function(out: &mut Out, f: &TimeFunction, extras: &Extras, prefix:
             m.push(("amplitude".into(), Y::Num(*amplitude)));
             m.push(("frequency".into(), Y::Num(*frequency)));
             let d = out.degrees;
-            let written = match kept(extras, &format!("{prefix}phase")) {
+            let written = match aids::kept(extras, FORMAT, &format!("{prefix}phase")) {
                 Some(k) if k.len() == 1 && convert::angle_in(k[0], d).to_bits() == phase.to_bits() => k[0],
                 _ => convert::angle_out(*phase, d),
             };
@@ -68,25 +68,8 @@ pub(crate) fn function(out: &mut Out, f: &TimeFunction, extras: &Extras, prefix:
             m.push(ty("DATA"));
             m.push(("data".into(), curve(points)));
         }
-        TimeFunction::External { default } => {
-            m.push(ty("CONTROLLER"));
-            if *default != 0.0 {
-                out.lost(
-                    Category::Dropped,
-                    ip,
-                    "the default value of an external input: Chrono starts at 0",
-                );
-            }
-        }
-        other => {
-            out.lost(
-                Category::Dropped,
-                ip,
-                format!(
-                    "Chrono YAML has no {} function; written as CONSTANT 0",
-                    other.type_name()
-                ),
-            );
+        TimeFunction::External { .. } => m.push(ty("CONTROLLER")),
+        _ => {
             m.push(ty("CONSTANT"));
             m.push(("value".into(), Y::Num(0.0)));
         }
@@ -104,10 +87,9 @@ pub(crate) fn function(out: &mut Out, f: &TimeFunction, extras: &Extras, prefix:
     Y::Map(m)
 }
 
-pub(super) fn motors(out: &mut Out) -> Vec<Y> {
+pub(super) fn motors(out: &Out) -> Vec<Y> {
     let mut items = Vec::new();
     for mo in &out.model.motors {
-        let ip = path::item("motors", &mo.name);
         let MotorTarget::BodyPair {
             body1,
             frame1,
@@ -116,15 +98,10 @@ pub(super) fn motors(out: &mut Out) -> Vec<Y> {
             guide,
         } = &mo.target
         else {
-            out.lost(
-                Category::Dropped,
-                &ip,
-                "a motor on a joint coordinate: Chrono YAML motors act between two bodies",
-            );
             continue;
         };
         let (p1, p2) = (out.pose(body1), out.pose(body2));
-        let (location, axis) = axis_geometry(out, &mo.extras, &p1, frame1, &p2, frame2, &ip);
+        let (location, axis) = axis_entries(&mo.extras, &p1, frame1, &p2, frame2);
         let (ty, guide_key) = match mo.motor_type {
             MotorType::Linear => ("LINEAR", "guide"),
             MotorType::Rotation => ("ROTATION", "spindle"),
@@ -135,29 +112,15 @@ pub(super) fn motors(out: &mut Out) -> Vec<Y> {
             (MotorType::Linear, MotorGuide::Spherical) => "SPHERICAL",
             (MotorType::Rotation, MotorGuide::Revolute) => "REVOLUTE",
             (MotorType::Rotation, MotorGuide::Cylindrical) => "CYLINDRICAL",
-            (MotorType::Linear, g) => {
-                out.lost(
-                    Category::Approximated,
-                    &ip,
-                    format!("guide {g:?} is not a linear-motor guide; PRISMATIC written"),
-                );
-                "PRISMATIC"
-            }
-            (MotorType::Rotation, g) => {
-                out.lost(
-                    Category::Approximated,
-                    &ip,
-                    format!("guide {g:?} is not a rotation-motor spindle; REVOLUTE written"),
-                );
-                "REVOLUTE"
-            }
+            (MotorType::Linear, _) => "PRISMATIC",
+            (MotorType::Rotation, _) => "REVOLUTE",
         };
         let actuation = match mo.actuation {
             MotorActuation::Position => "POSITION",
             MotorActuation::Speed => "SPEED",
             MotorActuation::Force => "FORCE",
         };
-        let func = function(out, &mo.function, &mo.extras, "actuation_function.", &ip);
+        let func = function(out, &mo.function, &mo.extras, "actuation_function.");
         let mut m: Vec<(String, Y)> = vec![
             ("name".into(), Y::Str(mo.name.clone())),
             ("type".into(), Y::Plain(ty.into())),
@@ -169,22 +132,16 @@ pub(super) fn motors(out: &mut Out) -> Vec<Y> {
             ("actuation_type".into(), Y::Plain(actuation.into())),
             ("actuation_function".into(), func),
         ];
-        write_extras(out, &mut m, &mo.extras, &ip);
+        write_extras(&mut m, &mo.extras);
         items.push(Y::Map(m));
     }
     items
 }
 
-pub(super) fn loads(out: &mut Out, controllers: bool) -> Vec<Y> {
+pub(super) fn loads(out: &Out, controllers: bool) -> Vec<Y> {
     let mut items = Vec::new();
     for l in out.model.loads.iter().filter(|l| l.external == controllers) {
-        let ip = path::item("loads", &l.name);
         let Some(b) = out.model.body(&l.body) else {
-            out.lost(
-                Category::Dropped,
-                &ip,
-                format!("load on unknown body {:?}", l.body),
-            );
             continue;
         };
         let (r_com, com) = (b.inertial.inertia_rotation, b.inertial.com);
@@ -211,12 +168,6 @@ pub(super) fn loads(out: &mut Out, controllers: bool) -> Vec<Y> {
                 }
             });
             m.push(("load".into(), load));
-        } else if l.vector != Vector3::zeros() {
-            out.lost(
-                Category::Dropped,
-                &ip,
-                "the value of an externally set load: Chrono starts at 0",
-            );
         }
         m.push(("local_load".into(), Y::Bool(l.vector_in_body_frame)));
         if l.load_type == LoadType::Force {
@@ -236,10 +187,10 @@ pub(super) fn loads(out: &mut Out, controllers: bool) -> Vec<Y> {
             m.push(("local_point".into(), Y::Bool(local)));
         }
         if let Some(f) = &l.modulation {
-            let y = function(out, f, &l.extras, "modulation_function.", &ip);
+            let y = function(out, f, &l.extras, "modulation_function.");
             m.push(("modulation_function".into(), y));
         }
-        write_extras(out, &mut m, &l.extras, &ip);
+        write_extras(&mut m, &l.extras);
         items.push(Y::Map(m));
     }
     items

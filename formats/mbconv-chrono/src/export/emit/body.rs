@@ -1,17 +1,19 @@
 //! Bodies, materials and shapes.
 
+use super::yaml::Y;
 use super::{Out, write_extras};
-use crate::convert::{self, kept};
-use crate::emit::Y;
-use crate::import::{MATERIAL_DEFAULTS, twist_to_chrono};
-use mbconv_ir::report::path;
+use crate::spec::FORMAT;
+use crate::spec::MATERIAL_DEFAULTS;
+use crate::spec::frames as convert;
+use crate::spec::velocity::{twist_from_chrono, twist_to_chrono};
+use mbconv_ir::format::kit::aids;
 use mbconv_ir::rotation::chrono as conv;
-use mbconv_ir::{Body, Category, ContactMaterial, Extras, Geometry, Inertial, Shape, ShapeRole};
+use mbconv_ir::{Body, ContactMaterial, Extras, Geometry, Inertial, Shape, ShapeRole};
 use nalgebra::{UnitQuaternion, Vector3};
 
 /// The orientation numbers to write: the kept ones when they reproduce `q`, fresh otherwise.
 pub(crate) fn orientation(extras: &Extras, key: &str, q: &UnitQuaternion<f64>, degrees: bool) -> Y {
-    if let Some(k) = kept(extras, key)
+    if let Some(k) = aids::kept(extras, FORMAT, key)
         && convert::orientation_from(&k, degrees).is_some_and(|(back, n)| {
             (n - 1.0).abs() <= convert::UNIT_TOLERANCE && convert::same_rotation(&back, q)
         })
@@ -23,21 +25,20 @@ pub(crate) fn orientation(extras: &Extras, key: &str, q: &UnitQuaternion<f64>, d
 
 /// The kept numbers for `key` when `check` accepts them, else `fresh`.
 pub(crate) fn kept_or(extras: &Extras, key: &str, fresh: &[f64], check: impl Fn(&[f64]) -> bool) -> Y {
-    match kept(extras, key) {
+    match aids::kept(extras, FORMAT, key) {
         Some(k) if check(&k) => Y::nums(&k),
         _ => Y::nums(fresh),
     }
 }
 
-pub(super) fn body(out: &mut Out, b: &Body) -> Y {
-    let ip = path::item("bodies", &b.name);
+pub(super) fn body(out: &Out, b: &Body) -> Y {
     let d = out.degrees;
     let mut m: Vec<(String, Y)> = vec![("name".into(), Y::Str(b.name.clone()))];
     if b.fixed {
         m.push(("fixed".into(), Y::Bool(true)));
     }
     m.push(("location".into(), Y::nums(&convert::v3(&b.pose.translation))));
-    if kept(&b.extras, "orientation").is_some()
+    if aids::kept(&b.extras, FORMAT, "orientation").is_some()
         || !convert::same_rotation(&b.pose.rotation, &UnitQuaternion::identity())
     {
         m.push((
@@ -51,7 +52,7 @@ pub(super) fn body(out: &mut Out, b: &Body) -> Y {
         let default_rot = convert::same_rotation(&i.inertia_rotation, &UnitQuaternion::identity());
         if !convert::same_vector(&i.com, &Vector3::zeros())
             || !default_rot
-            || kept(&b.extras, "com.orientation").is_some()
+            || aids::kept(&b.extras, FORMAT, "com.orientation").is_some()
         {
             let mut com = vec![("location".into(), Y::nums(&convert::v3(&i.com)))];
             com.push((
@@ -59,17 +60,6 @@ pub(super) fn body(out: &mut Out, b: &Body) -> Y {
                 orientation(&b.extras, "com.orientation", &i.inertia_rotation, d),
             ));
             m.push(("com".into(), Y::Map(com)));
-        }
-        let t = i.inertia.0;
-        if t[1][0].to_bits() != t[0][1].to_bits()
-            || t[2][0].to_bits() != t[0][2].to_bits()
-            || t[2][1].to_bits() != t[1][2].to_bits()
-        {
-            out.lost(
-                Category::Approximated,
-                &ip,
-                "asymmetric inertia tensor written from its upper triangle",
-            );
         }
         m.push((
             "inertia".into(),
@@ -81,11 +71,11 @@ pub(super) fn body(out: &mut Out, b: &Body) -> Y {
     }
     if let Some(t) = &b.initial_velocity {
         let (v, w) = twist_to_chrono(b, t);
-        let kv = kept(&b.extras, "initial_linear_velocity").filter(|k| k.len() == 3);
-        let kw = kept(&b.extras, "initial_angular_velocity").filter(|k| k.len() == 3);
+        let kv = aids::kept(&b.extras, FORMAT, "initial_linear_velocity").filter(|k| k.len() == 3);
+        let kw = aids::kept(&b.extras, FORMAT, "initial_angular_velocity").filter(|k| k.len() == 3);
         let cv = kv.map_or(v, |k| Vector3::new(k[0], k[1], k[2]));
         let cw = kw.map_or(w, |k| Vector3::new(k[0], k[1], k[2]));
-        let back = crate::import::twist_from_chrono(b, &cv, &cw);
+        let back = twist_from_chrono(b, &cv, &cw);
         let (v, w) = if convert::same_vector(&back.linear, &t.linear)
             && convert::same_vector(&back.angular, &t.angular)
         {
@@ -96,26 +86,11 @@ pub(super) fn body(out: &mut Out, b: &Body) -> Y {
         m.push(("initial_linear_velocity".into(), Y::nums(&convert::v3(&v))));
         m.push(("initial_angular_velocity".into(), Y::nums(&convert::v3(&w))));
     }
-    if !b.gravity {
-        out.lost(
-            Category::Dropped,
-            &ip,
-            "Chrono YAML cannot switch gravity off for one body",
-        );
-    }
-    for f in &b.frames {
-        out.lost(
-            Category::Dropped,
-            &path::field(&ip, "frames"),
-            format!("named frame {:?}: Chrono YAML has no body frames", f.name),
-        );
-    }
-    let mut materials: Vec<ContactMaterial> = b.contact_materials.clone();
+    let materials = &b.contact_materials;
     let mut collision = Vec::new();
     let mut visual = Vec::new();
     let mut model_file = None;
-    for (idx, s) in b.shapes.iter().enumerate() {
-        let sp = path::index(&ip, "shapes", idx);
+    for s in &b.shapes {
         if s.extras.get("chrono.model_file").is_some()
             && let Geometry::Mesh(mesh) = &s.geometry
             && model_file.is_none()
@@ -123,37 +98,19 @@ pub(super) fn body(out: &mut Out, b: &Body) -> Y {
             model_file = Some(mesh.uri.clone());
             continue;
         }
-        if s.role.is_collision() {
-            if !s.collidable {
-                out.lost(
-                    Category::Dropped,
-                    &sp,
-                    "non-collidable collision shape written as collidable",
-                );
-            }
-            let mut material = s.contact_material.clone();
-            if material.is_none() {
-                if !materials.iter().any(|m| m.name == "default") {
-                    materials.push(ContactMaterial::new("default"));
-                }
-                out.note(
-                    &sp,
-                    "collision shape without material uses an added material \"default\" (Chrono defaults)",
-                );
-                material = Some("default".into());
-            }
-            if let Some(y) = shape(out, s, &sp, true, material) {
-                collision.push(y);
-            }
+        if s.role.is_collision()
+            && let Some(y) = shape(out, s, true, s.contact_material.clone())
+        {
+            collision.push(y);
         }
         if s.role.is_visual()
-            && let Some(y) = shape(out, s, &sp, false, None)
+            && let Some(y) = shape(out, s, false, None)
         {
             visual.push(y);
         }
     }
     if !collision.is_empty() || !materials.is_empty() {
-        let mats: Vec<Y> = materials.iter().map(|c| material(out, c, &ip)).collect();
+        let mats: Vec<Y> = materials.iter().map(material).collect();
         m.push((
             "contact".into(),
             Y::Map(vec![
@@ -172,11 +129,11 @@ pub(super) fn body(out: &mut Out, b: &Body) -> Y {
         }
         m.push(("visualization".into(), Y::Map(v)));
     }
-    write_extras(out, &mut m, &b.extras, &ip);
+    write_extras(&mut m, &b.extras);
     Y::Map(m)
 }
 
-fn material(out: &mut Out, c: &ContactMaterial, ip: &str) -> Y {
+fn material(c: &ContactMaterial) -> Y {
     let d = MATERIAL_DEFAULTS;
     let v = |x: Option<f64>, i: usize| x.unwrap_or(d[i]);
     let mut m = vec![
@@ -222,11 +179,13 @@ fn material(out: &mut Out, c: &ContactMaterial, ip: &str) -> Y {
         ));
     }
     let mut entries = m;
-    write_extras(out, &mut entries, &c.extras, ip);
+    write_extras(&mut entries, &c.extras);
     Y::Map(entries)
 }
 
-fn shape(out: &mut Out, s: &Shape, sp: &str, collision: bool, material: Option<String>) -> Option<Y> {
+/// One shape as a collision (`collision`) or a visual shape; `None` for what Chrono YAML has
+/// no shape for (lowering removed those) and collision shapes without a material.
+fn shape(out: &Out, s: &Shape, collision: bool, material: Option<String>) -> Option<Y> {
     let d = out.degrees;
     let location = ("location".to_owned(), Y::nums(&convert::v3(&s.pose.translation)));
     let mut m: Vec<(String, Y)> = Vec::new();
@@ -256,12 +215,6 @@ fn shape(out: &mut Out, s: &Shape, sp: &str, collision: bool, material: Option<S
                     && conv::motor_frame_from_axis(&Vector3::new(k[0], k[1], k[2]))
                         .is_some_and(|q| convert::same_rotation(&q, &s.pose.rotation))
             };
-            if !reproduces(&convert::v3(&axis)) && kept(&s.extras, "axis").is_none_or(|k| !reproduces(&k)) {
-                out.note(
-                    sp,
-                    "cylinder turned about its own axis: Chrono builds the frame from the axis alone",
-                );
-            }
             m.push(("type".into(), Y::Plain("CYLINDER".into())));
             m.push(location);
             m.push((
@@ -278,38 +231,15 @@ fn shape(out: &mut Out, s: &Shape, sp: &str, collision: bool, material: Option<S
             if !convert::same_vector(&s.pose.translation, &Vector3::zeros()) {
                 m.push(location);
             }
-            if !identity || kept(&s.extras, "orientation").is_some() {
+            if !identity || aids::kept(&s.extras, FORMAT, "orientation").is_some() {
                 m.push(orient());
             }
-            let [sx, sy, sz] = mesh.scale;
-            if sx.to_bits() != sy.to_bits() || sx.to_bits() != sz.to_bits() {
-                out.lost(
-                    Category::Approximated,
-                    sp,
-                    format!("non-uniform mesh scale {:?} written as {sx}", mesh.scale),
-                );
-            }
+            let sx = mesh.scale[0];
             if sx.to_bits() != 1f64.to_bits() {
                 m.push(("scale".into(), Y::Num(sx)));
             }
-            if mesh.node.is_some() {
-                out.lost(
-                    Category::Dropped,
-                    sp,
-                    "mesh node selection: Chrono loads the whole file",
-                );
-            }
         }
-        other => {
-            let kind = format!("{other:?}");
-            let kind = kind.split([' ', '(', '{']).next().unwrap_or("shape").to_owned();
-            out.lost(
-                Category::Dropped,
-                sp,
-                format!("{kind} shapes cannot be written to Chrono YAML"),
-            );
-            return None;
-        }
+        _ => return None,
     }
     if let Some(mat) = material {
         m.push(("material".into(), Y::Str(mat)));
@@ -319,30 +249,11 @@ fn shape(out: &mut Out, s: &Shape, sp: &str, collision: bool, material: Option<S
     } else if collision {
         return None;
     }
-    if !collision && let Some(a) = &s.appearance {
-        if let Some(c) = a.diffuse {
-            m.push(("color".into(), Y::nums(&c)));
-        }
-        let other = a.alpha.is_some()
-            || a.specular.is_some()
-            || a.emissive.is_some()
-            || a.ambient_intensity.is_some()
-            || a.shininess.is_some()
-            || a.transparency.is_some()
-            || a.texture.is_some();
-        if other {
-            out.lost(
-                Category::Dropped,
-                sp,
-                "appearance beyond the diffuse colour (alpha, specular, texture, …)",
-            );
-        }
-    }
-    if s.name.is_some() {
-        out.lost(Category::Dropped, sp, "shape name: Chrono shapes have no names");
+    if !collision && let Some(c) = s.appearance.as_ref().and_then(|a| a.diffuse) {
+        m.push(("color".into(), Y::nums(&c)));
     }
     if !matches!(s.role, ShapeRole::Both) || collision {
-        write_extras(out, &mut m, &s.extras, sp);
+        write_extras(&mut m, &s.extras);
     }
     Some(Y::Map(m))
 }

@@ -1,12 +1,13 @@
-//! The conversions between Chrono's absolute, angle-based quantities and the IR's body-local
-//! poses, shared by the importer and the exporter so that each can check the other bit for bit.
+//! Chrono's absolute, angle-based geometry and the IR's body-local poses: the conversions both
+//! directions share, so that each can check the other bit for bit.
 //!
 //! Chrono gives joint, motor, RSDA, TSDA and constraint geometry as absolute points and axes in
 //! the initial configuration; the IR keeps body-fixed frames. Chrono angles are Cardan
 //! `[yaw, pitch, roll]` in degrees (or radians); the IR keeps quaternions.
 
+use mbconv_ir::format::kit::aids;
 use mbconv_ir::rotation::chrono as conv;
-use mbconv_ir::{Extras, Pose, Value};
+use mbconv_ir::{Extras, Pose};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 
 /// Chrono's degree-to-radian factor (π/180).
@@ -77,7 +78,7 @@ pub fn orientation_to(q: &UnitQuaternion<f64>, degrees: bool) -> Vec<f64> {
     vec![q.w, q.i, q.j, q.k]
 }
 
-/// Keeps the orientation numbers as written (see [`keep`]) unless they are a quaternion that
+/// Keeps the orientation numbers as written (an exactness aid, see [`aids::keep`]) unless they are a quaternion that
 /// had to be normalised: the writer never reuses those, it writes a unit rotation.
 pub fn keep_orientation(
     extras: &mut Extras,
@@ -88,7 +89,7 @@ pub fn keep_orientation(
 ) {
     let unit = orientation_from(written, degrees).is_some_and(|(_, n)| (n - 1.0).abs() <= UNIT_TOLERANCE);
     if unit {
-        keep(extras, key, written, &orientation_to(q, degrees));
+        aids::keep(extras, super::FORMAT, key, written, &orientation_to(q, degrees));
     }
 }
 
@@ -109,11 +110,6 @@ pub fn same_vector(a: &Vector3<f64>, b: &Vector3<f64>) -> bool {
 /// Bitwise equality of two poses.
 pub fn same_pose(a: &Pose, b: &Pose) -> bool {
     same_vector(&a.translation, &b.translation) && same_rotation(&a.rotation, &b.rotation)
-}
-
-/// Bitwise equality of two number lists.
-pub fn same_numbers(a: &[f64], b: &[f64]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 /// A world point in body coordinates.
@@ -187,6 +183,21 @@ impl JointType {
             Self::PointPlane => "POINT_PLANE",
         }
     }
+    /// The Chrono joint type that says an IR joint kind as it is (`None`: Chrono YAML has
+    /// none).
+    pub fn of(kind: &mbconv_ir::JointKind) -> Option<Self> {
+        use mbconv_ir::JointKind as K;
+        Some(match kind {
+            K::Fixed => Self::Lock,
+            K::Revolute { .. } => Self::Revolute,
+            K::Spherical => Self::Spherical,
+            K::Prismatic { .. } => Self::Prismatic,
+            K::Universal { .. } => Self::Universal,
+            K::PointLine => Self::PointLine,
+            K::PointPlane => Self::PointPlane,
+            _ => return None,
+        })
+    }
     /// The IR joint kind (axes in the joint frame Chrono builds).
     pub fn kind(self) -> mbconv_ir::JointKind {
         use mbconv_ir::JointKind as K;
@@ -234,32 +245,6 @@ pub fn joint_geometry(ty: JointType, frame: &Pose) -> JointGeometry {
 /// The absolute frame Chrono builds for motors and RSDAs (Z = axis).
 pub fn axis_frame(location: &Vector3<f64>, axis: &Vector3<f64>) -> Option<Pose> {
     Some(Pose::new(*location, conv::motor_frame_from_axis(axis)?))
-}
-
-/// Stores the numbers as written under `chrono.source.{key}` when the writer would not
-/// reproduce them from the IR value (so that a Chrono round trip keeps them exactly).
-pub fn keep(extras: &mut Extras, key: &str, written: &[f64], fresh: &[f64]) {
-    if !same_numbers(written, fresh) {
-        extras.insert(
-            format!("chrono.source.{key}"),
-            Value::List(written.iter().map(|x| Value::Float(*x)).collect()),
-        );
-    }
-}
-
-/// The numbers kept under `chrono.source.{key}`.
-pub fn kept(extras: &Extras, key: &str) -> Option<Vec<f64>> {
-    match extras.get(&format!("chrono.source.{key}"))? {
-        Value::List(items) => items
-            .iter()
-            .map(|v| match v {
-                Value::Float(x) => Some(*x),
-                Value::Int(i) => Some(*i as f64),
-                _ => None,
-            })
-            .collect(),
-        _ => None,
-    }
 }
 
 /// A vector as three numbers.

@@ -1,16 +1,15 @@
 //! TSDAs and RSDAs.
 
 use super::body::kept_or;
-use super::links::{curve, kept_vec, world_point};
+use super::links::{curve, world_point};
+use super::yaml::Y;
 use super::{Out, write_extras};
-use crate::convert;
-use crate::emit::Y;
-use mbconv_ir::report::path;
-use mbconv_ir::rotation::chrono as conv;
-use mbconv_ir::{Category, Extras, ForceKind, Pose, SpringDamperLaw, SpringStyle};
-use nalgebra::Vector3;
+use crate::export::geometry::axis_geometry;
+use crate::spec::frames as convert;
+use mbconv_ir::{Extras, ForceKind, Pose, SpringDamperLaw, SpringStyle};
 
-fn law_entries(out: &mut Out, law: &SpringDamperLaw, ip: &str, tsda: bool, m: &mut Vec<(String, Y)>) {
+/// The law keys of a TSDA (`tsda`) or an RSDA (lowering left RSDAs only laws they can have).
+fn law_entries(law: &SpringDamperLaw, tsda: bool, m: &mut Vec<(String, Y)>) {
     match law {
         SpringDamperLaw::Linear { stiffness, damping } => {
             if let Some(k) = stiffness {
@@ -57,44 +56,14 @@ fn law_entries(out: &mut Out, law: &SpringDamperLaw, ip: &str, tsda: bool, m: &m
                 .collect();
             m.push(("map_data".into(), Y::Seq(rows)));
         }
-        SpringDamperLaw::None => {}
-        other => out.lost(
-            Category::Dropped,
-            ip,
-            format!("an RSDA cannot have a {} law in Chrono YAML", law_name(other)),
-        ),
+        _ => {}
     }
 }
 
-fn law_name(law: &SpringDamperLaw) -> &'static str {
-    match law {
-        SpringDamperLaw::Linear { .. } => "linear",
-        SpringDamperLaw::DegressiveDamper { .. } => "degressive damper",
-        SpringDamperLaw::Curves { .. } => "curve",
-        SpringDamperLaw::Map { .. } => "map",
-        SpringDamperLaw::None => "no",
-    }
-}
-
-pub(super) fn tsdas(out: &mut Out) -> Vec<Y> {
+pub(super) fn tsdas(out: &Out) -> Vec<Y> {
     let mut items = Vec::new();
     for f in &out.model.force_elements {
-        let ip = path::item("force_elements", &f.name);
-        let t = match &f.kind {
-            ForceKind::Tsda(t) => t,
-            ForceKind::Rsda(_) => continue,
-            other => {
-                out.lost(
-                    Category::Dropped,
-                    &ip,
-                    format!(
-                        "Chrono YAML has no {} force element (only TSDA, RSDA and joint bushings)",
-                        other.type_name()
-                    ),
-                );
-                continue;
-            }
-        };
+        let ForceKind::Tsda(t) = &f.kind else { continue };
         let (p1, p2) = (out.pose(&t.body1), out.pose(&t.body2));
         let mut m: Vec<(String, Y)> = vec![
             ("name".into(), Y::Str(f.name.clone())),
@@ -113,7 +82,7 @@ pub(super) fn tsdas(out: &mut Out) -> Vec<Y> {
         if let Some(l) = t.max_length {
             m.push(("maximum_length".into(), Y::Num(l)));
         }
-        law_entries(out, &t.law, &ip, true, &mut m);
+        law_entries(&t.law, true, &mut m);
         if let Some(v) = &t.visualization {
             let style = match v.style {
                 SpringStyle::Segment => "SEGMENT",
@@ -134,61 +103,24 @@ pub(super) fn tsdas(out: &mut Out) -> Vec<Y> {
             }
             m.push(("visualization".into(), Y::Map(vm)));
         }
-        write_extras(out, &mut m, &f.extras, &ip);
+        write_extras(&mut m, &f.extras);
         items.push(Y::Map(m));
     }
     items
 }
 
-/// Location and axis for a frame pair built by `motor_frame_from_axis` (RSDA, motors).
-pub(super) fn axis_geometry(
-    out: &mut Out,
-    extras: &Extras,
-    p1: &Pose,
-    f1: &Pose,
-    p2: &Pose,
-    f2: &Pose,
-    ip: &str,
-) -> (Y, Y) {
-    let x = *p1 * *f1;
-    let reproduces = |loc: &Vector3<f64>, axis: &Vector3<f64>| {
-        convert::axis_frame(loc, axis).is_some_and(|w| {
-            convert::same_pose(&convert::to_local_frame(p1, &w), f1)
-                && convert::same_pose(&convert::to_local_frame(p2, &w), f2)
-        })
-    };
-    let fresh = (x.translation, x.rotation * Vector3::z());
-    let cand = (
-        kept_vec(extras, "location").unwrap_or(fresh.0),
-        kept_vec(extras, "axis").unwrap_or(fresh.1),
-    );
-    let (loc, axis) = if reproduces(&cand.0, &cand.1) { cand } else { fresh };
-    if !reproduces(&loc, &axis) {
-        let x2 = *p2 * *f2;
-        if x.distance(&x2) > 1e-9 {
-            out.lost(
-                Category::Approximated,
-                ip,
-                "the two frames do not coincide in the reference configuration; Chrono places both at body 1's frame",
-            );
-        }
-        if conv::motor_frame_from_axis(&axis).is_some_and(|q| q.angle_to(&x.rotation) > 1e-9) {
-            out.note(
-                ip,
-                "frame turned about its axis: Chrono rebuilds it from the axis alone",
-            );
-        }
-    }
-    (Y::nums(&convert::v3(&loc)), Y::nums(&convert::v3(&axis)))
+/// Location and axis for a frame pair Chrono builds from them (RSDAs, motors).
+pub(super) fn axis_entries(extras: &Extras, p1: &Pose, f1: &Pose, p2: &Pose, f2: &Pose) -> (Y, Y) {
+    let (location, axis) = axis_geometry(extras, p1, f1, p2, f2);
+    (Y::nums(&convert::v3(&location)), Y::nums(&convert::v3(&axis)))
 }
 
-pub(super) fn rsdas(out: &mut Out) -> Vec<Y> {
+pub(super) fn rsdas(out: &Out) -> Vec<Y> {
     let mut items = Vec::new();
     for f in &out.model.force_elements {
         let ForceKind::Rsda(r) = &f.kind else { continue };
-        let ip = path::item("force_elements", &f.name);
         let (p1, p2) = (out.pose(&r.body1), out.pose(&r.body2));
-        let (location, axis) = axis_geometry(out, &f.extras, &p1, &r.frame1, &p2, &r.frame2, &ip);
+        let (location, axis) = axis_entries(&f.extras, &p1, &r.frame1, &p2, &r.frame2);
         let d = out.degrees;
         let free = kept_or(
             &f.extras,
@@ -211,8 +143,8 @@ pub(super) fn rsdas(out: &mut Out) -> Vec<Y> {
         if r.preload != 0.0 {
             m.push(("preload".into(), Y::Num(r.preload)));
         }
-        law_entries(out, &r.law, &ip, false, &mut m);
-        write_extras(out, &mut m, &f.extras, &ip);
+        law_entries(&r.law, false, &mut m);
+        write_extras(&mut m, &f.extras);
         items.push(Y::Map(m));
     }
     items

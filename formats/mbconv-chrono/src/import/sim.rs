@@ -1,22 +1,17 @@
-//! Chrono simulation files (`type: MBS`) and the solver files they name: the only place
-//! Chrono keeps gravity and the time step.
+//! Reading Chrono simulation files (`type: MBS`) and the solver files they name: the only
+//! place Chrono keeps gravity and the time step.
 
-use crate::emit::{self, Y};
-use crate::import::fields::{Ctx, Fields};
+use super::fields::{Ctx, Fields};
 use crate::raw::{self, Node};
-use mbconv_ir::format::{Companion, Source, SourceError};
-use mbconv_ir::{Category, Model, Report, Severity, Simulation, Value};
+use crate::spec::{DEFAULT_GRAVITY, DEFAULT_TIME_STEP};
+use mbconv_ir::format::{Source, SourceError};
+use mbconv_ir::{Category, Report, Severity, Simulation, Value};
 use nalgebra::Vector3;
 use std::path::{Path, PathBuf};
 
-/// Chrono's default gravity when the simulation file gives none.
-pub const DEFAULT_GRAVITY: [f64; 3] = [0.0, 0.0, -9.8];
-/// Chrono's default time step when the solver file has no `integrator` block.
-pub const DEFAULT_TIME_STEP: f64 = 1e-3;
-
 /// What a simulation file says.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SimulationFile {
+pub(crate) struct SimulationFile {
     /// The model file it names, resolved against the simulation file's directory.
     pub model: Option<PathBuf>,
     /// Gravity, time step, end time and verbatim settings.
@@ -24,7 +19,7 @@ pub struct SimulationFile {
 }
 
 /// True when the document is a simulation file: `type: MBS` with a `model:` file name.
-pub fn is_simulation(root: &Node) -> bool {
+pub(crate) fn is_simulation(root: &Node) -> bool {
     let mbs = root
         .get("type")
         .and_then(Node::scalar)
@@ -33,7 +28,11 @@ pub fn is_simulation(root: &Node) -> bool {
 }
 
 /// Reads a simulation file and the solver file it names.
-pub fn read(source: &Source, root: &Node, report: &mut Report) -> Result<SimulationFile, Box<SourceError>> {
+pub(crate) fn read(
+    source: &Source,
+    root: &Node,
+    report: &mut Report,
+) -> Result<SimulationFile, Box<SourceError>> {
     let mut ctx = Ctx::new(source, false);
     let mut f = Fields::new(&ctx, root, "the simulation file")?;
     let base = source.base_dir().map(Path::to_path_buf).unwrap_or_default();
@@ -106,71 +105,9 @@ pub fn read(source: &Source, root: &Node, report: &mut Report) -> Result<Simulat
         ),
     }
     sim.extras.0.0.sort_by(|a, b| a.0.cmp(&b.0));
-    report.extend(ctx.report);
+    report.extend(ctx.session.report);
     Ok(SimulationFile {
         model,
         simulation: sim,
     })
-}
-
-/// The simulation file and its solver file for `model`, naming the model file `model_file`.
-/// `sim_name` is the simulation file's name; the solver file is named after it.
-pub fn write(model: &Model, model_file: &str, sim_name: &str) -> Vec<Companion> {
-    let sim = &model.simulation;
-    let stem = sim_name
-        .strip_suffix(".yaml")
-        .or_else(|| sim_name.strip_suffix(".yml"))
-        .unwrap_or(sim_name);
-    let solver_name = format!("{stem}_solver.yaml");
-    let gravity = sim.gravity.map_or(DEFAULT_GRAVITY, |g| [g.x, g.y, g.z]);
-    let mut simulation: Vec<(String, Y)> = vec![("gravity".into(), Y::nums(&gravity))];
-    if let Some(t) = sim.end_time {
-        simulation.push(("end_time".into(), Y::Num(t)));
-    }
-    for (k, v) in sim.extras.for_format("chrono") {
-        if let Some(rest) = k.strip_prefix("simulation.") {
-            emit::insert_at(&mut simulation, rest, Y::from_value(v));
-        }
-    }
-    let root = vec![
-        ("chrono-version".to_owned(), Y::Plain("10.0".into())),
-        ("type".into(), Y::Plain("MBS".into())),
-        ("model".into(), Y::Str(model_file.to_owned())),
-        ("solver".into(), Y::Str(solver_name.clone())),
-        ("simulation".into(), Y::Map(simulation)),
-    ];
-    let contact = match sim.extras.get("chrono.contact_method") {
-        Some(Value::String(s)) => s.clone(),
-        _ => "NSC".to_owned(),
-    };
-    let mut integrator: Vec<(String, Y)> = match sim.extras.get("chrono.integrator") {
-        Some(v @ Value::Map(_)) => match Y::from_value(v) {
-            Y::Map(m) => m,
-            _ => Vec::new(),
-        },
-        _ => vec![("type".into(), Y::Plain("EULER_IMPLICIT_LINEARIZED".into()))],
-    };
-    emit::insert_at(
-        &mut integrator,
-        "time_step",
-        Y::Num(sim.time_step.unwrap_or(DEFAULT_TIME_STEP)),
-    );
-    let mut solver = vec![
-        ("chrono-version".to_owned(), Y::Plain("10.0".into())),
-        ("contact_method".into(), Y::Plain(contact)),
-        ("integrator".into(), Y::Map(integrator)),
-    ];
-    if let Some(s) = sim.extras.get("chrono.solver") {
-        solver.push(("solver".into(), Y::from_value(s)));
-    }
-    vec![
-        Companion {
-            file_name: sim_name.to_owned(),
-            text: emit::document(&root),
-        },
-        Companion {
-            file_name: solver_name,
-            text: emit::document(&solver),
-        },
-    ]
 }

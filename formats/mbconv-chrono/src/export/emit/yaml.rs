@@ -1,11 +1,12 @@
 //! A small deterministic YAML writer: block mappings and sequences, flow-style number lists,
-//! numbers in shortest round-trip form, strings quoted only when needed.
+//! numbers in the kit's shortest round-trip form, strings quoted only when needed.
 
 use mbconv_ir::Value;
+use mbconv_ir::format::kit::numbers::format_number;
 
 /// A YAML value to write.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Y {
+pub(crate) enum Y {
     /// A number from the model (written `1`, `0.5`, `1e-7`).
     Num(f64),
     /// Text written as is (versions, verbatim numbers).
@@ -26,17 +27,17 @@ pub enum Y {
 
 impl Y {
     /// A flow list of numbers.
-    pub fn nums(values: &[f64]) -> Y {
+    pub(crate) fn nums(values: &[f64]) -> Y {
         Y::Flow(values.iter().map(|x| Y::Num(*x)).collect())
     }
     /// A verbatim value from extras: float values keep a decimal point so they read back as floats.
-    pub fn from_value(v: &Value) -> Y {
+    pub(crate) fn from_value(v: &Value) -> Y {
         match v {
             Value::Null => Y::Null,
             Value::Bool(b) => Y::Bool(*b),
             Value::Int(i) => Y::Plain(i.to_string()),
             Value::Float(x) => {
-                let mut s = number(*x);
+                let mut s = format_number(*x);
                 if !s.contains(['.', 'e', 'E', 'i', 'N']) {
                     s.push_str(".0");
                 }
@@ -56,24 +57,8 @@ impl Y {
     }
 }
 
-/// Shortest text that reads back to the same bits.
-///
-/// ```
-/// assert_eq!(mbconv_chrono::emit::number(1.0), "1");
-/// assert_eq!(mbconv_chrono::emit::number(1e-7), "1e-7");
-/// assert_eq!(mbconv_chrono::emit::number(0.35e5), "35000");
-/// ```
-pub fn number(x: f64) -> String {
-    let a = x.abs();
-    if a != 0.0 && !(1e-5..1e16).contains(&a) {
-        format!("{x:e}")
-    } else {
-        format!("{x}")
-    }
-}
-
 /// Writes a document (a mapping) as YAML text.
-pub fn document(root: &[(String, Y)]) -> String {
+pub(crate) fn document(root: &[(String, Y)]) -> String {
     let mut out = String::new();
     map(&mut out, root, 0, None);
     out
@@ -127,7 +112,7 @@ fn seq(out: &mut String, items: &[Y], indent: usize) {
 
 fn inline(y: &Y) -> String {
     match y {
-        Y::Num(x) => number(*x),
+        Y::Num(x) => format_number(*x),
         Y::Plain(s) => s.clone(),
         Y::Str(s) => string(s),
         Y::Bool(b) => b.to_string(),
@@ -151,7 +136,7 @@ fn key(k: &str) -> String {
 }
 
 /// A string, plain when that reads back as the same string, double-quoted otherwise.
-pub fn string(s: &str) -> String {
+pub(crate) fn string(s: &str) -> String {
     let reserved = matches!(
         s.to_ascii_lowercase().as_str(),
         "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n" | "null" | "~"
@@ -186,7 +171,7 @@ pub fn string(s: &str) -> String {
 }
 
 /// Inserts `value` at a dotted path inside a mapping, creating mappings on the way.
-pub fn insert_at(entries: &mut Vec<(String, Y)>, dotted: &str, value: Y) {
+pub(crate) fn insert_at(entries: &mut Vec<(String, Y)>, dotted: &str, value: Y) {
     let (head, rest) = match dotted.split_once('.') {
         Some((h, r)) => (h, Some(r)),
         None => (dotted, None),
@@ -217,7 +202,7 @@ mod tests {
     proptest! {
         #[test]
         fn numbers_read_back_bit_for_bit(x in proptest::num::f64::NORMAL | proptest::num::f64::SUBNORMAL | proptest::num::f64::ZERO) {
-            let text = number(x);
+            let text = format_number(x);
             prop_assert_eq!(crate::raw::parse_number(&text).unwrap().to_bits(), x.to_bits());
         }
 

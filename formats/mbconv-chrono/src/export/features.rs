@@ -1,0 +1,169 @@
+//! How Chrono YAML carries each IR feature: the table [`lower`](super::lower) reports from and
+//! `docs/loss-matrix.md` is generated from.
+
+use mbconv_ir::format::support::{Feature, FeatureSupport, Support};
+
+const fn row(feature: Feature, support: Support) -> FeatureSupport {
+    FeatureSupport { feature, support }
+}
+
+/// One row per [`Feature`].
+pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
+    row(Feature::MassProperties, Support::Kept),
+    row(Feature::InertiaProducts, Support::Kept),
+    row(Feature::FixedBodies, Support::Kept),
+    row(
+        Feature::InitialJointPositions,
+        Support::Equivalent("baked into body poses and joint frames (Chrono has no joint coordinates)"),
+    ),
+    row(
+        Feature::InitialJointVelocities,
+        Support::Equivalent("baked into body initial velocities"),
+    ),
+    row(Feature::InitialBodyVelocities, Support::Kept),
+    row(Feature::FixedJoint, Support::Equivalent("LOCK")),
+    row(Feature::RevoluteJoint, Support::Kept),
+    row(Feature::PrismaticJoint, Support::Kept),
+    row(
+        Feature::ScrewJoint,
+        Support::Lost("the YAML parser has no screw joint"),
+    ),
+    row(Feature::UniversalJoint, Support::Kept),
+    row(Feature::SphericalJoint, Support::Kept),
+    row(
+        Feature::EulerJoint,
+        Support::Equivalent("SPHERICAL: the same motion; the three angle coordinates are not kept"),
+    ),
+    row(
+        Feature::CylindricalJoint,
+        Support::Lost(
+            "the YAML parser has no cylindrical joint; a composition needs an intermediate body with mass",
+        ),
+    ),
+    row(
+        Feature::PlanarJoint,
+        Support::Lost("the YAML parser has no planar joint; POINT_PLANE leaves the tilts free"),
+    ),
+    row(
+        Feature::TranslationalJoint,
+        Support::Lost(
+            "the YAML parser has no translational joint; a composition needs intermediate bodies with mass",
+        ),
+    ),
+    row(
+        Feature::FreeJoint,
+        Support::Equivalent("not written: a body without a joint is free in Chrono"),
+    ),
+    row(
+        Feature::PointJoints,
+        Support::Approximated("POINT_LINE / POINT_PLANE use Chrono's fixed model X line / XY plane"),
+    ),
+    row(Feature::KinematicLoops, Support::Kept),
+    row(
+        Feature::JointLimits,
+        Support::Lost("Chrono YAML joints have no limits"),
+    ),
+    row(
+        Feature::JointVelocityEffortLimits,
+        Support::Lost("Chrono YAML joints have no velocity or effort limits"),
+    ),
+    row(
+        Feature::JointSprings,
+        Support::Equivalent("an RSDA (revolute) or TSDA (prismatic) with a linear law; lost on other joints"),
+    ),
+    row(
+        Feature::JointDamping,
+        Support::Equivalent("an RSDA (revolute) or TSDA (prismatic) with a linear law; lost on other joints"),
+    ),
+    row(
+        Feature::JointFriction,
+        Support::Lost("Chrono YAML joints have no friction"),
+    ),
+    row(
+        Feature::JointActuators,
+        Support::Lost("Chrono YAML joints have no actuators (motors act between bodies)"),
+    ),
+    row(
+        Feature::Constraints,
+        Support::Approximated(
+            "DISTANCE, REVOLUTE-SPHERICAL, REVOLUTE-TRANSLATIONAL from points only; imposed lengths and axes are not kept",
+        ),
+    ),
+    row(Feature::Tsda, Support::Kept),
+    row(
+        Feature::Rsda,
+        Support::Approximated("linear and curve laws only; frames rebuilt from the axis"),
+    ),
+    row(
+        Feature::Bushings,
+        Support::Approximated(
+            "joint bushings only (not on PRISMATIC, POINT_LINE, POINT_PLANE); bushing force elements are lost",
+        ),
+    ),
+    row(
+        Feature::Restraints,
+        Support::Lost("Chrono YAML has no restraints"),
+    ),
+    row(
+        Feature::Motors,
+        Support::Approximated(
+            "between two bodies with CONSTANT, POLYNOMIAL, SINE, RAMP, DATA, one REPEAT or CONTROLLER functions; joint motors are lost",
+        ),
+    ),
+    row(Feature::BodyLoads, Support::Kept),
+    row(
+        Feature::Shapes,
+        Support::Approximated(
+            "spheres, boxes, cylinders, meshes and hulls; other shapes, shape names and non-collidable collision shapes are lost",
+        ),
+    ),
+    row(
+        Feature::Meshes,
+        Support::Approximated("a uniform scale only; node selection is lost"),
+    ),
+    row(
+        Feature::Appearance,
+        Support::Approximated("the diffuse colour only"),
+    ),
+    row(
+        Feature::ContactMaterials,
+        Support::Approximated(
+            "Chrono's material keys; jointed bodies collide (collision family 0 for every shape)",
+        ),
+    ),
+    row(
+        Feature::Devices,
+        Support::Lost("Chrono YAML has no sensors, cameras or lights"),
+    ),
+    row(Feature::Groups, Support::Lost("Chrono YAML has no groups")),
+    row(
+        Feature::NamedFrames,
+        Support::Lost("Chrono YAML has no named frames"),
+    ),
+    row(
+        Feature::Gravity,
+        Support::Equivalent("in the simulation file written beside the model"),
+    ),
+    row(
+        Feature::TimeStep,
+        Support::Equivalent("in the solver file written beside the model"),
+    ),
+    row(
+        Feature::FormatExtras,
+        Support::Lost("other formats' extras are not written; Chrono's own are"),
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_feature_has_exactly_one_row() {
+        for feature in Feature::ALL {
+            let rows = FEATURE_SUPPORT.iter().filter(|r| r.feature == feature).count();
+            assert_eq!(rows, 1, "{feature:?}");
+        }
+        assert_eq!(FEATURE_SUPPORT.len(), Feature::ALL.len());
+    }
+}
