@@ -5,13 +5,14 @@
 //! rules and reports each one: default inertia, inertia computed from shapes, an implicit free
 //! root joint, bodies DART never creates, the free-joint velocity convention. It refuses the
 //! legacy pre-XML text format, malformed XML and DOCTYPEs with entities with errors that name
-//! file, line and column. It is **not** a DART simulator, and it does not load meshes beyond
+//! file, line and column. Writing lowers the model first (body velocities become joint rates,
+//! RSDAs about a revolute axis become joint springs, what SKEL cannot say is dropped with a
+//! finding), then emits it. It is **not** a DART simulator, and it does not load meshes beyond
 //! reading the bounding box of OBJ files (DART needs it for inertia from mesh shapes).
 //!
-//! Modules: [`raw`] (XML with positions, typed values), [`import`] (document -> IR),
-//! [`export`] (IR -> SKEL text), [`inertia`] (DART's inertia from shapes), [`velocity`]
-//! (free-joint initial velocity convention), [`verbatim`] (elements kept in extras). The
-//! element-by-element mapping is in `docs/formats/skel.md`.
+//! Inside: `raw` (the XML with positions, typed values), `spec` (keys, defaults and
+//! conventions both directions share), `import` (document -> IR) and `export` (`lower`, then
+//! `emit`). The element-by-element mapping is in `docs/formats/skel.md`.
 //!
 //! ```
 //! use mbconv_ir::format::{Format, Options, Source};
@@ -27,19 +28,16 @@
 //! assert!(written.text.contains("<joint type=\"revolute\" name=\"pivot\">"));
 //! ```
 
-// `SourceError` is the IR's diagnostic and carries the file text for its snippet; a read
-// returns at most one, so its size does not matter.
-#![allow(clippy::result_large_err)]
-
-pub mod export;
-pub mod import;
-pub mod inertia;
-pub mod raw;
-pub mod velocity;
-pub mod verbatim;
+pub(crate) mod export;
+pub(crate) mod import;
+pub(crate) mod raw;
+pub(crate) mod spec;
 
 use mbconv_ir::Model;
-use mbconv_ir::format::{Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, Source};
+use mbconv_ir::format::support::FeatureSupport;
+use mbconv_ir::format::{
+    Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, Source, SourceError,
+};
 
 /// The SKEL format for the registry.
 pub struct SkelFormat;
@@ -56,32 +54,38 @@ impl Format for SkelFormat {
         &INFO
     }
 
+    fn feature_support(&self) -> &'static [FeatureSupport] {
+        export::FEATURE_SUPPORT
+    }
+
     fn sniff(&self, text: &str) -> bool {
         text.contains("<skel")
     }
 
     fn read(&self, source: &Source, _options: &Options) -> Result<Imported, FormatError> {
-        import::import(source).map_err(|e| Box::new(e) as FormatError)
+        import::import(source).map_err(|e| e as FormatError)
     }
 
     fn lower(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
-        Ok(Lowered {
-            model: model.clone(),
-            report: mbconv_ir::Report::default(),
-        })
+        Ok(export::lower(model))
     }
 
     fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
-        Ok(export::export_to(model, options.output_path.as_deref()))
+        Ok(export::emit(model, options.output_path.as_deref()))
     }
 }
 
 /// Reads SKEL text (a convenience over [`SkelFormat`]'s `read`).
-pub fn read_str(name: &str, text: &str) -> Result<Imported, mbconv_ir::format::SourceError> {
+pub fn read_str(name: &str, text: &str) -> Result<Imported, Box<SourceError>> {
     import::import(&Source::from_string(name, text))
 }
 
-/// Writes a model as SKEL text (a convenience over [`SkelFormat`]'s `write`).
+/// Lowers and writes a model as SKEL text (a convenience over [`SkelFormat`]'s `write`).
 pub fn write_string(model: &Model) -> Exported {
-    export::export(model)
+    let lowered = export::lower(model);
+    let mut exported = export::emit(&lowered.model, None);
+    let mut report = lowered.report;
+    report.extend(std::mem::take(&mut exported.report));
+    exported.report = report;
+    exported
 }

@@ -1,6 +1,7 @@
 //! The SKEL document as text: parsing the XML with positions, and reading typed values
 //! (numbers, vectors, booleans) out of elements with errors that name file, line and column.
 
+use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::format::{Source, SourceError};
 use mbconv_ir::report::SourceSpan;
 use roxmltree::{Document, Node, ParsingOptions};
@@ -9,7 +10,7 @@ use roxmltree::{Document, Node, ParsingOptions};
 ///
 /// Refuses, with a positioned error: the legacy pre-XML text format, a DOCTYPE that declares
 /// entities, malformed XML, and a root element other than `<skel>`.
-pub fn parse(source: &Source) -> Result<Document<'_>, SourceError> {
+pub(crate) fn parse(source: &Source) -> SourceResult<Document<'_>> {
     let text = source.text.as_str();
     let start = text.len() - text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']).len();
     if !text[start..].starts_with('<') {
@@ -19,14 +20,16 @@ pub fn parse(source: &Source) -> Result<Document<'_>, SourceError> {
         let end = text[doctype..].find('>').map_or(text.len(), |e| doctype + e);
         let declares_entities = text[doctype..].contains("<!ENTITY") || text[doctype..end].contains('[');
         if declares_entities {
-            return Err(source
-                .error(
-                    "skel.doctype",
-                    Some(source.span(doctype, "<!DOCTYPE".len())),
-                    "a DOCTYPE with an internal subset or entity declarations is refused: \
+            return Err(Box::new(
+                source
+                    .error(
+                        "skel.doctype",
+                        Some(source.span(doctype, "<!DOCTYPE".len())),
+                        "a DOCTYPE with an internal subset or entity declarations is refused: \
                      SKEL files do not use entities, and expanding them is unsafe",
-                )
-                .with_help("remove the <!DOCTYPE ...> declaration and write the values out"));
+                    )
+                    .with_help("remove the <!DOCTYPE ...> declaration and write the values out"),
+            ));
         }
     }
     let options = ParsingOptions {
@@ -36,49 +39,51 @@ pub fn parse(source: &Source) -> Result<Document<'_>, SourceError> {
     let document = Document::parse_with_options(text, options).map_err(|e| {
         let pos = e.pos();
         let span = SourceSpan::at_line_column(text, pos.row as usize, pos.col as usize);
-        source.error("skel.xml", Some(span), format!("malformed XML: {e}"))
+        Box::new(source.error("skel.xml", Some(span), format!("malformed XML: {e}")))
     })?;
     let root = document.root_element();
     if root.tag_name().name() != "skel" {
-        return Err(source.error(
+        return Err(Box::new(source.error(
             "skel.root",
             Some(span_of_node(source, root)),
             format!(
                 "expected the root element <skel>, found <{}>",
                 root.tag_name().name()
             ),
-        ));
+        )));
     }
     Ok(document)
 }
 
-fn legacy_or_garbage(source: &Source, start: usize) -> SourceError {
+fn legacy_or_garbage(source: &Source, start: usize) -> Box<SourceError> {
     let head: String = source.text[start..].chars().take(2000).collect();
     let legacy = ["dofs", "node", "chain", "primitive", "mass"]
         .iter()
         .any(|word| head.contains(&format!("{word} {{")) || head.contains(&format!("{word}{{")));
     let span = Some(source.span(start, 1));
     if legacy {
-        source
-            .error(
-                "skel.legacy_text_format",
-                span,
-                "this is the legacy pre-XML DART skeleton text format (`dofs { ... }`, \
+        Box::new(
+            source
+                .error(
+                    "skel.legacy_text_format",
+                    span,
+                    "this is the legacy pre-XML DART skeleton text format (`dofs { ... }`, \
                  `node ... { chain { ... } }`), not SKEL XML; DART's SkelParser refuses it and so \
                  does mbconv",
-            )
-            .with_help("only XML files with a <skel> root element are SKEL files")
+                )
+                .with_help("only XML files with a <skel> root element are SKEL files"),
+        )
     } else {
-        source.error(
+        Box::new(source.error(
             "skel.xml",
             span,
             "malformed XML: expected `<` (an XML declaration or the <skel> element)",
-        )
+        ))
     }
 }
 
 /// The span of an element's start tag name (what an error about the element points at).
-pub fn span_of_node(source: &Source, node: Node) -> SourceSpan {
+pub(crate) fn span_of_node(source: &Source, node: Node) -> SourceSpan {
     let range = node.range();
     let len = if node.is_element() {
         node.tag_name().name().len() + 1
@@ -89,7 +94,7 @@ pub fn span_of_node(source: &Source, node: Node) -> SourceSpan {
 }
 
 /// The span of an attribute's value, or of its element when the attribute is absent.
-pub fn span_of_attribute(source: &Source, node: Node, name: &str) -> SourceSpan {
+pub(crate) fn span_of_attribute(source: &Source, node: Node, name: &str) -> SourceSpan {
     match node.attribute_node(name) {
         Some(attr) => {
             let range = attr.range_value();
@@ -100,13 +105,13 @@ pub fn span_of_attribute(source: &Source, node: Node, name: &str) -> SourceSpan 
 }
 
 /// The first child element named `name`.
-pub fn child<'a, 'input>(node: Node<'a, 'input>, name: &str) -> Option<Node<'a, 'input>> {
+pub(crate) fn child<'a, 'input>(node: Node<'a, 'input>, name: &str) -> Option<Node<'a, 'input>> {
     node.children()
         .find(|c| c.is_element() && c.tag_name().name() == name)
 }
 
 /// All child elements named `name`, in document order.
-pub fn children<'a, 'input: 'a>(
+pub(crate) fn children<'a, 'input: 'a>(
     node: Node<'a, 'input>,
     name: &'a str,
 ) -> impl Iterator<Item = Node<'a, 'input>> + 'a {
@@ -115,7 +120,9 @@ pub fn children<'a, 'input: 'a>(
 }
 
 /// All child elements, in document order.
-pub fn elements<'a, 'input: 'a>(node: Node<'a, 'input>) -> impl Iterator<Item = Node<'a, 'input>> + 'a {
+pub(crate) fn elements<'a, 'input: 'a>(
+    node: Node<'a, 'input>,
+) -> impl Iterator<Item = Node<'a, 'input>> + 'a {
     node.children().filter(|c| c.is_element())
 }
 
@@ -160,7 +167,7 @@ fn tokens<'t>(source: &'t Source, node: Node<'t, 't>) -> Vec<Token<'t>> {
 }
 
 /// The element's text, trimmed (empty when it has none).
-pub fn text<'a>(node: Node<'a, '_>) -> String {
+pub(crate) fn text<'a>(node: Node<'a, '_>) -> String {
     node.children()
         .filter(|c| c.is_text())
         .filter_map(|c| c.text())
@@ -170,18 +177,18 @@ pub fn text<'a>(node: Node<'a, '_>) -> String {
 }
 
 /// Parses one number token exactly (correctly rounded), or says what was expected.
-fn number(source: &Source, token: &Token, what: &str) -> Result<f64, SourceError> {
+fn number(source: &Source, token: &Token, what: &str) -> SourceResult<f64> {
     token.text.parse::<f64>().map_err(|_| {
-        source.error(
+        Box::new(source.error(
             "skel.number",
             Some(source.span(token.offset, token.text.len())),
             format!("expected a number in {what}, found {:?}", token.text),
-        )
+        ))
     })
 }
 
 /// The numbers of an element's text (any count).
-pub fn numbers(source: &Source, node: Node) -> Result<Vec<f64>, SourceError> {
+pub(crate) fn numbers(source: &Source, node: Node) -> SourceResult<Vec<f64>> {
     let what = format!("<{}>", node.tag_name().name());
     tokens(source, node)
         .iter()
@@ -190,10 +197,10 @@ pub fn numbers(source: &Source, node: Node) -> Result<Vec<f64>, SourceError> {
 }
 
 /// Exactly `N` numbers.
-pub fn fixed<const N: usize>(source: &Source, node: Node) -> Result<[f64; N], SourceError> {
+pub(crate) fn fixed<const N: usize>(source: &Source, node: Node) -> SourceResult<[f64; N]> {
     let values = numbers(source, node)?;
     values.as_slice().try_into().map_err(|_| {
-        source.error(
+        Box::new(source.error(
             "skel.count",
             Some(span_of_node(source, node)),
             format!(
@@ -202,64 +209,64 @@ pub fn fixed<const N: usize>(source: &Source, node: Node) -> Result<[f64; N], So
                 if N == 1 { "" } else { "s" },
                 values.len()
             ),
-        )
+        ))
     })
 }
 
 /// One number.
-pub fn scalar(source: &Source, node: Node) -> Result<f64, SourceError> {
+pub(crate) fn scalar(source: &Source, node: Node) -> SourceResult<f64> {
     Ok(fixed::<1>(source, node)?[0])
 }
 
 /// The number in child element `name`, when present.
-pub fn child_scalar(source: &Source, node: Node, name: &str) -> Result<Option<f64>, SourceError> {
+pub(crate) fn child_scalar(source: &Source, node: Node, name: &str) -> SourceResult<Option<f64>> {
     child(node, name).map(|c| scalar(source, c)).transpose()
 }
 
 /// A boolean written `1`, `0`, `true` or `false` (DART's `toBool`).
-pub fn boolean(source: &Source, node: Node) -> Result<bool, SourceError> {
+pub(crate) fn boolean(source: &Source, node: Node) -> SourceResult<bool> {
     let value = text(node);
     match value.to_ascii_lowercase().as_str() {
         "1" | "true" => Ok(true),
         "0" | "false" => Ok(false),
-        _ => Err(source.error(
+        _ => Err(Box::new(source.error(
             "skel.bool",
             Some(span_of_node(source, node)),
             format!(
                 "<{}> expects 1, 0, true or false, found {value:?}",
                 node.tag_name().name()
             ),
-        )),
+        ))),
     }
 }
 
 /// A required attribute.
-pub fn required_attribute<'a>(
+pub(crate) fn required_attribute<'a>(
     source: &Source,
     node: Node<'a, '_>,
     name: &str,
-) -> Result<&'a str, SourceError> {
+) -> SourceResult<&'a str> {
     node.attribute(name).ok_or_else(|| {
-        source.error(
+        Box::new(source.error(
             "skel.attribute",
             Some(span_of_node(source, node)),
             format!("<{}> needs the attribute `{name}`", node.tag_name().name()),
-        )
+        ))
     })
 }
 
 /// A required child element.
-pub fn required_child<'a, 'input>(
+pub(crate) fn required_child<'a, 'input>(
     source: &Source,
     node: Node<'a, 'input>,
     name: &str,
-) -> Result<Node<'a, 'input>, SourceError> {
+) -> SourceResult<Node<'a, 'input>> {
     child(node, name).ok_or_else(|| {
-        source.error(
+        Box::new(source.error(
             "skel.missing",
             Some(span_of_node(source, node)),
             format!("<{}> needs a <{name}> element", node.tag_name().name()),
-        )
+        ))
     })
 }
 

@@ -16,8 +16,7 @@ fn read(path: &std::path::Path) -> Result<mbconv_ir::format::Imported, mbconv_ir
 
 #[test]
 fn every_xml_file_reads_and_matches_dart() {
-    let Some(corpus) = common::corpus() else { return };
-    let root = corpus.join("skel");
+    let Some(root) = common::skel_corpus() else { return };
     let mut compared = 0;
     let mut worst = common::Deviation::default();
     for path in common::skel_files(&root) {
@@ -88,8 +87,10 @@ fn every_xml_file_reads_and_matches_dart() {
 
 #[test]
 fn legacy_text_format_is_refused_with_position() {
-    let Some(corpus) = common::corpus() else { return };
-    let files = common::skel_files(&corpus.join("skel/legacy_text_format"));
+    let Some(legacy) = mbconv_test_support::corpus("skel/legacy_text_format") else {
+        return;
+    };
+    let files = common::skel_files(&legacy);
     assert_eq!(files.len(), 22);
     for path in files {
         let error = read(&path)
@@ -103,8 +104,7 @@ fn legacy_text_format_is_refused_with_position() {
 
 #[test]
 fn read_write_read_is_identical_for_every_corpus_file() {
-    let Some(corpus) = common::corpus() else { return };
-    let root = corpus.join("skel");
+    let Some(root) = common::skel_corpus() else { return };
     let mut count = 0;
     for path in common::skel_files(&root) {
         let shown = path.strip_prefix(&root).unwrap().display().to_string();
@@ -149,8 +149,7 @@ fn read_write_read_is_identical_for_every_corpus_file() {
 /// same masses and inertias as from the original files, and as mbconv reads the originals.
 #[test]
 fn written_files_load_in_dart_with_the_same_poses() {
-    let Some(corpus) = common::corpus() else { return };
-    let root = corpus.join("skel");
+    let Some(root) = common::skel_corpus() else { return };
     let mut compared = 0;
     for path in common::skel_files(&root) {
         let shown = path.strip_prefix(&root).unwrap().display().to_string();

@@ -140,7 +140,7 @@ fn foreign_model_is_written_with_every_loss_reported() {
         "{text}"
     );
     assert!(
-        text.contains("<joint type=\"free\" name=\"floating_free\">"),
+        text.contains("<joint type=\"free\" name=\"floating_free_joint\">"),
         "{text}"
     );
 
@@ -156,6 +156,31 @@ fn foreign_model_is_written_with_every_loss_reported() {
             .unwrap_or_else(|| panic!("{name} lost"));
         assert!(pose.distance(other) < 1e-12, "{name}: {pose:?} vs {other:?}");
     }
+}
+
+#[test]
+fn the_lowered_foreign_model_is_valid_and_emits_without_loss() {
+    use mbconv_ir::format::{Format, Options};
+    let lowered = mbconv_skel::SkelFormat
+        .lower(&foreign_model(), &Options::default())
+        .unwrap();
+    let errors: Vec<String> = mbconv_ir::validate(&lowered.model)
+        .at_least(mbconv_ir::Severity::Error)
+        .map(|f| f.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let unplaced: Vec<_> = lowered
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.path.is_none())
+        .collect();
+    assert!(unplaced.is_empty(), "findings without an IR path: {unplaced:?}");
+    let emitted = mbconv_skel::SkelFormat
+        .emit(&lowered.model, &Options::default())
+        .unwrap();
+    assert!(!emitted.report.has_loss(), "{:?}", emitted.report.findings);
+    assert_eq!(emitted.text, write_string(&foreign_model()).text);
 }
 
 #[test]

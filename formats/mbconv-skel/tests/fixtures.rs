@@ -68,10 +68,15 @@ fn every_fixture_matches_dart_and_round_trips() {
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let imported = read(&name);
-        let golden: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(common::golden_path("fixtures", &root, &path)).unwrap(),
-        )
-        .unwrap();
+        let golden_file = common::golden_path("fixtures", &root, &path);
+        let golden: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&golden_file).unwrap_or_else(|_| {
+                panic!(
+                    "{name}: no golden file {}; run oracles/dart/dart_golden.py --root fixtures/skel --prefix fixtures",
+                    golden_file.display()
+                )
+            }))
+            .unwrap();
         if name != "joint_screw.skel" {
             let dev = common::compare(&imported.model, &golden, &name);
             assert!(dev.pose <= 1e-9 && dev.velocity <= 1e-9, "{name}: {dev:?}");

@@ -1,11 +1,12 @@
 //! Bodies: mass properties (with DART 6.20's inertia from shapes), shapes, markers, soft-body
 //! data and elements DART ignores.
 
-use super::{BodyEntry, Importer, PLANE_POINT, SOFT_SHAPE, TRANSFORMATION, numbers_value};
-use crate::inertia;
+use super::{Importer, inertia, keep_aid};
 use crate::raw::{self, child, children, elements};
-use crate::verbatim::element_value;
-use mbconv_ir::format::{Source, SourceError};
+use crate::spec::verbatim::element_value;
+use crate::spec::{PLANE_POINT, SOFT_SHAPE, TRANSFORMATION_AID};
+use mbconv_ir::format::Source;
+use mbconv_ir::format::kit::{SourceResult, aids};
 use mbconv_ir::report::path;
 use mbconv_ir::{
     Appearance, Body, Category, Frame, FrameKind, Geometry, Inertia, MeshRef, Pose, Severity, Shape,
@@ -14,6 +15,36 @@ use mbconv_ir::{
 use nalgebra::Vector3;
 use roxmltree::Node;
 use std::path::PathBuf;
+
+/// A body as read, before the skeleton is assembled.
+pub(super) struct BodyEntry<'a, 'i> {
+    /// The `<body>` element.
+    pub(super) node: Node<'a, 'i>,
+    /// Its SKEL name.
+    pub(super) original: String,
+    /// The body, at its world pose.
+    pub(super) body: Body,
+    /// True when `<inertia>` has a `<moment_of_inertia>`.
+    has_moment: bool,
+    /// True when the body has an `<inertia>`.
+    has_inertia: bool,
+    /// The bounding-box extents of each shape's mesh (`None`: not a mesh, or unreadable).
+    mesh_extents: Vec<Option<[f64; 3]>>,
+}
+
+/// A shape as read, with its mesh's bounding-box extents when it is a readable OBJ mesh.
+struct ReadShape {
+    shape: Shape,
+    mesh_extents: Option<[f64; 3]>,
+}
+
+/// A `<geometry>` as read: the geometry, extras it leaves (a plane's `<point>`) and the mesh
+/// extents.
+struct ReadGeometry {
+    geometry: Geometry,
+    extras: mbconv_ir::Extras,
+    mesh_extents: Option<[f64; 3]>,
+}
 
 impl Importer<'_> {
     pub(super) fn finish_inertia(&mut self, body: &mut Body, entry: &BodyEntry, body_path: &str) {
@@ -83,45 +114,46 @@ impl Importer<'_> {
         &mut self,
         node: Node<'a, 'i>,
         skeleton_pose: &Pose,
-    ) -> Result<BodyEntry<'a, 'i>, SourceError> {
-        let original = raw::required_attribute(self.source, node, "name")?.to_owned();
+    ) -> SourceResult<BodyEntry<'a, 'i>> {
+        let source = self.source();
+        let original = raw::required_attribute(source, node, "name")?.to_owned();
         let mut body = Body::new(&original);
         body.pose = *skeleton_pose;
         let mut has_inertia = false;
         let mut has_moment = false;
         let mut mesh_extents = Vec::new();
-        if let Some((numbers, pose)) = self.transformation(node)? {
-            body.pose = *skeleton_pose * pose;
-            body.extras.insert(TRANSFORMATION, numbers_value(&numbers));
+        if let Some(t) = self.transformation(node)? {
+            body.pose = *skeleton_pose * t.pose;
+            keep_aid(&mut body.extras, TRANSFORMATION_AID, &t.numbers);
         }
         for element in elements(node) {
             match element.tag_name().name() {
                 "transformation" => {}
-                "gravity" => body.gravity = raw::boolean(self.source, element)?,
+                "gravity" => body.gravity = raw::boolean(source, element)?,
                 "inertia" => {
                     has_inertia = true;
-                    let mass = raw::required_child(self.source, element, "mass")?;
-                    body.inertial.mass = raw::scalar(self.source, mass)?;
+                    let mass = raw::required_child(source, element, "mass")?;
+                    body.inertial.mass = raw::scalar(source, mass)?;
                     if let Some(offset) = child(element, "offset") {
-                        body.inertial.com = Vector3::from(raw::fixed::<3>(self.source, offset)?);
+                        body.inertial.com = Vector3::from(raw::fixed::<3>(source, offset)?);
                     }
                     if let Some(moment) = child(element, "moment_of_inertia") {
                         has_moment = true;
                         let mut v = [0.0; 6];
                         for (k, name) in ["ixx", "iyy", "izz", "ixy", "ixz", "iyz"].iter().enumerate() {
-                            v[k] = raw::scalar(self.source, raw::required_child(self.source, moment, name)?)?;
+                            v[k] = raw::scalar(source, raw::required_child(source, moment, name)?)?;
                         }
                         body.inertial.inertia =
                             Inertia::from_moments_products([v[0], v[1], v[2]], [v[3], v[4], v[5]]);
                     }
                 }
                 "visualization_shape" | "collision_shape" => {
-                    let (shape, extents) = self.shape(element)?;
-                    body.shapes.push(shape);
-                    mesh_extents.push(extents);
+                    let read = self.shape(element)?;
+                    body.shapes.push(read.shape);
+                    mesh_extents.push(read.mesh_extents);
                 }
                 "marker" => {
-                    let name = raw::required_attribute(self.source, element, "name")?;
+                    let name = raw::required_attribute(source, element, "name")?;
                     let mut frame = Frame {
                         name: name.to_owned(),
                         pose: Pose::identity(),
@@ -129,7 +161,7 @@ impl Importer<'_> {
                         extras: Default::default(),
                     };
                     if let Some(offset) = child(element, "offset") {
-                        frame.pose.translation = Vector3::from(raw::fixed::<3>(self.source, offset)?);
+                        frame.pose.translation = Vector3::from(raw::fixed::<3>(source, offset)?);
                     }
                     body.frames.push(frame);
                 }
@@ -176,25 +208,26 @@ impl Importer<'_> {
         })
     }
 
-    pub(super) fn shape(&mut self, node: Node) -> Result<(Shape, Option<[f64; 3]>), SourceError> {
+    fn shape(&mut self, node: Node) -> SourceResult<ReadShape> {
+        let source = self.source();
         let role = if node.tag_name().name() == "visualization_shape" {
             ShapeRole::Visual
         } else {
             ShapeRole::Collision
         };
-        let geometry_node = raw::required_child(self.source, node, "geometry")?;
-        let (geometry, extras, extents) = self.geometry(geometry_node)?;
-        let mut shape = Shape::new(role, geometry);
-        shape.extras = extras;
-        if let Some((numbers, pose)) = self.transformation(node)? {
-            shape.pose = pose;
-            shape.extras.insert(TRANSFORMATION, numbers_value(&numbers));
+        let geometry_node = raw::required_child(source, node, "geometry")?;
+        let read = self.geometry(geometry_node)?;
+        let mut shape = Shape::new(role, read.geometry);
+        shape.extras = read.extras;
+        if let Some(t) = self.transformation(node)? {
+            shape.pose = t.pose;
+            keep_aid(&mut shape.extras, TRANSFORMATION_AID, &t.numbers);
         }
         for element in elements(node) {
             match element.tag_name().name() {
                 "transformation" | "geometry" => {}
                 "color" => {
-                    let c = raw::numbers(self.source, element)?;
+                    let c = raw::numbers(source, element)?;
                     if c.len() != 3 && c.len() != 4 {
                         return Err(self.error(
                             "skel.count",
@@ -209,7 +242,7 @@ impl Importer<'_> {
                     });
                 }
                 "collidable" if role == ShapeRole::Collision => {
-                    shape.collidable = raw::scalar(self.source, element)? != 0.0;
+                    shape.collidable = raw::scalar(source, element)? != 0.0;
                 }
                 other => {
                     shape
@@ -218,13 +251,13 @@ impl Importer<'_> {
                 }
             }
         }
-        Ok((shape, extents))
+        Ok(ReadShape {
+            shape,
+            mesh_extents: read.mesh_extents,
+        })
     }
 
-    pub(super) fn geometry(
-        &mut self,
-        node: Node,
-    ) -> Result<(Geometry, mbconv_ir::Extras, Option<[f64; 3]>), SourceError> {
+    fn geometry(&mut self, node: Node) -> SourceResult<ReadGeometry> {
         let mut extras = mbconv_ir::Extras::default();
         let kind = elements(node).next().ok_or_else(|| {
             self.error(
@@ -233,11 +266,10 @@ impl Importer<'_> {
                 "<geometry> needs one of box, sphere, ellipsoid, cylinder, capsule, cone, pyramid, plane, multi_sphere, mesh",
             )
         })?;
-        let src = self.source;
-        let num = |name: &str| -> Result<f64, SourceError> {
-            raw::scalar(src, raw::required_child(src, kind, name)?)
-        };
-        let vec3 = |name: &str| -> Result<[f64; 3], SourceError> {
+        let src = self.source();
+        let num =
+            |name: &str| -> SourceResult<f64> { raw::scalar(src, raw::required_child(src, kind, name)?) };
+        let vec3 = |name: &str| -> SourceResult<[f64; 3]> {
             raw::fixed::<3>(src, raw::required_child(src, kind, name)?)
         };
         let mut extents = None;
@@ -272,7 +304,7 @@ impl Importer<'_> {
                     raw::scalar(src, offset)?
                 } else if let Some(point) = child(kind, "point") {
                     let p = raw::fixed::<3>(src, point)?;
-                    extras.insert(PLANE_POINT, numbers_value(&p));
+                    extras.insert(PLANE_POINT, aids::numbers_value(&p));
                     let n = normal.norm();
                     if n > 0.0 {
                         (normal / n).dot(&Vector3::from(p))
@@ -319,7 +351,7 @@ impl Importer<'_> {
                         "<mesh> without <scale>: scale 1 1 1",
                     ),
                 }
-                let resolved = resolve(self.source, &uri);
+                let resolved = resolve(src, &uri);
                 if let Some(path) = &resolved {
                     mesh.resolved_path = Some(path.display().to_string());
                     if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("obj")) {
@@ -350,7 +382,11 @@ impl Importer<'_> {
                 ));
             }
         };
-        Ok((geometry, extras, extents))
+        Ok(ReadGeometry {
+            geometry,
+            extras,
+            mesh_extents: extents,
+        })
     }
 }
 

@@ -1,67 +1,166 @@
 //! Joints: type and type parameters, frames, initial coordinates, per-DOF properties and the
-//! actuator, in DART's coordinate order (the caller converts free joints to the IR's).
+//! actuator, in DART's coordinate order (the skeleton step converts free joints to the IR's).
 
-use super::{Importer, JointEntry, PLANE_AXES, TRANSFORMATION, numbers_value, plain_dof};
+use super::{Importer, keep_aid};
 use crate::raw::{self, child, children, elements, span_of_attribute};
-use crate::verbatim::element_value;
-use mbconv_ir::format::{Source, SourceError};
+use crate::spec::plane::orthonormal_plane;
+use crate::spec::verbatim::element_value;
+use crate::spec::{ACTUATORS, EULER_ORDERS, PLANE_AXES_AID, TRANSFORMATION_AID, plain_dof};
+use mbconv_ir::format::Source;
+use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::report::path;
-use mbconv_ir::{
-    ActuatorKind, BodyRef, Category, DofProperties, EulerOrder, Finding, Joint, JointKind, Limits, Severity,
-};
+use mbconv_ir::{BodyRef, Category, DofProperties, EulerOrder, Joint, JointKind, Limits, Severity};
 use nalgebra::Vector3;
 use roxmltree::Node;
 
+/// A joint as read, before the skeleton is assembled.
+pub(super) struct JointEntry<'a, 'i> {
+    /// The `<joint>` element.
+    pub(super) node: Node<'a, 'i>,
+    /// Its SKEL name.
+    pub(super) original: String,
+    /// Kind, child-side frame, actuator and extras; bodies and coordinates come later.
+    pub(super) joint: Joint,
+    /// The `<parent>` body (`None`: the world).
+    pub(super) parent: Option<String>,
+    /// The `<child>` body.
+    pub(super) child: String,
+    /// Coordinates and DOF properties in DART's order.
+    pub(super) coordinates: DartCoordinates,
+}
+
+/// A joint's initial coordinates and DOF properties in DART's order and convention.
+pub(super) struct DartCoordinates {
+    /// `init_pos`.
+    pub(super) q: Vec<f64>,
+    /// `init_vel`.
+    pub(super) v: Vec<f64>,
+    /// True when the file gave an initial velocity.
+    pub(super) v_given: bool,
+    /// Per-DOF limits and dynamics.
+    pub(super) dofs: Vec<DofProperties>,
+}
+
+/// The joint type read from `type` and its parameters.
+struct JointType {
+    kind: JointKind,
+    /// The `<axis*>` elements that carry the limits and dynamics of each DOF, in DOF order.
+    dof_axes: &'static [&'static str],
+    /// An arbitrary plane's translation axes as written.
+    plane_axes: Option<[f64; 6]>,
+}
+
+impl JointType {
+    fn simple(kind: JointKind, dof_axes: &'static [&'static str]) -> Self {
+        Self {
+            kind,
+            dof_axes,
+            plane_axes: None,
+        }
+    }
+}
+
+const THREE_AXES: &[&str] = &["axis", "axis2", "axis3"];
+
 impl Importer<'_> {
-    pub(super) fn joint<'a, 'i>(&mut self, node: Node<'a, 'i>) -> Result<JointEntry<'a, 'i>, SourceError> {
-        let src = self.source;
+    /// Reads a `<joint>`.
+    pub(super) fn joint<'a, 'i>(&mut self, node: Node<'a, 'i>) -> SourceResult<JointEntry<'a, 'i>> {
+        let src = self.source();
         let type_name = raw::required_attribute(src, node, "type")?;
         let original = raw::required_attribute(src, node, "name")?.to_owned();
         let parent_name = raw::text(raw::required_child(src, node, "parent")?);
         let child_name = raw::text(raw::required_child(src, node, "child")?);
         let at = path::item("joints", &original);
-        let axis_xyz =
-            |this: &mut Self, tag: &str, default: Vector3<f64>| -> Result<Vector3<f64>, SourceError> {
-                match child(node, tag).and_then(|a| child(a, "xyz")) {
-                    Some(xyz) => Ok(Vector3::from(raw::fixed::<3>(src, xyz)?)),
-                    None => {
-                        this.note(
-                            "skel.default_axis",
-                            Severity::Warning,
-                            Category::Defaulted,
-                            at.clone(),
-                            Some(node),
-                            format!(
-                                "joint {original:?} has no <{tag}><xyz>: DART uses {} {} {}",
-                                default.x, default.y, default.z
-                            ),
-                        );
-                        Ok(default)
-                    }
-                }
-            };
-        // Which <axis*> elements carry the limits and dynamics of which DOF.
-        let mut plane_axes: Option<[f64; 6]> = None;
-        let (kind, axis_tags): (JointKind, &[&str]) = match type_name {
-            "weld" => (JointKind::Fixed, &[]),
-            "revolute" => (
+        let joint_type = self.joint_type(node, type_name, &original, &at)?;
+        let n = joint_type.kind.nq();
+        let mut joint = Joint::new(&original, joint_type.kind, BodyRef::World, BodyRef::World);
+        if let Some(axes) = joint_type.plane_axes {
+            keep_aid(&mut joint.extras, PLANE_AXES_AID, &axes);
+        }
+        if let Some(t) = self.transformation(node)? {
+            joint.child_frame = t.pose;
+            keep_aid(&mut joint.extras, TRANSFORMATION_AID, &t.numbers);
+        }
+        self.actuator(node, &mut joint, &at);
+        let mut dofs = vec![plain_dof(); n];
+        for (i, tag) in joint_type.dof_axes.iter().enumerate() {
+            if let Some(axis) = child(node, tag) {
+                self.axis_properties(axis, &mut dofs[i], &at)?;
+            }
+        }
+        let mut coordinates = self.initial_coordinates(node, type_name, n)?;
+        coordinates.dofs = dofs;
+        self.dof_elements(node, &mut coordinates, &at)?;
+        self.unread_joint_elements(node, &mut joint, type_name, joint_type.dof_axes, &at);
+        Ok(JointEntry {
+            node,
+            original,
+            joint,
+            parent: (parent_name != "world").then_some(parent_name),
+            child: child_name,
+            coordinates,
+        })
+    }
+
+    /// The `<axis*><xyz>` of a joint, or DART's default with a finding.
+    fn axis_xyz(
+        &mut self,
+        node: Node,
+        tag: &str,
+        default: Vector3<f64>,
+        joint_name: &str,
+        at: &str,
+    ) -> SourceResult<Vector3<f64>> {
+        match child(node, tag).and_then(|a| child(a, "xyz")) {
+            Some(xyz) => Ok(Vector3::from(raw::fixed::<3>(self.source(), xyz)?)),
+            None => {
+                self.note(
+                    "skel.default_axis",
+                    Severity::Warning,
+                    Category::Defaulted,
+                    at,
+                    Some(node),
+                    format!(
+                        "joint {joint_name:?} has no <{tag}><xyz>: DART uses {} {} {}",
+                        default.x, default.y, default.z
+                    ),
+                );
+                Ok(default)
+            }
+        }
+    }
+
+    /// The joint kind of the `type` attribute with its axes, pitch, order or plane.
+    fn joint_type(&mut self, node: Node, type_name: &str, name: &str, at: &str) -> SourceResult<JointType> {
+        let src = self.source();
+        Ok(match type_name {
+            "weld" => JointType::simple(JointKind::Fixed, &[]),
+            "revolute" => JointType::simple(
                 JointKind::Revolute {
-                    axis: axis_xyz(self, "axis", Vector3::z())?,
+                    axis: self.axis_xyz(node, "axis", Vector3::z(), name, at)?,
                 },
                 &["axis"],
             ),
-            "prismatic" => (
+            "prismatic" => JointType::simple(
                 JointKind::Prismatic {
-                    axis: axis_xyz(self, "axis", Vector3::z())?,
+                    axis: self.axis_xyz(node, "axis", Vector3::z(), name, at)?,
                 },
                 &["axis"],
             ),
             "screw" => {
-                let axis = axis_xyz(self, "axis", Vector3::z())?;
+                let axis = self.axis_xyz(node, "axis", Vector3::z(), name, at)?;
                 let pitch = match child(node, "axis").and_then(|a| child(a, "pitch")) {
                     Some(p) => raw::scalar(src, p)?,
                     None => {
-                        note_default_pitch(self, &at, node);
+                        self.note(
+                            "skel.screw_pitch",
+                            Severity::Info,
+                            Category::Defaulted,
+                            at,
+                            Some(node),
+                            "screw joint without <axis><pitch>: 0.1 m per turn assumed (DART never builds screw \
+                             joints, so its default cannot be checked)",
+                        );
                         0.1
                     }
                 };
@@ -69,56 +168,32 @@ impl Importer<'_> {
                     "skel.screw_not_created",
                     Severity::Warning,
                     Category::Note,
-                    at.clone(),
+                    at,
                     Some(node),
                     "DART 6.20 parses screw joints but never creates them, and stops building the skeleton there; \
                      mbconv keeps the screw joint",
                 );
-                (JointKind::Screw { axis, pitch }, &["axis"])
+                JointType::simple(JointKind::Screw { axis, pitch }, &["axis"])
             }
-            "universal" => (
+            "universal" => JointType::simple(
                 JointKind::Universal {
-                    axis1: axis_xyz(self, "axis", Vector3::x())?,
-                    axis2: axis_xyz(self, "axis2", Vector3::y())?,
+                    axis1: self.axis_xyz(node, "axis", Vector3::x(), name, at)?,
+                    axis2: self.axis_xyz(node, "axis2", Vector3::y(), name, at)?,
                 },
                 &["axis", "axis2"],
             ),
-            "ball" => (JointKind::Spherical, &[]),
-            "euler" => {
-                let order = match child(node, "axis_order") {
-                    None => {
-                        self.note(
-                            "skel.axis_order",
-                            Severity::Warning,
-                            Category::Defaulted,
-                            at.clone(),
-                            Some(node),
-                            "euler joint without <axis_order>: xyz",
-                        );
-                        EulerOrder::Xyz
-                    }
-                    Some(o) => match raw::text(o).as_str() {
-                        "xyz" => EulerOrder::Xyz,
-                        "zyx" => EulerOrder::Zyx,
-                        other => {
-                            return Err(self.error(
-                                "skel.axis_order",
-                                o,
-                                format!("euler <axis_order> must be xyz or zyx, found {other:?}"),
-                            ));
-                        }
-                    },
-                };
-                (JointKind::Euler { order }, &["axis", "axis2", "axis3"])
-            }
-            "translational" => (JointKind::Translational, &["axis", "axis2", "axis3"]),
-            "planar" => (
-                self.planar(node, &at, &mut plane_axes)?,
-                &["axis", "axis2", "axis3"],
+            "ball" => JointType::simple(JointKind::Spherical, &[]),
+            "euler" => JointType::simple(
+                JointKind::Euler {
+                    order: self.euler_order(node, at)?,
+                },
+                THREE_AXES,
             ),
-            "free" => (JointKind::Free, &[]),
+            "translational" => JointType::simple(JointKind::Translational, THREE_AXES),
+            "planar" => self.planar(node, at)?,
+            "free" => JointType::simple(JointKind::Free, &[]),
             "translational2d" => {
-                return Err(self.source.error(
+                return Err(self.session.error(
                     "skel.joint_type",
                     Some(span_of_attribute(src, node, "type")),
                     "translational2d joints are parsed by DART but never created (DART stops building the \
@@ -126,7 +201,7 @@ impl Importer<'_> {
                 ));
             }
             other => {
-                return Err(self.source.error(
+                return Err(self.session.error(
                     "skel.joint_type",
                     Some(span_of_attribute(src, node, "type")),
                     format!(
@@ -135,107 +210,115 @@ impl Importer<'_> {
                     ),
                 ));
             }
+        })
+    }
+
+    /// An euler joint's `<axis_order>` (xyz when absent).
+    fn euler_order(&mut self, node: Node, at: &str) -> SourceResult<EulerOrder> {
+        let Some(order) = child(node, "axis_order") else {
+            self.note(
+                "skel.axis_order",
+                Severity::Warning,
+                Category::Defaulted,
+                at,
+                Some(node),
+                "euler joint without <axis_order>: xyz",
+            );
+            return Ok(EulerOrder::Xyz);
         };
-        let n = kind.nq();
-        let mut joint = Joint::new(&original, kind, BodyRef::World, BodyRef::World);
-        if let Some(axes) = plane_axes {
-            joint.extras.insert(PLANE_AXES, numbers_value(&axes));
+        let text = raw::text(order);
+        EULER_ORDERS
+            .iter()
+            .find(|(name, _)| *name == text)
+            .map(|(_, o)| *o)
+            .ok_or_else(|| {
+                self.error(
+                    "skel.axis_order",
+                    order,
+                    format!("euler <axis_order> must be xyz or zyx, found {text:?}"),
+                )
+            })
+    }
+
+    /// The `actuator` attribute; an unknown one keeps DART's default with a finding.
+    fn actuator(&mut self, node: Node, joint: &mut Joint, at: &str) {
+        let Some(actuator) = node.attribute("actuator") else {
+            return;
+        };
+        joint.actuator = ACTUATORS
+            .iter()
+            .find(|(name, _)| *name == actuator)
+            .map(|(_, k)| *k);
+        if joint.actuator.is_none() {
+            let span = span_of_attribute(self.source(), node, "actuator");
+            self.session.finding(
+                "skel.actuator",
+                Severity::Warning,
+                Category::Ignored,
+                at,
+                Some(span),
+                format!(
+                    "unknown actuator type {actuator:?}: DART keeps its default (force); expected force, \
+                     passive, servo, acceleration, velocity or locked"
+                ),
+            );
         }
-        if let Some((numbers, pose)) = self.transformation(node)? {
-            joint.child_frame = pose;
-            joint.extras.insert(TRANSFORMATION, numbers_value(&numbers));
-        }
-        if let Some(actuator) = node.attribute("actuator") {
-            joint.actuator = match actuator {
-                "force" => Some(ActuatorKind::Force),
-                "passive" => Some(ActuatorKind::Passive),
-                "servo" => Some(ActuatorKind::Servo),
-                "acceleration" => Some(ActuatorKind::Acceleration),
-                "velocity" => Some(ActuatorKind::Velocity),
-                "locked" => Some(ActuatorKind::Locked),
-                other => {
-                    self.report.push(
-                        Finding::new(
-                            "skel.actuator",
-                            Severity::Warning,
-                            Category::Ignored,
-                            format!(
-                                "unknown actuator type {other:?}: DART keeps its default (force); expected force, \
-                                 passive, servo, acceleration, velocity or locked"
-                            ),
-                        )
-                        .at(at.clone())
-                        .with_span(Some(span_of_attribute(src, node, "actuator"))),
-                    );
-                    None
-                }
-            };
-        }
-        let mut dofs = vec![plain_dof(); n];
-        for (i, tag) in axis_tags.iter().enumerate() {
-            if let Some(axis) = child(node, tag) {
-                self.axis_properties(axis, &mut dofs[i], &at)?;
+    }
+
+    /// `<init_pos>` and `<init_vel>` (zero when absent), checked against the DOF count.
+    fn initial_coordinates(
+        &mut self,
+        node: Node,
+        type_name: &str,
+        n: usize,
+    ) -> SourceResult<DartCoordinates> {
+        let mut coordinates = DartCoordinates {
+            q: vec![0.0; n],
+            v: vec![0.0; n],
+            v_given: false,
+            dofs: Vec::new(),
+        };
+        for tag in ["init_pos", "init_vel"] {
+            let Some(e) = child(node, tag) else { continue };
+            let values = raw::numbers(self.source(), e)?;
+            if values.len() != n {
+                return Err(self.error(
+                    "skel.count",
+                    e,
+                    format!(
+                        "<{tag}> of a {type_name} joint needs {n} number{}, found {}",
+                        if n == 1 { "" } else { "s" },
+                        values.len()
+                    ),
+                ));
+            }
+            if tag == "init_pos" {
+                coordinates.q = values;
+            } else {
+                coordinates.v = values;
+                coordinates.v_given = true;
             }
         }
-        let mut dart_q = vec![0.0; n];
-        let mut dart_v = vec![0.0; n];
-        let mut v_given = false;
-        for (tag, target) in [("init_pos", &mut dart_q), ("init_vel", &mut dart_v)] {
-            if let Some(e) = child(node, tag) {
-                let values = raw::numbers(src, e)?;
-                if values.len() != n {
-                    return Err(self.error(
-                        "skel.count",
-                        e,
-                        format!(
-                            "<{tag}> of a {type_name} joint needs {n} number{}, found {}",
-                            if n == 1 { "" } else { "s" },
-                            values.len()
-                        ),
-                    ));
-                }
-                *target = values;
-                if tag == "init_vel" {
-                    v_given = true;
-                }
-            }
-        }
+        Ok(coordinates)
+    }
+
+    /// The `<dof>` elements: names, limits (with `initial` values) and dynamics.
+    fn dof_elements(&mut self, node: Node, coordinates: &mut DartCoordinates, at: &str) -> SourceResult<()> {
+        let src = self.source();
+        let n = coordinates.dofs.len();
         for dof in children(node, "dof") {
-            let index = match dof.attribute("local_index") {
-                Some(text) => text
-                    .trim()
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|i| *i < n)
-                    .ok_or_else(|| {
-                        self.source.error(
-                            "skel.dof_index",
-                            Some(span_of_attribute(src, dof, "local_index")),
-                            format!(
-                                "<dof local_index> must be an integer from 0 to {}, found {text:?}",
-                                n.saturating_sub(1)
-                            ),
-                        )
-                    })?,
-                None if n == 1 => 0,
-                None => {
-                    return Err(self.error(
-                        "skel.dof_index",
-                        dof,
-                        format!("<dof> of a joint with {n} DOFs needs a local_index"),
-                    ));
-                }
-            };
+            let index = self.dof_index(dof, n)?;
+            let properties = &mut coordinates.dofs[index];
             if let Some(name) = dof.attribute("name") {
-                dofs[index].name = Some(name.to_owned());
+                properties.name = Some(name.to_owned());
             }
             for e in elements(dof) {
                 let tag = e.tag_name().name();
                 let limits = match tag {
-                    "position" => Some(&mut dofs[index].position_limits),
-                    "velocity" => Some(&mut dofs[index].velocity_limits),
-                    "acceleration" => Some(&mut dofs[index].acceleration_limits),
-                    "force" => Some(&mut dofs[index].effort_limits),
+                    "position" => Some(&mut properties.position_limits),
+                    "velocity" => Some(&mut properties.velocity_limits),
+                    "acceleration" => Some(&mut properties.acceleration_limits),
+                    "force" => Some(&mut properties.effort_limits),
                     _ => None,
                 };
                 if let Some(limits) = limits {
@@ -246,10 +329,10 @@ impl Importer<'_> {
                     }
                     if let Some(initial) = attribute_number(src, e, "initial")? {
                         match tag {
-                            "position" => dart_q[index] = initial,
+                            "position" => coordinates.q[index] = initial,
                             "velocity" => {
-                                dart_v[index] = initial;
-                                v_given = true;
+                                coordinates.v[index] = initial;
+                                coordinates.v_given = true;
                             }
                             _ => {}
                         }
@@ -258,16 +341,16 @@ impl Importer<'_> {
                 }
                 let value = raw::scalar(src, e)?;
                 match tag {
-                    "damping" => dofs[index].damping = value,
-                    "friction" => dofs[index].friction = value,
-                    "spring_rest_position" => dofs[index].spring_rest_position = value,
-                    "spring_stiffness" => dofs[index].spring_stiffness = value,
+                    "damping" => properties.damping = value,
+                    "friction" => properties.friction = value,
+                    "spring_rest_position" => properties.spring_rest_position = value,
+                    "spring_stiffness" => properties.spring_stiffness = value,
                     other => {
                         self.note(
                             "skel.ignored",
                             Severity::Warning,
                             Category::Ignored,
-                            at.clone(),
+                            at,
                             Some(e),
                             format!("<dof><{other}> is not read by DART"),
                         );
@@ -275,12 +358,51 @@ impl Importer<'_> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The DOF a `<dof>` element is about (`local_index`, optional for one-DOF joints).
+    fn dof_index(&self, dof: Node, n: usize) -> SourceResult<usize> {
+        match dof.attribute("local_index") {
+            Some(text) => text
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|i| *i < n)
+                .ok_or_else(|| {
+                    self.session.error(
+                        "skel.dof_index",
+                        Some(span_of_attribute(self.source(), dof, "local_index")),
+                        format!(
+                            "<dof local_index> must be an integer from 0 to {}, found {text:?}",
+                            n.saturating_sub(1)
+                        ),
+                    )
+                }),
+            None if n == 1 => Ok(0),
+            None => Err(self.error(
+                "skel.dof_index",
+                dof,
+                format!("<dof> of a joint with {n} DOFs needs a local_index"),
+            )),
+        }
+    }
+
+    /// Elements DART does not read for this joint type, kept verbatim with a finding.
+    fn unread_joint_elements(
+        &mut self,
+        node: Node,
+        joint: &mut Joint,
+        type_name: &str,
+        dof_axes: &[&str],
+        at: &str,
+    ) {
         for element in elements(node) {
             let tag = element.tag_name().name();
             let used = matches!(
                 tag,
                 "parent" | "child" | "transformation" | "init_pos" | "init_vel" | "dof"
-            ) || axis_tags.contains(&tag)
+            ) || dof_axes.contains(&tag)
                 || (tag == "axis"
                     && matches!(
                         joint.kind,
@@ -294,52 +416,26 @@ impl Importer<'_> {
                     "skel.ignored",
                     Severity::Info,
                     Category::Ignored,
-                    at.clone(),
+                    at,
                     Some(element),
                     format!("<{tag}> is not read by DART for a {type_name} joint; kept verbatim"),
                 );
             }
         }
-        Ok(JointEntry {
-            node,
-            original,
-            joint,
-            parent: (parent_name != "world").then_some(parent_name),
-            child: child_name,
-            dart_q,
-            dart_v,
-            dart_dofs: dofs,
-            v_given,
-        })
     }
 
-    /// The planar joint's plane; for an arbitrary plane the axes as written go to `raw_axes`.
-    pub(super) fn planar(
-        &mut self,
-        node: Node,
-        at: &str,
-        raw_axes: &mut Option<[f64; 6]>,
-    ) -> Result<JointKind, SourceError> {
-        let src = self.source;
+    /// A planar joint: its plane, and for an arbitrary plane the axes as written.
+    fn planar(&mut self, node: Node, at: &str) -> SourceResult<JointType> {
+        let src = self.source();
         let plane = child(node, "plane");
-        let kind = plane.and_then(|p| p.attribute("type"));
-        let xy = JointKind::Planar {
-            axis1: Vector3::x(),
-            axis2: Vector3::y(),
-        };
-        Ok(match kind {
-            Some("xy") => xy,
-            Some("yz") => JointKind::Planar {
-                axis1: Vector3::y(),
-                axis2: Vector3::z(),
-            },
-            Some("zx") => JointKind::Planar {
-                axis1: Vector3::z(),
-                axis2: Vector3::x(),
-            },
+        let planar = |axis1, axis2| JointType::simple(JointKind::Planar { axis1, axis2 }, THREE_AXES);
+        Ok(match plane.and_then(|p| p.attribute("type")) {
+            Some("xy") => planar(Vector3::x(), Vector3::y()),
+            Some("yz") => planar(Vector3::y(), Vector3::z()),
+            Some("zx") => planar(Vector3::z(), Vector3::x()),
             Some("arbitrary") => {
                 let plane = plane.ok_or_else(|| self.error("skel.plane", node, "missing <plane>"))?;
-                let axis = |tag: &str| -> Result<Vector3<f64>, SourceError> {
+                let axis = |tag: &str| -> SourceResult<Vector3<f64>> {
                     let t = raw::required_child(src, plane, tag)?;
                     Ok(Vector3::from(raw::fixed::<3>(
                         src,
@@ -354,8 +450,10 @@ impl Importer<'_> {
                         "the translation axes of an arbitrary plane must be non-zero and not parallel",
                     ));
                 };
-                *raw_axes = Some([a1.x, a1.y, a1.z, a2.x, a2.y, a2.z]);
-                JointKind::Planar { axis1, axis2 }
+                JointType {
+                    plane_axes: Some([a1.x, a1.y, a1.z, a2.x, a2.y, a2.z]),
+                    ..planar(axis1, axis2)
+                }
             }
             other => {
                 self.note(
@@ -366,18 +464,14 @@ impl Importer<'_> {
                     Some(plane.unwrap_or(node)),
                     format!("planar joint plane type {other:?} is not xy, yz, zx or arbitrary: DART uses xy"),
                 );
-                xy
+                planar(Vector3::x(), Vector3::y())
             }
         })
     }
 
-    pub(super) fn axis_properties(
-        &mut self,
-        axis: Node,
-        dof: &mut DofProperties,
-        at: &str,
-    ) -> Result<(), SourceError> {
-        let src = self.source;
+    /// `<axis><limit>` and `<axis><dynamics>` (and the deprecated `<axis><damping>`).
+    fn axis_properties(&mut self, axis: Node, dof: &mut DofProperties, at: &str) -> SourceResult<()> {
+        let src = self.source();
         if let Some(limit) = child(axis, "limit") {
             dof.position_limits = Limits {
                 lower: raw::child_scalar(src, limit, "lower")?.and_then(finite),
@@ -385,17 +479,15 @@ impl Importer<'_> {
             };
         }
         if let Some(dynamics) = child(axis, "dynamics") {
-            if let Some(v) = raw::child_scalar(src, dynamics, "damping")? {
-                dof.damping = v;
-            }
-            if let Some(v) = raw::child_scalar(src, dynamics, "friction")? {
-                dof.friction = v;
-            }
-            if let Some(v) = raw::child_scalar(src, dynamics, "spring_rest_position")? {
-                dof.spring_rest_position = v;
-            }
-            if let Some(v) = raw::child_scalar(src, dynamics, "spring_stiffness")? {
-                dof.spring_stiffness = v;
+            for (tag, slot) in [
+                ("damping", &mut dof.damping),
+                ("friction", &mut dof.friction),
+                ("spring_rest_position", &mut dof.spring_rest_position),
+                ("spring_stiffness", &mut dof.spring_stiffness),
+            ] {
+                if let Some(v) = raw::child_scalar(src, dynamics, tag)? {
+                    *slot = v;
+                }
             }
         }
         if let Some(damping) = child(axis, "damping") {
@@ -413,46 +505,19 @@ impl Importer<'_> {
     }
 }
 
-fn attribute_number(source: &Source, node: Node, name: &str) -> Result<Option<f64>, SourceError> {
+fn attribute_number(source: &Source, node: Node, name: &str) -> SourceResult<Option<f64>> {
     let Some(text) = node.attribute(name) else {
         return Ok(None);
     };
     text.trim().parse::<f64>().map(Some).map_err(|_| {
-        source.error(
+        Box::new(source.error(
             "skel.number",
             Some(span_of_attribute(source, node, name)),
             format!("expected a number in attribute `{name}`, found {text:?}"),
-        )
+        ))
     })
 }
 
 fn finite(x: f64) -> Option<f64> {
     x.is_finite().then_some(x)
-}
-
-/// Reports the pitch a screw joint gets when `<pitch>` is absent.
-fn note_default_pitch(importer: &mut Importer, at: &str, node: Node) {
-    importer.note(
-        "skel.screw_pitch",
-        Severity::Info,
-        Category::Defaulted,
-        at,
-        Some(node),
-        "screw joint without <axis><pitch>: 0.1 m per turn assumed (DART never builds screw joints, so its \
-         default cannot be checked)",
-    );
-}
-
-/// DART's arbitrary plane: `t1 = a1/|a1|`, `n = (a1 × a2)/|a1 × a2|`, `t2 = n × t1` (measured
-/// with dartpy 6.20: the second axis is made perpendicular to the first).
-pub fn orthonormal_plane(a1: &Vector3<f64>, a2: &Vector3<f64>) -> Option<(Vector3<f64>, Vector3<f64>)> {
-    let n1 = a1.norm();
-    let normal = a1.cross(a2);
-    let nn = normal.norm();
-    if !(n1.is_finite() && nn.is_finite()) || n1 == 0.0 || nn == 0.0 {
-        return None;
-    }
-    let t1 = a1 / n1;
-    let t2 = (normal / nn).cross(&t1);
-    Some((t1, t2))
 }

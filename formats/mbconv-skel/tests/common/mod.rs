@@ -8,15 +8,10 @@ use nalgebra::{Matrix3, Vector3};
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 
-/// `../shared/corpus` relative to the workspace, if present.
-pub fn corpus() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("shared corpus not found at {}; skipping", dir.display());
-        None
-    }
+/// The shared corpus's `skel` directory (through `mbconv-test-support`: a missing corpus skips
+/// the test, or fails it under `MBCONV_REQUIRE_CORPUS=1`).
+pub fn skel_corpus() -> Option<PathBuf> {
+    mbconv_test_support::corpus("skel")
 }
 
 /// This crate's directory.
@@ -31,20 +26,7 @@ pub fn fixtures() -> PathBuf {
 
 /// Every `*.skel` file under `dir`, sorted.
 pub fn skel_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "skel") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
+    mbconv_test_support::files_with_extension(dir, "skel")
 }
 
 /// The golden file name for `path` relative to `root`, as the script names it.

@@ -1,16 +1,15 @@
 //! Bodies: pose, inertia, shapes, markers and verbatim SKEL extras.
 
-use super::{
-    Exporter, NAME_KEY, PLANE_POINT_KEY, SOFT_SHAPE_KEY, TRANSFORMATION_KEY, fmt, join, skel_name,
-    transformation, vec3, verbatim_children,
-};
-use crate::import::{PLANE_POINT, SOFT_SHAPE, value_numbers};
-use crate::verbatim::{XmlElement, value_element};
+use super::{Emitter, fmt, join, transformation, vec3, verbatim_children};
+use crate::export::skel_name;
+use crate::spec::verbatim::{XmlElement, value_element};
+use crate::spec::{PLANE_POINT, SOFT_SHAPE};
+use mbconv_ir::format::kit::aids;
 use mbconv_ir::report::path;
 use mbconv_ir::{Body, Category, Geometry, Pose, Severity, Shape, ShapeRole};
 use nalgebra::Vector3;
 
-impl Exporter<'_> {
+impl Emitter<'_> {
     pub(super) fn body(&mut self, body: &Body, frame: &Pose) -> XmlElement {
         let at = path::item("bodies", &body.name);
         let mut element = XmlElement::new("body").attr("name", skel_name(&body.name, &body.extras));
@@ -22,15 +21,6 @@ impl Exporter<'_> {
         }
         let i = &body.inertial;
         let tensor = i.inertia_in_body_axes();
-        if (tensor - tensor.transpose()).abs().max() > 0.0 {
-            self.report.add(
-                "export.inertia_asymmetric",
-                Severity::Warning,
-                Category::Approximated,
-                path::field(&at, "inertial"),
-                "SKEL stores six inertia numbers; the upper triangle is written",
-            );
-        }
         let moment = XmlElement::new("moment_of_inertia").children(
             [
                 ("ixx", tensor[(0, 0)]),
@@ -56,46 +46,18 @@ impl Exporter<'_> {
             element.children.extend(self.shape(shape, &shape_path));
         }
         for frame in &body.frames {
-            if !frame.pose.rotation.angle().eq(&0.0) {
-                self.report.add(
-                    "export.marker_rotation",
-                    Severity::Warning,
-                    Category::Approximated,
-                    path::field(&at, "frames"),
-                    format!(
-                        "frame {:?} becomes a marker, which has a position only",
-                        frame.name
-                    ),
-                );
-            }
             element = element.child(
                 XmlElement::new("marker")
                     .attr("name", frame.name.clone())
                     .child(XmlElement::text("offset", vec3(&frame.pose.translation))),
             );
         }
-        element.children.extend(verbatim_children(
-            &body.extras,
-            &[TRANSFORMATION_KEY, NAME_KEY, SOFT_SHAPE_KEY],
-        ));
-        self.foreign_extras(&at, &body.extras);
-        if body.initial_velocity.is_some() {
-            self.drop(
-                "export.body_velocity",
-                path::field(&at, "initial_velocity"),
-                "SKEL gives initial velocities per joint only",
-            );
-        }
-        if !body.contact_materials.is_empty() {
-            self.drop(
-                "export.contact_material",
-                path::field(&at, "contact_materials"),
-                "SKEL has no contact materials",
-            );
-        }
+        element.children.extend(verbatim_children(&body.extras));
         element
     }
 
+    /// The `<visualization_shape>` and/or `<collision_shape>` of a shape (none for a geometry
+    /// SKEL does not have, which lowering removes).
     pub(super) fn shape(&mut self, shape: &Shape, at: &str) -> Vec<XmlElement> {
         let Some(geometry) = self.geometry(shape, at) else {
             return Vec::new();
@@ -105,30 +67,6 @@ impl Exporter<'_> {
             ShapeRole::Collision => &["collision_shape"],
             ShapeRole::Both => &["visualization_shape", "collision_shape"],
         };
-        if let Some(a) = &shape.appearance
-            && (a.specular.is_some()
-                || a.emissive.is_some()
-                || a.ambient_intensity.is_some()
-                || a.shininess.is_some()
-                || a.transparency.is_some()
-                || a.texture.is_some())
-        {
-            self.report.add(
-                "export.appearance",
-                Severity::Info,
-                Category::Dropped,
-                at,
-                "SKEL colours are RGB(A) only; other appearance fields are dropped",
-            );
-        }
-        if shape.contact_material.is_some() || shape.contact_radius.is_some() {
-            self.drop(
-                "export.contact",
-                at,
-                "SKEL shapes have no contact material or radius",
-            );
-        }
-        self.foreign_extras(at, &shape.extras);
         roles
             .iter()
             .map(|tag| {
@@ -147,15 +85,12 @@ impl Exporter<'_> {
                 if *tag == "collision_shape" && !shape.collidable {
                     e = e.child(XmlElement::text("collidable", "0"));
                 }
-                e.children(verbatim_children(
-                    &shape.extras,
-                    &[TRANSFORMATION_KEY, PLANE_POINT_KEY],
-                ))
+                e.children(verbatim_children(&shape.extras))
             })
             .collect()
     }
 
-    pub(super) fn geometry(&mut self, shape: &Shape, at: &str) -> Option<XmlElement> {
+    fn geometry(&mut self, shape: &Shape, at: &str) -> Option<XmlElement> {
         let t = |tag: &str, v: f64| XmlElement::text(tag, fmt(v));
         Some(match &shape.geometry {
             Geometry::Box { size } => XmlElement::new("box").child(XmlElement::text("size", join(size))),
@@ -182,7 +117,8 @@ impl Exporter<'_> {
                 .child(t("height", *height)),
             Geometry::Plane { normal, offset } => {
                 let plane = XmlElement::new("plane").child(XmlElement::text("normal", vec3(normal)));
-                match value_numbers::<3>(shape.extras.get(PLANE_POINT)) {
+                let point = shape.extras.get(PLANE_POINT).and_then(aids::value_numbers);
+                match point.and_then(|p| <[f64; 3]>::try_from(p).ok()) {
                     Some(point)
                         if normal.norm() > 0.0
                             && (normal / normal.norm()).dot(&Vector3::from(point)) == *offset =>
@@ -200,13 +136,6 @@ impl Exporter<'_> {
                 }))
             }
             Geometry::Mesh(mesh) => {
-                if mesh.node.is_some() {
-                    self.drop(
-                        "export.mesh_node",
-                        at,
-                        "SKEL meshes cannot name a node inside the file",
-                    );
-                }
                 let file_name = mesh.uri_for_output(self.output);
                 if mesh.resolved_path.is_none() && self.output.is_some() && !mesh.uri.contains("://") {
                     self.report.add(
@@ -224,18 +153,7 @@ impl Exporter<'_> {
                     .child(XmlElement::text("file_name", file_name))
                     .child(XmlElement::text("scale", join(&mesh.scale)))
             }
-            other => {
-                let kind = match other {
-                    Geometry::ConvexHull(_) => "convex hull",
-                    Geometry::FittedPrimitive { .. } => "fitted primitive",
-                    Geometry::Extrusion(_) => "extrusion",
-                    Geometry::ElevationGrid(_) => "elevation grid",
-                    Geometry::IndexedFaceSet(_) => "indexed face set",
-                    _ => "triangle mesh",
-                };
-                self.drop("export.geometry", at, format!("SKEL has no {kind} geometry"));
-                return None;
-            }
+            _ => return None,
         })
     }
 }

@@ -18,7 +18,7 @@ use std::f64::consts::PI;
 
 /// Volume and inertia (for `mass`, about the shape origin, shape axes) of one geometry.
 /// `None` when DART cannot say (an unreadable mesh).
-pub fn volume_and_inertia(
+pub(crate) fn volume_and_inertia(
     geometry: &Geometry,
     mass: f64,
     mesh_extents: Option<[f64; 3]>,
@@ -111,15 +111,8 @@ fn box_inertia(size: [f64; 3], mass: f64) -> Matrix3<f64> {
 
 /// The tensor DART 6.20 gives a body of `mass` with centre of mass `com` from its shapes, or
 /// `None` when it keeps the default. `mesh_extents(i)` is the scaled bounding-box size of shape
-/// `i` when it is a readable mesh.
-///
-/// ```
-/// use mbconv_ir::{Geometry, Shape, ShapeRole};
-/// let shape = Shape::new(ShapeRole::Visual, Geometry::Box { size: [1.0, 2.0, 2.0] });
-/// let i = mbconv_skel::inertia::from_shapes(&[shape], 12.0, &nalgebra::Vector3::zeros(), |_| None).unwrap();
-/// assert_eq!(i[(0, 0)], 8.0);
-/// ```
-pub fn from_shapes(
+/// `i` when it is a readable mesh (a 1 x 2 x 2 box of 12 kg gives `ixx = 8`).
+pub(crate) fn from_shapes(
     shapes: &[Shape],
     mass: f64,
     com: &Vector3<f64>,
@@ -152,12 +145,7 @@ pub fn from_shapes(
 /// The bounding-box size of the vertices of a Wavefront OBJ text (`v x y z` lines), scaled.
 /// Vertices are rounded to `f32` first, as Assimp (DART's mesh loader) stores them.
 /// `None` when it has no vertices or a vertex does not parse.
-///
-/// ```
-/// let e = mbconv_skel::inertia::obj_extents("v 0 0 0\nv 1 2 3\nf 1 2 1\n", [2.0, 1.0, 1.0]).unwrap();
-/// assert_eq!(e, [2.0, 2.0, 3.0]);
-/// ```
-pub fn obj_extents(text: &str, scale: [f64; 3]) -> Option<[f64; 3]> {
+pub(crate) fn obj_extents(text: &str, scale: [f64; 3]) -> Option<[f64; 3]> {
     let mut lo = [f64::INFINITY; 3];
     let mut hi = [f64::NEG_INFINITY; 3];
     let mut any = false;
@@ -176,4 +164,29 @@ pub fn obj_extents(text: &str, scale: [f64; 3]) -> Option<[f64; 3]> {
         any = true;
     }
     any.then(|| [0, 1, 2].map(|a| hi[a] - lo[a]))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use mbconv_ir::ShapeRole;
+
+    #[test]
+    fn a_box_splits_its_mass_by_volume() {
+        let shape = Shape::new(
+            ShapeRole::Visual,
+            Geometry::Box {
+                size: [1.0, 2.0, 2.0],
+            },
+        );
+        let i = from_shapes(&[shape], 12.0, &Vector3::zeros(), |_| None).unwrap();
+        assert_eq!(i[(0, 0)], 8.0);
+    }
+
+    #[test]
+    fn obj_extents_are_scaled() {
+        let e = obj_extents("v 0 0 0\nv 1 2 3\nf 1 2 1\n", [2.0, 1.0, 1.0]).unwrap();
+        assert_eq!(e, [2.0, 2.0, 3.0]);
+    }
 }

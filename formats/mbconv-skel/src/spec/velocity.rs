@@ -15,7 +15,7 @@ use nalgebra::Vector3;
 ///
 /// `child_frame` is the joint transformation, `parent_frame` the parent-side joint frame and
 /// `child_in_parent` the child body pose in the parent body at the initial configuration.
-pub fn from_dart(
+pub(crate) fn from_dart(
     dart: [f64; 6],
     child_frame: &Pose,
     parent_frame: &Pose,
@@ -36,7 +36,12 @@ pub fn from_dart(
 
 /// DART's free-joint `init_vel` (`[ω_d; v_d]`) from the IR's `v0` (`[v; ω]`); the inverse of
 /// [`from_dart`].
-pub fn to_dart(ir: [f64; 6], child_frame: &Pose, parent_frame: &Pose, child_in_parent: &Pose) -> [f64; 6] {
+pub(crate) fn to_dart(
+    ir: [f64; 6],
+    child_frame: &Pose,
+    parent_frame: &Pose,
+    child_in_parent: &Pose,
+) -> [f64; 6] {
     let rc_inv = child_frame.rotation.inverse();
     let tc = child_frame.translation;
     let v_joint = parent_frame.rotation * Vector3::new(ir[0], ir[1], ir[2]);

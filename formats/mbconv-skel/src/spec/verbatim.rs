@@ -5,17 +5,12 @@
 //! ([`Value::String`]); otherwise a map with `@name` entries for attributes, one entry per
 //! child tag (a list when the tag repeats) and `#text` for text beside child elements.
 
+use mbconv_ir::format::kit::numbers::format_number;
 use mbconv_ir::{Value, ValueMap};
 use roxmltree::Node;
 
-/// The value of one element.
-///
-/// ```
-/// let doc = roxmltree::Document::parse("<kv a=\"1\"><x>2</x><x>3</x></kv>").unwrap();
-/// let value = mbconv_skel::verbatim::element_value(doc.root_element());
-/// assert_eq!(serde_json::to_string(&value).unwrap(), r#"{"@a":"1","x":["2","3"]}"#);
-/// ```
-pub fn element_value(node: Node) -> Value {
+/// The value of one element (`<kv a="1"><x>2</x><x>3</x></kv>` is `{"@a":"1","x":["2","3"]}`).
+pub(crate) fn element_value(node: Node) -> Value {
     let has_children = node.children().any(|c| c.is_element());
     let text = crate::raw::text(node);
     if node.attributes().len() == 0 && !has_children {
@@ -48,7 +43,7 @@ pub fn element_value(node: Node) -> Value {
 
 /// A minimal XML tree to write: what [`element_value`] reads back to the same value.
 #[derive(Clone, Debug, PartialEq)]
-pub struct XmlElement {
+pub(crate) struct XmlElement {
     /// Tag name.
     pub tag: String,
     /// Attributes in order.
@@ -104,7 +99,7 @@ impl XmlElement {
 ///
 /// Values not produced by [`element_value`] are written in the nearest form: numbers and
 /// booleans as text, null as an empty element.
-pub fn value_element(tag: &str, value: &Value) -> Vec<XmlElement> {
+pub(crate) fn value_element(tag: &str, value: &Value) -> Vec<XmlElement> {
     match value {
         Value::List(items) => items.iter().flat_map(|v| value_element(tag, v)).collect(),
         Value::Map(map) => {
@@ -136,7 +131,7 @@ fn scalar_text(value: &Value) -> String {
         Value::Null => String::new(),
         Value::Bool(b) => if *b { "true" } else { "false" }.to_owned(),
         Value::Int(i) => i.to_string(),
-        Value::Float(x) => format!("{x}"),
+        Value::Float(x) => format_number(*x),
         Value::String(s) => s.clone(),
         Value::List(items) => items.iter().map(scalar_text).collect::<Vec<_>>().join(" "),
         Value::Map(_) => String::new(),
@@ -157,6 +152,16 @@ mod tests {
         let inner: String =
             e.text.clone().unwrap_or_default() + &e.children.iter().map(rebuild).collect::<String>();
         format!("<{}{attrs}>{inner}</{}>", e.tag, e.tag)
+    }
+
+    #[test]
+    fn attributes_and_repeated_tags() {
+        let doc = roxmltree::Document::parse("<kv a=\"1\"><x>2</x><x>3</x></kv>").unwrap();
+        let value = element_value(doc.root_element());
+        assert_eq!(
+            serde_json::to_string(&value).unwrap(),
+            r#"{"@a":"1","x":["2","3"]}"#
+        );
     }
 
     #[test]

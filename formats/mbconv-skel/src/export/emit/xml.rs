@@ -1,6 +1,6 @@
 //! Serialising the element tree with quick-xml: an XML declaration, two-space indentation.
 
-use crate::verbatim::XmlElement;
+use crate::spec::verbatim::XmlElement;
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 

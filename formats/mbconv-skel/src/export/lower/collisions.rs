@@ -1,0 +1,106 @@
+//! Contact DART never checks: bodies joined by a joint (DART's collision filter skips a body
+//! and its parent), and by default any two bodies of one skeleton (self-collision is off unless
+//! enabled in code). A pair of jointed bodies that both carry collidable shapes gets a note
+//! naming both bodies, and a skeleton with two or more colliding bodies one note listing them,
+//! unless the source model already had them in one DART skeleton (read from SKEL, where the
+//! same rules applied).
+
+use super::CODE;
+use mbconv_ir::report::path;
+use mbconv_ir::{Body, Category, Finding, GroupType, Model, Severity, ShapeRole};
+use std::collections::BTreeSet;
+
+/// True when the body has a shape that collides.
+fn collides(body: &Body) -> bool {
+    body.shapes
+        .iter()
+        .any(|s| matches!(s.role, ShapeRole::Collision | ShapeRole::Both) && s.collidable)
+}
+
+/// True when one skeleton group of `model` holds both bodies.
+fn in_one_skeleton(model: &Model, a: &str, b: &str) -> bool {
+    model.groups.iter().any(|g| {
+        g.group_type == GroupType::Skeleton
+            && g.bodies.iter().any(|n| n == a)
+            && g.bodies.iter().any(|n| n == b)
+    })
+}
+
+/// One note per pair of bodies joined by an enabled joint of the lowered `model` that both
+/// collide, except pairs one skeleton of the `source` model already held.
+pub(super) fn unchecked_pairs(model: &Model, source: &Model) -> Vec<Finding> {
+    let mut seen = BTreeSet::new();
+    let mut findings = Vec::new();
+    for joint in model.joints.iter().filter(|j| j.enabled) {
+        let (Some(a), Some(b)) = (joint.parent.name(), joint.child.name()) else {
+            continue;
+        };
+        let (Some(body_a), Some(body_b)) = (model.body(a), model.body(b)) else {
+            continue;
+        };
+        if !(collides(body_a) && collides(body_b)) || in_one_skeleton(source, a, b) {
+            continue;
+        }
+        let pair = if a <= b { (a, b) } else { (b, a) };
+        if !seen.insert(pair) {
+            continue;
+        }
+        let (path_a, path_b) = (path::item("bodies", a), path::item("bodies", b));
+        findings.push(
+            Finding::new(
+                format!("{CODE}.unchecked_contact"),
+                Severity::Info,
+                Category::Note,
+                format!(
+                    "{path_a} and {path_b} both collide but are joined by joint {:?}: not checked for contact in \
+                     DART, which never collides a body with its parent",
+                    joint.name
+                ),
+            )
+            .at(path_a),
+        );
+    }
+    findings
+}
+
+/// One note per skeleton of the lowered `model` that the `source` model did not have, when two
+/// or more of its bodies collide: DART checks no two bodies of one skeleton by default.
+pub(super) fn unchecked_skeletons(model: &Model, source: &Model) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for group in model
+        .groups
+        .iter()
+        .filter(|g| g.group_type == GroupType::Skeleton)
+    {
+        let known = source
+            .groups
+            .iter()
+            .any(|g| g.group_type == GroupType::Skeleton && g.name == group.name);
+        if known {
+            continue;
+        }
+        let colliding: Vec<&str> = group
+            .bodies
+            .iter()
+            .filter(|name| model.body(name).is_some_and(collides))
+            .map(String::as_str)
+            .collect();
+        if colliding.len() < 2 {
+            continue;
+        }
+        findings.push(
+            Finding::new(
+                format!("{CODE}.unchecked_self_contact"),
+                Severity::Info,
+                Category::Note,
+                format!(
+                    "bodies {} share one DART skeleton, whose bodies DART does not check against each other \
+                     by default (self-collision off)",
+                    colliding.join(", ")
+                ),
+            )
+            .at(path::item("groups", &group.name)),
+        );
+    }
+    findings
+}

@@ -1,0 +1,186 @@
+//! Force elements SKEL says exactly as a joint's DOF spring: an RSDA between the two bodies of
+//! a revolute joint, about the joint axis, or a TSDA between the two bodies of a prismatic joint,
+//! along the joint axis; each with a linear law (a preload only beside a spring, where it shifts
+//! the rest position by `preload/k`) and, for a TSDA, no end stops.
+//!
+//! With `θ` the RSDA angle (frame 2 about frame 1's Z) and `q` the joint coordinate, the
+//! frames' Z axes along the joint axis make `θ = c·q + θ₀` with `c = ±1` (the sign of the
+//! axes, times -1 when the RSDA's first body is the joint's child) and `θ₀` the angle at
+//! `q = 0`. The RSDA torque `-k(θ - θ_free) - d·θ̇` is then the DOF spring `-k(q - q_rest)`
+//! with `q_rest = c·(θ_free - θ₀)` and the damper `-d·q̇`, which is what DART's
+//! `<spring_stiffness>`, `<spring_rest_position>` and `<damping>` say. A spring the joint
+//! already has adds up (stiffnesses and dampings add, rest positions average by stiffness).
+//!
+//! For a TSDA whose attachment points lie on the prismatic axis, the length is
+//! `L = s·(ℓ₀ + q)` with `ℓ₀` the signed distance between the points along the axis at `q = 0`
+//! and `s` the side the child's point is on at the initial `q`; the spring `-k(L - L_free)` is
+//! the DOF spring with `q_rest = s·L_free - ℓ₀`, exactly as long as the points do not pass
+//! through each other (where the TSDA's direction is undefined).
+
+use crate::spec::plain_dof;
+use mbconv_ir::{ForceElement, ForceKind, Joint, JointKind, Model, Pose, Rsda, SpringDamperLaw, Tsda};
+use nalgebra::Vector3;
+
+/// How far (as a unit-vector difference) an RSDA axis may be from the joint axis and still
+/// count as the same axis.
+const AXIS_TOLERANCE: f64 = 1e-9;
+
+/// A force element that is a joint's DOF spring.
+pub(super) struct JointSpring {
+    /// Index of the joint in the model.
+    pub(super) joint: usize,
+    /// `RSDA` or `TSDA`.
+    element: &'static str,
+    stiffness: f64,
+    rest_position: f64,
+    damping: f64,
+}
+
+impl JointSpring {
+    /// Adds the spring to the joint's DOF 0; returns the finding's message.
+    pub(super) fn apply(&self, joint: &mut Joint) -> String {
+        if joint.dofs.is_empty() {
+            joint.dofs = vec![plain_dof(); joint.kind.nq()];
+        }
+        let dof = &mut joint.dofs[0];
+        let (k0, r0) = (dof.spring_stiffness, dof.spring_rest_position);
+        let k = k0 + self.stiffness;
+        dof.spring_rest_position = if k0 == 0.0 {
+            self.rest_position
+        } else if self.stiffness == 0.0 || k == 0.0 {
+            r0
+        } else {
+            (k0 * r0 + self.stiffness * self.rest_position) / k
+        };
+        dof.spring_stiffness = k;
+        dof.damping += self.damping;
+        format!(
+            "the {} along the axis of joint {:?} is that joint's spring (stiffness {}, rest position {}, \
+             damping {})",
+            self.element, joint.name, self.stiffness, self.rest_position, self.damping
+        )
+    }
+}
+
+/// The joint spring `element` is, when it is one.
+pub(super) fn as_joint_spring(model: &Model, element: &ForceElement) -> Option<JointSpring> {
+    match &element.kind {
+        ForceKind::Rsda(rsda) => rsda_spring(model, rsda),
+        ForceKind::Tsda(tsda) => tsda_spring(model, tsda),
+        _ => None,
+    }
+}
+
+/// The revolute joint spring an RSDA is.
+fn rsda_spring(model: &Model, rsda: &Rsda) -> Option<JointSpring> {
+    let SpringDamperLaw::Linear { stiffness, damping } = rsda.law else {
+        return None;
+    };
+    let free_angle = shifted_rest(rsda.free_angle, rsda.preload, stiffness)?;
+    model.joints.iter().enumerate().find_map(|(j, joint)| {
+        let JointKind::Revolute { axis } = joint.kind else {
+            return None;
+        };
+        if !joint.enabled || axis.norm() == 0.0 {
+            return None;
+        }
+        // σ = +1 when the RSDA's second body is the joint's child.
+        let (on_parent, on_child, sigma) = if (&rsda.body1, &rsda.body2) == (&joint.parent, &joint.child) {
+            (&rsda.frame1, &rsda.frame2, 1.0)
+        } else if (&rsda.body2, &rsda.body1) == (&joint.parent, &joint.child) {
+            (&rsda.frame2, &rsda.frame1, -1.0)
+        } else {
+            return None;
+        };
+        let axis = axis.normalize();
+        let sign = axis_sign(on_parent, &(joint.parent_frame.rotation * axis))?;
+        if axis_sign(on_child, &(joint.child_frame.rotation * axis))? != sign {
+            return None;
+        }
+        // The child relative to the parent at q = 0, then the angle of frame 2 about frame 1.
+        let child_at_zero = joint.parent_frame * joint.child_frame.inverse();
+        let relative = if sigma > 0.0 {
+            rsda.frame1.rotation.inverse() * child_at_zero.rotation * rsda.frame2.rotation
+        } else {
+            rsda.frame1.rotation.inverse() * child_at_zero.rotation.inverse() * rsda.frame2.rotation
+        };
+        let m = relative.to_rotation_matrix().into_inner();
+        let angle_at_zero = m[(1, 0)].atan2(m[(0, 0)]);
+        let c = sign * sigma;
+        Some(JointSpring {
+            joint: j,
+            element: "RSDA",
+            stiffness: stiffness.unwrap_or(0.0),
+            rest_position: c * (free_angle - angle_at_zero),
+            damping: damping.unwrap_or(0.0),
+        })
+    })
+}
+
+/// The prismatic joint spring a TSDA is.
+fn tsda_spring(model: &Model, tsda: &Tsda) -> Option<JointSpring> {
+    let SpringDamperLaw::Linear { stiffness, damping } = tsda.law else {
+        return None;
+    };
+    if tsda.min_length.is_some() || tsda.max_length.is_some() {
+        return None;
+    }
+    let free_length = shifted_rest(tsda.free_length, tsda.preload, stiffness)?;
+    model.joints.iter().enumerate().find_map(|(j, joint)| {
+        let JointKind::Prismatic { axis } = joint.kind else {
+            return None;
+        };
+        if !joint.enabled || axis.norm() == 0.0 {
+            return None;
+        }
+        let (on_parent, on_child) = if (&tsda.body1, &tsda.body2) == (&joint.parent, &joint.child) {
+            (tsda.point1, tsda.point2)
+        } else if (&tsda.body2, &tsda.body1) == (&joint.parent, &joint.child) {
+            (tsda.point2, tsda.point1)
+        } else {
+            return None;
+        };
+        // In the parent body at q = 0: the child's point relative to the parent's, and the axis.
+        let child_at_zero = joint.parent_frame * joint.child_frame.inverse();
+        let gap = child_at_zero.transform_point(&on_child) - on_parent;
+        let axis = joint.parent_frame.rotation * axis.normalize();
+        if gap.cross(&axis).norm() > AXIS_TOLERANCE * (1.0 + gap.norm()) {
+            return None;
+        }
+        let along = gap.dot(&axis);
+        let initial = along + joint.q0.first().copied().unwrap_or(0.0);
+        if initial == 0.0 {
+            return None;
+        }
+        let side = initial.signum();
+        Some(JointSpring {
+            joint: j,
+            element: "TSDA",
+            stiffness: stiffness.unwrap_or(0.0),
+            rest_position: side * free_length - along,
+            damping: damping.unwrap_or(0.0),
+        })
+    })
+}
+
+/// The rest value that folds a constant preload into a linear spring: `preload - k(x - rest)`
+/// is `-k(x - (rest + preload/k))`. `None` for a preload without a spring.
+fn shifted_rest(rest: f64, preload: f64, stiffness: Option<f64>) -> Option<f64> {
+    match stiffness {
+        _ if preload == 0.0 => Some(rest),
+        Some(k) if k != 0.0 => Some(rest + preload / k),
+        _ => None,
+    }
+}
+
+/// `+1` or `-1` when `frame`'s Z axis is `±axis` (both unit vectors, body coordinates).
+fn axis_sign(frame: &Pose, axis: &Vector3<f64>) -> Option<f64> {
+    let z = frame.rotation * Vector3::z();
+    if (z - axis).norm() <= AXIS_TOLERANCE {
+        Some(1.0)
+    } else if (z + axis).norm() <= AXIS_TOLERANCE {
+        Some(-1.0)
+    } else {
+        None
+    }
+}
