@@ -1,0 +1,190 @@
+//! Comparing two motions body by body, sample by sample.
+
+use crate::motion::Motion;
+use mbconv_ir::Report;
+use nalgebra::Vector3;
+
+/// How far two motions may part and still count as the same.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerances {
+    /// Largest distance between matched centres of mass (m).
+    pub position: f64,
+    /// Largest angle between matched rotations since t = 0 (rad).
+    pub rotation: f64,
+}
+
+impl Default for Tolerances {
+    /// 1 µm and 1 µrad: see `docs/check.md` for why.
+    fn default() -> Self {
+        Self {
+            position: 1e-6,
+            rotation: 1e-6,
+        }
+    }
+}
+
+/// Which body of the converted model stands for each body of the original.
+///
+/// A body keeps its name unless a report renamed it. Names are matched exactly first; a name
+/// with no exact match follows the renames of the reports in order (so a reader that renames
+/// a second `link` to `skel2/link` does not move the first one).
+///
+/// ```
+/// use mbconv_check::BodyMatch;
+/// let mut report = mbconv_ir::Report::default();
+/// report.rename("body", "link 1", "link_1", "bodies[\"link_1\"]");
+/// let names = ["link_1".to_owned(), "base".to_owned()];
+/// let matching = BodyMatch::new(&["base".to_owned(), "link 1".to_owned()], &names, &[&report]);
+/// assert_eq!(matching.pairs, [(0, Some(1)), (1, Some(0))]);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BodyMatch {
+    /// `(index in the original, index in the converted model)`, `None` when the body is gone.
+    pub pairs: Vec<(usize, Option<usize>)>,
+}
+
+impl BodyMatch {
+    /// Matches `original` names to `converted` names through the renames of `reports`.
+    pub fn new(original: &[String], converted: &[String], reports: &[&Report]) -> Self {
+        let find = |name: &str| converted.iter().position(|c| c == name);
+        let pairs = original
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                if let Some(j) = find(name) {
+                    return (i, Some(j));
+                }
+                let mut current = name.clone();
+                for report in reports {
+                    for rename in report.renames.iter().filter(|r| r.item == "body") {
+                        if rename.from == current {
+                            current.clone_from(&rename.to);
+                        }
+                    }
+                }
+                (i, find(&current))
+            })
+            .collect();
+        Self { pairs }
+    }
+}
+
+/// The largest differences between two motions, and where and when they occur.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Difference {
+    /// Largest distance between matched centres of mass (m); infinite when a body is missing
+    /// or a simulation gave a non-finite value.
+    pub max_com_error: f64,
+    /// When it occurs (s).
+    pub max_com_error_time: f64,
+    /// Which body (original name).
+    pub max_com_error_body: Option<String>,
+    /// Largest angle between matched rotations since t = 0 (rad).
+    pub max_rotation_error: f64,
+    /// Which body (original name).
+    pub max_rotation_error_body: Option<String>,
+    /// Bodies of the original with no counterpart.
+    pub missing: Vec<String>,
+}
+
+impl Difference {
+    /// True when the motions agree within `tolerances` and no body is missing.
+    pub fn within(&self, tolerances: &Tolerances) -> bool {
+        self.missing.is_empty()
+            && self.max_com_error <= tolerances.position
+            && self.max_rotation_error <= tolerances.rotation
+    }
+
+    /// Compares `b` with `a` at every common sample, bodies matched by `matching`.
+    ///
+    /// ```
+    /// use mbconv_check::{BodyMatch, Difference, Motion, SimulationSettings};
+    /// use mbconv_ir::{Body, Model};
+    /// let mut model = Model::new("drop");
+    /// model.bodies.push(Body::new("ball"));
+    /// let settings = SimulationSettings { duration: 0.1, dt: 1e-3, integrator: mbconv_solver::Integrator::Rk4 };
+    /// let a = Motion::simulate(&model, &settings).unwrap();
+    /// model.bodies[0].pose.translation.x = 1e-3;
+    /// let b = Motion::simulate(&model, &settings).unwrap();
+    /// let matching = BodyMatch::new(&a.bodies, &b.bodies, &[]);
+    /// let d = Difference::between(&a, &b, &matching);
+    /// assert!((d.max_com_error - 1e-3).abs() < 1e-12);
+    /// assert_eq!(d.max_rotation_error, 0.0);
+    /// ```
+    pub fn between(a: &Motion, b: &Motion, matching: &BodyMatch) -> Self {
+        let mut d = Difference {
+            max_com_error: 0.0,
+            max_com_error_time: 0.0,
+            max_com_error_body: None,
+            max_rotation_error: 0.0,
+            max_rotation_error_body: None,
+            missing: Vec::new(),
+        };
+        for &(i, j) in &matching.pairs {
+            let Some(j) = j else {
+                d.missing.push(a.bodies[i].clone());
+                continue;
+            };
+            for (s, t) in a.times.iter().enumerate().take(b.times.len()) {
+                let com = finite_or_infinite((a.com[s][i] - b.com[s][j]).norm());
+                if com > d.max_com_error {
+                    d.max_com_error = com;
+                    d.max_com_error_time = *t;
+                    d.max_com_error_body = Some(a.bodies[i].clone());
+                }
+                let rotation = finite_or_infinite(a.rotation[s][i].angle_to(&b.rotation[s][j]));
+                if rotation > d.max_rotation_error {
+                    d.max_rotation_error = rotation;
+                    d.max_rotation_error_body = Some(a.bodies[i].clone());
+                }
+            }
+        }
+        if !d.missing.is_empty() {
+            d.max_com_error = f64::INFINITY;
+        }
+        d
+    }
+}
+
+fn finite_or_infinite(x: f64) -> f64 {
+    if x.is_finite() { x } else { f64::INFINITY }
+}
+
+/// The centre-of-mass path of body `i` of a motion.
+pub(crate) fn com_path(motion: &Motion, i: usize) -> Vec<Vector3<f64>> {
+    motion.com.iter().map(|sample| sample[i]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    /// A reader that renames a second `link` to `skel2/link` must not move the first one.
+    #[test]
+    fn exact_names_win_over_renames() {
+        let mut report = Report::default();
+        report.rename("body", "link", "skel2/link", "bodies[\"skel2/link\"]");
+        let original = names(&["link", "skel2/link"]);
+        let converted = names(&["link", "skel2/link"]);
+        let matching = BodyMatch::new(&original, &converted, &[&report]);
+        assert_eq!(matching.pairs, [(0, Some(0)), (1, Some(1))]);
+    }
+
+    /// Renames chain through the reports in order: lower, emit, then the reader.
+    #[test]
+    fn renames_chain_through_the_reports() {
+        let mut lower = Report::default();
+        lower.rename("body", "a b", "a_b", "bodies[\"a_b\"]");
+        let mut reader = Report::default();
+        reader.rename("body", "a_b", "s/a_b", "bodies[\"s/a_b\"]");
+        reader.rename("joint", "x", "y", "joints[\"y\"]");
+        let matching = BodyMatch::new(&names(&["a b"]), &names(&["s/a_b"]), &[&lower, &reader]);
+        assert_eq!(matching.pairs, [(0, Some(0))]);
+        let unmatched = BodyMatch::new(&names(&["x"]), &names(&["y"]), &[&reader]);
+        assert_eq!(unmatched.pairs, [(0, None)], "joint renames do not rename bodies");
+    }
+}

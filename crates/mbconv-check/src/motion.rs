@@ -1,0 +1,99 @@
+//! The frame-independent motion of a model: each body's world centre of mass and its rotation
+//! since t = 0, sampled at every step of a simulation.
+
+use mbconv_ir::Model;
+use mbconv_solver::{Integrator, SimulateOptions, SolverError};
+use nalgebra::{Quaternion, UnitQuaternion, Vector3};
+
+/// How to simulate the models a check compares (all three get the same settings).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimulationSettings {
+    /// Simulated time (s).
+    pub duration: f64,
+    /// Time step (s).
+    pub dt: f64,
+    /// The integrator.
+    pub integrator: Integrator,
+}
+
+/// Each body's world centre of mass and rotation since t = 0, at every sample.
+///
+/// Both quantities do not depend on where a format puts a body's frame, so a writer that
+/// moves a frame (to the joint, to the centre of mass) is not blamed for it.
+///
+/// ```
+/// use mbconv_ir::{Body, Model};
+/// use mbconv_check::{Motion, SimulationSettings};
+/// let mut model = Model::new("drop");
+/// model.bodies.push(Body::new("ball"));
+/// let settings = SimulationSettings { duration: 0.1, dt: 1e-3, integrator: mbconv_solver::Integrator::Rk4 };
+/// let motion = Motion::simulate(&model, &settings).unwrap();
+/// assert_eq!(motion.bodies, ["ball"]);
+/// assert_eq!(motion.times.len(), 101);
+/// assert!(motion.com[100][0].z < -0.04);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Motion {
+    /// Body names, in model order.
+    pub bodies: Vec<String>,
+    /// Sample times (s).
+    pub times: Vec<f64>,
+    /// `com[sample][body]`: world position of the body's centre of mass (m).
+    pub com: Vec<Vec<Vector3<f64>>>,
+    /// `rotation[sample][body]`: `R(t)·R(0)ᵀ`, the body's rotation since t = 0.
+    pub rotation: Vec<Vec<UnitQuaternion<f64>>>,
+}
+
+impl Motion {
+    /// Simulates `model` from its initial state and records the motion of every body.
+    pub fn simulate(model: &Model, settings: &SimulationSettings) -> Result<Self, SolverError> {
+        let options = SimulateOptions {
+            duration: settings.duration,
+            dt: settings.dt,
+            integrator: settings.integrator,
+            every: 1,
+            energy: false,
+            joint_limits: false,
+        };
+        let local_com: Vec<Vector3<f64>> = model.bodies.iter().map(|b| b.inertial.com).collect();
+        let samples = (settings.duration / settings.dt).round() as usize + 1;
+        let mut motion = Motion {
+            bodies: model.bodies.iter().map(|b| b.name.clone()).collect(),
+            times: Vec::with_capacity(samples),
+            com: Vec::with_capacity(samples),
+            rotation: Vec::with_capacity(samples),
+        };
+        let mut initial: Vec<UnitQuaternion<f64>> = Vec::new();
+        mbconv_solver::simulate(model, &options, &mut |sample| {
+            let orientations: Vec<UnitQuaternion<f64>> = sample
+                .poses
+                .iter()
+                .map(|p| UnitQuaternion::from_quaternion(Quaternion::new(p[3], p[4], p[5], p[6])))
+                .collect();
+            if initial.is_empty() {
+                initial.clone_from(&orientations);
+            }
+            let com = sample
+                .poses
+                .iter()
+                .zip(&orientations)
+                .zip(&local_com)
+                .map(|((p, r), c)| Vector3::new(p[0], p[1], p[2]) + r * c)
+                .collect();
+            let rotation = orientations
+                .iter()
+                .zip(&initial)
+                .map(|(r, r0)| r * r0.inverse())
+                .collect();
+            motion.times.push(sample.t);
+            motion.com.push(com);
+            motion.rotation.push(rotation);
+        })?;
+        Ok(motion)
+    }
+
+    /// The index of the body called `name`.
+    pub fn body_index(&self, name: &str) -> Option<usize> {
+        self.bodies.iter().position(|b| b == name)
+    }
+}

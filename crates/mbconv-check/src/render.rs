@@ -1,0 +1,139 @@
+//! The check's results as a text table, as JSON, or as one line after a conversion.
+
+use crate::check::CheckReport;
+use crate::verdict::TargetCheck;
+
+/// A table with one row per target, then one line per target saying why.
+///
+/// ```
+/// use mbconv_check::{CheckReport, TargetCheck, render_table};
+/// let report = CheckReport { model: "m.skel".into(), targets: vec![TargetCheck::failed("chrono", "emitting failed: no")] };
+/// let table = render_table(&report);
+/// assert!(table.starts_with("target"));
+/// assert!(table.contains("failed"));
+/// ```
+pub fn render_table(report: &CheckReport) -> String {
+    let mut rows = vec![[
+        "target".to_owned(),
+        "lost".to_owned(),
+        "approx.".to_owned(),
+        "renamed".to_owned(),
+        "max COM error".to_owned(),
+        "at t".to_owned(),
+        "max rot. error".to_owned(),
+        "verdict".to_owned(),
+    ]];
+    for t in &report.targets {
+        rows.push([
+            t.format.clone(),
+            t.counts.lost.to_string(),
+            t.counts.approximated.to_string(),
+            t.counts.renamed.to_string(),
+            error(t.max_com_error, "m"),
+            if t.max_com_error.is_finite() {
+                format!("{} s", seconds(t.max_com_error_time))
+            } else {
+                "-".to_owned()
+            },
+            error(t.max_rotation_error, "rad"),
+            t.verdict.to_string(),
+        ]);
+    }
+    let widths: Vec<usize> = (0..8)
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut text = String::new();
+    for row in &rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(c, (cell, w))| {
+                if c == 0 || c == 7 {
+                    format!("{cell:<w$}")
+                } else {
+                    format!("{cell:>w$}")
+                }
+            })
+            .collect();
+        text.push_str(cells.join("  ").trim_end());
+        text.push('\n');
+    }
+    for t in &report.targets {
+        text.push_str(&format!("{}: {}\n", t.format, t.message));
+    }
+    text
+}
+
+/// `{"model": …, "targets": [{"format", "verdict", "max_com_error", "max_rotation_error",
+/// "findings", "message", …}]}`, pretty-printed.
+///
+/// ```
+/// use mbconv_check::{CheckReport, TargetCheck, render_json};
+/// let report = CheckReport { model: "m.skel".into(), targets: vec![TargetCheck::failed("chrono", "x")] };
+/// let json: serde_json::Value = serde_json::from_str(&render_json(&report)).unwrap();
+/// assert_eq!(json["targets"][0]["verdict"], "failed");
+/// assert!(json["targets"][0]["max_com_error"].is_null());
+/// ```
+pub fn render_json(report: &CheckReport) -> String {
+    serde_json::to_string_pretty(report).unwrap_or_else(|e| format!("{{\"error\": {:?}}}", e.to_string()))
+}
+
+/// One line for the end of a conversion: `check: explained (largest COM error 1.2e-3 m at
+/// t = 0.5 s, rotation 3e-4 rad) by chrono.export`; an `unexplained` or
+/// `failed` line ends with the reason.
+///
+/// ```
+/// use mbconv_check::{TargetCheck, summary_line};
+/// let line = summary_line(&TargetCheck::failed("skel", "emitting failed: no"));
+/// assert_eq!(line, "check: failed (emitting failed: no)");
+/// ```
+pub fn summary_line(target: &TargetCheck) -> String {
+    if !target.max_com_error.is_finite() {
+        return format!("check: {} ({})", target.verdict, target.message);
+    }
+    let measured = format!(
+        "check: {} (largest COM error {:.3e} m at t = {} s, rotation {:.3e} rad)",
+        target.verdict,
+        target.max_com_error,
+        seconds(target.max_com_error_time),
+        target.max_rotation_error,
+    );
+    match target.verdict {
+        crate::Verdict::Exact => measured,
+        crate::Verdict::Explained => format!("{measured} by {}", target.findings.join(", ")),
+        crate::Verdict::Unexplained | crate::Verdict::Failed => format!("{measured}: {}", target.message),
+    }
+}
+
+/// A sample time for people: at most six decimals, no trailing zeros (`0.413`, `1`).
+pub(crate) fn seconds(t: f64) -> String {
+    let text = format!("{t:.6}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".to_owned()
+    } else {
+        text.to_owned()
+    }
+}
+
+fn error(x: f64, unit: &str) -> String {
+    if x.is_finite() {
+        format!("{x:.3e} {unit}")
+    } else {
+        "-".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seconds;
+
+    #[test]
+    fn sample_times_read_well() {
+        assert_eq!(seconds(1.000_000_000_000_000_7), "1");
+        assert_eq!(seconds(0.413_000_000_000_000_3), "0.413");
+        assert_eq!(seconds(0.0), "0");
+        assert_eq!(seconds(-1e-9), "0");
+    }
+}

@@ -1,0 +1,201 @@
+//! Verdicts and the result of checking one target.
+
+use crate::compare::Difference;
+use mbconv_ir::{Category, Report};
+use nalgebra::Vector3;
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+/// What a check concluded about one target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The read-back model moves like the original, within tolerance.
+    Exact,
+    /// The read-back model moves differently, and every difference comes from a reported
+    /// loss: the lowered model moves like the read-back one.
+    Explained,
+    /// The read-back model moves unlike the lowered one (a writer or reader bug), or a
+    /// difference has no reported loss behind it.
+    Unexplained,
+    /// A step errored; the message says which.
+    Failed,
+}
+
+impl Verdict {
+    /// `exact`, `explained`, `unexplained` or `failed`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Exact => "exact",
+            Verdict::Explained => "explained",
+            Verdict::Unexplained => "unexplained",
+            Verdict::Failed => "failed",
+        }
+    }
+    /// True for `unexplained` and `failed`, the verdicts that make a check exit 1.
+    pub fn is_failure(self) -> bool {
+        matches!(self, Verdict::Unexplained | Verdict::Failed)
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How many findings of each kind a conversion reported.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct FindingCounts {
+    /// Dropped or ignored items.
+    pub lost: usize,
+    /// Approximated items.
+    pub approximated: usize,
+    /// Renamed items.
+    pub renamed: usize,
+}
+
+impl FindingCounts {
+    /// Counts the findings of `reports`.
+    pub fn of(reports: &[&Report]) -> Self {
+        let mut counts = Self::default();
+        for finding in reports.iter().flat_map(|r| &r.findings) {
+            match finding.category {
+                Category::Dropped | Category::Ignored => counts.lost += 1,
+                Category::Approximated => counts.approximated += 1,
+                Category::Renamed => counts.renamed += 1,
+                _ => {}
+            }
+        }
+        counts
+    }
+}
+
+/// The centre-of-mass paths of the body that parted most, original against converted, for
+/// plots.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trace {
+    /// The body (original name).
+    pub body: String,
+    /// Sample times (s).
+    pub times: Vec<f64>,
+    /// Its centre of mass in the original.
+    pub original: Vec<Vector3<f64>>,
+    /// Its centre of mass in the converted model.
+    pub converted: Vec<Vector3<f64>>,
+}
+
+/// The result of checking one target format (or one `--against` file).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TargetCheck {
+    /// Registry name of the target format.
+    pub format: String,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Largest distance between the original's and the read-back model's centres of mass (m);
+    /// `null` when a step failed or a body went missing.
+    #[serde(serialize_with = "finite_or_null")]
+    pub max_com_error: f64,
+    /// When it occurs (s).
+    pub max_com_error_time: f64,
+    /// Which body (original name).
+    pub max_com_error_body: Option<String>,
+    /// Largest angle between their rotations since t = 0 (rad).
+    #[serde(serialize_with = "finite_or_null")]
+    pub max_rotation_error: f64,
+    /// Which body (original name).
+    pub max_rotation_error_body: Option<String>,
+    /// Codes of the lower and emit findings that record a loss, approximation or rename, each
+    /// once, in order of first appearance.
+    pub findings: Vec<String>,
+    /// Findings counted by kind.
+    #[serde(flatten)]
+    pub counts: FindingCounts,
+    /// Why the verdict is what it is.
+    pub message: String,
+    /// The worst body's paths, for plots (not serialised).
+    #[serde(skip)]
+    pub trace: Option<Trace>,
+    /// The step that errored, for `failed` (not serialised; the message names it).
+    #[serde(skip)]
+    pub failed_step: Option<crate::Step>,
+}
+
+impl TargetCheck {
+    /// A target whose check could not finish.
+    pub fn failed(format: &str, message: impl Into<String>) -> Self {
+        Self {
+            format: format.to_owned(),
+            verdict: Verdict::Failed,
+            max_com_error: f64::NAN,
+            max_com_error_time: 0.0,
+            max_com_error_body: None,
+            max_rotation_error: f64::NAN,
+            max_rotation_error_body: None,
+            findings: Vec::new(),
+            counts: FindingCounts::default(),
+            message: message.into(),
+            trace: None,
+            failed_step: None,
+        }
+    }
+
+    /// A target whose check stopped at a step that errored.
+    pub fn failed_at(format: &str, error: &crate::StepError) -> Self {
+        let mut target = Self::failed(format, error.to_string());
+        target.failed_step = Some(error.step);
+        target
+    }
+
+    /// True when the target's files were emitted (the check got past lower and emit).
+    pub fn written(&self) -> bool {
+        !matches!(
+            self.failed_step,
+            Some(crate::Step::Lower | crate::Step::Emit | crate::Step::WriteFiles)
+        )
+    }
+
+    /// True when the emitted files were read back.
+    pub fn read_back(&self) -> bool {
+        self.written() && self.failed_step != Some(crate::Step::ReadBack)
+    }
+
+    /// A target with a verdict reached by comparing motions.
+    pub(crate) fn decided(
+        format: &str,
+        verdict: Verdict,
+        difference: &Difference,
+        reports: &[&Report],
+        message: String,
+    ) -> Self {
+        let mut findings: Vec<String> = Vec::new();
+        for finding in reports.iter().flat_map(|r| &r.findings) {
+            let counted = finding.category.is_loss() || finding.category == Category::Renamed;
+            if counted && !findings.contains(&finding.code) {
+                findings.push(finding.code.clone());
+            }
+        }
+        Self {
+            format: format.to_owned(),
+            verdict,
+            max_com_error: difference.max_com_error,
+            max_com_error_time: difference.max_com_error_time,
+            max_com_error_body: difference.max_com_error_body.clone(),
+            max_rotation_error: difference.max_rotation_error,
+            max_rotation_error_body: difference.max_rotation_error_body.clone(),
+            findings,
+            counts: FindingCounts::of(reports),
+            message,
+            trace: None,
+            failed_step: None,
+        }
+    }
+}
+
+fn finite_or_null<S: Serializer>(x: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+    if x.is_finite() {
+        serializer.serialize_f64(*x)
+    } else {
+        serializer.serialize_none()
+    }
+}

@@ -1,0 +1,178 @@
+//! `mbconv check` and the check `mbconv convert` runs on the conversion it performs.
+
+use crate::cli::{CheckArgs, IntegratorName};
+use crate::failure::Failure;
+use crate::io::{load, parse_options, write_atomic};
+use mbconv_check::{CheckReport, CheckSettings, Tolerances, Verdict};
+use mbconv_ir::Model;
+use mbconv_ir::format::{Format, Options, Registry};
+use mbconv_solver::Integrator;
+
+/// Largest model `convert` checks without `--check`, in body-steps: simulation steps times
+/// the model's size, where each body counts 1 and each closed loop, constraint and motor
+/// counts [`CONSTRAINT_WEIGHT`] (they cost the solver an assembly and projection each step).
+/// At this size a check costs under a second (see `docs/check.md` for the measurements).
+pub const AUTO_CHECK_BODY_STEPS: usize = 100_000;
+
+/// How many bodies a closed loop, constraint or motor costs like.
+pub const CONSTRAINT_WEIGHT: usize = 10;
+
+/// The size of `model` in body-steps for a check with `settings` (see
+/// [`AUTO_CHECK_BODY_STEPS`]).
+pub fn body_steps(model: &Model, settings: &CheckSettings) -> usize {
+    let simulation = settings.simulation(model);
+    let steps = (simulation.duration / simulation.dt).round().max(1.0);
+    let steps = if steps.is_finite() && steps < 1e12 {
+        steps as usize
+    } else {
+        usize::MAX
+    };
+    let loops = mbconv_ir::ModelSummary::new(model).loop_count;
+    let size = model.bodies.len().max(1)
+        + CONSTRAINT_WEIGHT * (loops + model.constraints.len() + model.motors.len());
+    steps.saturating_mul(size)
+}
+
+/// The solver's integrator for a command-line name.
+pub fn integrator(name: IntegratorName) -> Integrator {
+    match name {
+        IntegratorName::SemiImplicitEuler => Integrator::SemiImplicitEuler,
+        IntegratorName::Rk4 => Integrator::Rk4,
+        IntegratorName::Dopri5 => Integrator::Dopri5 {
+            rtol: mbconv_solver::DEFAULT_RTOL,
+            atol: mbconv_solver::DEFAULT_ATOL,
+        },
+    }
+}
+
+/// Runs `mbconv check`.
+pub fn check(registry: &Registry, args: &CheckArgs, quiet: bool) -> Result<(), Failure> {
+    let settings = CheckSettings {
+        duration: args.duration,
+        dt: args.dt,
+        integrator: integrator(args.integrator),
+        tolerances: Tolerances {
+            position: args.tol_pos,
+            rotation: args.tol_rot,
+        },
+        ..CheckSettings::default()
+    };
+    let read_options = parse_options(&args.read_options)?;
+    let loaded = load(registry, &args.model, args.from.as_deref(), &read_options, false)?;
+    loaded.require_valid(true)?;
+    let name = loaded.source.name.clone();
+    let model = &loaded.imported.model;
+    let report = match &args.against {
+        Some(other) => {
+            let converted = load(registry, other, None, &Options::default(), false)?;
+            converted.require_valid(true)?;
+            let format = converted.format.info().name;
+            mbconv_check::check_against(model, &name, &converted.imported, format, &settings)
+        }
+        None => {
+            let formats = targets(registry, &args.via)?;
+            mbconv_check::check(model, &name, registry, &formats, &settings)
+        }
+    };
+    if args.json {
+        println!("{}", mbconv_check::render_json(&report));
+    } else {
+        print!("{}", mbconv_check::render_table(&report));
+    }
+    if let Some(path) = &args.plot {
+        let svg = mbconv_check::plot_svg(&report).map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
+        write_atomic(path, &svg)?;
+        if !quiet {
+            eprintln!("wrote {}", path.display());
+        }
+    }
+    verdict_exit(&report)
+}
+
+/// The formats `--via` names, or every format this build writes.
+fn targets<'r>(registry: &'r Registry, via: &[String]) -> Result<Vec<&'r dyn Format>, Failure> {
+    if via.is_empty() {
+        return Ok(registry.formats().collect());
+    }
+    via.iter()
+        .map(|name| registry.get(name.trim()).map_err(Failure::from))
+        .collect()
+}
+
+fn verdict_exit(report: &CheckReport) -> Result<(), Failure> {
+    let failing: Vec<String> = report
+        .targets
+        .iter()
+        .filter(|t| t.verdict.is_failure())
+        .map(|t| format!("{} ({})", t.format, t.verdict))
+        .collect();
+    if failing.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::check_failed(format!(
+            "check failed for {}: see the messages above",
+            failing.join(", ")
+        )))
+    }
+}
+
+/// What `convert` does about checking.
+pub struct AfterConvert<'a> {
+    /// The model as read.
+    pub model: &'a Model,
+    /// Its name (the input path).
+    pub name: &'a str,
+    /// The target format.
+    pub format: &'a dyn Format,
+    /// The write settings the conversion used.
+    pub write_options: &'a Options,
+    /// `--check`: check whatever the model's size.
+    pub forced: bool,
+    /// `--quiet`.
+    pub quiet: bool,
+    /// The conversion wrote a file (not standard output).
+    pub to_file: bool,
+}
+
+/// Checks the conversion `convert` just wrote and prints one line. Models larger than
+/// [`AUTO_CHECK_BODY_STEPS`] are checked only when forced. Returns a failure (exit 1) for an
+/// `unexplained` verdict, saying that the file was written anyway.
+pub fn after_convert(registry: &Registry, request: &AfterConvert, output: &str) -> Result<(), Failure> {
+    let mut settings = CheckSettings {
+        to_file: request.to_file,
+        ..CheckSettings::default()
+    };
+    let work = body_steps(request.model, &settings);
+    if !request.forced && work > AUTO_CHECK_BODY_STEPS {
+        if !request.quiet {
+            eprintln!(
+                "check: skipped (the model is {work} body-steps, more than the {AUTO_CHECK_BODY_STEPS} checked by default; pass --check to run it)"
+            );
+        }
+        return Ok(());
+    }
+    let format_name = request.format.info().name;
+    settings
+        .write_options
+        .insert(format_name.to_owned(), request.write_options.clone());
+    let report = mbconv_check::check(
+        request.model,
+        request.name,
+        registry,
+        &[request.format],
+        &settings,
+    );
+    let Some(target) = report.targets.first() else {
+        return Ok(());
+    };
+    if !request.quiet || target.verdict.is_failure() {
+        eprintln!("{}", mbconv_check::summary_line(target));
+    }
+    if target.verdict == Verdict::Unexplained {
+        return Err(Failure::check_failed(format!(
+            "{output} was written, but the check found a difference no reported loss explains (a writer or reader bug); run `mbconv check {} --via {format_name}` for details",
+            request.name
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,258 @@
+//! `cargo xtask corpus`: `mbconv check --all` on every model of `../shared/corpus/` and
+//! `fixtures/`, on all cores, and `docs/corpus-matrix.md` from the verdicts.
+//!
+//! `cargo xtask loss-matrix`: `docs/loss-matrix.md` from the formats' feature tables.
+
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use mbconv_check::{CheckSettings, TargetCheck, Verdict};
+use mbconv_ir::format::{Options, Registry, Source};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// What happened to one file.
+enum Outcome {
+    /// No built format reads this kind of file.
+    NotAModel,
+    /// A format claimed it but could not read it, or the model is invalid.
+    NotRead { format: String, reason: String },
+    /// Read and checked.
+    Checked {
+        format: String,
+        targets: Vec<TargetCheck>,
+    },
+}
+
+/// Runs the corpus check and writes `docs/corpus-matrix.md`.
+pub fn run() -> Result<()> {
+    let root = crate::workspace_root();
+    let corpus =
+        std::env::var_os("MBCONV_CORPUS").map_or_else(|| root.join("../shared/corpus"), PathBuf::from);
+    let registry = mbconv_cli::registry::registry();
+    let mut files = Vec::new();
+    for (label, dir) in [("fixtures", root.join("fixtures")), ("corpus", corpus.clone())] {
+        if !dir.is_dir() {
+            eprintln!("note: {} is missing; skipped", dir.display());
+            continue;
+        }
+        collect(&dir, &mut |path| {
+            if readable_kind(&registry, path) {
+                let shown = format!("{label}/{}", path.strip_prefix(&dir).unwrap_or(path).display());
+                files.push((shown, path.to_path_buf()));
+            }
+        })?;
+    }
+    files.sort();
+    let bar = ProgressBar::new(files.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} models  {elapsed} elapsed, eta {eta}  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let started = Instant::now();
+    let outcomes: Vec<(String, Outcome)> = files
+        .par_iter()
+        .map(|(shown, path)| {
+            bar.set_message(shown.clone());
+            let outcome = check_file(&registry, shown, path);
+            bar.inc(1);
+            (shown.clone(), outcome)
+        })
+        .collect();
+    bar.finish_and_clear();
+    let elapsed = started.elapsed().as_secs_f64();
+    let text = machine_independent(&matrix(&registry, &outcomes), &root, &corpus);
+    let out = root.join("docs/corpus-matrix.md");
+    std::fs::write(&out, &text).with_context(|| format!("cannot write {}", out.display()))?;
+    eprintln!(
+        "checked {} files in {elapsed:.1} s on {} threads; wrote {}",
+        outcomes.len(),
+        rayon::current_num_threads(),
+        out.display()
+    );
+    Ok(())
+}
+
+/// Writes `docs/loss-matrix.md` from the registry's feature tables.
+pub fn loss_matrix() -> Result<()> {
+    let out = crate::workspace_root().join("docs/loss-matrix.md");
+    let text = mbconv_check::loss_matrix(&mbconv_cli::registry::registry());
+    std::fs::write(&out, text).with_context(|| format!("cannot write {}", out.display()))?;
+    eprintln!("wrote {}", out.display());
+    Ok(())
+}
+
+/// Messages may name files by absolute path; the matrix names them relative to the corpus and
+/// the workspace, so that it reads the same on every machine.
+fn machine_independent(text: &str, root: &Path, corpus: &Path) -> String {
+    let corpus = corpus.display().to_string();
+    let root = format!("{}/", root.display());
+    text.replace(&corpus, "corpus").replace(&root, "")
+}
+
+fn collect(dir: &Path, found: &mut dyn FnMut(&Path)) -> Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot list {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            collect(&path, found)?;
+        } else {
+            found(&path);
+        }
+    }
+    Ok(())
+}
+
+/// True when a built format claims the file by its extension and recognises its content
+/// (so that the Choreonoid YAML files of the corpus are not taken for Chrono models).
+fn readable_kind(registry: &Registry, path: &Path) -> bool {
+    let claimed: Vec<_> = registry
+        .formats()
+        .filter(|f| f.info().matches_extension(path))
+        .collect();
+    if claimed.is_empty() {
+        return false;
+    }
+    std::fs::read_to_string(path).is_ok_and(|text| claimed.iter().any(|f| f.sniff(&text)))
+}
+
+fn check_file(registry: &Registry, shown: &str, path: &Path) -> Outcome {
+    let source = match Source::from_path(path) {
+        Ok(source) => source.with_path(shown, Some(path.to_path_buf())),
+        Err(_) => return Outcome::NotAModel,
+    };
+    let Ok(format) = registry.detect(path, Some(&source.text)) else {
+        return Outcome::NotAModel;
+    };
+    let format_name = format.info().name.to_owned();
+    let imported = match registry.read(format, &source, &Options::default()) {
+        Ok(imported) => imported,
+        Err(e) => {
+            return Outcome::NotRead {
+                format: format_name,
+                reason: one_line(&e.to_string()),
+            };
+        }
+    };
+    let validation = mbconv_ir::validate::validate(&imported.model);
+    if let Some(error) = validation.at_least(mbconv_ir::Severity::Error).next() {
+        return Outcome::NotRead {
+            format: format_name,
+            reason: one_line(&format!("invalid model: {error}")),
+        };
+    }
+    let formats: Vec<_> = registry.formats().collect();
+    let report = mbconv_check::check(
+        &imported.model,
+        shown,
+        registry,
+        &formats,
+        &CheckSettings::default(),
+    );
+    Outcome::Checked {
+        format: format_name,
+        targets: report.targets,
+    }
+}
+
+fn one_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or_default().trim();
+    if line.chars().count() > 300 {
+        format!("{}…", line.chars().take(300).collect::<String>())
+    } else {
+        line.to_owned()
+    }
+}
+
+#[derive(Default)]
+struct Counts {
+    read: usize,
+    written: usize,
+    read_back: usize,
+    verdicts: BTreeMap<Verdict, usize>,
+}
+
+fn matrix(registry: &Registry, outcomes: &[(String, Outcome)]) -> String {
+    let mut cells: BTreeMap<(String, String), Counts> = BTreeMap::new();
+    let mut not_read: BTreeMap<String, usize> = BTreeMap::new();
+    let mut problems = Vec::new();
+    let mut not_read_lines = Vec::new();
+    for (shown, outcome) in outcomes {
+        match outcome {
+            Outcome::NotAModel => {}
+            Outcome::NotRead { format, reason } => {
+                *not_read.entry(format.clone()).or_default() += 1;
+                not_read_lines.push(format!("- `{shown}` ({format}): {reason}"));
+            }
+            Outcome::Checked { format, targets } => {
+                for t in targets {
+                    let counts = cells.entry((format.clone(), t.format.clone())).or_default();
+                    counts.read += 1;
+                    counts.written += usize::from(t.written());
+                    counts.read_back += usize::from(t.read_back());
+                    *counts.verdicts.entry(t.verdict).or_default() += 1;
+                    if t.verdict.is_failure() {
+                        problems.push(format!(
+                            "- `{shown}` -> {}: **{}**: {}",
+                            t.format,
+                            t.verdict,
+                            one_line(&t.message)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    let names: Vec<&str> = registry.formats().map(|f| f.info().name).collect();
+    let mut text = String::from(
+        "# Corpus matrix\n\n\
+         `mbconv check --all` on every model of `../shared/corpus/` and `fixtures/` that a\n\
+         built format reads, with the default settings (1 s, the model's own time step or 1 ms,\n\
+         semi-implicit Euler, tolerances 1e-6 m and 1e-6 rad; see `docs/check.md`). Generated by\n\
+         `cargo xtask corpus`; do not edit.\n\n\
+         Per source format (rows) and target format: models read, written (lower and emit\n\
+         succeeded), read back, and the verdicts.\n\n\
+         | source | target | read | written | read back | exact | explained | unexplained | failed |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for source in &names {
+        for target in &names {
+            let Some(c) = cells.get(&((*source).to_owned(), (*target).to_owned())) else {
+                continue;
+            };
+            let v = |verdict| c.verdicts.get(&verdict).copied().unwrap_or(0);
+            let _ = writeln!(
+                text,
+                "| {source} | {target} | {} | {} | {} | {} | {} | {} | {} |",
+                c.read,
+                c.written,
+                c.read_back,
+                v(Verdict::Exact),
+                v(Verdict::Explained),
+                v(Verdict::Unexplained),
+                v(Verdict::Failed)
+            );
+        }
+    }
+    let _ = writeln!(text, "\n## Unexplained and failed ({})\n", problems.len());
+    if problems.is_empty() {
+        text.push_str("None.\n");
+    } else {
+        text.push_str(&problems.join("\n"));
+        text.push('\n');
+    }
+    let total: usize = not_read.values().sum();
+    let _ = writeln!(text, "\n## Not read or not valid ({total})\n");
+    if not_read_lines.is_empty() {
+        text.push_str("None.\n");
+    } else {
+        text.push_str(&not_read_lines.join("\n"));
+        text.push('\n');
+    }
+    text
+}
