@@ -1,0 +1,312 @@
+//! The lowering steps that change the model's graph: joints reversed towards the root, one
+//! root link, loops as extra joints, multi-dof joints as chains of massless links, body frames
+//! on joint frames.
+
+use super::Lowering;
+use crate::spec::FORMAT;
+use mbconv_ir::kinematics::{Attachment, SpanningTree, joint_motion};
+use mbconv_ir::lower::{ReverseError, move_body_frame, reverse_joint};
+use mbconv_ir::report::path;
+use mbconv_ir::{
+    Body, BodyRef, Constraint, ConstraintKind, DofProperties, ExtraJointType, Extras, Inertia, Joint,
+    JointKind, Pose,
+};
+use nalgebra::Vector3;
+
+impl Lowering {
+    pub(super) fn reversed_joints(&mut self) {
+        let tree = SpanningTree::new(&self.model);
+        for attachment in &tree.attachments {
+            let Attachment::Joint {
+                joint,
+                reversed: true,
+                ..
+            } = *attachment
+            else {
+                continue;
+            };
+            match reverse_joint(&mut self.model, joint, FORMAT) {
+                Ok(findings) => self.report_all(findings),
+                Err(ReverseError::NotReversible { .. })
+                | Err(ReverseError::Driven { .. })
+                | Err(ReverseError::Bushing { .. }) => {
+                    let j = &mut self.model.joints[joint];
+                    std::mem::swap(&mut j.parent, &mut j.child);
+                    std::mem::swap(&mut j.parent_frame, &mut j.child_frame);
+                    let motion = joint_motion(&j.kind, &j.q0);
+                    j.kind = JointKind::Free;
+                    j.q0 = free_coordinates(&motion.inverse());
+                    j.v0 = vec![0.0; 6];
+                    j.dofs.clear();
+                    let at = path::item("joints", &j.name);
+                    self.approximate(
+                        "reverse",
+                        &at,
+                        "the joint is written from its child side as a free joint",
+                    );
+                }
+                Err(ReverseError::NoSuchJoint(_)) => {}
+            }
+        }
+    }
+
+    /// Gathers several world joints under one fixed, massless root link.
+    pub(super) fn single_root(&mut self) {
+        let world: Vec<usize> = (0..self.model.joints.len())
+            .filter(|&j| self.model.joints[j].parent.is_world() && !self.model.joints[j].child.is_world())
+            .collect();
+        // Choreonoid's root link is fixed or free; any other joint to the world needs a fixed
+        // root link to hang from.
+        let root_can_say = |j: usize| matches!(self.model.joints[j].kind, JointKind::Fixed | JointKind::Free);
+        if world.is_empty() || (world.len() == 1 && root_can_say(world[0])) {
+            return;
+        }
+        let mut name = "root".to_owned();
+        while self.model.body(&name).is_some() || self.model.joints.iter().any(|j| j.name == name) {
+            name.push('_');
+        }
+        let mut root = Body::new(&name);
+        root.inertial.mass = 0.0;
+        root.inertial.inertia = Inertia::zero();
+        for &j in &world {
+            self.model.joints[j].parent = BodyRef::body(&name);
+        }
+        self.model.bodies.insert(0, root);
+        self.model.joints.insert(
+            0,
+            Joint::new(&name, JointKind::Fixed, BodyRef::World, BodyRef::body(&name)),
+        );
+        let at = path::item("bodies", &name);
+        self.note(
+            "root",
+            &at,
+            format!(
+                "{} bodies attach to the world; they hang from an added fixed massless root link",
+                world.len()
+            ),
+        );
+    }
+
+    /// Loop-closing joints become extra joints.
+    pub(super) fn loops(&mut self) {
+        let tree = SpanningTree::new(&self.model);
+        let root = self
+            .model
+            .joints
+            .iter()
+            .find(|j| j.parent.is_world() && j.kind == JointKind::Fixed)
+            .map(|j| (j.child.clone(), j.parent_frame));
+        let mut remove = Vec::new();
+        for &index in &tree.loop_joints {
+            let j = self.model.joints[index].clone();
+            let at = path::item("joints", &j.name);
+            remove.push(index);
+            let ends = [(&j.parent, j.parent_frame), (&j.child, j.child_frame)].map(|(body, frame)| {
+                if body.is_world() {
+                    root.as_ref().map(|(r, p)| (r.clone(), p.inverse() * frame))
+                } else {
+                    Some((body.clone(), frame))
+                }
+            });
+            let [Some((body1, frame1)), Some((body2, frame2))] = ends else {
+                self.drop("loop", &at, "a loop to the world needs a fixed root link");
+                continue;
+            };
+            let (joint_type, axis) = match &j.kind {
+                JointKind::Revolute { axis } => (ExtraJointType::Hinge, *axis),
+                JointKind::Spherical => (ExtraJointType::Ball, Vector3::x()),
+                JointKind::Prismatic { axis } => {
+                    self.approximate("loop", &at, "a loop-closing prismatic joint becomes a piston extra joint, which leaves the rotation about the axis free");
+                    (ExtraJointType::Piston, *axis)
+                }
+                JointKind::Fixed => {
+                    self.approximate("loop", &at, "a loop-closing fixed joint becomes a fixed extra joint, which Choreonoid's AIST simulator ignores");
+                    (ExtraJointType::Fixed, Vector3::x())
+                }
+                other => {
+                    self.drop(
+                        "loop",
+                        &at,
+                        format!(
+                            "a loop-closing {} joint has no extra-joint equivalent",
+                            other.type_name()
+                        ),
+                    );
+                    continue;
+                }
+            };
+            let axis = axis.try_normalize(0.0).unwrap_or_else(Vector3::x);
+            // The hinge axis is one vector in both anchor frames; at q0 the child frame is
+            // turned about it, which a hinge allows.
+            self.model.constraints.push(Constraint {
+                name: j.name.clone(),
+                kind: ConstraintKind::ExtraJoint {
+                    joint_type,
+                    body1,
+                    frame1,
+                    body2,
+                    frame2,
+                    axis,
+                },
+                enabled: true,
+                extras: Extras::default(),
+            });
+            self.note("loop", &at, "the loop-closing joint is written as an extra joint");
+        }
+        remove.sort_unstable();
+        for index in remove.into_iter().rev() {
+            self.model.joints.remove(index);
+        }
+    }
+
+    /// Multi-dof joints become chains of single-dof joints through massless links.
+    pub(super) fn chains(&mut self) {
+        let mut index = 0;
+        while index < self.model.joints.len() {
+            let joint = self.model.joints[index].clone();
+            let Some((steps, exact)) = chain_steps(&joint) else {
+                if let JointKind::Screw { axis, .. } = joint.kind {
+                    self.model.joints[index].kind = JointKind::Revolute { axis };
+                    let at = path::item("joints", &joint.name);
+                    self.approximate(
+                        "screw",
+                        &at,
+                        "a screw joint is written as a revolute joint; the coupled translation is lost",
+                    );
+                }
+                index += 1;
+                continue;
+            };
+            let at = path::item("joints", &joint.name);
+            let n = steps.len();
+            let mut parent = joint.parent.clone();
+            let mut new_joints = Vec::new();
+            let mut new_bodies = Vec::new();
+            for (k, (kind, q, dof)) in steps.into_iter().enumerate() {
+                let last = k + 1 == n;
+                let child = if last {
+                    joint.child.clone()
+                } else {
+                    let mut name = format!("{}_link{}", joint.name, k + 1);
+                    while self.model.body(&name).is_some() {
+                        name.push('_');
+                    }
+                    let mut b = Body::new(&name);
+                    b.inertial.mass = 0.0;
+                    b.inertial.inertia = Inertia::zero();
+                    new_bodies.push(b);
+                    BodyRef::body(name)
+                };
+                let name = if k == 0 {
+                    joint.name.clone()
+                } else {
+                    format!("{}_{}", joint.name, k + 1)
+                };
+                let mut j = Joint::new(name, kind, parent.clone(), child.clone());
+                if k == 0 {
+                    j.parent_frame = joint.parent_frame;
+                    j.actuator = joint.actuator;
+                    j.joint_id = joint.joint_id;
+                }
+                if last {
+                    j.child_frame = joint.child_frame;
+                }
+                j.q0 = vec![q];
+                if let Some(dof) = dof
+                    && dof != DofProperties::default()
+                {
+                    j.dofs = vec![dof];
+                }
+                new_joints.push(j);
+                parent = child;
+            }
+            let message = format!(
+                "the {} joint is written as {n} single-dof joints through massless links",
+                joint.kind.type_name()
+            );
+            if exact {
+                self.note("chain", &at, message);
+            } else {
+                self.approximate(
+                    "chain",
+                    &at,
+                    format!("{message}; the rotation becomes three revolute joints, singular at 90°"),
+                );
+            }
+            self.model.joints.splice(index..=index, new_joints);
+            self.model.bodies.extend(new_bodies);
+            index += n;
+        }
+    }
+
+    /// Puts each body's frame on its joint's child frame.
+    pub(super) fn body_frames(&mut self) {
+        for j in 0..self.model.joints.len() {
+            let frame = self.model.joints[j].child_frame;
+            if frame.is_exact_identity() {
+                continue;
+            }
+            let Some(b) = self.model.joints[j]
+                .child
+                .name()
+                .and_then(|n| self.model.body_index(n))
+            else {
+                continue;
+            };
+            let findings = move_body_frame(&mut self.model, b, frame, FORMAT);
+            self.report_all(findings);
+            self.model.joints[j].child_frame = Pose::identity();
+        }
+    }
+}
+
+/// Free-joint coordinates of a pose (translation, rotation vector).
+fn free_coordinates(p: &Pose) -> Vec<f64> {
+    let r = p.rotation.scaled_axis();
+    vec![p.translation.x, p.translation.y, p.translation.z, r.x, r.y, r.z]
+}
+
+type Step = (JointKind, f64, Option<DofProperties>);
+
+/// The single-dof steps of a multi-dof joint, and whether they move exactly like it.
+fn chain_steps(j: &Joint) -> Option<(Vec<Step>, bool)> {
+    let q = |i: usize| j.q0.get(i).copied().unwrap_or(0.0);
+    let dof = |i: usize| j.dofs.get(i).cloned();
+    let rev = |axis: Vector3<f64>, i: usize| (JointKind::Revolute { axis }, q(i), dof(i));
+    let pri = |axis: Vector3<f64>, i: usize| (JointKind::Prismatic { axis }, q(i), dof(i));
+    let (x, y, z) = (Vector3::x(), Vector3::y(), Vector3::z());
+    let gimbal = |first: usize, rotvec: [f64; 3]| -> Vec<Step> {
+        let r = mbconv_ir::rotation::rotation_vector::to_quaternion(rotvec);
+        let [a, b, c] = mbconv_ir::rotation::skel::quaternion_to_xyz(&r);
+        vec![
+            (JointKind::Revolute { axis: x }, a, dof(first)),
+            (JointKind::Revolute { axis: y }, b, dof(first + 1)),
+            (JointKind::Revolute { axis: z }, c, dof(first + 2)),
+        ]
+    };
+    Some(match &j.kind {
+        JointKind::Universal { axis1, axis2 } => (vec![rev(*axis1, 0), rev(*axis2, 1)], true),
+        JointKind::Cylindrical { axis } => (vec![pri(*axis, 0), rev(*axis, 1)], true),
+        JointKind::Planar { axis1, axis2 } => (
+            vec![pri(*axis1, 0), pri(*axis2, 1), rev(axis1.cross(axis2), 2)],
+            true,
+        ),
+        JointKind::Translational => (vec![pri(x, 0), pri(y, 1), pri(z, 2)], true),
+        JointKind::Euler { order } => match order {
+            mbconv_ir::EulerOrder::Xyz => (vec![rev(x, 0), rev(y, 1), rev(z, 2)], true),
+            mbconv_ir::EulerOrder::Zyx => (vec![rev(z, 0), rev(y, 1), rev(x, 2)], true),
+        },
+        JointKind::Spherical => (gimbal(0, [q(0), q(1), q(2)]), false),
+        JointKind::PointLine => {
+            let mut steps = vec![pri(x, 0)];
+            steps.extend(gimbal(1, [q(1), q(2), q(3)]));
+            (steps, false)
+        }
+        JointKind::PointPlane => {
+            let mut steps = vec![pri(x, 0), pri(y, 1)];
+            steps.extend(gimbal(2, [q(2), q(3), q(4)]));
+            (steps, false)
+        }
+        _ => return None,
+    })
+}
