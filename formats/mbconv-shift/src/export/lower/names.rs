@@ -1,0 +1,414 @@
+//! Assemblies, names and the frames joints name.
+//!
+//! Shift puts every body and joint in an assembly, names nested assemblies by `:` paths,
+//! forbids `:` in names and `origin` as a frame name, and joins named frames. Here: items no
+//! group holds go to an assembly named after the model; groups become assemblies named by their
+//! path; names are made legal; and every joint end gets a named frame whose pose is its joint
+//! frame (a `rigid` joint may keep a frame and an offset).
+
+use super::{loss, note};
+use crate::spec::{CHILD_FRAME_KEY, FIXED, ORIGIN, PARENT_FRAME_KEY, PATH_SEPARATOR};
+use mbconv_ir::report::path;
+use mbconv_ir::{
+    BodyRef, Category, ForceKind, Frame, FrameKind, Group, GroupType, JointKind, Model, Pose, Report,
+    RestraintTarget, Value,
+};
+
+pub(super) fn settle(m: &mut Model, report: &mut Report) {
+    assemblies(m, report);
+    body_names(m, report);
+    joint_names(m, report);
+    frame_names(m, report);
+}
+
+fn legal(name: &str) -> String {
+    let name = name.replace(PATH_SEPARATOR, "_");
+    if name.is_empty() {
+        "unnamed".to_owned()
+    } else {
+        name
+    }
+}
+
+/// One assembly per body and joint; groups named by their `:` path.
+fn assemblies(m: &mut Model, report: &mut Report) {
+    // Each body and joint in the first group that lists it.
+    let mut seen_bodies = Vec::new();
+    let mut seen_joints = Vec::new();
+    for group in &mut m.groups {
+        group.bodies.retain(|b| {
+            let fresh = !seen_bodies.contains(b);
+            seen_bodies.push(b.clone());
+            fresh
+        });
+        group.joints.retain(|j| {
+            let fresh = !seen_joints.contains(j);
+            seen_joints.push(j.clone());
+            fresh
+        });
+        group.bodies.retain(|b| m.bodies.iter().any(|x| &x.name == b));
+        group.joints.retain(|j| m.joints.iter().any(|x| &x.name == j));
+        if group.group_type != GroupType::Assembly {
+            group.group_type = GroupType::Assembly;
+            note(
+                report,
+                "group",
+                &path::item("groups", &group.name),
+                "the group is written as an assembly",
+            );
+        }
+        if group.pose.take().is_some() {
+            note(
+                report,
+                "group",
+                &path::item("groups", &group.name),
+                "the group's pose is not written (body poses already place its bodies)",
+            );
+        }
+    }
+    let loose_bodies: Vec<String> = m
+        .bodies
+        .iter()
+        .map(|b| b.name.clone())
+        .filter(|b| !seen_bodies.contains(b))
+        .collect();
+    let loose_joints: Vec<String> = m
+        .joints
+        .iter()
+        .map(|j| j.name.clone())
+        .filter(|j| !seen_joints.contains(j))
+        .collect();
+    if !loose_bodies.is_empty() || !loose_joints.is_empty() {
+        let mut name = legal(&m.name);
+        while m.groups.iter().any(|g| g.name == name) {
+            name.push('_');
+        }
+        let mut group = Group::new(name.clone(), GroupType::Assembly);
+        group.bodies = loose_bodies;
+        group.joints = loose_joints;
+        note(
+            report,
+            "assembly",
+            &path::item("groups", &name),
+            "bodies and joints outside any group go to this assembly",
+        );
+        m.groups.insert(0, group);
+    }
+    // Paths: a group's name is its parent's name, ':', its own (parents first).
+    for i in 0..m.groups.len() {
+        let parent = m.groups[i].parent.clone().filter(|p| {
+            m.groups
+                .iter()
+                .position(|g| &g.name == p)
+                .is_some_and(|pi| pi < i)
+        });
+        let own = m.groups[i]
+            .name
+            .rsplit(PATH_SEPARATOR)
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        let wanted = match &parent {
+            Some(p) => format!("{p}{PATH_SEPARATOR}{}", legal(&own)),
+            None => legal(&m.groups[i].name),
+        };
+        let mut wanted = wanted;
+        while m
+            .groups
+            .iter()
+            .enumerate()
+            .any(|(k, g)| k != i && g.name == wanted)
+        {
+            wanted.push('_');
+        }
+        if m.groups[i].parent != parent {
+            m.groups[i].parent = parent.clone();
+        }
+        if wanted != m.groups[i].name {
+            let old = std::mem::replace(&mut m.groups[i].name, wanted.clone());
+            report.rename("group", &old, &wanted, path::item("groups", &wanted));
+            for g in &mut m.groups {
+                if g.parent.as_deref() == Some(old.as_str()) {
+                    g.parent = Some(wanted.clone());
+                }
+            }
+        }
+    }
+}
+
+fn group_of_body<'m>(m: &'m Model, body: &str) -> Option<&'m Group> {
+    m.groups.iter().find(|g| g.bodies.iter().any(|b| b == body))
+}
+
+/// Body names: no `:` except the `<assembly path>:<name>` the reader gives clashing names;
+/// not `fixed` or `origin`.
+fn body_names(m: &mut Model, report: &mut Report) {
+    let last = |n: &str| n.rsplit(PATH_SEPARATOR).next().unwrap_or_default().to_owned();
+    let lasts: Vec<String> = m.bodies.iter().map(|b| last(&b.name)).collect();
+    for i in 0..m.bodies.len() {
+        let name = m.bodies[i].name.clone();
+        let own = last(&name);
+        let clashes = lasts.iter().filter(|l| **l == own).count() > 1;
+        let group = group_of_body(m, &name)
+            .map(|g| g.name.clone())
+            .unwrap_or_default();
+        let as_path = format!("{group}{PATH_SEPARATOR}{own}");
+        let mut wanted = if clashes { as_path.clone() } else { legal(&own) };
+        if !clashes && name.contains(PATH_SEPARATOR) {
+            wanted = if name == as_path {
+                own.clone()
+            } else {
+                legal(&name)
+            };
+        }
+        if wanted == FIXED || wanted == ORIGIN {
+            wanted.push_str("_body");
+        }
+        while m
+            .bodies
+            .iter()
+            .enumerate()
+            .any(|(k, b)| k != i && b.name == wanted)
+        {
+            wanted.push('_');
+        }
+        if wanted != name {
+            rename_body(m, &name, &wanted);
+            report.rename("body", &name, &wanted, path::item("bodies", &wanted));
+        }
+    }
+}
+
+fn rename_body(m: &mut Model, old: &str, new: &str) {
+    let fix = |r: &mut BodyRef| {
+        if *r == BodyRef::body(old) {
+            *r = BodyRef::body(new);
+        }
+    };
+    m.bodies
+        .iter_mut()
+        .filter(|b| b.name == old)
+        .for_each(|b| b.name = new.to_owned());
+    for joint in &mut m.joints {
+        fix(&mut joint.parent);
+        fix(&mut joint.child);
+    }
+    for group in &mut m.groups {
+        group
+            .bodies
+            .iter_mut()
+            .filter(|b| *b == old)
+            .for_each(|b| *b = new.to_owned());
+    }
+    for element in &mut m.force_elements {
+        if let ForceKind::Restraint(r) = &mut element.kind
+            && let RestraintTarget::FramePair { body1, body2, .. } = &mut r.target
+        {
+            fix(body1);
+            fix(body2);
+        }
+    }
+}
+
+fn joint_names(m: &mut Model, report: &mut Report) {
+    for i in 0..m.joints.len() {
+        let name = m.joints[i].name.clone();
+        let wanted = legal(&name);
+        if wanted == name {
+            continue;
+        }
+        let mut wanted = wanted;
+        while m.joints.iter().any(|j| j.name == wanted) {
+            wanted.push('_');
+        }
+        m.joints[i].name = wanted.clone();
+        for group in &mut m.groups {
+            group
+                .joints
+                .iter_mut()
+                .filter(|j| **j == name)
+                .for_each(|j| *j = wanted.clone());
+        }
+        for element in &mut m.force_elements {
+            if let ForceKind::Restraint(r) = &mut element.kind
+                && let RestraintTarget::Joint { joint, .. } = &mut r.target
+                && *joint == name
+            {
+                *joint = wanted.clone();
+            }
+        }
+        report.rename("joint", &name, &wanted, path::item("joints", &wanted));
+    }
+    for element in &mut m.force_elements {
+        let wanted = legal(&element.name);
+        if wanted != element.name {
+            report.rename(
+                "force element",
+                &element.name,
+                &wanted,
+                path::item("force_elements", &wanted),
+            );
+            element.name = wanted;
+        }
+    }
+}
+
+/// Legal frame names, then a named frame for each joint end.
+fn frame_names(m: &mut Model, report: &mut Report) {
+    let owners = m
+        .bodies
+        .iter_mut()
+        .map(|b| (path::item("bodies", &b.name), &mut b.frames));
+    for (owner, frames) in owners.chain(std::iter::once(("world_frames".to_owned(), &mut m.world_frames))) {
+        for i in 0..frames.len() {
+            let name = frames[i].name.clone();
+            let mut wanted = legal(&name);
+            if wanted == ORIGIN {
+                wanted.push_str("_frame");
+            }
+            while frames.iter().enumerate().any(|(k, f)| k != i && f.name == wanted) {
+                wanted.push('_');
+            }
+            if wanted != name {
+                frames[i].name = wanted.clone();
+                report.rename("frame", &name, &wanted, format!("{owner}.frames[{wanted:?}]"));
+            }
+        }
+    }
+    for j in 0..m.joints.len() {
+        let joint = &m.joints[j];
+        let rigid = joint.kind == JointKind::Fixed;
+        let (parent, child) = (joint.parent.clone(), joint.child.clone());
+        let (parent_pose, child_pose) = (joint.parent_frame, joint.child_frame);
+        let parent_name = name_frame(
+            m,
+            &parent,
+            parent_pose,
+            j,
+            PARENT_FRAME_KEY,
+            rigid,
+            "parent",
+            report,
+        );
+        let child_name = name_frame(m, &child, child_pose, j, CHILD_FRAME_KEY, false, "child", report);
+        m.joints[j]
+            .extras
+            .insert(PARENT_FRAME_KEY, Value::String(parent_name));
+        m.joints[j]
+            .extras
+            .insert(CHILD_FRAME_KEY, Value::String(child_name));
+    }
+    // Restraint frame pairs must name frames that exist.
+    for element in &m.force_elements {
+        if let ForceKind::Restraint(r) = &element.kind
+            && let RestraintTarget::FramePair {
+                body1,
+                frame1,
+                body2,
+                frame2,
+                ..
+            } = &r.target
+        {
+            for (body, frame) in [(body1, frame1), (body2, frame2)] {
+                if frame != ORIGIN && frames_of(m, body).is_none_or(|fs| !fs.iter().any(|f| &f.name == frame))
+                {
+                    loss(
+                        report,
+                        Category::Invalid,
+                        "frame",
+                        &path::item("force_elements", &element.name),
+                        format!("frame {frame:?} does not exist on {body}"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn frames_of<'m>(m: &'m Model, body: &BodyRef) -> Option<&'m Vec<Frame>> {
+    match body {
+        BodyRef::World => Some(&m.world_frames),
+        BodyRef::Body(name) => m.body(name).map(|b| &b.frames),
+    }
+}
+
+fn frames_of_mut<'m>(m: &'m mut Model, body: &BodyRef) -> Option<&'m mut Vec<Frame>> {
+    match body {
+        BodyRef::World => Some(&mut m.world_frames),
+        BodyRef::Body(name) => m
+            .bodies
+            .iter_mut()
+            .find(|b| &b.name == name)
+            .map(|b| &mut b.frames),
+    }
+}
+
+/// The name of a frame on `body` whose pose is exactly `pose` (the joint's own choice first;
+/// for a rigid joint's parent side, its named frame with any pose), or a new frame.
+#[allow(clippy::too_many_arguments)]
+fn name_frame(
+    m: &mut Model,
+    body: &BodyRef,
+    pose: Pose,
+    j: usize,
+    key: &str,
+    any_pose: bool,
+    side: &str,
+    report: &mut Report,
+) -> String {
+    let chosen = match m.joints[j].extras.get(key) {
+        Some(Value::String(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let Some(frames) = frames_of(m, body) else {
+        return ORIGIN.to_owned();
+    };
+    let exact = |name: &str| {
+        if name == ORIGIN {
+            return Some(pose.is_exact_identity() || any_pose);
+        }
+        frames
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| any_pose || same_pose(&f.pose, &pose))
+    };
+    if let Some(name) = chosen.as_deref()
+        && exact(name) == Some(true)
+    {
+        return name.to_owned();
+    }
+    if pose.is_exact_identity() {
+        return ORIGIN.to_owned();
+    }
+    if let Some(f) = frames.iter().find(|f| same_pose(&f.pose, &pose)) {
+        return f.name.clone();
+    }
+    let joint_name = m.joints[j].name.clone();
+    let mut name = legal(&format!("{joint_name}_{side}"));
+    while frames.iter().any(|f| f.name == name) || name == ORIGIN {
+        name.push('_');
+    }
+    let owner = match body {
+        BodyRef::World => "world_frames".to_owned(),
+        BodyRef::Body(b) => path::item("bodies", b),
+    };
+    note(
+        report,
+        "frame",
+        &path::item("joints", &joint_name),
+        format!("the {side} joint frame is written as the new frame {name:?} on {owner}"),
+    );
+    if let Some(frames) = frames_of_mut(m, body) {
+        frames.push(Frame {
+            name: name.clone(),
+            pose,
+            kind: FrameKind::Frame,
+            extras: Default::default(),
+        });
+    }
+    name
+}
+
+fn same_pose(a: &Pose, b: &Pose) -> bool {
+    a.translation == b.translation && a.rotation.coords == b.rotation.coords
+}

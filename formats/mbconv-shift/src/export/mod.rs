@@ -1,0 +1,128 @@
+//! IR -> Shift JSON: [`lower`] (IR -> IR, every change reported) then [`emit`] (text, losing
+//! nothing more), and the feature table both follow.
+
+mod emit;
+mod json;
+mod lower;
+
+pub(crate) use emit::emit;
+pub(crate) use lower::lower;
+
+use mbconv_ir::format::support::{Feature, FeatureSupport, Support};
+
+const fn row(feature: Feature, support: Support) -> FeatureSupport {
+    FeatureSupport { feature, support }
+}
+
+/// How Shift JSON carries each IR feature (what `lower` does).
+pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
+    row(Feature::MassProperties, Support::Kept),
+    row(
+        Feature::InertiaProducts,
+        Support::Equivalent("products of inertia in body axes"),
+    ),
+    row(
+        Feature::FixedBodies,
+        Support::Equivalent("a rigid joint from `fixed`"),
+    ),
+    row(Feature::InitialJointPositions, Support::Kept),
+    row(Feature::InitialJointVelocities, Support::Kept),
+    row(
+        Feature::InitialBodyVelocities,
+        Support::Equivalent("joint rates, or a float joint for a floating body"),
+    ),
+    row(Feature::FixedJoint, Support::Equivalent("`rigid`")),
+    row(
+        Feature::RevoluteJoint,
+        Support::Equivalent(
+            "`Rx`/`Ry`/`Rz` (spec; a skewed axis turns the joint frames) or `revolute` (2.0)",
+        ),
+    ),
+    row(
+        Feature::PrismaticJoint,
+        Support::Equivalent("`Tx`/`Ty`/`Tz` (spec) or `prismatic` (2.0)"),
+    ),
+    row(Feature::ScrewJoint, Support::Lost("Shift has no screw joint")),
+    row(
+        Feature::UniversalJoint,
+        Support::Equivalent("two revolute joints through a massless cross body"),
+    ),
+    row(Feature::SphericalJoint, Support::Equivalent("`spherical`")),
+    row(Feature::EulerJoint, Support::Lost("Shift has no euler joint")),
+    row(
+        Feature::CylindricalJoint,
+        Support::Lost("Shift has no cylindrical joint"),
+    ),
+    row(Feature::PlanarJoint, Support::Lost("Shift has no planar joint")),
+    row(
+        Feature::TranslationalJoint,
+        Support::Lost("Shift has no translational joint"),
+    ),
+    row(Feature::FreeJoint, Support::Equivalent("`float`")),
+    row(
+        Feature::PointJoints,
+        Support::Lost("Shift has no point-line or point-plane joint"),
+    ),
+    row(Feature::KinematicLoops, Support::Kept),
+    row(Feature::JointLimits, Support::Lost("Shift joints have no limits")),
+    row(
+        Feature::JointVelocityEffortLimits,
+        Support::Lost("Shift joints have no limits"),
+    ),
+    row(
+        Feature::JointSprings,
+        Support::Equivalent("a spring restraint on the joint"),
+    ),
+    row(
+        Feature::JointDamping,
+        Support::Equivalent("a damper restraint on the joint"),
+    ),
+    row(
+        Feature::JointFriction,
+        Support::Approximated("a friction restraint stepping from -f to +f at zero rate"),
+    ),
+    row(Feature::JointActuators, Support::Lost("Shift has no actuators")),
+    row(
+        Feature::Constraints,
+        Support::Lost("Shift has no constraints besides joints"),
+    ),
+    row(
+        Feature::Tsda,
+        Support::Equivalent(
+            "linear, without end stops: spring and damper restraints on the distance of two frames; other laws are lost",
+        ),
+    ),
+    row(Feature::Rsda, Support::Lost("not converted to restraints")),
+    row(Feature::Bushings, Support::Lost("Shift has no bushings")),
+    row(Feature::Restraints, Support::Kept),
+    row(Feature::Motors, Support::Lost("Shift has no motors")),
+    row(Feature::BodyLoads, Support::Lost("Shift has no body loads")),
+    row(
+        Feature::Shapes,
+        Support::Lost("Shift names mesh files only (kept verbatim when read from Shift)"),
+    ),
+    row(Feature::Meshes, Support::Lost("mesh shapes are not written")),
+    row(
+        Feature::Appearance,
+        Support::Lost("Shift has no colours besides its mesh materials"),
+    ),
+    row(
+        Feature::ContactMaterials,
+        Support::Lost("Shift has no contact materials"),
+    ),
+    row(
+        Feature::Devices,
+        Support::Lost("Shift has lights only (kept verbatim when read from Shift)"),
+    ),
+    row(
+        Feature::Groups,
+        Support::Equivalent("assemblies named by `:` paths"),
+    ),
+    row(Feature::NamedFrames, Support::Kept),
+    row(Feature::Gravity, Support::Kept),
+    row(Feature::TimeStep, Support::Kept),
+    row(
+        Feature::FormatExtras,
+        Support::Lost("other formats' extras are not written"),
+    ),
+];

@@ -1,0 +1,203 @@
+//! Lowering models Shift cannot say as they are: each change keeps the motion and is reported.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use mbconv_ir::format::{Format, Options};
+use mbconv_ir::kinematics::{Configuration, SpanningTree, world_poses};
+use mbconv_ir::{
+    Body, BodyRef, DofProperties, ForceKind, Joint, JointKind, Model, Pose, RestraintType, Twist,
+};
+use mbconv_shift::ShiftFormat;
+use nalgebra::Vector3;
+
+fn initial_poses(model: &Model) -> Vec<(String, Pose)> {
+    let tree = SpanningTree::new(model);
+    let poses = world_poses(model, &tree, Configuration::Initial);
+    model.bodies.iter().map(|b| b.name.clone()).zip(poses).collect()
+}
+
+fn sample() -> Model {
+    let mut m = Model::new("sample");
+    let mut base = Body::new("base");
+    base.fixed = true;
+    base.pose = Pose::from_translation(Vector3::new(0.0, 0.0, 1.0));
+    let mut arm = Body::new("arm");
+    arm.pose = Pose::from_translation(Vector3::new(0.0, 0.0, 1.0));
+    let mut tool = Body::new("tool");
+    tool.pose = Pose::from_translation(Vector3::new(0.0, 0.0, 1.0));
+    let mut ball = Body::new("ball");
+    ball.pose = Pose::from_translation(Vector3::new(3.0, 0.0, 0.0));
+    ball.initial_velocity = Some(Twist {
+        linear: Vector3::new(1.0, 0.0, 0.0),
+        angular: Vector3::zeros(),
+    });
+    m.bodies = vec![base, arm, tool, ball];
+    let axis = Vector3::new(1.0, 1.0, 0.0);
+    let mut hinge = Joint::new(
+        "hinge",
+        JointKind::Revolute { axis },
+        BodyRef::body("base"),
+        BodyRef::body("arm"),
+    );
+    hinge.q0 = vec![0.4];
+    hinge.dofs = vec![DofProperties {
+        spring_stiffness: 10.0,
+        spring_rest_position: 0.1,
+        damping: 2.0,
+        ..Default::default()
+    }];
+    let mut cross = Joint::new(
+        "cross",
+        JointKind::Universal {
+            axis1: Vector3::x(),
+            axis2: Vector3::y(),
+        },
+        BodyRef::body("arm"),
+        BodyRef::body("tool"),
+    );
+    cross.q0 = vec![0.2, -0.3];
+    m.joints = vec![hinge, cross];
+    m
+}
+
+#[test]
+fn lowering_keeps_the_initial_poses_and_reports_each_change() {
+    let model = sample();
+    for dialect in ["spec", "2.0"] {
+        let mut options = Options::default();
+        options.set("dialect", dialect);
+        let lowered = ShiftFormat.lower(&model, &options).unwrap();
+        let before = initial_poses(&model);
+        let after = initial_poses(&lowered.model);
+        for (name, pose) in &before {
+            let (_, other) = after.iter().find(|(n, _)| n == name).unwrap();
+            assert!(
+                pose.distance(other) < 1e-12,
+                "{dialect}: {name} moved: {pose:?} -> {other:?}"
+            );
+        }
+        for code in ["shift.fixed_body", "shift.universal", "shift.restraint"] {
+            assert!(lowered.report.contains(code), "{dialect}: no {code}");
+        }
+        assert_eq!(lowered.report.contains("shift.axis"), dialect == "spec");
+        let problems = mbconv_ir::validate(&lowered.model);
+        assert!(!problems.has_errors(), "{dialect}: {:?}", problems.findings);
+        // The spring k(q − q_r) is the ascending polynomial [−k·q_r, k]; the damper [0, c].
+        let restraint = |name: &str| {
+            let e = lowered
+                .model
+                .force_elements
+                .iter()
+                .find(|e| e.name == name)
+                .unwrap();
+            let ForceKind::Restraint(r) = &e.kind else {
+                panic!()
+            };
+            r.clone()
+        };
+        let spring = restraint("hinge.stiffness");
+        assert_eq!(spring.restraint_type, RestraintType::Spring);
+        assert_eq!(spring.function.pieces, vec![vec![-1.0, 10.0]]);
+        assert_eq!(restraint("hinge.damping").function.pieces, vec![vec![0.0, 2.0]]);
+        // The floating ball that moves gets a float joint carrying its velocity.
+        let float = lowered
+            .model
+            .joints
+            .iter()
+            .find(|j| j.kind == JointKind::Free)
+            .unwrap();
+        assert_eq!(float.v0, vec![1.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+        // What was lowered is written and read back exactly.
+        let written = ShiftFormat.emit(&lowered.model, &options).unwrap();
+        let mut again = mbconv_shift::read_str("sample.json", &written.text)
+            .unwrap()
+            .model;
+        again.name.clone_from(&lowered.model.name);
+        assert_eq!(again, lowered.model, "{dialect}");
+    }
+}
+
+#[test]
+fn sniff_claims_shift_files_but_not_ir_files() {
+    assert!(ShiftFormat.sniff("{\n  \"model_parameters\": {}, \"assemblies\": []}"));
+    let ir = mbconv_ir::mbir::to_string(&sample());
+    assert!(!ShiftFormat.sniff(&ir));
+}
+
+#[test]
+fn an_ir_fixture_is_written_and_read_back_as_lowered() {
+    let path = mbconv_test_support::workspace_root().join("fixtures/ir/double_pendulum.mbir.json");
+    let model = mbconv_ir::mbir::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for dialect in ["spec", "2.0"] {
+        let mut options = Options::default();
+        options.set("dialect", dialect);
+        let lowered = ShiftFormat.lower(&model, &options).unwrap().model;
+        let written = ShiftFormat.emit(&lowered, &options).unwrap();
+        let mut again = mbconv_shift::read_str("p.json", &written.text).unwrap().model;
+        again.name.clone_from(&lowered.name);
+        assert_eq!(again, lowered, "{dialect}");
+        let before = initial_poses(&model);
+        let after = initial_poses(&again);
+        for ((name, a), (_, b)) in before.iter().zip(&after) {
+            assert!(a.distance(b) < 1e-12, "{dialect}: {name} moved");
+        }
+    }
+}
+
+#[test]
+fn a_linear_tsda_becomes_frame_pair_restraints() {
+    use mbconv_ir::{ForceElement, RestraintTarget, SpringDamperLaw, Tsda};
+    let mut m = Model::new("bouncer");
+    let mut mass = Body::new("mass");
+    mass.pose = Pose::from_translation(Vector3::new(0.0, 0.0, -1.0));
+    m.bodies.push(mass);
+    m.joints.push(Joint::new(
+        "slide",
+        JointKind::Prismatic { axis: Vector3::z() },
+        BodyRef::World,
+        BodyRef::body("mass"),
+    ));
+    m.joints[0].child_frame = Pose::from_translation(Vector3::new(0.0, 0.0, 1.0));
+    m.force_elements.push(ForceElement {
+        name: "spring".into(),
+        kind: ForceKind::Tsda(Tsda {
+            body1: BodyRef::World,
+            point1: Vector3::zeros(),
+            body2: BodyRef::body("mass"),
+            point2: Vector3::new(0.0, 0.0, 0.5),
+            free_length: 0.8,
+            preload: 3.0,
+            law: SpringDamperLaw::Linear {
+                stiffness: Some(100.0),
+                damping: Some(5.0),
+            },
+            min_length: None,
+            max_length: None,
+            visualization: None,
+        }),
+        extras: Default::default(),
+    });
+    let lowered = ShiftFormat.lower(&m, &Options::default()).unwrap();
+    assert!(lowered.report.contains("shift.tsda"));
+    let restraints: Vec<_> = lowered
+        .model
+        .force_elements
+        .iter()
+        .map(|e| match &e.kind {
+            ForceKind::Restraint(r) => r.clone(),
+            other => panic!("{other:?} left"),
+        })
+        .collect();
+    // At L = 0.9 the TSDA pushes apart with 3 − 100·0.1 = −7 N: the restraint pulls back with 7.
+    assert!((restraints[0].function.value(0.9) - 7.0).abs() < 1e-12);
+    assert_eq!(restraints[1].restraint_type, RestraintType::Damper);
+    assert_eq!(restraints[1].function.value(2.0), 10.0);
+    let RestraintTarget::FramePair { frame1, frame2, .. } = &restraints[0].target else {
+        panic!()
+    };
+    assert_eq!((frame1.as_str(), frame2.as_str()), ("spring_1", "spring_2"));
+    let written = ShiftFormat.emit(&lowered.model, &Options::default()).unwrap();
+    let mut again = mbconv_shift::read_str("b.json", &written.text).unwrap().model;
+    again.name.clone_from(&lowered.model.name);
+    assert_eq!(again, lowered.model);
+}
