@@ -5,13 +5,27 @@
 //!   corpus required.
 //! * `cargo xtask oracles` — a Python virtualenv under `target/oracle-venv` with the oracle
 //!   packages from PyPI (dartpy, Pinocchio, MuJoCo), pinned.
+//! * `cargo xtask oracles chrono` — build Project Chrono and its driver from
+//!   `../shared/oracles/chrono` into `target/chrono-oracle` (once per machine, ~25 minutes).
+//! * `cargo xtask oracles choreonoid` — build Choreonoid's Body library and its driver from
+//!   `../shared/oracles/choreonoid` into `target/choreonoid-oracle` (once per machine).
 //! * `cargo xtask golden [dart|solver|all]` — regenerate the golden data the tests read
 //!   (DART loading SKEL files; Pinocchio ABA and DART trajectories for the solver).
+//! * `cargo xtask golden chrono` — Chrono's initial state of every Chrono model, and the
+//!   cross-simulator trajectories (DART and Chrono on each model and its conversion).
+//! * `cargo xtask golden choreonoid` — what Choreonoid's loader reads from every `.body`
+//!   model of the corpus and `fixtures/body/`, and from mbconv's rewrites of them.
+//! * `cargo xtask corpus` — `mbconv check --all` on every model of `../shared/corpus/` and
+//!   `fixtures/` (all cores), writing `docs/corpus-matrix.md`.
+//! * `cargo xtask loss-matrix` — `docs/loss-matrix.md` from the formats' feature tables.
 //! * `cargo xtask bench solver [--rounds N]` — mbconv's forward dynamics and semi-implicit
 //!   Euler step beside Pinocchio's `aba` and MuJoCo's `mj_step` on 7/30/100-link chains,
 //!   alternated N times (default 3), best median of each, with ratios.
 
 mod bench;
+mod choreonoid;
+mod chrono;
+mod corpus;
 mod oracles;
 
 use anyhow::{Context, Result, bail};
@@ -23,7 +37,22 @@ const USAGE: &str = "usage: cargo xtask <task>
 tasks:
   ci                       run .ci/run (fmt check, clippy -D warnings, tests, corpus required)
   oracles                  create target/oracle-venv with dartpy, pin, mujoco from PyPI
-  golden [dart|solver|all] regenerate golden data from the oracles (default: all)
+  oracles chrono           build Project Chrono and its driver into target/chrono-oracle
+                           (about 25 minutes on 2 cores; cmake and libeigen3-dev needed)
+  oracles choreonoid       build Choreonoid's Body library and its driver into
+                           target/choreonoid-oracle (cmake, libzip-dev and a few -dev
+                           packages needed, see xtask/src/choreonoid.rs)
+  golden [dart|solver|all] regenerate golden data from the oracles (default: all = dart
+                           and solver)
+  golden chrono            regenerate the Chrono golden data: Chrono's initial state of
+                           every Chrono model, and DART/Chrono trajectories of every SKEL
+                           and Chrono model and its conversion (needs oracles chrono)
+  golden choreonoid        regenerate the Body golden data: Choreonoid's reading of every
+                           .body model and of mbconv's rewrite of it (needs oracles
+                           choreonoid)
+  corpus                   mbconv check --all on every corpus model and fixture (all
+                           cores); writes docs/corpus-matrix.md
+  loss-matrix              write docs/loss-matrix.md from the formats' feature tables
   bench solver [--rounds N] solver benchmarks beside Pinocchio and MuJoCo, alternated
                            N times (default 3), best median of each, with ratios";
 
@@ -33,9 +62,15 @@ fn main() -> Result<()> {
     match args.as_slice() {
         ["ci"] => ci(),
         ["oracles"] => oracles::setup().map(|_| ()),
+        ["oracles", "chrono"] => chrono::build(),
+        ["oracles", "choreonoid"] => choreonoid::build(),
         ["golden"] | ["golden", "all"] => oracles::golden_dart().and_then(|()| oracles::golden_solver()),
         ["golden", "dart"] => oracles::golden_dart(),
         ["golden", "solver"] => oracles::golden_solver(),
+        ["golden", "chrono"] => chrono::golden(),
+        ["golden", "choreonoid"] => choreonoid::golden(),
+        ["corpus"] => corpus::run(),
+        ["loss-matrix"] => corpus::loss_matrix(),
         ["bench", "solver"] => bench::solver(3),
         ["bench", "solver", "--rounds", n] => bench::solver(n.parse()?),
         [] | ["help"] | ["--help"] => {

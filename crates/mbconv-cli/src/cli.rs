@@ -14,9 +14,12 @@ Examples:
   mbconv dynamics model.mbir.json --json         accelerations at the initial state
   mbconv bushing design --mass 2 --settling-time 0.05 --json
   mbconv bushing replace model.yaml --joint knee -o soft.yaml
+  mbconv check robot.skel --all                  convert to every format, simulate, compare
+  mbconv check robot.skel --against robot.yaml   does an earlier conversion move the same?
   mbconv formats                                 what this build reads and writes
 
-Exit codes: 0 ok, 1 a check failed (--strict), 2 bad input or usage.";
+Exit codes: 0 ok, 1 a check failed (--strict, or a check found an unexplained difference
+or failed), 2 bad input or usage.";
 
 /// Convert multibody models between Chrono YAML, DART SKEL, Choreonoid Body and Shift JSON
 /// through one neutral model, and report everything a conversion cannot carry.
@@ -72,6 +75,10 @@ pub enum Command {
     /// Shift JSON -> Choreonoid Body.
     #[command(name = "json2body")]
     Json2Body(ShortcutArgs),
+    /// Prove a conversion by simulation: convert to each target, read back, simulate the
+    /// original and the conversion, compare body motions; exit 1 if a difference is
+    /// unexplained or a step failed.
+    Check(CheckArgs),
     /// Summarise a model: bodies, joints, degrees of freedom, loops.
     Info(InspectArgs),
     /// Check a model against the rules of the IR; exit 2 if it is invalid.
@@ -170,6 +177,59 @@ pub struct ConversionFlags {
     /// Chrono: also write a simulation file with this name beside the model.
     #[arg(long, value_name = "FILE")]
     pub chrono_sim_out: Option<String>,
+    /// Check the conversion by simulation even for a large model (by default only models of
+    /// at most 100 000 body-steps are checked, a loop, constraint or motor counting as 10
+    /// bodies; see `docs/check.md`).
+    #[arg(long, conflicts_with = "no_check")]
+    pub check: bool,
+    /// Do not check the conversion by simulation.
+    #[arg(long)]
+    pub no_check: bool,
+}
+
+/// Arguments of `check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The model (`-` for standard input).
+    pub model: PathBuf,
+    /// Target formats, by registry name (`chrono,skel,mbir`). Default: every format this
+    /// build writes (as `--all`).
+    #[arg(long, value_delimiter = ',', value_name = "F1,F2,...", conflicts_with_all = ["all", "against"])]
+    pub via: Vec<String>,
+    /// Every format this build writes.
+    #[arg(long, conflicts_with = "against")]
+    pub all: bool,
+    /// Compare with a model converted earlier or by another tool instead of converting.
+    #[arg(long, value_name = "FILE")]
+    pub against: Option<PathBuf>,
+    /// Input format (default: by extension and content).
+    #[arg(long, value_name = "FORMAT")]
+    pub from: Option<String>,
+    /// Simulated time in seconds.
+    #[arg(long, default_value_t = mbconv_check::DEFAULT_DURATION)]
+    pub duration: f64,
+    /// Time step in seconds. Default: the model's own, else 1e-3.
+    #[arg(long)]
+    pub dt: Option<f64>,
+    /// Integration scheme (the same for every simulation of the check).
+    #[arg(long, value_enum, default_value = "semi-implicit-euler")]
+    pub integrator: IntegratorName,
+    /// Largest centre-of-mass distance that counts as the same motion (m).
+    #[arg(long, default_value_t = 1e-6, value_name = "M")]
+    pub tol_pos: f64,
+    /// Largest rotation angle that counts as the same motion (rad).
+    #[arg(long, default_value_t = 1e-6, value_name = "RAD")]
+    pub tol_rot: f64,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Draw the centre of mass of each target's worst body over time, original against
+    /// converted, into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Reader settings, as for `convert`.
+    #[arg(long = "read-option", value_name = "KEY=VALUE")]
+    pub read_options: Vec<String>,
 }
 
 /// Arguments of `info` and `validate`.

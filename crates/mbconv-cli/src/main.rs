@@ -9,7 +9,6 @@ mod cli;
 mod commands;
 mod failure;
 mod io;
-mod registry;
 mod render;
 
 use clap::Parser;

@@ -101,5 +101,20 @@ pub fn convert(registry: &Registry, request: &Request) -> Result<(), Failure> {
             out_format.info().name
         );
     }
-    Ok(())
+    if request.flags.no_check {
+        return Ok(());
+    }
+    super::check::after_convert(
+        registry,
+        &super::check::AfterConvert {
+            model: &imported.model,
+            name: &loaded.source.name,
+            format: out_format,
+            write_options: &write_options,
+            forced: request.flags.check,
+            quiet: request.quiet,
+            to_file: !is_stdio(&output),
+        },
+        &output.display().to_string(),
+    )
 }

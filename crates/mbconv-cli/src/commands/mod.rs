@@ -1,6 +1,7 @@
 //! The subcommands.
 
 mod bushing;
+mod check;
 mod convert;
 mod formats;
 mod inspect;
@@ -8,7 +9,7 @@ mod simulate;
 
 use crate::cli::{Cli, Command};
 use crate::failure::Failure;
-use crate::registry::{SHORT_NAMES, registry};
+use mbconv_cli::registry::{SHORT_NAMES, registry};
 
 /// Runs one command.
 pub fn run(cli: Cli) -> Result<(), Failure> {
@@ -45,6 +46,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                 quiet,
             },
         ),
+        Command::Check(args) => check::check(&registry, args, quiet),
         Command::Info(args) => inspect::info(&registry, args, quiet),
         Command::Validate(args) => inspect::validate(&registry, args, quiet),
         Command::Simulate(args) => simulate::simulate(&registry, args, quiet),
