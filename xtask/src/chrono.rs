@@ -1,0 +1,346 @@
+//! Project Chrono as an oracle: the build (`cargo xtask oracles chrono`) and the golden data it
+//! produces (`cargo xtask golden chrono`).
+//!
+//! * Reader golden data (`formats/mbconv-chrono/tests/golden/chrono/`): Chrono's own initial
+//!   state (body frames, centres of mass, masses, velocities) of every Chrono model of the corpus
+//!   and of `fixtures/chrono/`, from `chrono_oracle FILE --json`.
+//! * Cross-simulator golden data (`crates/mbconv-cli/tests/golden/simulators/`): each SKEL
+//!   fixture and corpus model simulated by DART, against Chrono running what
+//!   `mbconv convert --to chrono` wrote (its simulation file); each Chrono fixture and corpus
+//!   model simulated by Chrono, against DART running what `mbconv convert --to skel` wrote. Both
+//!   at dt = 1e-4 for 1 s, every body's centre of mass every 0.1 s, no contact on either side
+//!   (DART: collisions off; Chrono: the sparse direct solver). The converted files are kept
+//!   beside the data, so a test can tell when mbconv writes something else.
+//!
+//! CI never builds Chrono: the tests read the committed data.
+
+use crate::{cargo, oracles, run, workspace_root};
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The cross-simulator step and sampling (1e-4 s, a sample every 0.1 s, 1 s).
+const STEP: &str = "1e-4";
+const EVERY: &str = "1000";
+const DURATION: &str = "1";
+/// The gravity a Chrono model file alone runs with: the YAML parser's simulation default.
+const DEFAULT_GRAVITY: [&str; 3] = ["0", "0", "-9.8"];
+
+fn oracle_binary() -> PathBuf {
+    workspace_root().join("target/chrono-oracle/chrono_oracle")
+}
+
+/// Builds the Chrono oracle into `target/chrono-oracle` unless it is there (about 25 minutes on
+/// two cores; needs `apt-get install -y cmake libeigen3-dev`).
+pub fn build() -> Result<()> {
+    if oracle_binary().exists() {
+        eprintln!("{} exists", oracle_binary().display());
+        return Ok(());
+    }
+    let script = workspace_root().join("../shared/oracles/chrono/build.sh");
+    if !script.exists() {
+        bail!(
+            "{} is missing: the Chrono oracle is built from ../shared",
+            script.display()
+        );
+    }
+    run("bash", &[&script.to_string_lossy(), "target/chrono-oracle"])
+}
+
+/// Regenerates both kinds of Chrono golden data.
+pub fn golden() -> Result<()> {
+    if !oracle_binary().exists() {
+        bail!("the Chrono oracle is not built: run `cargo xtask oracles chrono` first");
+    }
+    reader_golden()?;
+    cross_golden()
+}
+
+/// The Chrono model files of the corpus and the fixtures, with the prefix their golden file
+/// names start with.
+fn chrono_models() -> Result<Vec<(&'static str, PathBuf)>> {
+    let root = workspace_root();
+    let corpus = root.join("../shared/corpus/chrono");
+    let mut models = Vec::new();
+    for (prefix, dir) in [
+        ("corpus", corpus.clone()),
+        ("corpus__fea", corpus.join("fea")),
+        ("fixtures", root.join("fixtures/chrono")),
+    ] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .with_context(|| format!("cannot list {}", dir.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml") && !is_solver_file(p))
+            .collect();
+        files.sort();
+        models.extend(files.into_iter().map(|p| (prefix, p)));
+    }
+    Ok(models)
+}
+
+/// A Chrono solver file (`integrator:`/`solver:` at the top), which is not a model.
+fn is_solver_file(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|text| {
+        !text
+            .lines()
+            .any(|l| l.starts_with("model:") || l.starts_with("type:"))
+    })
+}
+
+/// A simulation file (`type: MBS`) rather than a model file.
+fn is_simulation_file(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|text| text.lines().any(|l| l.starts_with("type:")))
+}
+
+fn stem(path: &Path) -> String {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.split('.').next())
+        .unwrap_or("model")
+        .to_owned()
+}
+
+/// Runs the Chrono oracle; a failure is written into `failure_file` as `error: MESSAGE`.
+fn chrono(args: &[&str], failure_file: &Path) -> Result<()> {
+    eprintln!("+ chrono_oracle {}", args.join(" "));
+    let output = Command::new(oracle_binary())
+        .args(args)
+        .current_dir(workspace_root())
+        .output()
+        .context("cannot run the Chrono oracle")?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let message = stderr
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("failed");
+        std::fs::write(failure_file, format!("error: {}\n", message.trim()))?;
+    }
+    Ok(())
+}
+
+/// Chrono's initial state of every Chrono model.
+fn reader_golden() -> Result<()> {
+    let root = workspace_root();
+    let out = root.join("formats/mbconv-chrono/tests/golden/chrono");
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out)?;
+    for (prefix, model) in chrono_models()? {
+        let file_name = model.file_name().and_then(|n| n.to_str()).unwrap_or("model");
+        let json = out.join(format!("{prefix}__{file_name}.json"));
+        let failure = out.join(format!("{prefix}__{file_name}.error"));
+        chrono(
+            &[
+                &model.to_string_lossy(),
+                "--duration",
+                "0",
+                "--json",
+                &json.to_string_lossy(),
+            ],
+            &failure,
+        )?;
+    }
+    Ok(())
+}
+
+/// Both simulators on every SKEL and Chrono model and its conversion.
+fn cross_golden() -> Result<()> {
+    let root = workspace_root();
+    let python = oracles::setup()?;
+    run(cargo(), &["build", "-p", "mbconv-cli"])?;
+    let mbconv = root.join("target/debug/mbconv");
+    let golden = root.join("crates/mbconv-cli/tests/golden/simulators");
+    let work = root.join("target/tmp/simulators");
+    let _ = std::fs::remove_dir_all(&golden);
+    let _ = std::fs::remove_dir_all(&work);
+    let cases = Cases {
+        python: &python,
+        mbconv: &mbconv,
+        golden: &golden,
+        work: &work,
+    };
+    for (prefix, skel) in skel_models()? {
+        cases.skel_to_chrono(prefix, &skel)?;
+    }
+    for (prefix, model) in chrono_models()? {
+        if prefix != "corpus__fea" {
+            cases.chrono_to_skel(prefix, &model)?;
+        }
+    }
+    Ok(())
+}
+
+/// The SKEL fixtures and corpus models (not the pre-XML legacy files).
+fn skel_models() -> Result<Vec<(&'static str, PathBuf)>> {
+    let root = workspace_root();
+    let mut models = Vec::new();
+    for (prefix, dir) in [
+        ("fixtures", root.join("fixtures/skel")),
+        ("corpus", root.join("../shared/corpus/skel")),
+    ] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .with_context(|| format!("cannot list {}", dir.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "skel"))
+            .collect();
+        files.sort();
+        models.extend(files.into_iter().map(|p| (prefix, p)));
+    }
+    Ok(models)
+}
+
+/// Where the cross-simulator cases read and write.
+struct Cases<'a> {
+    python: &'a Path,
+    mbconv: &'a Path,
+    golden: &'a Path,
+    work: &'a Path,
+}
+
+impl Cases<'_> {
+    /// DART on the SKEL original; Chrono on what mbconv wrote for it.
+    fn skel_to_chrono(&self, prefix: &str, skel: &Path) -> Result<()> {
+        let case = format!("skel2chrono__{prefix}__{}", stem(skel));
+        let dir = self.work.join(&case);
+        std::fs::create_dir_all(&dir)?;
+        let dart_out = dir.join("dart.json");
+        self.dart(skel, &dart_out)?;
+        let written = dir.join(format!("{}.yaml", stem(skel)));
+        let chrono_out = dir.join("chrono.csv");
+        match self.convert(skel, &written) {
+            Ok(()) => {
+                let simulation = dir.join(format!("{}.simulation.yaml", stem(skel)));
+                if simulation.exists() {
+                    chrono(
+                        &self.chrono_run_args(&simulation, &chrono_out, false),
+                        &chrono_out,
+                    )?;
+                } else {
+                    std::fs::write(&chrono_out, "error: mbconv wrote no simulation file\n")?;
+                }
+            }
+            Err(e) => std::fs::write(&chrono_out, format!("error: mbconv convert failed: {e}\n"))?,
+        }
+        self.keep_written(&case, &dir)?;
+        self.merge(
+            &case,
+            &format!("dart:{}", dart_out.display()),
+            &format!("chrono:{}", chrono_out.display()),
+        )
+    }
+
+    /// Chrono on the Chrono original; DART on what mbconv wrote for it.
+    fn chrono_to_skel(&self, prefix: &str, model: &Path) -> Result<()> {
+        let case = format!("chrono2skel__{prefix}__{}", stem(model));
+        let dir = self.work.join(&case);
+        std::fs::create_dir_all(&dir)?;
+        let chrono_out = dir.join("chrono.csv");
+        let gravity = !is_simulation_file(model);
+        chrono(&self.chrono_run_args(model, &chrono_out, gravity), &chrono_out)?;
+        let written = dir.join(format!("{}.skel", stem(model)));
+        let dart_out = dir.join("dart.json");
+        match self.convert(model, &written) {
+            Ok(()) => self.dart(&written, &dart_out)?,
+            Err(e) => std::fs::write(
+                &dart_out,
+                format!(
+                    "{{\"load_error\": {:?}}}\n",
+                    format!("mbconv convert failed: {e}")
+                ),
+            )?,
+        }
+        self.keep_written(&case, &dir)?;
+        self.merge(
+            &case,
+            &format!("chrono:{}", chrono_out.display()),
+            &format!("dart:{}", dart_out.display()),
+        )
+    }
+
+    fn chrono_run_args<'s>(&self, file: &'s Path, csv: &'s Path, default_gravity: bool) -> Vec<&'s str> {
+        let mut args = vec![
+            file.to_str().unwrap_or_default(),
+            "--dt",
+            STEP,
+            "--duration",
+            DURATION,
+            "--every",
+            EVERY,
+            "--direct",
+            "--csv",
+            csv.to_str().unwrap_or_default(),
+        ];
+        if default_gravity {
+            args.push("--gravity");
+            args.extend(DEFAULT_GRAVITY);
+        }
+        args
+    }
+
+    fn dart(&self, skel: &Path, out: &Path) -> Result<()> {
+        run(
+            self.python,
+            &[
+                "oracles/dart/dart_trajectory.py",
+                &skel.to_string_lossy(),
+                "--dt",
+                STEP,
+                "--duration",
+                DURATION,
+                "--every",
+                EVERY,
+                "--out",
+                &out.to_string_lossy(),
+            ],
+        )
+    }
+
+    fn convert(&self, input: &Path, output: &Path) -> Result<()> {
+        run(
+            self.mbconv,
+            &[
+                "-q",
+                "convert",
+                &input.to_string_lossy(),
+                "-o",
+                &output.to_string_lossy(),
+                "--no-check",
+            ],
+        )
+    }
+
+    /// Copies what mbconv wrote for `case` next to the golden data.
+    fn keep_written(&self, case: &str, dir: &Path) -> Result<()> {
+        let keep = self.golden.join("written").join(case);
+        std::fs::create_dir_all(&keep)?;
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            let is_written = path.extension().is_some_and(|e| e == "yaml" || e == "skel");
+            if let (true, Some(name)) = (is_written, path.file_name()) {
+                std::fs::copy(&path, keep.join(name))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn merge(&self, case: &str, source: &str, target: &str) -> Result<()> {
+        let out = self.golden.join(format!("{case}.json"));
+        run(
+            self.python,
+            &[
+                "oracles/simulators/merge.py",
+                "--source",
+                source,
+                "--target",
+                target,
+                "--case",
+                case,
+                "--dt",
+                STEP,
+                "--out",
+                &out.to_string_lossy(),
+            ],
+        )
+    }
+}
