@@ -7,6 +7,7 @@
 //! Numbers are written in the shortest form that reads back to the same bits, and read with
 //! correct rounding, so `read(write(model)) == model` bit for bit. Unknown keys are errors.
 
+use crate::format::support::{Feature, FeatureSupport, Support};
 use crate::format::{
     Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, Source, SourceMap,
 };
@@ -68,9 +69,27 @@ pub fn from_str(text: &str) -> Result<Model, serde_json::Error> {
     Ok(doc.model)
 }
 
+/// The IR file keeps every feature: it is the IR, serialised.
+const FEATURE_SUPPORT: [FeatureSupport; Feature::ALL.len()] = {
+    let mut table = [FeatureSupport {
+        feature: Feature::ALL[0],
+        support: Support::Kept,
+    }; Feature::ALL.len()];
+    let mut i = 0;
+    while i < Feature::ALL.len() {
+        table[i].feature = Feature::ALL[i];
+        i += 1;
+    }
+    table
+};
+
 impl Format for MbirFormat {
     fn info(&self) -> &FormatInfo {
         &INFO
+    }
+
+    fn feature_support(&self) -> &'static [FeatureSupport] {
+        &FEATURE_SUPPORT
     }
 
     fn sniff(&self, text: &str) -> bool {

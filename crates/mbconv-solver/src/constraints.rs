@@ -466,7 +466,9 @@ impl Compiler<'_> {
         match &motor.target {
             MotorTarget::Joint { joint, dof } => {
                 let Some(target) = drive else { return Ok(()) };
-                let index = self.model.joint_coordinate(self.ir, item, joint, *dof)?;
+                let Some(index) = self.model.joint_coordinate(self.ir, item, joint, *dof)? else {
+                    return Ok(());
+                };
                 if index.q.is_none() && matches!(target, Target::Position(_)) {
                     return Err(SolverError::unsupported(
                         item,

@@ -337,7 +337,9 @@ impl ForceSet {
                 }
                 ForceKind::Restraint(r) => match &r.target {
                     RestraintTarget::Joint { joint, dof } => {
-                        let index = model.joint_coordinate(ir, &item, joint, *dof)?;
+                        let Some(index) = model.joint_coordinate(ir, &item, joint, *dof)? else {
+                            continue;
+                        };
                         if r.restraint_type == RestraintType::Spring && index.q.is_none() {
                             return Err(SolverError::unsupported(
                                 &item,
@@ -414,7 +416,9 @@ impl ForceSet {
             let item = path::item("motors", &motor.name);
             match &motor.target {
                 MotorTarget::Joint { joint, dof } => {
-                    let index = model.joint_coordinate(ir, &item, joint, *dof)?;
+                    let Some(index) = model.joint_coordinate(ir, &item, joint, *dof)? else {
+                        continue;
+                    };
                     elements.push(ForceElement::JointMotor {
                         v: index.v,
                         function: motor.function.clone(),

@@ -334,27 +334,46 @@ impl Model {
     pub fn has_constraints(&self) -> bool {
         !self.constraints.is_empty()
     }
-    /// The internal velocity index of IR joint `joint`'s coordinate `dof`, with the IR joint
-    /// kind, when the coordinate is a scalar of a tree joint.
     /// The tree coordinate `dof` of the joint named `joint`, for the IR item `item` (a motor or
-    /// restraint): an error naming `item` when the joint is unknown or the coordinate is not a
-    /// tree coordinate.
+    /// restraint); `None` when the joint is held still (welded into its parent link, or joining
+    /// a body of a switched-off group), so that a force on its coordinate does nothing. An
+    /// error names `item` when the joint is unknown or the coordinate is not a tree coordinate.
     pub(crate) fn joint_coordinate(
         &self,
         ir: &IrModel,
         item: &str,
         joint: &str,
         dof: usize,
-    ) -> Result<DofIndex, SolverError> {
+    ) -> Result<Option<DofIndex>, SolverError> {
         let j = ir
             .joint_index(joint)
             .ok_or_else(|| SolverError::invalid(item, format!("unknown joint '{joint}'")))?;
-        self.dof_index(ir, j, dof).ok_or_else(|| {
+        if self.joint_is_held(ir, j) {
+            return Ok(None);
+        }
+        self.dof_index(ir, j, dof).map(Some).ok_or_else(|| {
             SolverError::unsupported(
                 item,
                 format!("joint '{joint}' coordinate {dof} is not a tree coordinate"),
             )
         })
+    }
+
+    /// True when IR joint `joint` cannot move: welded into its parent link, or left out of the
+    /// tree because it joins a body of a switched-off group (which stays where it is).
+    fn joint_is_held(&self, ir: &IrModel, joint: usize) -> bool {
+        match self.joints.get(joint) {
+            Some(JointMap::Welded) => true,
+            Some(JointMap::Ignored) => {
+                let active = ir.active_bodies();
+                let j = &ir.joints[joint];
+                [&j.parent, &j.child].into_iter().any(|r| match r {
+                    mbconv_ir::BodyRef::World => false,
+                    mbconv_ir::BodyRef::Body(name) => ir.body_index(name).is_some_and(|b| !active[b]),
+                })
+            }
+            _ => false,
+        }
     }
 
     pub(crate) fn dof_index(&self, ir: &IrModel, joint: usize, dof: usize) -> Option<DofIndex> {

@@ -173,3 +173,70 @@ fn rates_to_body_velocities(
     }
     findings
 }
+
+/// Switches immobile groups off, for formats that can switch a group off but cannot hold its
+/// joints (Shift's `active: false`): the bodies of every group with `mobile == false` are put
+/// at their initial world poses, the tree joints that move them are rebased so that their
+/// zero is where they start (`q0` into the frames) and lose their rates, and the group becomes
+/// mobile but disabled. The motion is unchanged: an immobile group holds its joints at `q0`, a
+/// disabled one keeps its bodies where they are.
+///
+/// ```
+/// use mbconv_ir::{lower::disable_immobile_groups, Body, BodyRef, Group, GroupType, Joint, JointKind, Model};
+/// use nalgebra::Vector3;
+/// let mut m = Model::new("frozen");
+/// m.bodies.push(Body::new("cart"));
+/// let mut j = Joint::new("rail", JointKind::Prismatic { axis: Vector3::x() }, BodyRef::World, BodyRef::body("cart"));
+/// j.q0 = vec![2.0];
+/// m.joints.push(j);
+/// let mut g = Group::new("skeleton", GroupType::Skeleton);
+/// g.bodies = vec!["cart".into()];
+/// g.joints = vec!["rail".into()];
+/// g.mobile = false;
+/// m.groups.push(g);
+/// let findings = disable_immobile_groups(&mut m, "shift");
+/// assert_eq!(m.bodies[0].pose.translation.x, 2.0);
+/// assert_eq!(m.joints[0].q0, vec![0.0]);
+/// assert!(m.groups[0].mobile && !m.groups[0].enabled);
+/// assert!(findings.iter().all(|f| !f.category.is_loss()));
+/// ```
+pub fn disable_immobile_groups(model: &mut Model, format: &str) -> Vec<Finding> {
+    let mut frozen = vec![false; model.bodies.len()];
+    for group in model.groups.iter().filter(|g| !g.mobile) {
+        for name in &group.bodies {
+            if let Some(b) = model.body_index(name) {
+                frozen[b] = true;
+            }
+        }
+    }
+    let mut findings = Vec::new();
+    if frozen.iter().any(|f| *f) {
+        let tree = SpanningTree::new(model);
+        let poses = world_poses(model, &tree, Configuration::Initial);
+        for (b, attachment) in tree.attachments.iter().enumerate() {
+            if !frozen[b] {
+                continue;
+            }
+            if let Attachment::Joint { joint, .. } = attachment {
+                let joint = &mut model.joints[*joint];
+                if is_nonzero(&joint.q0) {
+                    findings.extend(rebase_joint(joint, format));
+                }
+                joint.v0.iter_mut().for_each(|x| *x = 0.0);
+            }
+            model.bodies[b].pose = poses[b];
+            model.bodies[b].initial_velocity = None;
+        }
+    }
+    for group in model.groups.iter_mut().filter(|g| !g.mobile) {
+        group.mobile = true;
+        group.enabled = false;
+        findings.push(note(
+            format,
+            "immobile_group",
+            &path::item("groups", &group.name),
+            "the immobile group is written switched off: its bodies stay where they start",
+        ));
+    }
+    findings
+}

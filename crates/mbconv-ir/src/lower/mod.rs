@@ -5,6 +5,9 @@
 //! * [`bake_initial_state`]: for formats without joint coordinates (Chrono): the initial joint
 //!   positions go into body poses and joint frames, the initial joint rates into body
 //!   velocities, so the reference configuration becomes the initial one.
+//! * [`disable_immobile_groups`]: for formats that can switch a group off but not hold its
+//!   joints (Shift): an immobile group's bodies go to their initial poses and the group is
+//!   disabled.
 //! * [`fit_joint_rates`]: for formats with joint coordinates but no body velocities (SKEL,
 //!   Choreonoid): a tree body's initial velocity becomes its joint's rates (least squares,
 //!   approximated and reported when the joint cannot move that way).
@@ -25,7 +28,7 @@ mod joint_rates;
 mod reverse;
 
 pub use body_frame::move_body_frame;
-pub use initial_state::bake_initial_state;
+pub use initial_state::{bake_initial_state, disable_immobile_groups};
 pub use joint_rates::{FIT_TOLERANCE, explicit_free_joints, fit_joint_rates};
 pub use reverse::{ReverseError, reverse_joint};
 

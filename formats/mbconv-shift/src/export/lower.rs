@@ -1,11 +1,13 @@
 //! IR -> what Shift can say, each change a finding with its IR path.
 //!
-//! Order: fixed bodies get rigid joints from `fixed`; body velocities become joint rates (a
-//! floating body that moves or sits away from the origin gets a `float` joint); rotated inertia
+//! Order: fixed bodies get rigid joints from `fixed`; immobile groups (DART skeletons) become
+//! inactive assemblies with their bodies where they start; body velocities become joint
+//! rates; rotated inertia
 //! frames become products; joints become Shift's (a universal joint is `Rx` + `Ry` through a
 //! massless cross body; in the spec dialect a skewed axis turns the joint frames so that it is a
 //! coordinate axis); joint springs, dampers and friction become restraints; what Shift cannot
-//! say is dropped; then assemblies, names and the frames each joint names are settled.
+//! say is dropped; a floating body that moves or sits away from the origin gets a `float`
+//! joint; then assemblies, names and the frames each joint names are settled.
 
 mod joints;
 mod names;
@@ -13,7 +15,7 @@ mod names;
 use crate::spec::{Dialect, FORMAT};
 use mbconv_ir::format::Lowered;
 use mbconv_ir::kinematics::{Attachment, SpanningTree};
-use mbconv_ir::lower::{explicit_free_joints, fit_joint_rates};
+use mbconv_ir::lower::{disable_immobile_groups, explicit_free_joints, fit_joint_rates};
 use mbconv_ir::report::path;
 use mbconv_ir::{
     BodyRef, Category, DistanceType, Extras, Finding, ForceElement, ForceKind, Frame, FrameKind, Joint,
@@ -27,14 +29,17 @@ pub(crate) fn lower(model: &Model, dialect: Dialect) -> Lowered {
     let mut m = model.clone();
     let mut report = Report::default();
     fixed_bodies(&mut m, &mut report);
+    report.findings.extend(disable_immobile_groups(&mut m, FORMAT));
     report.findings.extend(fit_joint_rates(&mut m, FORMAT));
-    if floating_bodies_need_joints(&m) {
-        report.findings.extend(explicit_free_joints(&mut m, FORMAT));
-    }
     inertia_frames(&mut m, &mut report);
     time_step(&mut m, dialect, &mut report);
     joints::lower_joints(&mut m, dialect, &mut report);
     unsupported_items(&mut m, &mut report);
+    // After the joints Shift cannot say are dropped: their bodies float from where they are.
+    if floating_bodies_need_joints(&m) {
+        report.findings.extend(explicit_free_joints(&mut m, FORMAT));
+    }
+    place_inactive_bodies(&mut m, &mut report);
     names::settle(&mut m, &mut report);
     foreign_extras(&mut m, &mut report);
     Lowered { model: m, report }
@@ -94,6 +99,36 @@ fn floating_bodies_need_joints(m: &Model) -> bool {
     tree.attachments.iter().zip(&m.bodies).any(|(a, body)| {
         *a == Attachment::Floating && (!body.pose.is_exact_identity() || body.initial_velocity.is_some())
     })
+}
+
+/// Shift places a body only through joints, switched off or not: a switched-off body that no
+/// joint places gets a `rigid` joint from `fixed` at its pose. The joint moves nothing (the
+/// body stays where it is either way); it says where the body is.
+fn place_inactive_bodies(m: &mut Model, report: &mut Report) {
+    let active = m.active_bodies();
+    let mut all_on = m.clone();
+    all_on.bodies.iter_mut().for_each(|b| b.enabled = true);
+    all_on.groups.iter_mut().for_each(|g| g.enabled = true);
+    let tree = SpanningTree::new(&all_on);
+    for b in 0..m.bodies.len() {
+        if active[b] || tree.attachments[b] != Attachment::Floating {
+            continue;
+        }
+        let body = &m.bodies[b];
+        let mut name = format!("{}_place", body.name);
+        while m.joints.iter().any(|j| j.name == name) {
+            name.push('_');
+        }
+        let mut joint = Joint::new(name, JointKind::Fixed, BodyRef::World, BodyRef::body(&body.name));
+        joint.parent_frame = body.pose;
+        note(
+            report,
+            "inactive_body",
+            &path::item("bodies", &body.name),
+            "a switched-off body is placed by a rigid joint from `fixed` (Shift places bodies only through joints)",
+        );
+        m.joints.push(joint);
+    }
 }
 
 /// A linear TSDA without end stops pushes its points apart with `preload − k(L − L0) − c·L̇`:
