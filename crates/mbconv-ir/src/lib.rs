@@ -38,7 +38,7 @@ pub use model::body::{Body, Frame, FrameKind, Inertia, Inertial, Twist};
 pub use model::constraint::{Constraint, ConstraintKind, ExtraJointType};
 pub use model::device::{Device, DeviceType};
 pub use model::force::{
-    Bushing, BushingLaw, DistanceType, ForceElement, ForceKind, PiecewisePolynomial, Restraint,
+    Bushing, BushingLaw, DistanceType, ForceElement, ForceKind, ORIGIN_FRAME, PiecewisePolynomial, Restraint,
     RestraintTarget, RestraintType, Rsda, SpringDamperLaw, SpringStyle, SpringVisual, Tsda,
 };
 pub use model::function::TimeFunction;

@@ -10,7 +10,7 @@
 use crate::format::SourceMap;
 use crate::kinematics::{Attachment, Configuration, SpanningTree, world_poses};
 use crate::model::constraint::ConstraintKind;
-use crate::model::force::{ForceKind, RestraintTarget, SpringDamperLaw};
+use crate::model::force::{ForceKind, ORIGIN_FRAME, RestraintTarget, SpringDamperLaw};
 use crate::model::function::TimeFunction;
 use crate::model::geometry::Geometry;
 use crate::model::joint::{DofProperties, Limits};
@@ -575,9 +575,11 @@ impl Validator<'_> {
 
     fn frame_ref(&mut self, at: &str, body: &BodyRef, frame: &str) {
         let exists = match body {
-            BodyRef::World => frame == "origin" || self.model.world_frames.iter().any(|f| f.name == frame),
+            BodyRef::World => {
+                frame == ORIGIN_FRAME || self.model.world_frames.iter().any(|f| f.name == frame)
+            }
             BodyRef::Body(name) => match self.model.body(name) {
-                Some(b) => frame == "origin" || b.frame(frame).is_some(),
+                Some(b) => frame == ORIGIN_FRAME || b.frame(frame).is_some(),
                 None => {
                     self.error("ref.unresolved", at, format!("unknown body {name:?}"));
                     return;

@@ -12,8 +12,8 @@ use mbconv_ir::model::function::interpolate_held;
 use mbconv_ir::report::path;
 use mbconv_ir::{
     BodyRef, Bushing, BushingLaw, DistanceType, ForceKind, LoadType, Model as IrModel, MotorActuation,
-    MotorTarget, MotorType, PiecewisePolynomial, RestraintTarget, RestraintType, SpringDamperLaw,
-    TimeFunction,
+    MotorTarget, MotorType, ORIGIN_FRAME, PiecewisePolynomial, RestraintTarget, RestraintType,
+    SpringDamperLaw, TimeFunction,
 };
 use nalgebra::Vector3;
 
@@ -371,10 +371,13 @@ impl ForceSet {
                                         .frames
                                 }
                             };
-                            frames
+                            // "origin" is the body frame itself unless a frame has that name.
+                            let named = frames
                                 .iter()
                                 .find(|f| f.name == name)
-                                .map(|f| Se3::from_pose(&f.pose))
+                                .map(|f| Se3::from_pose(&f.pose));
+                            named
+                                .or_else(|| (name == ORIGIN_FRAME).then(Se3::identity))
                                 .ok_or_else(|| {
                                     SolverError::invalid(&item, format!("unknown frame '{name}' on {body}"))
                                 })

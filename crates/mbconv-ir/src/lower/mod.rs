@@ -8,6 +8,8 @@
 //! * [`disable_immobile_groups`]: for formats that can switch a group off but not hold its
 //!   joints (Shift): an immobile group's bodies go to their initial poses and the group is
 //!   disabled.
+//! * [`fix_inactive_bodies`]: for formats that can fix a body but not switch it off (Chrono,
+//!   SKEL, Choreonoid): switched-off bodies become fixed ones where they are.
 //! * [`fit_joint_rates`]: for formats with joint coordinates but no body velocities (SKEL,
 //!   Choreonoid): a tree body's initial velocity becomes its joint's rates (least squares,
 //!   approximated and reported when the joint cannot move that way).
@@ -23,11 +25,13 @@
 //! items a format cannot say.
 
 mod body_frame;
+mod inactive;
 mod initial_state;
 mod joint_rates;
 mod reverse;
 
 pub use body_frame::move_body_frame;
+pub use inactive::fix_inactive_bodies;
 pub use initial_state::{bake_initial_state, disable_immobile_groups};
 pub use joint_rates::{FIT_TOLERANCE, explicit_free_joints, fit_joint_rates};
 pub use reverse::{ReverseError, reverse_joint};

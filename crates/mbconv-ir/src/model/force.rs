@@ -258,17 +258,22 @@ pub enum RestraintTarget {
     FramePair {
         /// First body.
         body1: BodyRef,
-        /// Frame on the first body.
+        /// Frame on the first body: one of its `frames` (or of the model's `world_frames`), or
+        /// [`ORIGIN_FRAME`] for the body frame itself.
         frame1: String,
         /// Second body.
         body2: BodyRef,
-        /// Frame on the second body.
+        /// Frame on the second body, named as `frame1` is.
         frame2: String,
         /// Euclidean distance or one axis of frame 1.
         #[serde(default)]
         distance: DistanceType,
     },
 }
+
+/// The name that, where a frame is named, means the body frame itself (or the world frame)
+/// when the body has no frame of that name (Shift's `origin`).
+pub const ORIGIN_FRAME: &str = "origin";
 
 /// How a frame-pair distance is measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]

@@ -34,11 +34,11 @@ pub(crate) fn lower(model: &Model, dialect: Dialect) -> Lowered {
     inertia_frames(&mut m, &mut report);
     time_step(&mut m, dialect, &mut report);
     joints::lower_joints(&mut m, dialect, &mut report);
-    unsupported_items(&mut m, &mut report);
     // After the joints Shift cannot say are dropped: their bodies float from where they are.
     if floating_bodies_need_joints(&m) {
         report.findings.extend(explicit_free_joints(&mut m, FORMAT));
     }
+    unsupported_items(&mut m, &mut report);
     place_inactive_bodies(&mut m, &mut report);
     names::settle(&mut m, &mut report);
     foreign_extras(&mut m, &mut report);
@@ -101,8 +101,8 @@ fn floating_bodies_need_joints(m: &Model) -> bool {
     })
 }
 
-/// Shift places a body only through joints, switched off or not: a switched-off body that no
-/// joint places gets a `rigid` joint from `fixed` at its pose. The joint moves nothing (the
+/// Shift places a body only through joints, switched off or not: a switched-off body away
+/// from the origin that no joint places gets a `rigid` joint from `fixed` at its pose. The joint moves nothing (the
 /// body stays where it is either way); it says where the body is.
 fn place_inactive_bodies(m: &mut Model, report: &mut Report) {
     let active = m.active_bodies();
@@ -110,10 +110,12 @@ fn place_inactive_bodies(m: &mut Model, report: &mut Report) {
     all_on.bodies.iter_mut().for_each(|b| b.enabled = true);
     all_on.groups.iter_mut().for_each(|g| g.enabled = true);
     let tree = SpanningTree::new(&all_on);
-    for b in 0..m.bodies.len() {
-        if active[b] || tree.attachments[b] != Attachment::Floating {
-            continue;
-        }
+    let unplaced: Vec<usize> = (0..m.bodies.len())
+        .filter(|&b| {
+            !active[b] && !m.bodies[b].pose.is_exact_identity() && tree.attachments[b] == Attachment::Floating
+        })
+        .collect();
+    for b in unplaced {
         let body = &m.bodies[b];
         let mut name = format!("{}_place", body.name);
         while m.joints.iter().any(|j| j.name == name) {

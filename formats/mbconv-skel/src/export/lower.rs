@@ -37,6 +37,9 @@ pub(crate) fn lower(model: &Model) -> Lowered {
         model: model.clone(),
         report: Report::default(),
     };
+    // DART cannot switch a body off: a switched-off body is fixed where it is.
+    let fixed = mbconv_ir::lower::fix_inactive_bodies(&mut lowering.model, FORMAT);
+    lowering.report.findings.extend(fixed);
     lowering.simulation();
     lowering.unsayable_items();
     lowering.unusable_joints();

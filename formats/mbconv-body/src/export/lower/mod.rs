@@ -13,7 +13,7 @@ mod topology;
 use crate::spec::{FORMAT, GRAVITY};
 use mbconv_ir::format::Lowered;
 use mbconv_ir::kinematics::{Configuration, SpanningTree, joint_motion, world_poses};
-use mbconv_ir::lower::explicit_free_joints;
+use mbconv_ir::lower::{disable_immobile_groups, explicit_free_joints, fix_inactive_bodies};
 use mbconv_ir::report::path;
 use mbconv_ir::{
     BodyRef, Category, ConstraintKind, Extras, Geometry, Inertia, Joint, JointKind, Limits, Model, Report,
@@ -29,6 +29,12 @@ pub(crate) fn lower(model: &Model) -> Lowered {
         model: model.clone(),
         report: Report::default(),
     };
+    // A body file can neither hold a group's joints nor switch a link off: an immobile
+    // group's bodies, like switched-off bodies, are fixed where they start.
+    let disabled = disable_immobile_groups(&mut l.model, FORMAT);
+    l.report_all(disabled);
+    let fixed = fix_inactive_bodies(&mut l.model, FORMAT);
+    l.report_all(fixed);
     l.simulation();
     l.unsayable_items();
     l.velocities();

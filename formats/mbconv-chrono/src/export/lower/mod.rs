@@ -78,6 +78,14 @@ pub(crate) fn lower(model: &Model, settings: &LowerSettings) -> Lowered {
     let mut l = Lowering {
         report: Report::default(),
     };
+    // Chrono can neither hold a group's joints nor switch a body off: an immobile group's
+    // bodies, like switched-off bodies, are fixed where they start.
+    for finding in mbconv_ir::lower::disable_immobile_groups(&mut model, FORMAT) {
+        l.report.push(finding);
+    }
+    for finding in mbconv_ir::lower::fix_inactive_bodies(&mut model, FORMAT) {
+        l.report.push(finding);
+    }
     // Chrono has no joint coordinates: the initial state goes into body poses and velocities.
     for finding in mbconv_ir::lower::bake_initial_state(&mut model, FORMAT) {
         l.report.push(finding);
