@@ -120,6 +120,7 @@ impl Format for ChronoFormat {
         let settings = export::lower::LowerSettings {
             simulation_file: options.text("sim-out").map(str::to_owned),
             to_file: options.output_path.is_some(),
+            output_path: options.output_path.clone(),
         };
         Ok(export::lower::lower(model, &settings))
     }

@@ -9,6 +9,7 @@ mod collisions;
 mod drives;
 mod forces;
 mod links;
+mod meshes;
 mod simulation;
 mod springs;
 
@@ -24,6 +25,8 @@ pub(crate) struct LowerSettings {
     pub simulation_file: Option<String>,
     /// True when the model file goes to a file (companions can be written beside it).
     pub to_file: bool,
+    /// The model file to be written, when known (mesh names are made relative to it).
+    pub output_path: Option<std::path::PathBuf>,
 }
 
 /// The findings of one lowering.
@@ -101,6 +104,7 @@ pub(crate) fn lower(model: &Model, settings: &LowerSettings) -> Lowered {
     forces::rsda_frames(&mut l, &mut model);
     drives::motor_frames(&mut l, &mut model);
     bodies::bodies(&mut l, &mut model);
+    meshes::mesh_paths(&mut l, &mut model, settings.output_path.as_deref());
     collisions::jointed_pairs(&mut l, &model);
     model_parts(&mut l, &mut model);
     simulation::simulation(&mut l, &mut model, settings);
