@@ -5,14 +5,18 @@ One side is DART (the JSON written by oracles/dart/dart_trajectory.py), the othe
 CSV written by chrono_oracle --csv: columns t, then per body .x .y .z .qw .qx .qy .qz .cx .cy
 .cz). Bodies are matched by name; a body only one side has is listed under "unmatched".
 
-Usage: python merge.py --source KIND:FILE --target KIND:FILE --case NAME --dt H --out OUT.json
+Usage: python merge.py --source KIND:FILE --target KIND:FILE [--half-source KIND:FILE
+       --half-target KIND:FILE] --case NAME --dt H --out OUT.json
 KIND is dart or chrono. A side that failed is a file holding {"load_error": ...} (DART) or a
 text file whose first line starts with "error:" (Chrono); the golden file then records it.
 
 Output (keys sorted, floats in Python's shortest repr, deterministic):
 {"case": NAME, "dt": H, "times": [...], "bodies": {NAME: {"source": [[x,y,z]...],
- "target": [...]}}, "unmatched": [...], "max_com_difference": M, "worst_body": NAME}
-or {"case": NAME, "error": "..."}.
+ "target": [...]}}, "unmatched": [...], "max_com_difference": M, "worst_body": NAME,
+ "max_com_difference_half_step": M2}
+or {"case": NAME, "error": "..."}. M2 is the same gap with both simulators at dt / 2 (the
+--half-* runs, sampled at the same times): about M / 2 when the gap is integration error (both
+integrators are first order); null when a half-step run failed.
 """
 
 import argparse
@@ -51,10 +55,36 @@ def read(side):
     return {"dart": read_dart, "chrono": read_chrono}[kind](path)
 
 
+def largest_gap(source, target):
+    """The largest COM distance over the bodies both sides have, and that body."""
+    worst, worst_body = 0.0, None
+    for name in sorted(set(source) & set(target)):
+        for a, b in zip(source[name], target[name]):
+            gap = sum((x - y) ** 2 for x, y in zip(a, b)) ** 0.5
+            if worst_body is None or gap > worst:
+                worst, worst_body = gap, name
+    return worst, worst_body
+
+
+def half_step_gap(args, times):
+    if not args.half_source or not args.half_target:
+        return None
+    try:
+        source_times, source = read(args.half_source)
+        target_times, target = read(args.half_target)
+    except (RuntimeError, OSError, ValueError, KeyError, IndexError):
+        return None
+    if len(source_times) != len(times) or len(target_times) != len(times):
+        return None
+    return largest_gap(source, target)[0]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--source", required=True)
     parser.add_argument("--target", required=True)
+    parser.add_argument("--half-source")
+    parser.add_argument("--half-target")
     parser.add_argument("--case", required=True)
     parser.add_argument("--dt", type=float, required=True)
     parser.add_argument("--out", required=True)
@@ -83,6 +113,7 @@ def main():
             "unmatched": sorted(set(source) ^ set(target)),
             "max_com_difference": worst,
             "worst_body": worst_body,
+            "max_com_difference_half_step": half_step_gap(args, source_times),
         }
     except (RuntimeError, OSError, ValueError, KeyError, IndexError) as error:
         result = {"case": args.case, "error": str(error)}

@@ -20,8 +20,27 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The cross-simulator step and sampling (1e-4 s, a sample every 0.1 s, 1 s).
-const STEP: &str = "1e-4";
-const EVERY: &str = "1000";
+/// One time step the simulators run at, with the sampling (every 0.1 s) and run-file suffix.
+struct Step {
+    dt: &'static str,
+    every: &'static str,
+    suffix: &'static str,
+}
+
+/// The golden step, then half of it: the gap between the simulators at both shows whether it
+/// is integration error (it halves: both integrators are first order) or a model difference.
+const STEPS: [Step; 2] = [
+    Step {
+        dt: "1e-4",
+        every: "1000",
+        suffix: "",
+    },
+    Step {
+        dt: "5e-5",
+        every: "2000",
+        suffix: "_half",
+    },
+];
 const DURATION: &str = "1";
 /// The gravity a Chrono model file alone runs with: the YAML parser's simulation default.
 const DEFAULT_GRAVITY: [&str; 3] = ["0", "0", "-9.8"];
@@ -100,23 +119,48 @@ fn stem(path: &Path) -> String {
         .to_owned()
 }
 
-/// Runs the Chrono oracle; a failure is written into `failure_file` as `error: MESSAGE`.
+/// The longest one Chrono run may take; a contact-free model of the corpus takes seconds.
+const CHRONO_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Runs the Chrono oracle; a failure (or a run over [`CHRONO_TIME_LIMIT`]) is written into
+/// `failure_file` as `error: MESSAGE`.
 fn chrono(args: &[&str], failure_file: &Path) -> Result<()> {
     eprintln!("+ chrono_oracle {}", args.join(" "));
-    let output = Command::new(oracle_binary())
+    let scratch = workspace_root().join("target/tmp/chrono-oracle");
+    std::fs::create_dir_all(&scratch)?;
+    let stderr_file = scratch.join("last.stderr");
+    let mut child = Command::new(oracle_binary())
         .args(args)
         .current_dir(workspace_root())
-        .output()
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&stderr_file)?)
+        .spawn()
         .context("cannot run the Chrono oracle")?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let message = stderr
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if started.elapsed() > CHRONO_TIME_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let stderr = std::fs::read_to_string(&stderr_file).unwrap_or_default();
+    let message = match status {
+        Some(status) if status.success() => return Ok(()),
+        Some(_) => stderr
             .lines()
             .rev()
             .find(|l| !l.trim().is_empty())
-            .unwrap_or("failed");
-        std::fs::write(failure_file, format!("error: {}\n", message.trim()))?;
-    }
+            .unwrap_or("failed")
+            .trim()
+            .to_owned(),
+        None => format!("Chrono ran longer than {} s", CHRONO_TIME_LIMIT.as_secs()),
+    };
+    std::fs::write(failure_file, format!("error: {message}\n"))?;
     Ok(())
 }
 
@@ -130,9 +174,10 @@ fn reader_golden() -> Result<()> {
         let file_name = model.file_name().and_then(|n| n.to_str()).unwrap_or("model");
         let json = out.join(format!("{prefix}__{file_name}.json"));
         let failure = out.join(format!("{prefix}__{file_name}.error"));
+        let loadable = Loadable::new(prefix, &model)?;
         chrono(
             &[
-                &model.to_string_lossy(),
+                &loadable.path().to_string_lossy(),
                 "--duration",
                 "0",
                 "--json",
@@ -142,6 +187,49 @@ fn reader_golden() -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// A Chrono model as the oracle can load it. Chrono resolves `data_path: RELATIVE` against the
+/// directory of the simulation file and has none for a model loaded alone, so a fixture with a
+/// `data_path` goes through a simulation file written beside it for the run (removed on drop;
+/// gravity [0, 0, -9.8], the parser's default).
+struct Loadable {
+    model: PathBuf,
+    beside: Option<PathBuf>,
+}
+
+impl Loadable {
+    fn new(prefix: &str, model: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(model).unwrap_or_default();
+        let file_name = model.file_name().and_then(|n| n.to_str()).unwrap_or("model");
+        let beside = (prefix == "fixtures" && text.contains("data_path:") && !is_simulation_file(model))
+            .then(|| model.with_file_name(format!(".oracle.{file_name}")));
+        if let Some(simulation) = &beside {
+            std::fs::write(
+                simulation,
+                format!(
+                    "chrono-version: 10.0\ntype: MBS\nmodel: {file_name}\nsolver: solver.yaml\n\
+                     simulation:\n  gravity: [0, 0, -9.8]\n"
+                ),
+            )?;
+        }
+        Ok(Self {
+            model: model.to_path_buf(),
+            beside,
+        })
+    }
+
+    fn path(&self) -> &Path {
+        self.beside.as_deref().unwrap_or(&self.model)
+    }
+}
+
+impl Drop for Loadable {
+    fn drop(&mut self) {
+        if let Some(simulation) = &self.beside {
+            let _ = std::fs::remove_file(simulation);
+        }
+    }
 }
 
 /// Both simulators on every SKEL and Chrono model and its conversion.
@@ -171,7 +259,9 @@ fn cross_golden() -> Result<()> {
     Ok(())
 }
 
-/// The SKEL fixtures and corpus models (not the pre-XML legacy files).
+/// The SKEL fixtures and the contact-free corpus models (no collision shape: DART runs with
+/// collisions off and Chrono's direct solver does not handle contacts), not the pre-XML legacy
+/// files.
 fn skel_models() -> Result<Vec<(&'static str, PathBuf)>> {
     let root = workspace_root();
     let mut models = Vec::new();
@@ -185,6 +275,9 @@ fn skel_models() -> Result<Vec<(&'static str, PathBuf)>> {
             .filter(|p| p.extension().is_some_and(|e| e == "skel"))
             .collect();
         files.sort();
+        if prefix == "corpus" {
+            files.retain(|p| std::fs::read_to_string(p).is_ok_and(|t| !t.contains("<collision_shape")));
+        }
         models.extend(files.into_iter().map(|p| (prefix, p)));
     }
     Ok(models)
@@ -204,30 +297,29 @@ impl Cases<'_> {
         let case = format!("skel2chrono__{prefix}__{}", stem(skel));
         let dir = self.work.join(&case);
         std::fs::create_dir_all(&dir)?;
-        let dart_out = dir.join("dart.json");
-        self.dart(skel, &dart_out)?;
         let written = dir.join(format!("{}.yaml", stem(skel)));
-        let chrono_out = dir.join("chrono.csv");
-        match self.convert(skel, &written) {
-            Ok(()) => {
-                let simulation = dir.join(format!("{}.simulation.yaml", stem(skel)));
-                if simulation.exists() {
-                    chrono(
-                        &self.chrono_run_args(&simulation, &chrono_out, false),
-                        &chrono_out,
-                    )?;
-                } else {
-                    std::fs::write(&chrono_out, "error: mbconv wrote no simulation file\n")?;
-                }
+        let converted = self.convert(skel, &written);
+        let simulation = dir.join(format!("{}.simulation.yaml", stem(skel)));
+        for step in &STEPS {
+            let dart_out = dir.join(format!("dart{}.json", step.suffix));
+            self.dart(skel, &dart_out, step)?;
+            let chrono_out = dir.join(format!("chrono{}.csv", step.suffix));
+            match &converted {
+                Ok(()) if simulation.exists() => chrono(
+                    &self.chrono_run_args(&simulation, &chrono_out, false, step),
+                    &chrono_out,
+                )?,
+                Ok(()) => std::fs::write(&chrono_out, "error: mbconv wrote no simulation file\n")?,
+                Err(e) => std::fs::write(&chrono_out, format!("error: mbconv convert failed: {e}\n"))?,
             }
-            Err(e) => std::fs::write(&chrono_out, format!("error: mbconv convert failed: {e}\n"))?,
         }
         self.keep_written(&case, &dir)?;
-        self.merge(
-            &case,
-            &format!("dart:{}", dart_out.display()),
-            &format!("chrono:{}", chrono_out.display()),
-        )
+        self.merge(&case, |suffix| {
+            (
+                format!("dart:{}", dir.join(format!("dart{suffix}.json")).display()),
+                format!("chrono:{}", dir.join(format!("chrono{suffix}.csv")).display()),
+            )
+        })
     }
 
     /// Chrono on the Chrono original; DART on what mbconv wrote for it.
@@ -235,38 +327,53 @@ impl Cases<'_> {
         let case = format!("chrono2skel__{prefix}__{}", stem(model));
         let dir = self.work.join(&case);
         std::fs::create_dir_all(&dir)?;
-        let chrono_out = dir.join("chrono.csv");
-        let gravity = !is_simulation_file(model);
-        chrono(&self.chrono_run_args(model, &chrono_out, gravity), &chrono_out)?;
         let written = dir.join(format!("{}.skel", stem(model)));
-        let dart_out = dir.join("dart.json");
-        match self.convert(model, &written) {
-            Ok(()) => self.dart(&written, &dart_out)?,
-            Err(e) => std::fs::write(
-                &dart_out,
-                format!(
-                    "{{\"load_error\": {:?}}}\n",
-                    format!("mbconv convert failed: {e}")
-                ),
-            )?,
+        let converted = self.convert(model, &written);
+        let gravity = !is_simulation_file(model);
+        for step in &STEPS {
+            let chrono_out = dir.join(format!("chrono{}.csv", step.suffix));
+            let loadable = Loadable::new(prefix, model)?;
+            chrono(
+                &self.chrono_run_args(loadable.path(), &chrono_out, gravity, step),
+                &chrono_out,
+            )?;
+            drop(loadable);
+            let dart_out = dir.join(format!("dart{}.json", step.suffix));
+            match &converted {
+                Ok(()) => self.dart(&written, &dart_out, step)?,
+                Err(e) => std::fs::write(
+                    &dart_out,
+                    format!(
+                        "{{\"load_error\": {:?}}}\n",
+                        format!("mbconv convert failed: {e}")
+                    ),
+                )?,
+            }
         }
         self.keep_written(&case, &dir)?;
-        self.merge(
-            &case,
-            &format!("chrono:{}", chrono_out.display()),
-            &format!("dart:{}", dart_out.display()),
-        )
+        self.merge(&case, |suffix| {
+            (
+                format!("chrono:{}", dir.join(format!("chrono{suffix}.csv")).display()),
+                format!("dart:{}", dir.join(format!("dart{suffix}.json")).display()),
+            )
+        })
     }
 
-    fn chrono_run_args<'s>(&self, file: &'s Path, csv: &'s Path, default_gravity: bool) -> Vec<&'s str> {
+    fn chrono_run_args<'s>(
+        &self,
+        file: &'s Path,
+        csv: &'s Path,
+        default_gravity: bool,
+        step: &Step,
+    ) -> Vec<&'s str> {
         let mut args = vec![
             file.to_str().unwrap_or_default(),
             "--dt",
-            STEP,
+            step.dt,
             "--duration",
             DURATION,
             "--every",
-            EVERY,
+            step.every,
             "--direct",
             "--csv",
             csv.to_str().unwrap_or_default(),
@@ -278,18 +385,18 @@ impl Cases<'_> {
         args
     }
 
-    fn dart(&self, skel: &Path, out: &Path) -> Result<()> {
+    fn dart(&self, skel: &Path, out: &Path, step: &Step) -> Result<()> {
         run(
             self.python,
             &[
                 "oracles/dart/dart_trajectory.py",
                 &skel.to_string_lossy(),
                 "--dt",
-                STEP,
+                step.dt,
                 "--duration",
                 DURATION,
                 "--every",
-                EVERY,
+                step.every,
                 "--out",
                 &out.to_string_lossy(),
             ],
@@ -324,20 +431,28 @@ impl Cases<'_> {
         Ok(())
     }
 
-    fn merge(&self, case: &str, source: &str, target: &str) -> Result<()> {
+    /// Merges the runs of `case` into its golden file; `sides(suffix)` names the source and
+    /// target runs of the step with that file suffix.
+    fn merge(&self, case: &str, sides: impl Fn(&str) -> (String, String)) -> Result<()> {
         let out = self.golden.join(format!("{case}.json"));
+        let (source, target) = sides(STEPS[0].suffix);
+        let (half_source, half_target) = sides(STEPS[1].suffix);
         run(
             self.python,
             &[
                 "oracles/simulators/merge.py",
                 "--source",
-                source,
+                &source,
                 "--target",
-                target,
+                &target,
+                "--half-source",
+                &half_source,
+                "--half-target",
+                &half_target,
                 "--case",
                 case,
                 "--dt",
-                STEP,
+                STEPS[0].dt,
                 "--out",
                 &out.to_string_lossy(),
             ],

@@ -92,6 +92,9 @@ fn explained_by(imported: &Imported, body: &str, field: &str) -> Option<&'static
         "orientation" | "com_position" if about_body("chrono.quaternion_normalized") => {
             Some("Chrono uses a non-unit quaternion as written; mbconv normalises it and reports it")
         }
+        "mass" if about_body("chrono.fixed_body_mass") => Some(
+            "Chrono ignores a fixed body's mass (it keeps 1 kg); mbconv keeps the mass written and reports it",
+        ),
         _ => None,
     }
 }
@@ -136,7 +139,14 @@ fn mbconv_reads_every_chrono_model_as_chrono_builds_it() {
         let imported = match imported {
             Ok(i) => i,
             Err(e) => {
-                failures.push(format!("{name}: Chrono reads it, mbconv does not: {e}"));
+                // A finite-element model without rigid bodies: Chrono builds no body, mbconv
+                // refuses the model as outside its scope (docs/formats/chrono.md).
+                let text = std::fs::read_to_string(golden).expect("golden file");
+                let chrono: Value = serde_json::from_str(&text).expect("golden JSON");
+                let no_bodies = chrono["bodies"].as_array().is_some_and(Vec::is_empty);
+                if !(no_bodies && e.contains("finite-element")) {
+                    failures.push(format!("{name}: Chrono reads it, mbconv does not: {e}"));
+                }
                 continue;
             }
         };
