@@ -63,7 +63,20 @@ pub fn run() -> Result<()> {
         .collect();
     bar.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
-    let text = machine_independent(&matrix(&registry, &outcomes), &root, &corpus);
+    let verdict_of = |shown: &str, target: &str| {
+        outcomes
+            .iter()
+            .find(|(s, _)| s == shown)
+            .and_then(|(_, outcome)| match outcome {
+                Outcome::Checked { targets, .. } => {
+                    targets.iter().find(|t| t.format == target).map(|t| t.verdict)
+                }
+                _ => None,
+            })
+    };
+    let mut text = matrix(&registry, &outcomes);
+    text.push_str(&crate::simulators::section(&registry, &verdict_of));
+    let text = machine_independent(&text, &root, &corpus);
     let out = root.join("docs/corpus-matrix.md");
     std::fs::write(&out, &text).with_context(|| format!("cannot write {}", out.display()))?;
     eprintln!(

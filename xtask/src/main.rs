@@ -27,6 +27,7 @@ mod choreonoid;
 mod chrono;
 mod corpus;
 mod oracles;
+mod simulators;
 
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};

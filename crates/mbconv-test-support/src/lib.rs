@@ -4,12 +4,15 @@
 //! read it call [`corpus`] or [`corpus_file`]: when the data is missing they are skipped with a
 //! notice on standard error, unless `MBCONV_REQUIRE_CORPUS=1` is set (CI sets it), in which case
 //! the test fails and names what is missing, so a moved corpus file can never turn a test green
-//! silently. It is **not** a fixture generator or an assertion library.
+//! silently. [`simulators`] names the cross-simulator golden cases for the tests and `xtask`.
+//! It is **not** a fixture generator or an assertion library.
 //!
 //! ```no_run
 //! let Some(dir) = mbconv_test_support::corpus("skel") else { return };
 //! assert!(dir.join("chain.skel").is_file());
 //! ```
+
+pub mod simulators;
 
 use std::path::{Path, PathBuf};
 
