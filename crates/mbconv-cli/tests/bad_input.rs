@@ -91,3 +91,35 @@ fn bad_input_exits_2_with_file_line_and_column() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A setting the format does not have is refused before anything is read or written: exit 2,
+/// the message names the setting and the settings that exist.
+#[test]
+fn unknown_format_settings_exit_2_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/skel/joint_universal_ball.skel"
+    );
+    for flag in ["--write-option", "--read-option"] {
+        let output = dir.path().join("out.yaml");
+        let out = Command::new(env!("CARGO_BIN_EXE_mbconv"))
+            .args(["convert", fixture, "--to", "chrono", "-o"])
+            .arg(&output)
+            .args([flag, "no_such_setting=1"])
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag}: {err}");
+        assert!(
+            err.contains("\"no_such_setting\""),
+            "{flag}: the setting is not named:\n{err}"
+        );
+        assert!(
+            err.contains("settings"),
+            "{flag}: the valid settings are not listed:\n{err}"
+        );
+        assert!(!output.exists(), "{flag}: an output file was written");
+    }
+}
