@@ -58,7 +58,9 @@ impl Lowering {
         // Choreonoid's root link is fixed or free; any other joint to the world needs a fixed
         // root link to hang from.
         let root_can_say = |j: usize| matches!(self.model.joints[j].kind, JointKind::Fixed | JointKind::Free);
-        if world.is_empty() || (world.len() == 1 && root_can_say(world[0])) {
+        // A body file needs at least one link: an empty model gets the fixed root link alone.
+        let empty = self.model.bodies.is_empty();
+        if !empty && (world.is_empty() || (world.len() == 1 && root_can_say(world[0]))) {
             return;
         }
         let mut name = "root".to_owned();
@@ -80,10 +82,14 @@ impl Lowering {
         self.note(
             "root",
             &at,
-            format!(
-                "{} bodies attach to the world; they hang from an added fixed massless root link",
-                world.len()
-            ),
+            if empty {
+                "the model has no bodies and a body file needs a link: a fixed massless root link is written".to_owned()
+            } else {
+                format!(
+                    "{} bodies attach to the world; they hang from an added fixed massless root link",
+                    world.len()
+                )
+            },
         );
     }
 
