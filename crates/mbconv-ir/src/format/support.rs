@@ -241,6 +241,17 @@ pub struct FeatureSupport {
     pub support: Support,
 }
 
+/// A row of a feature table, for the `const` tables formats declare.
+///
+/// ```
+/// use mbconv_ir::format::support::{row, Feature, FeatureSupport, Support};
+/// const TABLE: &[FeatureSupport] = &[row(Feature::Gravity, Support::Kept)];
+/// assert_eq!(TABLE[0].support, Support::Kept);
+/// ```
+pub const fn row(feature: Feature, support: Support) -> FeatureSupport {
+    FeatureSupport { feature, support }
+}
+
 /// How `table` carries `feature`; a feature the table does not list is kept.
 pub fn lookup(table: &[FeatureSupport], feature: Feature) -> Support {
     table

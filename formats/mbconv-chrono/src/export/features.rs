@@ -1,11 +1,7 @@
 //! How Chrono YAML carries each IR feature: the table [`lower`](super::lower) reports from and
 //! `docs/loss-matrix.md` is generated from.
 
-use mbconv_ir::format::support::{Feature, FeatureSupport, Support};
-
-const fn row(feature: Feature, support: Support) -> FeatureSupport {
-    FeatureSupport { feature, support }
-}
+use mbconv_ir::format::support::{Feature, FeatureSupport, Support, row};
 
 /// One row per [`Feature`].
 pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[

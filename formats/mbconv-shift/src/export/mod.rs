@@ -8,11 +8,7 @@ mod lower;
 pub(crate) use emit::emit;
 pub(crate) use lower::lower;
 
-use mbconv_ir::format::support::{Feature, FeatureSupport, Support};
-
-const fn row(feature: Feature, support: Support) -> FeatureSupport {
-    FeatureSupport { feature, support }
-}
+use mbconv_ir::format::support::{Feature, FeatureSupport, Support, row};
 
 /// How Shift JSON carries each IR feature (what `lower` does).
 pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[

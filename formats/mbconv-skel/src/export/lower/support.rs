@@ -1,11 +1,7 @@
 //! How SKEL carries each IR feature: the table `lower` reports from and the loss matrix is
 //! generated from.
 
-use mbconv_ir::format::support::{Feature, FeatureSupport, Support};
-
-const fn row(feature: Feature, support: Support) -> FeatureSupport {
-    FeatureSupport { feature, support }
-}
+use mbconv_ir::format::support::{Feature, FeatureSupport, Support, row};
 
 /// SKEL's row for every [`Feature`].
 pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
