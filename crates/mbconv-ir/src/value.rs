@@ -272,4 +272,25 @@ impl Extras {
             !own && !aid
         })
     }
+
+    /// Removes what other formats own, for a writer of `format`: their data, whose keys are
+    /// returned so that the writer reports them as dropped, and their exactness aids
+    /// (`<other>.source.*`), removed silently since they only say how another format wrote a
+    /// value.
+    ///
+    /// ```
+    /// use mbconv_ir::{Extras, Value};
+    /// let mut e = Extras::default();
+    /// e.insert("chrono.collision_family", Value::Int(2));
+    /// e.insert("chrono.source.orientation", Value::List(vec![]));
+    /// e.insert("skel.self_collide", Value::Bool(true));
+    /// assert_eq!(e.take_foreign("skel"), ["chrono.collision_family"]);
+    /// assert_eq!(e.iter().map(|(k, _)| k).collect::<Vec<_>>(), ["skel.self_collide"]);
+    /// ```
+    pub fn take_foreign(&mut self, format: &str) -> Vec<String> {
+        let foreign: Vec<String> = self.not_for_format(format).map(|(k, _)| k.to_owned()).collect();
+        let own_prefix = format!("{format}.");
+        self.0.0.retain(|(k, _)| k.starts_with(&own_prefix));
+        foreign
+    }
 }

@@ -60,3 +60,24 @@ pub(crate) fn companion_names(
         model: model_file,
     })
 }
+
+/// True when something is attached to the world (Chrono YAML has no world body: lowering adds
+/// a fixed ground body for it, and emit writes one for a model that was not lowered).
+pub(crate) fn uses_world(model: &Model) -> bool {
+    use mbconv_ir::BodyRef;
+    let w = |r: &BodyRef| r.is_world();
+    model.joints.iter().any(|j| w(&j.parent) || w(&j.child))
+        || model
+            .constraints
+            .iter()
+            .any(|c| c.kind.bodies().iter().any(|r| w(r)))
+        || model.force_elements.iter().any(|f| match &f.kind {
+            mbconv_ir::ForceKind::Tsda(t) => w(&t.body1) || w(&t.body2),
+            mbconv_ir::ForceKind::Rsda(r) => w(&r.body1) || w(&r.body2),
+            _ => false,
+        })
+        || model.motors.iter().any(|m| match &m.target {
+            mbconv_ir::MotorTarget::BodyPair { body1, body2, .. } => w(body1) || w(body2),
+            _ => false,
+        })
+}

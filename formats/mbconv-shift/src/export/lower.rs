@@ -230,23 +230,8 @@ fn point_frame(m: &mut Model, body: &BodyRef, point: nalgebra::Vector3<f64>, wan
 /// Other formats' extras (and their exactness aids) have no place in a Shift file.
 fn foreign_extras(m: &mut Model, report: &mut Report) {
     let mut strip = |extras: &mut Extras, ir_path: &str| {
-        let foreign: Vec<String> = extras.not_for_format(FORMAT).map(|(k, _)| k.to_owned()).collect();
-        let aids: Vec<String> = extras
-            .iter()
-            .map(|(k, _)| k.to_owned())
-            .filter(|k| {
-                !k.starts_with("shift.")
-                    && k.split_once('.')
-                        .is_some_and(|(_, rest)| rest.starts_with("source."))
-            })
-            .collect();
-        for key in aids {
-            extras.remove(&key);
-        }
+        let foreign = extras.take_foreign(FORMAT);
         if !foreign.is_empty() {
-            for key in &foreign {
-                extras.remove(key);
-            }
             loss(
                 report,
                 Category::Dropped,

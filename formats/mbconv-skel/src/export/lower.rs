@@ -82,12 +82,9 @@ impl Lowering {
 
     /// Removes the extras other formats own, with one finding per item.
     fn foreign_extras(&mut self, at: &str, extras: &mut Extras) {
-        let keys: Vec<String> = extras.not_for_format(FORMAT).map(|(k, _)| k.to_owned()).collect();
+        let keys = extras.take_foreign(FORMAT);
         if keys.is_empty() {
             return;
-        }
-        for key in &keys {
-            extras.remove(key);
         }
         self.drop(
             "extras",

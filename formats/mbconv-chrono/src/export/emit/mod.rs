@@ -94,7 +94,7 @@ fn model_file(model: &Model, degrees: Option<bool>) -> String {
         degrees,
         ground: None,
     };
-    if uses_world(model) {
+    if super::uses_world(model) {
         let mut name = "ground".to_owned();
         while model.body(&name).is_some() {
             name.push('_');
@@ -153,22 +153,4 @@ fn model_file(model: &Model, degrees: Option<bool>) -> String {
     write_extras(&mut m, &rest);
     root.push(("model".into(), Y::Map(m)));
     yaml::document(&root)
-}
-
-fn uses_world(model: &Model) -> bool {
-    let w = |r: &BodyRef| r.is_world();
-    model.joints.iter().any(|j| w(&j.parent) || w(&j.child))
-        || model
-            .constraints
-            .iter()
-            .any(|c| c.kind.bodies().iter().any(|r| w(r)))
-        || model.force_elements.iter().any(|f| match &f.kind {
-            mbconv_ir::ForceKind::Tsda(t) => w(&t.body1) || w(&t.body2),
-            mbconv_ir::ForceKind::Rsda(r) => w(&r.body1) || w(&r.body2),
-            _ => false,
-        })
-        || model.motors.iter().any(|m| match &m.target {
-            mbconv_ir::MotorTarget::BodyPair { body1, body2, .. } => w(body1) || w(body2),
-            _ => false,
-        })
 }

@@ -52,16 +52,7 @@ impl Lowering {
     }
     /// Removes the extras of other formats (their data; their exactness aids go silently).
     pub fn strip_foreign_extras(&mut self, extras: &mut Extras, ir_path: &str) {
-        let foreign: Vec<String> = extras.not_for_format(FORMAT).map(|(k, _)| k.to_owned()).collect();
-        let aids: Vec<String> = extras
-            .iter()
-            .map(|(k, _)| k)
-            .filter(|k| !k.starts_with(&format!("{FORMAT}.")) && !foreign.iter().any(|f| f == k))
-            .map(str::to_owned)
-            .collect();
-        for key in foreign.iter().chain(&aids) {
-            extras.remove(key);
-        }
+        let foreign = extras.take_foreign(FORMAT);
         if !foreign.is_empty() {
             self.lost(
                 Category::Dropped,
@@ -124,7 +115,7 @@ pub(crate) fn pose_of(model: &Model, r: &BodyRef) -> Pose {
 /// Chrono YAML has no world body: items attached to the world are attached to an added fixed
 /// body at the origin (an exact equivalent).
 fn ground_for_the_world(l: &mut Lowering, model: &mut Model) {
-    if !uses_world(model) {
+    if !super::uses_world(model) {
         return;
     }
     let mut name = "ground".to_owned();
@@ -183,24 +174,6 @@ fn for_each_body_ref(model: &mut Model, mut f: impl FnMut(&mut BodyRef)) {
             f(body2);
         }
     }
-}
-
-fn uses_world(model: &Model) -> bool {
-    let w = |r: &BodyRef| r.is_world();
-    model.joints.iter().any(|j| w(&j.parent) || w(&j.child))
-        || model
-            .constraints
-            .iter()
-            .any(|c| c.kind.bodies().iter().any(|r| w(r)))
-        || model.force_elements.iter().any(|f| match &f.kind {
-            mbconv_ir::ForceKind::Tsda(t) => w(&t.body1) || w(&t.body2),
-            mbconv_ir::ForceKind::Rsda(r) => w(&r.body1) || w(&r.body2),
-            _ => false,
-        })
-        || model.motors.iter().any(|m| match &m.target {
-            mbconv_ir::MotorTarget::BodyPair { body1, body2, .. } => w(body1) || w(body2),
-            _ => false,
-        })
 }
 
 /// Model-level items Chrono YAML has no place for, and other formats' model extras.
