@@ -83,7 +83,8 @@ impl Lowering {
             "root",
             &at,
             if empty {
-                "the model has no bodies and a body file needs a link: a fixed massless root link is written".to_owned()
+                "the model has no bodies and a body file needs a link: a fixed massless root link is written"
+                    .to_owned()
             } else {
                 format!(
                     "{} bodies attach to the world; they hang from an added fixed massless root link",
