@@ -311,3 +311,20 @@ fn convert_skips_the_check_on_large_models_unless_forced() {
         text(&out.stderr)
     );
 }
+
+/// A Chrono RSDA on a revolute axis and a TSDA along a prismatic axis become the joints' DART
+/// springs and dampers: the same physics, integrated implicitly by DART (and the solver) where
+/// the Chrono elements are explicit forces. The check tells that from a silent loss by the gap
+/// shrinking with the step, and says so.
+#[test]
+fn a_difference_of_discretisation_is_explained_and_named() {
+    let model = fixtures().join("chrono/motion_elements.yaml");
+    let out = mbconv(&["check", model.to_str().unwrap(), "--via", "skel", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let target = &json["targets"][0];
+    assert_eq!(target["verdict"], "explained", "{target}");
+    let message = target["message"].as_str().unwrap();
+    assert!(message.contains("check.discretisation"), "{message}");
+    assert_eq!(target["lost"], 0, "{target}");
+}
