@@ -157,7 +157,54 @@ fn golden_dart_from_other_formats(python: &std::path::Path) -> Result<()> {
             }
         }
     }
+    dart_trajectories_of_written_skel(python, &written.join("chrono"), &golden.join("trajectories"))
+}
+
+/// DART's 1 s trajectory (semi-implicit Euler at the file's own time step, collisions off,
+/// every body's centre of mass every 0.1 s) of each SKEL file in `dir`, written as
+/// `chrono__<name>.json` into `out` (`oracles/dart/dart_trajectory.py`).
+fn dart_trajectories_of_written_skel(
+    python: &std::path::Path,
+    dir: &std::path::Path,
+    out: &std::path::Path,
+) -> Result<()> {
+    let _ = std::fs::remove_dir_all(out);
+    std::fs::create_dir_all(out)?;
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "skel"))
+        .collect();
+    files.sort();
+    for file in files {
+        let text = std::fs::read_to_string(&file)?;
+        let dt = skel_time_step(&text).unwrap_or(1e-3);
+        let every = ((0.1 / dt).round() as usize).max(1);
+        let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
+        let target = out.join(format!("chrono__{stem}.json"));
+        run(
+            python,
+            &[
+                "oracles/dart/dart_trajectory.py",
+                &file.to_string_lossy(),
+                "--dt",
+                &format!("{dt:e}"),
+                "--duration",
+                "1",
+                "--every",
+                &every.to_string(),
+                "--out",
+                &target.to_string_lossy(),
+            ],
+        )?;
+    }
     Ok(())
+}
+
+/// The `<time_step>` a SKEL text states, if any.
+fn skel_time_step(text: &str) -> Option<f64> {
+    let start = text.find("<time_step>")? + "<time_step>".len();
+    let end = start + text[start..].find("</time_step>")?;
+    text[start..end].trim().parse().ok()
 }
 
 /// Pinocchio ABA and DART trajectory golden data for the solver

@@ -6,7 +6,7 @@ use crate::roundtrip::{RoundTrip, Step, StepError, round_trip};
 use crate::verdict::{TargetCheck, Trace, Verdict};
 use mbconv_ir::Model;
 use mbconv_ir::format::{Format, Imported, Options, Registry};
-use mbconv_solver::Integrator;
+use mbconv_solver::{Integrator, SolverError};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -107,12 +107,14 @@ pub fn check(
     formats: &[&dyn Format],
     settings: &CheckSettings,
 ) -> CheckReport {
-    let simulation = settings.simulation(model);
-    let original =
-        Motion::simulate(model, &simulation).map_err(|e| StepError::new(Step::SimulateOriginal, e));
+    let (simulation, original) = simulate_original(model, settings);
     let targets = formats
         .iter()
-        .map(|format| check_target(model, &original, registry, *format, settings))
+        .map(|format| {
+            let mut target = check_target(model, &original, &simulation, registry, *format, settings);
+            note_refined_step(&mut target, &simulation, settings, model);
+            target
+        })
         .collect();
     CheckReport {
         model: name.to_owned(),
@@ -120,16 +122,82 @@ pub fn check(
     }
 }
 
-/// Checks one target, given the original's motion (simulated once for all targets).
+/// How many times the check divides the step by [`REFINEMENT`] when the original's simulation
+/// diverges at the model's own step.
+const DIVERGENCE_REFINEMENTS: u32 = 2;
+
+/// Simulates the original with `settings`. When it diverges at the model's own step (the
+/// settings give none) and the integrator is semi-implicit Euler, the step was too large for an
+/// explicit integrator (a stiff bushing or spring that the source simulator integrates
+/// implicitly): the original is simulated again at `dt / 10`, then `dt / 100`, within
+/// [`REFINEMENT_BUDGET`], and the step that worked is the one every target is checked at.
+/// Returns the settings used and the original's motion.
+pub fn simulate_original(
+    model: &Model,
+    settings: &CheckSettings,
+) -> (SimulationSettings, Result<Motion, StepError>) {
+    let mut simulation = settings.simulation(model);
+    let mut result = Motion::simulate(model, &simulation);
+    let may_refine = settings.dt.is_none() && settings.integrator == Integrator::SemiImplicitEuler;
+    for _ in 0..DIVERGENCE_REFINEMENTS {
+        if !(may_refine && matches!(result, Err(SolverError::Diverged { .. }))) {
+            break;
+        }
+        let finer = SimulationSettings {
+            dt: simulation.dt / REFINEMENT,
+            ..simulation.clone()
+        };
+        let steps = finer.duration / finer.dt;
+        if steps * model.bodies.len().max(1) as f64 > REFINEMENT_BUDGET {
+            break;
+        }
+        let attempt = Motion::simulate(model, &finer);
+        if attempt.is_ok() {
+            simulation = finer;
+            result = attempt;
+            break;
+        }
+        simulation = finer;
+    }
+    if result.is_err() {
+        // Report the failure at the settings the user asked for.
+        simulation = settings.simulation(model);
+    }
+    (
+        simulation,
+        result.map_err(|e| StepError::new(Step::SimulateOriginal, e)),
+    )
+}
+
+/// Says in the message of a decided target that the check ran at a finer step than the
+/// model's own, and why.
+fn note_refined_step(
+    target: &mut TargetCheck,
+    simulation: &SimulationSettings,
+    settings: &CheckSettings,
+    model: &Model,
+) {
+    let own = settings.simulation(model).dt;
+    if simulation.dt != own && target.verdict != Verdict::Failed {
+        target.message.push_str(&format!(
+            " (checked at dt = {:e} s: at the model's step, {:e} s, the original's simulation diverges with the explicit integrator)",
+            simulation.dt, own
+        ));
+    }
+}
+
+/// Checks one target, given the original's motion (simulated once for all targets) and the
+/// settings it was simulated with.
 pub fn check_target(
     model: &Model,
     original: &Result<Motion, StepError>,
+    simulation: &SimulationSettings,
     registry: &Registry,
     format: &dyn Format,
     settings: &CheckSettings,
 ) -> TargetCheck {
     let name = format.info().name;
-    match try_target(model, original, registry, format, settings) {
+    match try_target(model, original, simulation, registry, format, settings) {
         Ok(target) => target,
         Err(e) => TargetCheck::failed_at(name, &e),
     }
@@ -138,6 +206,7 @@ pub fn check_target(
 fn try_target(
     model: &Model,
     original: &Result<Motion, StepError>,
+    simulation: &SimulationSettings,
     registry: &Registry,
     format: &dyn Format,
     settings: &CheckSettings,
@@ -151,7 +220,7 @@ fn try_target(
         read_back,
     } = round_trip(registry, format, model, write_options, settings.to_file)?;
     let a = original.as_ref().map_err(Clone::clone)?;
-    let simulation = settings.simulation(model);
+    let simulation = simulation.clone();
     let l_owned;
     let l = if lowered.model == *model {
         a

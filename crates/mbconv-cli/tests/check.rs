@@ -2,7 +2,7 @@
 //! `--against`, JSON, plots.
 #![allow(clippy::unwrap_used)]
 
-use mbconv_check::{CheckSettings, Verdict};
+use mbconv_check::CheckSettings;
 use mbconv_ir::format::{Options, Source};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -32,32 +32,7 @@ const NOT_MODELS: [(&str, &str); 2] = [
     ),
 ];
 
-/// Fixture checks known to fail today (file, target or `*` for every target, verdict, the open
-/// problem). The test fails when one of them changes verdict, so that this list shrinks as the
-/// problems are fixed.
-const KNOWN_FAILURES: [(&str, &str, Verdict, &str); 3] = [
-    (
-        "chrono/constraints.yaml",
-        "*",
-        Verdict::Failed,
-        "solver: cannot simulate the original (a revolute-translational constraint without both axes)",
-    ),
-    (
-        "chrono/joints.yaml",
-        "*",
-        Verdict::Failed,
-        "solver: the simulation of the original diverges within 0.02 s",
-    ),
-    (
-        "chrono/motors.yaml",
-        "*",
-        Verdict::Failed,
-        "solver: cannot assemble the original (position motor rot_pos)",
-    ),
-];
-
-/// `check --all` on every fixture: no `unexplained`, no `failed`, except the known failures
-/// listed above (all in simulating the original, none in a conversion).
+/// `check --all` on every fixture: no `unexplained`, no `failed`.
 #[test]
 fn every_fixture_checks_without_unexplained_or_failed() {
     let registry = mbconv_cli::registry::registry();
@@ -93,19 +68,11 @@ fn every_fixture_checks_without_unexplained_or_failed() {
         );
         for target in &report.targets {
             listing.push(format!("{file} -> {}: {}", target.format, target.verdict));
-            let known = KNOWN_FAILURES
-                .iter()
-                .find(|(f, t, _, _)| f == file && (*t == "*" || *t == target.format));
-            match known {
-                Some((_, _, verdict, why)) if target.verdict != *verdict => wrong.push(format!(
-                    "{file} -> {}: {} ({}), listed as a known {verdict} ({why}): update KNOWN_FAILURES",
-                    target.format, target.verdict, target.message
-                )),
-                None if target.verdict.is_failure() => wrong.push(format!(
+            if target.verdict.is_failure() {
+                wrong.push(format!(
                     "{file} -> {}: {}: {}",
                     target.format, target.verdict, target.message
-                )),
-                _ => {}
+                ));
             }
         }
     }

@@ -273,8 +273,10 @@ fn joint_frames_of_every_type() {
     let (k, _) = bushing.diagonal(&rev.kind).unwrap();
     assert_eq!(k, [7e7, 7e7, 7e7, 1e5, 1e5, 500.0]);
 
+    // c, d and e stand where b stands, so their joint frames are b's.
     let sph = m.joint("spherical").unwrap();
     assert_eq!(sph.kind, JointKind::Spherical);
+    assert_eq!((sph.parent.name(), sph.child.name()), (Some("a"), Some("c")));
     pose_eq(&sph.parent_frame, v(0.0, 1.0, 0.0), [1.0, 0.0, 0.0, 0.0]);
     pose_eq(&sph.child_frame, v(-1.0, -1.0, 0.0), [s, 0.0, 0.0, -s]);
 
@@ -619,9 +621,9 @@ fn radians_option_writes_radians() {
 fn source_map_points_items_back_to_their_lines() {
     let imported = read("joints.yaml");
     let span = imported.span_of("joints[\"revolute\"].parent_frame").unwrap();
-    assert_eq!((span.line, span.column), (31, 7));
+    assert_eq!((span.line, span.column), (52, 7));
     let span = imported.span_of("bodies[\"b\"].inertial.mass").unwrap();
-    assert_eq!(span.line, 14);
+    assert_eq!(span.line, 17);
     let shapes = read("contact_visual.yaml");
     let span = shapes.span_of("bodies[\"box\"].shapes[3]").unwrap();
     assert_eq!(span.line, 53);

@@ -2,8 +2,8 @@
 
 use super::fields::{Ctx, Fields};
 use crate::raw::Node;
-use crate::spec::FORMAT;
 use crate::spec::frames::{self as convert, JointGeometry, JointType};
+use crate::spec::{self, FORMAT};
 use mbconv_ir::format::SourceError;
 use mbconv_ir::format::kit::aids;
 use mbconv_ir::report::path;
@@ -303,21 +303,24 @@ pub(super) fn constraints(ctx: &mut Ctx, model: &mut Model, list: &Node) -> Resu
                 distance: None,
             },
         };
-        if ty != "DISTANCE" {
+        // Chrono's parser creates a link for DISTANCE only: the model Chrono runs has no other
+        // constraint, so the IR keeps the others disabled (a writer can still say them).
+        let built = spec::constraint_is_built(&kind);
+        if !built {
             ctx.finding(
                 "chrono.constraint_not_built",
                 Severity::Warning,
                 Category::Ignored,
                 &ip,
                 Some(ty_node),
-                format!("Chrono's parser accepts {ty} but creates nothing for it (empty branch); mbconv keeps the constraint"),
+                format!("Chrono's parser accepts {ty} but creates nothing for it (empty branch); mbconv keeps the constraint, disabled, as Chrono runs the model"),
             );
         }
         f.finish_into(ctx, &mut extras, "", &ip);
         model.constraints.push(Constraint {
             name,
             kind,
-            enabled: true,
+            enabled: built,
             extras,
         });
     }

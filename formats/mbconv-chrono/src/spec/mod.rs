@@ -28,3 +28,10 @@ pub(crate) const DEFAULT_TIME_STEP: f64 = 1e-3;
 
 /// The name of the contact material the writer gives collision shapes that have none.
 pub(crate) const DEFAULT_MATERIAL: &str = "default";
+
+/// Whether Chrono's parser creates a link for a constraint of this kind. It accepts
+/// REVOLUTE-SPHERICAL and REVOLUTE-TRANSLATIONAL but builds nothing for them (empty branches),
+/// so only a DISTANCE constraint takes part in the motion Chrono computes.
+pub(crate) fn constraint_is_built(kind: &mbconv_ir::ConstraintKind) -> bool {
+    matches!(kind, mbconv_ir::ConstraintKind::Distance { .. })
+}

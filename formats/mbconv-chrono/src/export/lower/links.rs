@@ -3,8 +3,8 @@
 
 use super::{Lowering, pose_of};
 use crate::export::geometry::{builds_joint, frames_for, fresh_geometry, joint_geometry};
-use crate::spec::FORMAT;
 use crate::spec::frames::{self as convert, JointType};
+use crate::spec::{self, FORMAT};
 use mbconv_ir::format::kit::aids;
 use mbconv_ir::report::path;
 use mbconv_ir::{Category, ConstraintKind, DofProperties, Joint, JointKind, Model, Pose};
@@ -240,13 +240,22 @@ pub(super) fn constraints(l: &mut Lowering, model: &mut Model) {
                 continue;
             }
         }
-        if !c.enabled {
+        if spec::constraint_is_built(&c.kind) {
+            if !c.enabled {
+                l.lost(
+                    Category::Dropped,
+                    &ip,
+                    "a disabled constraint is written as enabled",
+                );
+                c.enabled = true;
+            }
+        } else if c.enabled {
             l.lost(
                 Category::Dropped,
                 &ip,
-                "a disabled constraint is written as enabled",
+                "Chrono's parser creates nothing for this constraint type: Chrono runs the model without it",
             );
-            c.enabled = true;
+            c.enabled = false;
         }
         l.strip_foreign_extras(&mut c.extras, &ip);
         kept.push(c);
