@@ -33,7 +33,8 @@ fn gram(jac: &DMatrix<f64>, out: &mut DMatrix<f64>) {
 
 /// Solves the symmetric positive semi-definite system `a x = b` in place by Cholesky with
 /// symmetric pivoting; pivots below `1e-12 ×` the largest diagonal are dropped (redundant
-/// rows get a zero multiplier). `a` is overwritten.
+/// rows get a zero multiplier). `a` is overwritten; its trailing block stays symmetric at
+/// every step, which the row/column swaps of the pivoting need. Returns the rank used.
 pub(crate) fn solve_psd(
     a: &mut DMatrix<f64>,
     b: &DVector<f64>,
@@ -69,11 +70,15 @@ pub(crate) fn solve_psd(
         for i in k + 1..m {
             a[(i, k)] /= d;
         }
+        // Schur-complement update of the trailing block. Both triangles are kept: the
+        // symmetric swap of a later pivot moves entries across the diagonal, so an
+        // upper-triangle entry left stale here would become a wrong lower-triangle one.
         for j in k + 1..m {
             let ljk = a[(j, k)];
             for i in j..m {
                 let lik = a[(i, k)];
                 a[(i, j)] -= lik * ljk;
+                a[(j, i)] = a[(i, j)];
             }
         }
         rank = k + 1;
@@ -353,4 +358,81 @@ fn fit_body_velocities(model: &Model, data: &mut Data, state: &mut crate::State)
     let mut perm = vec![0; nv];
     solve_psd(&mut normal, &rhs, &mut x, &mut perm);
     state.v.copy_from_slice(x.as_slice());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A deterministic `rows × cols` matrix with entries in `[-1, 1)` and diagonal scales
+    /// `scale[i]` per row, so that pivoting reorders the rows.
+    fn factor(rows: usize, cols: usize, seed: u64, scale: &[f64]) -> DMatrix<f64> {
+        let mut s = seed;
+        DMatrix::from_fn(rows, cols, |r, _| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let u = (s >> 11) as f64 / (1u64 << 53) as f64;
+            (2.0 * u - 1.0) * scale[r]
+        })
+    }
+
+    /// Solves `a x = b` with `solve_psd` and returns `|a x − b|∞` and the rank.
+    fn residual_of(a: &DMatrix<f64>, b: &DVector<f64>) -> (f64, usize) {
+        let m = a.nrows();
+        let mut work = a.clone();
+        let mut x = DVector::zeros(m);
+        let mut perm = vec![0; m];
+        let rank = solve_psd(&mut work, b, &mut x, &mut perm);
+        ((a * &x - b).amax(), rank)
+    }
+
+    #[test]
+    fn pivoted_cholesky_solves_a_small_system_that_needs_a_swap() {
+        // Pivot order 0, 2, 1: the second pivot swaps rows/columns 1 and 2, so the factor
+        // reads the (2, 1) entry of the Schur complement after the first elimination.
+        let a = DMatrix::from_row_slice(3, 3, &[4.0, 2.0, 2.0, 2.0, 2.0, 0.0, 2.0, 0.0, 3.0]);
+        let expected = DVector::from_column_slice(&[1.0, -2.0, 0.5]);
+        let b = &a * &expected;
+        let mut work = a.clone();
+        let mut x = DVector::zeros(3);
+        let mut perm = vec![0; 3];
+        assert_eq!(solve_psd(&mut work, &b, &mut x, &mut perm), 3);
+        assert_eq!(perm, vec![0, 2, 1]);
+        assert!((x - expected).amax() < 1e-12);
+    }
+
+    #[test]
+    fn pivoted_cholesky_solves_full_rank_systems() {
+        for seed in 0..20 {
+            let m = 7;
+            let scale: Vec<f64> = (0..m)
+                .map(|i| 1.0 + ((i * 5 + seed as usize) % 7) as f64)
+                .collect();
+            let f = factor(m, m + 2, seed, &scale);
+            let a = &f * f.transpose();
+            let b = factor(m, 1, seed + 100, &vec![1.0; m]).column(0).into_owned();
+            let (res, rank) = residual_of(&a, &b);
+            assert_eq!(rank, m, "seed {seed}");
+            assert!(res < 1e-9 * a.amax(), "seed {seed}: residual {res}");
+        }
+    }
+
+    #[test]
+    fn pivoted_cholesky_solves_consistent_rank_deficient_systems() {
+        // Redundant constraint rows: a = F Fᵀ with F of rank 4, b in the range of a.
+        for seed in 0..20 {
+            let m = 8;
+            let scale: Vec<f64> = (0..m)
+                .map(|i| 1.0 + ((i * 3 + seed as usize) % 5) as f64)
+                .collect();
+            let f = factor(m, 4, seed, &scale);
+            let a = &f * f.transpose();
+            let y = factor(m, 1, seed + 200, &vec![1.0; m]).column(0).into_owned();
+            let b = &a * y;
+            let (res, rank) = residual_of(&a, &b);
+            assert_eq!(rank, 4, "seed {seed}");
+            assert!(res < 1e-9 * a.amax(), "seed {seed}: residual {res}");
+        }
+    }
 }
