@@ -131,6 +131,8 @@ const DIVERGENCE_REFINEMENTS: u32 = 2;
 /// explicit integrator (a stiff bushing or spring that the source simulator integrates
 /// implicitly): the original is simulated again at `dt / 10`, then `dt / 100`, within
 /// [`REFINEMENT_BUDGET`], and the step that worked is the one every target is checked at.
+/// When every such step diverges, the original is simulated with [`ADAPTIVE_FALLBACK`]
+/// sampled at the model's step, and every target is checked with it.
 /// Returns the settings used and the original's motion.
 pub fn simulate_original(
     model: &Model,
@@ -159,6 +161,21 @@ pub fn simulate_original(
         }
         simulation = finer;
     }
+    if may_refine && matches!(result, Err(SolverError::Diverged { .. })) {
+        // No step within the budget is small enough: the model moves too fast for a
+        // fixed-step explicit scheme (the Shift double pendulum starts its joints at 1000 rad/s
+        // and asks Shift for its adaptive ode113). Integrate adaptively instead, sampled at the
+        // model's step.
+        let adaptive = SimulationSettings {
+            integrator: ADAPTIVE_FALLBACK,
+            ..settings.simulation(model)
+        };
+        let attempt = Motion::simulate(model, &adaptive);
+        if attempt.is_ok() {
+            simulation = adaptive;
+            result = attempt;
+        }
+    }
     if result.is_err() {
         // Report the failure at the settings the user asked for.
         simulation = settings.simulation(model);
@@ -178,7 +195,19 @@ fn note_refined_step(
     model: &Model,
 ) {
     let own = settings.simulation(model).dt;
-    if simulation.dt != own && target.verdict != Verdict::Failed {
+    if target.verdict == Verdict::Failed {
+        return;
+    }
+    if let Integrator::Dopri5 { rtol, atol } = simulation.integrator
+        && settings.integrator != simulation.integrator
+    {
+        target.message.push_str(&format!(
+            " (checked with dopri5, rtol = {rtol:e}, atol = {atol:e}, sampled every {:e} s: with the explicit integrator the original's simulation diverges at the model's step and at every finer step tried)",
+            simulation.dt
+        ));
+        return;
+    }
+    if simulation.dt != own {
         target.message.push_str(&format!(
             " (checked at dt = {:e} s: at the model's step, {:e} s, the original's simulation diverges with the explicit integrator)",
             simulation.dt, own
@@ -350,6 +379,13 @@ pub const DISCRETISATION: &str = "check.discretisation";
 /// How much finer the step is when the check tells a different discretisation from a
 /// different model.
 const REFINEMENT: f64 = 10.0;
+
+/// The integrator the check falls back to when the original diverges with semi-implicit
+/// Euler at every step tried: adaptive Dormand–Prince at the CLI's default tolerances.
+pub const ADAPTIVE_FALLBACK: Integrator = Integrator::Dopri5 {
+    rtol: mbconv_solver::DEFAULT_RTOL,
+    atol: mbconv_solver::DEFAULT_ATOL,
+};
 
 /// The largest number of body-steps the refined simulations may take together.
 const REFINEMENT_BUDGET: f64 = 4.0e6;

@@ -36,7 +36,8 @@ mod roundtrip;
 mod verdict;
 
 pub use check::{
-    CheckReport, CheckSettings, DEFAULT_DURATION, DEFAULT_STEP, check, check_against, check_target,
+    ADAPTIVE_FALLBACK, CheckReport, CheckSettings, DEFAULT_DURATION, DEFAULT_STEP, check, check_against,
+    check_target, simulate_original,
 };
 pub use compare::{BodyMatch, Difference, Tolerances};
 pub use loss_matrix::loss_matrix;
