@@ -5,7 +5,7 @@ use crate::raw::Node;
 use crate::spec::FORMAT;
 use crate::spec::MATERIAL_DEFAULTS;
 use crate::spec::frames as convert;
-use crate::spec::velocity::{twist_from_chrono, twist_to_chrono};
+use crate::spec::velocity::set_from_chrono;
 use mbconv_ir::format::SourceError;
 use mbconv_ir::format::kit::aids;
 use mbconv_ir::report::path;
@@ -137,23 +137,7 @@ fn velocities(ctx: &mut Ctx, f: &mut Fields, b: &mut Body) -> Result<(), Box<Sou
         Some(n) => ctx.vec3(n, "initial_angular_velocity")?,
         None => Vector3::zeros(),
     };
-    let twist = twist_from_chrono(b, &v_com, &w_local);
-    let (fresh_v, fresh_w) = twist_to_chrono(b, &twist);
-    aids::keep(
-        &mut b.extras,
-        FORMAT,
-        "initial_linear_velocity",
-        &convert::v3(&v_com),
-        &convert::v3(&fresh_v),
-    );
-    aids::keep(
-        &mut b.extras,
-        FORMAT,
-        "initial_angular_velocity",
-        &convert::v3(&w_local),
-        &convert::v3(&fresh_w),
-    );
-    b.initial_velocity = Some(twist);
+    set_from_chrono(b, &v_com, &w_local);
     Ok(())
 }
 

@@ -5,7 +5,7 @@ use super::{Out, write_extras};
 use crate::spec::FORMAT;
 use crate::spec::MATERIAL_DEFAULTS;
 use crate::spec::frames as convert;
-use crate::spec::velocity::{twist_from_chrono, twist_to_chrono};
+use crate::spec::velocity::written_velocity;
 use mbconv_ir::format::kit::aids;
 use mbconv_ir::rotation::chrono as conv;
 use mbconv_ir::{Body, ContactMaterial, Extras, Geometry, Inertial, Shape, ShapeRole};
@@ -70,19 +70,7 @@ pub(super) fn body(out: &Out, b: &Body) -> Y {
         ));
     }
     if let Some(t) = &b.initial_velocity {
-        let (v, w) = twist_to_chrono(b, t);
-        let kv = aids::kept(&b.extras, FORMAT, "initial_linear_velocity").filter(|k| k.len() == 3);
-        let kw = aids::kept(&b.extras, FORMAT, "initial_angular_velocity").filter(|k| k.len() == 3);
-        let cv = kv.map_or(v, |k| Vector3::new(k[0], k[1], k[2]));
-        let cw = kw.map_or(w, |k| Vector3::new(k[0], k[1], k[2]));
-        let back = twist_from_chrono(b, &cv, &cw);
-        let (v, w) = if convert::same_vector(&back.linear, &t.linear)
-            && convert::same_vector(&back.angular, &t.angular)
-        {
-            (cv, cw)
-        } else {
-            (v, w)
-        };
+        let (v, w) = written_velocity(b, t);
         m.push(("initial_linear_velocity".into(), Y::nums(&convert::v3(&v))));
         m.push(("initial_angular_velocity".into(), Y::nums(&convert::v3(&w))));
     }

@@ -70,6 +70,8 @@ fn body(l: &mut Lowering, b: &mut Body) {
     }
     b.contact_materials = materials;
     l.strip_foreign_extras(&mut b.extras, &ip);
+    // Last: the velocity conversion depends on the pose and the centre-of-mass frame.
+    crate::spec::velocity::quantise(b);
 }
 
 /// Lowers one shape; false when Chrono YAML has no such shape.
