@@ -305,3 +305,64 @@ fn a_closed_loop_with_fixed_as_child_is_cut_and_closes() {
     assert_vec(&rocker.translation, [0.0, 1.0, 1.0], "C on the rocker");
     round_trips(m, "loop.json");
 }
+
+/// The world poses of the parent-side and child-side frames of joint `name` in the
+/// reference configuration.
+fn frames_of(m: &Model, name: &str) -> (mbconv_ir::Pose, mbconv_ir::Pose) {
+    let tree = SpanningTree::new(m);
+    let poses = world_poses(m, &tree, Configuration::Reference);
+    let j = m.joint(name).unwrap();
+    let at = |r: &BodyRef| match r {
+        BodyRef::World => mbconv_ir::Pose::identity(),
+        BodyRef::Body(n) => poses[m.body_index(n).unwrap()],
+    };
+    (at(&j.parent) * j.parent_frame, at(&j.child) * j.child_frame)
+}
+
+#[test]
+fn a_loop_through_a_rigid_offset_closes_under_the_child_in_parent_reading() {
+    let imported = read("offset_loop.json");
+    let m = &imported.model;
+    let tree = SpanningTree::new(m);
+    // Breadth first from `fixed`: A (arm), D (rocker), W (plate), C (coupler, reversed);
+    // B closes the loop.
+    assert_eq!(tree.loop_joints, vec![m.joint_index("B").unwrap()]);
+    // W's {R, T} is the plate's frame in arm.tip: p_tip = Rz(90°)·p_plate + (0, 0.5, 0), so
+    // the plate sits at tip + T = (0, 0.5, 1) with its x axis along world y.
+    let pose = |name: &str| m.body(name).unwrap().pose;
+    assert_vec(&pose("plate").translation, [0.0, 0.5, 1.0], "plate");
+    assert_vec(
+        &(pose("plate").rotation * Vector3::x()),
+        [0.0, 1.0, 0.0],
+        "plate x axis",
+    );
+    assert_vec(&pose("coupler").translation, [0.0, 1.0, 1.0], "coupler");
+    assert_vec(&pose("rocker").translation, [0.0, 2.0, 0.0], "rocker");
+    // hook = plate + Rz(90°)·(0.5, 0, 0) = (0, 1, 1); its rows [[0,1,0],[-1,0,0],[0,0,1]]
+    // (columns: the hook's axes in plate coordinates) undo the plate's turn, so B's axis is
+    // world x on both sides and the loop closes exactly, position and orientation.
+    let (on_plate, on_coupler) = frames_of(m, "B");
+    assert_vec(&on_plate.translation, [0.0, 1.0, 1.0], "B on the plate");
+    assert_vec(&on_coupler.translation, [0.0, 1.0, 1.0], "B on the coupler");
+    assert!(on_plate.rotation.angle() < 1e-12 && on_coupler.rotation.angle() < 1e-12);
+    // The other reading, {R, T} as arm.tip in the plate frame: the plate would sit at
+    // tip − Rz(−90°)·T = (−0.5, 0, 1) turned by −90°, the hook at (−0.5, −0.5, 1), and the
+    // loop would stay open by |(−0.5, −1.5, 0)| = √2.5 m.
+    let mut other = m.clone();
+    let w = other.joints.iter_mut().find(|j| j.name == "W").unwrap();
+    let tip = mbconv_ir::Pose::from_translation(Vector3::new(0.0, 0.0, 1.0));
+    let offset = tip.inverse() * w.parent_frame;
+    assert_vec(&offset.translation, [0.0, 0.5, 0.0], "W's T");
+    w.parent_frame = tip * offset.inverse();
+    let (hook, on_coupler) = frames_of(&other, "B");
+    assert_vec(
+        &hook.translation,
+        [-0.5, -0.5, 1.0],
+        "hook under the other reading",
+    );
+    assert!(close(
+        (hook.translation - on_coupler.translation).norm(),
+        2.5f64.sqrt()
+    ));
+    round_trips(m, "offset_loop.json");
+}
