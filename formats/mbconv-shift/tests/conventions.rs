@@ -34,11 +34,23 @@ fn abiflexx_loops_close_under_the_chosen_offset_direction_only() {
     let Some(path) = corpus_file("shift/abiflexx_d4_1300/abiflexx_d4_1300.json") else {
         return;
     };
-    let model = ShiftFormat
+    let imported = ShiftFormat
         .read(&Source::from_path(&path).unwrap(), &Options::default())
-        .unwrap()
-        .model;
-    let gap = worst_loop_gap(&model);
+        .unwrap();
+    let model = &imported.model;
+    let gap = worst_loop_gap(model);
+    // The reader names the gap: one `loop_gap` note per loop left open, with its size.
+    let gaps: Vec<_> = imported
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.code == "shift.loop_gap")
+        .collect();
+    assert!(!gaps.is_empty());
+    assert!(
+        gaps.iter().any(|f| f.message.contains(&format!("{gap:.3e} m"))),
+        "{gaps:#?}"
+    );
     // The file's joint angles and matrices are rounded (8 digits): the loops close to 0.66 mm
     // on 1 m links under the chosen reading, and stay open by 0.4 m under the other.
     assert!(gap < 1e-3, "loops open by {gap} m under the chosen reading");

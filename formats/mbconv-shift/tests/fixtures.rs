@@ -364,5 +364,13 @@ fn a_loop_through_a_rigid_offset_closes_under_the_child_in_parent_reading() {
         (hook.translation - on_coupler.translation).norm(),
         2.5f64.sqrt()
     ));
+    // The loop closes as written: no `loop_gap` note.
+    assert!(
+        imported
+            .report
+            .findings
+            .iter()
+            .all(|f| f.code != "shift.loop_gap")
+    );
     round_trips(m, "offset_loop.json");
 }
