@@ -5,19 +5,10 @@
 #![allow(clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn mbconv(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mbconv"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+mod common;
+use common::{mbconv, stderr};
 
 /// A Chrono model: a pendulum `bob` on a revolute joint, with `body` as the bob's extra lines
 /// and `joint` as the joint's.
@@ -278,4 +269,57 @@ fn messages_print_numbers_readably() {
         "{err}"
     );
     assert!(!err.contains("0.0000000000000000222"), "{err}");
+}
+
+/// A Chrono model read through its simulation file: the model's findings name the model file
+/// with the model's line numbers; the simulation file's name its own.
+#[test]
+fn findings_name_the_file_their_line_belongs_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("model.yaml");
+    std::fs::write(
+        &model,
+        chrono_model(
+            "      mass: 1\n      inertia:\n        moments: [0, 0, 0.3]",
+            GOOD_JOINT,
+        ),
+    )
+    .unwrap();
+    let sim = dir.path().join("sim.yaml");
+    std::fs::write(
+        &sim,
+        "chrono-version: 10.0\ntype: MBS\nmodel: model.yaml\nsimulation:\n  end_time: 1\n  gravity: [0, 0, -9.81]\n",
+    )
+    .unwrap();
+    let bob_line = chrono_model(GOOD_BOB, GOOD_JOINT)
+        .lines()
+        .position(|l| l.contains("name: bob"))
+        .unwrap()
+        + 1;
+    let expected = format!("model.yaml:{bob_line}:");
+    let (m, s) = (model.to_str().unwrap(), sim.to_str().unwrap());
+    let converted = dir.path().join("out.skel");
+    let o = converted.to_str().unwrap();
+    for args in [
+        vec!["validate", s],
+        vec!["info", s],
+        vec!["convert", m, "--chrono-sim", s, "-o", o, "--no-check", "--force"],
+        vec!["convert", s, "-o", o, "--no-check", "--force"],
+    ] {
+        let out = mbconv(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        let line = err
+            .lines()
+            .find(|l| l.contains("warning[inertia.triangle]"))
+            .unwrap_or_else(|| panic!("{args:?}: {err}"));
+        assert!(line.contains(&expected), "{args:?}: {line}");
+        assert!(!line.contains("sim.yaml"), "{args:?}: {line}");
+        // The simulation file's own finding names it.
+        let no_solver = err
+            .lines()
+            .find(|l| l.contains("chrono.no_solver"))
+            .unwrap_or_else(|| panic!("{args:?}: {err}"));
+        assert!(no_solver.contains("sim.yaml:"), "{args:?}: {no_solver}");
+    }
 }

@@ -77,7 +77,11 @@ pub fn validate(registry: &Registry, args: &InspectArgs, quiet: bool) -> Result<
     let loaded = load(registry, args)?;
     let source = &loaded.source;
     let mut all = loaded.import_report();
-    all.extend(loaded.validation.clone());
+    // The validation's spans may point into another file than the input (a Chrono model read
+    // through its simulation file): each finding keeps its file.
+    let mut validation = loaded.validation.clone();
+    validation.pin_file();
+    all.extend(validation);
     if args.json {
         println!(
             "{}",
