@@ -135,6 +135,18 @@ fn several_files_convert_and_a_clean_batch_exits_0() {
     assert_eq!(summary(&err).2, 0, "{err}");
     assert!(out_dir.path().join("joint_screw.skel").is_file());
     assert!(out_dir.path().join("double_pendulum.skel").is_file());
+
+    // One file into a directory is a batch of one.
+    let out = mbconv(&[
+        "convert",
+        fixtures().join("skel/joint_planar.skel").to_str().unwrap(),
+        "--to",
+        "skel",
+        "-o",
+        &format!("{}/", out_dir.path().display()),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out_dir.path().join("joint_planar.skel").is_file());
 }
 
 #[test]

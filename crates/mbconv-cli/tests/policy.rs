@@ -70,6 +70,13 @@ fn invalid_models() -> Vec<(&'static str, String)> {
             "zero axis",
             chrono_model(GOOD_BOB, "      body2: bob\n      axis: [0, 0, 0]"),
         ),
+        (
+            "duplicate names",
+            chrono_model(
+                &format!("{GOOD_BOB}\n    - name: bob\n      location: [2, 0, 0]\n{GOOD_BOB}"),
+                GOOD_JOINT,
+            ),
+        ),
     ]
 }
 

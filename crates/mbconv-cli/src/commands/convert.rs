@@ -125,10 +125,18 @@ fn convert_one(
     }
 
     let companion_dir = output.parent().map(Path::to_path_buf).unwrap_or_default();
-    for companion in &exported.companions {
-        let path = companion_dir.join(&companion.file_name);
-        ensure_not_input(request.input, &path)?;
-        write_atomic(&path, &companion.text, request.flags.force)?;
+    let companions: Vec<(PathBuf, &str)> = exported
+        .companions
+        .iter()
+        .map(|c| (companion_dir.join(&c.file_name), c.text.as_str()))
+        .collect();
+    // Refuse before writing anything, so that a refusal leaves no file of the set behind.
+    for (path, _) in &companions {
+        ensure_not_input(request.input, path)?;
+        ensure_new(path, request.flags.force)?;
+    }
+    for (path, text) in &companions {
+        write_atomic(path, text, request.flags.force)?;
     }
     write_atomic(&output, &exported.text, request.flags.force)?;
     if !request.quiet && !is_stdio(&output) {
@@ -166,9 +174,13 @@ struct Batch {
     jobs: Vec<(PathBuf, PathBuf)>,
 }
 
-/// True when `convert`'s arguments ask for a batch: several inputs, or a directory.
-pub fn is_batch(inputs: &[PathBuf]) -> bool {
-    inputs.len() > 1 || inputs.iter().any(|p| p.is_dir())
+/// True when `convert`'s arguments ask for a batch: several inputs, a directory input, or an
+/// output that is a directory (or ends with `/`).
+pub fn is_batch(inputs: &[PathBuf], output: Option<&Path>) -> bool {
+    let to_directory = output.is_some_and(|o| {
+        !is_stdio(o) && (o.is_dir() || o.as_os_str().to_string_lossy().ends_with(['/', '\\']))
+    });
+    inputs.len() > 1 || inputs.iter().any(|p| p.is_dir()) || to_directory
 }
 
 /// The files of a directory that a format of `registry` reads by extension, sorted, with their

@@ -34,7 +34,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         return convert::convert(&registry, &request);
     }
     match &cli.command {
-        Command::Convert(args) if convert::is_batch(&args.inputs) => {
+        Command::Convert(args) if convert::is_batch(&args.inputs, args.output.as_deref()) => {
             convert::batch(&registry, &args.inputs, args, quiet)
         }
         Command::Convert(args) => convert::convert(
