@@ -219,6 +219,7 @@ fn convert_prints_one_check_line_and_no_check_turns_it_off() {
         "-o",
         out_file.to_str().unwrap(),
         "--no-check",
+        "--force", // the first conversion wrote it
     ]);
     assert!(out.status.success());
     assert!(!text(&out.stderr).contains("check:"), "{}", text(&out.stderr));
@@ -266,6 +267,7 @@ fn convert_skips_the_check_on_large_models_unless_forced() {
         "-o",
         out_file.to_str().unwrap(),
         "--check",
+        "--force", // the first conversion wrote it
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(

@@ -87,7 +87,9 @@ pub enum Admission {
 /// use mbconv_ir::{Body, Model, validate};
 /// let mut model = Model::new("m");
 /// model.bodies.push(Body::new("b"));
-/// assert_eq!(admission(&validate(&model)), Admission::Dubious { warnings: 1 }); // massless
+/// assert_eq!(admission(&validate(&model)), Admission::Clean);
+/// model.bodies[0].inertial.mass = 0.0; // a free massless body
+/// assert_eq!(admission(&validate(&model)), Admission::Dubious { warnings: 1 });
 /// model.bodies[0].inertial.mass = f64::NAN;
 /// assert!(matches!(admission(&validate(&model)), Admission::Invalid { .. }));
 /// ```
