@@ -149,6 +149,7 @@ fn commands(model: &Path, dir: &Path) -> Vec<(&'static str, Vec<String>, Option<
             ],
             Some(trajectory),
         ),
+        ("dynamics", vec!["dynamics".into(), m.clone()], None),
         (
             "check",
             vec![
