@@ -212,6 +212,7 @@ fn imported(model: Model) -> Imported {
         model,
         report: Report::default(),
         source_map: Default::default(),
+        source_map_file: None,
     }
 }
 

@@ -16,10 +16,12 @@ Examples:
   mbconv bushing replace model.yaml --joint knee -o soft.yaml
   mbconv check robot.skel --all                  convert to every format, simulate, compare
   mbconv check robot.skel --against robot.yaml   does an earlier conversion move the same?
+  mbconv convert models/ --recursive --to chrono -o out/   batch: every model, in parallel
   mbconv formats                                 what this build reads and writes
 
-Exit codes: 0 ok, 1 a check failed (--strict, or a check found an unexplained difference
-or failed), 2 bad input or usage.";
+Exit codes: 0 ok, 1 a check failed (--strict refused a loss or a dubious model, a check found
+an unexplained difference or failed, or a batch had a failed file), 2 bad input or usage
+(an invalid model, or an output file that exists without --force). See docs/errors.md.";
 
 /// Convert multibody models between Chrono YAML, DART SKEL, Choreonoid Body and Shift JSON
 /// through one neutral model, and report everything a conversion cannot carry.
@@ -128,12 +130,18 @@ impl Command {
 /// Arguments of `convert`.
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
-    /// Input model (`-` for standard input).
-    pub input: PathBuf,
+    /// Input model (`-` for standard input). Several inputs, or a directory (every file in it
+    /// whose extension a format reads), convert in a batch into the directory `-o DIR`.
+    #[arg(required = true, num_args = 1..)]
+    pub inputs: Vec<PathBuf>,
     /// Output file (`-` for standard output). Default: the input's name with the target
-    /// format's extension, beside the input.
+    /// format's extension, beside the input. In a batch: the directory to write into.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// Batch: also take the models in the sub-directories of a directory input (their
+    /// relative paths are kept under the output directory).
+    #[arg(short, long)]
+    pub recursive: bool,
     /// Input format (default: by extension and content).
     #[arg(long, value_name = "FORMAT")]
     pub from: Option<String>,
@@ -162,9 +170,13 @@ pub struct ShortcutArgs {
 /// Settings shared by every conversion.
 #[derive(Debug, Args, Default)]
 pub struct ConversionFlags {
-    /// Fail (exit 1, nothing written) if the conversion drops or approximates anything.
+    /// Fail (exit 1, nothing written) if the conversion drops or approximates anything, or
+    /// the model is physically dubious (a validation warning; see `docs/errors.md`).
     #[arg(long)]
     pub strict: bool,
+    /// Replace an output file that exists (by default it is kept and the command fails).
+    #[arg(long)]
+    pub force: bool,
     /// A reader setting, `KEY=VALUE` (repeatable); see `docs/formats/`.
     #[arg(long = "read-option", value_name = "KEY=VALUE")]
     pub read_options: Vec<String>,
@@ -192,6 +204,10 @@ pub struct ConversionFlags {
 pub struct CheckArgs {
     /// The model (`-` for standard input).
     pub model: PathBuf,
+    /// Refuse (exit 1) a model that is physically dubious (a validation warning; see
+    /// `docs/errors.md`).
+    #[arg(long)]
+    pub strict: bool,
     /// Target formats, by registry name (`chrono,skel,mbir`). Default: every format this
     /// build writes (as `--all`).
     #[arg(long, value_delimiter = ',', value_name = "F1,F2,...", conflicts_with_all = ["all", "against"])]
@@ -227,6 +243,9 @@ pub struct CheckArgs {
     /// converted, into this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Replace a plot file that exists.
+    #[arg(long)]
+    pub force: bool,
     /// Reader settings, as for `convert`.
     #[arg(long = "read-option", value_name = "KEY=VALUE")]
     pub read_options: Vec<String>,
@@ -237,6 +256,10 @@ pub struct CheckArgs {
 pub struct InspectArgs {
     /// The model (`-` for standard input).
     pub model: PathBuf,
+    /// Refuse (exit 1) a model that is physically dubious (a validation warning; see
+    /// `docs/errors.md`).
+    #[arg(long)]
+    pub strict: bool,
     /// Input format (default: by extension and content).
     #[arg(long, value_name = "FORMAT")]
     pub from: Option<String>,
@@ -264,6 +287,10 @@ pub enum IntegratorName {
 pub struct SimulateArgs {
     /// The model (`-` for standard input).
     pub model: PathBuf,
+    /// Refuse (exit 1) a model that is physically dubious (a validation warning; see
+    /// `docs/errors.md`).
+    #[arg(long)]
+    pub strict: bool,
     /// Input format (default: by extension and content).
     #[arg(long, value_name = "FORMAT")]
     pub from: Option<String>,
@@ -288,6 +315,9 @@ pub struct SimulateArgs {
     /// Output file (default: standard output).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// Replace an output file that exists.
+    #[arg(long)]
+    pub force: bool,
     /// Write JSON instead of CSV.
     #[arg(long)]
     pub json: bool,
@@ -312,6 +342,10 @@ pub struct SimulateArgs {
 pub struct DynamicsArgs {
     /// The model (`-` for standard input).
     pub model: PathBuf,
+    /// Refuse (exit 1) a model that is physically dubious (a validation warning; see
+    /// `docs/errors.md`).
+    #[arg(long)]
+    pub strict: bool,
     /// Time step for implicit joint springs and dampers (default: the model's time step).
     #[arg(long, conflicts_with = "continuous")]
     pub dt: Option<f64>,
@@ -400,6 +434,12 @@ pub struct BushingReplaceArgs {
     /// Output file (`-` for standard output; default: standard output).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// Replace an output file that exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Refuse (exit 1) a model that is physically dubious.
+    #[arg(long)]
+    pub strict: bool,
     /// Input format (default: by extension and content).
     #[arg(long, value_name = "FORMAT")]
     pub from: Option<String>,

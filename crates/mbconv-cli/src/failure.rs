@@ -28,12 +28,16 @@ impl Failure {
             report: Some(miette::miette!("{}", message.into())),
         }
     }
-    /// Bad input whose details were already printed.
-    pub fn bad_input_reported() -> Self {
+    /// The same failure with its diagnostic already printed (only the exit code remains).
+    pub fn reported(self) -> Self {
         Self {
-            code: BAD_INPUT,
+            code: self.code,
             report: None,
         }
+    }
+    /// The diagnostic as text (empty when it was already printed).
+    pub fn message(&self) -> String {
+        self.report.as_ref().map(|r| format!("{r:?}")).unwrap_or_default()
     }
     /// Prints the diagnostic and returns the exit code.
     pub fn report(self) -> ExitCode {

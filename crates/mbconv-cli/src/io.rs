@@ -104,9 +104,30 @@ pub fn ensure_not_input(input: &Path, output: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Refuses (exit 2) an output file that exists, unless `force`. Called before any work so that
+/// the refusal is immediate; [`write_atomic`] refuses again at the last moment.
+pub fn ensure_new(path: &Path, force: bool) -> Result<(), Failure> {
+    if force || is_stdio(path) {
+        return Ok(());
+    }
+    if path.exists() {
+        return Err(exists_failure(path));
+    }
+    Ok(())
+}
+
+fn exists_failure(path: &Path) -> Failure {
+    Failure::bad_input(miette::miette!(
+        "{} already exists; pass --force to replace it",
+        path.display()
+    ))
+}
+
 /// Writes `text` to `path` atomically (a temporary file in the same directory, then a
-/// rename), or to standard output for `-`.
-pub fn write_atomic(path: &Path, text: &str) -> Result<(), Failure> {
+/// rename), or to standard output for `-`. Without `force` an existing file is never
+/// replaced: the temporary file is linked to its name, which fails if the name is taken, so
+/// that no other writer can slip in between a check and the write.
+pub fn write_atomic(path: &Path, text: &str, force: bool) -> Result<(), Failure> {
     if is_stdio(path) {
         let mut out = std::io::stdout().lock();
         out.write_all(text.as_bytes())
@@ -119,18 +140,42 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), Failure> {
         _ => PathBuf::from("."),
     };
     let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("output");
-    let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    let tmp = dir.join(format!(
+        ".{file_name}.{}.{:?}.tmp",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    let mut exists = false;
     let result = (|| -> anyhow::Result<()> {
         let mut file =
             std::fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
         file.write_all(text.as_bytes())
             .and_then(|()| file.sync_all())
             .with_context(|| format!("cannot write {}", tmp.display()))?;
-        std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
+        if force {
+            std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
+            return Ok(());
+        }
+        match std::fs::hard_link(&tmp, path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                exists = true;
+                anyhow::bail!("{} already exists", path.display());
+            }
+            // A file system without hard links: check, then rename.
+            Err(_) if path.exists() => {
+                exists = true;
+                anyhow::bail!("{} already exists", path.display());
+            }
+            Err(_) => {
+                std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?
+            }
+        }
         Ok(())
     })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    let _ = std::fs::remove_file(&tmp);
+    if exists {
+        return Err(exists_failure(path));
     }
     Ok(result?)
 }
@@ -155,18 +200,39 @@ impl Loaded<'_> {
         report
     }
 
-    /// Prints the import and validation reports; fails (exit 2) when the model is invalid.
-    pub fn require_valid(&self, quiet: bool) -> Result<(), Failure> {
-        crate::render::print_report(&self.import_report(), quiet);
-        crate::render::print_report(&self.validation, quiet && !self.validation.has_errors());
-        if self.validation.has_errors() {
-            let errors = self.validation.at_least(mbconv_ir::Severity::Error).count();
-            return Err(Failure::bad_input(miette::miette!(
+    /// The policy every command applies to a model it reads (`docs/errors.md`): prints the
+    /// import and validation findings (with `quiet`, errors only, unless the model is refused)
+    /// and fails with exit 2 when the model is invalid, or with exit 1 when it is physically
+    /// dubious and `strict` is set.
+    pub fn admit(&self, strict: bool, quiet: bool) -> Result<(), Failure> {
+        let mut log = String::new();
+        let result = self.admit_into(strict, quiet, &mut log);
+        eprint!("{log}");
+        result
+    }
+
+    /// [`Loaded::admit`], writing the findings to `log` instead of standard error.
+    pub fn admit_into(&self, strict: bool, quiet: bool, log: &mut String) -> Result<(), Failure> {
+        use mbconv_ir::validate::{Admission, admission};
+        let verdict = admission(&self.validation);
+        let refused = match verdict {
+            Admission::Invalid { .. } => true,
+            Admission::Dubious { .. } => strict,
+            Admission::Clean => false,
+        };
+        log.push_str(&crate::render::format_report(&self.import_report(), quiet));
+        log.push_str(&crate::render::format_report(&self.validation, quiet && !refused));
+        match verdict {
+            Admission::Invalid { errors } => Err(Failure::bad_input(miette::miette!(
                 "{} is not a valid model ({errors} errors)",
                 self.source.name
-            )));
+            ))),
+            Admission::Dubious { warnings } if strict => Err(Failure::check_failed(format!(
+                "--strict: {} is physically dubious ({warnings} warnings); refused",
+                self.source.name
+            ))),
+            _ => Ok(()),
         }
-        Ok(())
     }
 }
 
@@ -183,7 +249,13 @@ pub fn load<'r>(
     let format = input_format(registry, &source, path, from, ir_accepted)?;
     let imported = read_model(registry, format, &source, options)?;
     let mut validation = mbconv_ir::validate::validate_with_spans(&imported.model, &imported.source_map);
-    validation.file = Some(source.name.clone());
+    // The spans point into the file the importer says, else the input.
+    validation.file = Some(
+        imported
+            .source_map_file
+            .clone()
+            .unwrap_or_else(|| source.name.clone()),
+    );
     Ok(Loaded {
         source,
         format,

@@ -243,6 +243,51 @@ fn refuses_to_overwrite_the_input() {
 }
 
 #[test]
+fn an_existing_output_is_kept_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("m.mbir.json");
+    std::fs::copy(example(), &input).unwrap();
+    let output = dir.path().join("m.skel");
+    std::fs::write(&output, "keep me").unwrap();
+    let (i, o) = (input.to_str().unwrap(), output.to_str().unwrap());
+    for args in [
+        vec!["convert", i, "-o", o, "--no-check"],
+        vec!["json2skel", i, "-o", o, "--no-check"],
+    ] {
+        let out = mbconv(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("already exists; pass --force"),
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(std::fs::read_to_string(&output).unwrap(), "keep me");
+    }
+    let trajectory = dir.path().join("t.csv");
+    std::fs::write(&trajectory, "keep me").unwrap();
+    let out = mbconv(&[
+        "simulate",
+        i,
+        "--duration",
+        "0.01",
+        "-o",
+        trajectory.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&trajectory).unwrap(), "keep me");
+
+    let out = mbconv(&["convert", i, "-o", o, "--no-check", "--force"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(std::fs::read_to_string(&output).unwrap().contains("<skel"));
+    // No temporary file is left beside the output.
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+}
+
+#[test]
 fn stdin_to_stdout() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_mbconv"))
         .args(["convert", "-", "--from", "mbir", "--to", "mbir"])

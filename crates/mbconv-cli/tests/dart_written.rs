@@ -290,6 +290,7 @@ fn check_fixture(prefix: &str, file: &str) {
         fixture.to_str().unwrap(),
         "-o",
         written.to_str().unwrap(),
+        "--force", // the place persists from run to run
     ]);
     let stderr = String::from_utf8_lossy(&convert.stderr).into_owned();
     assert!(convert.status.success(), "{what}: conversion failed: {stderr}");

@@ -122,6 +122,7 @@ impl Format for MbirFormat {
             model: doc.model,
             report,
             source_map: SourceMap::new(),
+            source_map_file: None,
         })
     }
 

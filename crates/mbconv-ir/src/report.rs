@@ -140,6 +140,10 @@ pub struct Finding {
     /// Where in the source file, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub span: Option<SourceSpan>,
+    /// The file the span refers to when it is not the report's own [`Report::file`] (a Chrono
+    /// simulation file and the model file it names are read as one input).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 impl Finding {
@@ -157,6 +161,7 @@ impl Finding {
             message: message.into(),
             path: None,
             span: None,
+            file: None,
         }
     }
     /// Sets the IR path.
@@ -167,6 +172,18 @@ impl Finding {
     /// Sets the source span.
     pub fn with_span(mut self, span: Option<SourceSpan>) -> Self {
         self.span = span;
+        self
+    }
+    /// Sets the file the span refers to (when it is not the report's file).
+    ///
+    /// ```
+    /// use mbconv_ir::{Category, Finding, Report, Severity};
+    /// let mut report = Report::for_file("sim.yaml");
+    /// report.push(Finding::new("c", Severity::Warning, Category::Note, "m").in_file("model.yaml"));
+    /// assert_eq!(report.file_of(&report.findings[0]), Some("model.yaml"));
+    /// ```
+    pub fn in_file(mut self, file: impl Into<String>) -> Self {
+        self.file = Some(file.into());
         self
     }
 }
@@ -274,6 +291,60 @@ impl Report {
     pub fn contains(&self, code: &str) -> bool {
         self.findings.iter().any(|f| f.code == code)
     }
+    /// The file `finding`'s span refers to: its own file, else the report's.
+    pub fn file_of<'a>(&'a self, finding: &'a Finding) -> Option<&'a str> {
+        finding.file.as_deref().or(self.file.as_deref())
+    }
+    /// Names `file` on every finding that names none yet, so that the findings keep their file
+    /// when merged into a report about another file.
+    ///
+    /// ```
+    /// use mbconv_ir::{Category, Finding, Report, Severity};
+    /// let mut model = Report::for_file("model.yaml");
+    /// model.push(Finding::new("c", Severity::Warning, Category::Note, "m"));
+    /// model.pin_file();
+    /// let mut sim = Report::for_file("sim.yaml");
+    /// sim.extend(model);
+    /// assert_eq!(sim.file_of(&sim.findings[0]), Some("model.yaml"));
+    /// ```
+    pub fn pin_file(&mut self) {
+        if let Some(file) = &self.file {
+            for f in self.findings.iter_mut().filter(|f| f.file.is_none()) {
+                f.file = Some(file.clone());
+            }
+        }
+    }
+}
+
+/// A number as messages print it: plain notation between 1e-4 and 1e7, else scientific, with
+/// the shortest digits that read back as the same `f64` (`-2.2204460492503132e-17`, not 35
+/// digits of zeros).
+///
+/// ```
+/// use mbconv_ir::report::number;
+/// assert_eq!(number(0.3), "0.3");
+/// assert_eq!(number(-2.2204460492503132e-17), "-2.2204460492503132e-17");
+/// assert_eq!(number(0.0), "0");
+/// assert_eq!(number(1.5e9), "1.5e9");
+/// assert_eq!(number(f64::NAN), "NaN");
+/// ```
+pub fn number(x: f64) -> String {
+    let magnitude = x.abs();
+    if x == 0.0 || !x.is_finite() || (1e-4..1e7).contains(&magnitude) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
+/// Numbers as a list, `[a, b, c]`, each formatted by [`number`].
+///
+/// ```
+/// assert_eq!(mbconv_ir::report::numbers(&[1.0, -1e-20]), "[1, -1e-20]");
+/// ```
+pub fn numbers(xs: &[f64]) -> String {
+    let items: Vec<String> = xs.iter().map(|&x| number(x)).collect();
+    format!("[{}]", items.join(", "))
 }
 
 /// Builds IR paths such as `bodies["link 1"].shapes[2]`.

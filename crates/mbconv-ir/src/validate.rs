@@ -1,11 +1,17 @@
 //! Validation: checks a model against the rules of the IR and returns findings, never panics.
 //!
-//! Errors (the model is unusable as it stands): negative mass, an inertia that is asymmetric,
-//! not positive semidefinite or breaks the triangle inequality, duplicate or empty names,
-//! references to unknown items, zero or parallel axes, non-unit quaternions, coordinate
-//! vectors of the wrong length, inverted limits, negative bushing constants, badly ordered
-//! tables, non-finite numbers. Warnings: a tree body whose stored pose disagrees with its
-//! joints, a massless free body, a body named `world`.
+//! Findings follow one policy (see `docs/errors.md`), which [`admission`] applies:
+//!
+//! - **Errors**: the model cannot mean anything. Non-finite numbers, negative mass, an inertia
+//!   that is asymmetric or has a negative principal moment, duplicate or empty names,
+//!   references to unknown items, zero or parallel axes, a zero quaternion, coordinate vectors
+//!   of the wrong length, inverted limits, negative bushing constants, badly ordered tables,
+//!   group cycles. Every command refuses such a model (exit 2) and writes nothing.
+//! - **Warnings**: the source simulator accepts the model but it is physically dubious. An
+//!   inertia that breaks the triangle inequality or is singular, a shape with a negative or
+//!   zero size, a quaternion that is not of unit norm, a tree body whose stored pose disagrees
+//!   with its joints, a massless free body, a body named `world`. Such a model converts;
+//!   `--strict` refuses it (exit 1).
 
 use crate::format::SourceMap;
 use crate::kinematics::{Attachment, Configuration, SpanningTree, world_poses};
@@ -17,7 +23,7 @@ use crate::model::joint::{DofProperties, Limits};
 use crate::model::motor::MotorTarget;
 use crate::model::{BodyRef, Model};
 use crate::pose::Pose;
-use crate::report::{Category, Finding, Report, Severity, path};
+use crate::report::{Category, Finding, Report, Severity, number, numbers, path};
 use nalgebra::{Matrix3, SymmetricEigen, UnitQuaternion, Vector3};
 use std::collections::{HashMap, HashSet};
 
@@ -54,6 +60,79 @@ pub fn validate(model: &Model) -> Report {
     v.simulation();
     v.graph();
     v.report
+}
+
+/// What the policy makes of a model, from its validation report (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admission {
+    /// No errors and no warnings.
+    Clean,
+    /// Physically dubious: converts, but `--strict` refuses it.
+    Dubious {
+        /// Number of warnings.
+        warnings: usize,
+    },
+    /// Cannot mean anything: every command refuses it.
+    Invalid {
+        /// Number of errors.
+        errors: usize,
+    },
+}
+
+/// Applies the policy to a validation report: any error makes the model invalid, else any
+/// warning makes it dubious. Information findings do not count.
+///
+/// ```
+/// use mbconv_ir::validate::{Admission, admission};
+/// use mbconv_ir::{Body, Model, validate};
+/// let mut model = Model::new("m");
+/// model.bodies.push(Body::new("b"));
+/// assert_eq!(admission(&validate(&model)), Admission::Clean);
+/// model.bodies[0].inertial.mass = 0.0; // a free massless body
+/// assert_eq!(admission(&validate(&model)), Admission::Dubious { warnings: 1 });
+/// model.bodies[0].inertial.mass = f64::NAN;
+/// assert!(matches!(admission(&validate(&model)), Admission::Invalid { .. }));
+/// ```
+pub fn admission(report: &Report) -> Admission {
+    let errors = report.at_least(Severity::Error).count();
+    let warnings = report
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Warning)
+        .count();
+    match (errors, warnings) {
+        (0, 0) => Admission::Clean,
+        (0, warnings) => Admission::Dubious { warnings },
+        (errors, _) => Admission::Invalid { errors },
+    }
+}
+
+/// The principal moments of a symmetric inertia matrix, smallest first, or `None` when an
+/// entry is not finite. The symmetric part is used, so an asymmetry must be checked apart.
+///
+/// ```
+/// use nalgebra::Matrix3;
+/// let p = mbconv_ir::validate::principal_moments(&Matrix3::from_diagonal(&[3.0, 1.0, 2.0].into()));
+/// assert_eq!(p, Some([1.0, 2.0, 3.0]));
+/// ```
+pub fn principal_moments(m: &Matrix3<f64>) -> Option<[f64; 3]> {
+    if m.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    let eig = SymmetricEigen::new((m + m.transpose()) * 0.5).eigenvalues;
+    let mut p = [eig[0], eig[1], eig[2]];
+    p.sort_by(f64::total_cmp);
+    Some(p)
+}
+
+/// The tolerance inertia checks use for `m`: [`INERTIA_TOLERANCE`] times its largest entry.
+///
+/// ```
+/// use nalgebra::Matrix3;
+/// assert_eq!(mbconv_ir::validate::inertia_tolerance(&Matrix3::identity()), 1e-9);
+/// ```
+pub fn inertia_tolerance(m: &Matrix3<f64>) -> f64 {
+    INERTIA_TOLERANCE * m.abs().max().max(f64::MIN_POSITIVE)
 }
 
 /// Validates and attaches source spans from an importer's source map.
@@ -100,11 +179,26 @@ impl Validator<'_> {
 
     fn rotation(&mut self, at: &str, what: &str, q: &UnitQuaternion<f64>) {
         let norm = q.quaternion().norm();
-        if !norm.is_finite() || (norm - 1.0).abs() > UNIT_QUATERNION_TOLERANCE {
+        if !norm.is_finite() {
             self.error(
+                "number.not_finite",
+                at,
+                format!("{what}: quaternion has a non-finite value"),
+            );
+        } else if norm == 0.0 {
+            self.error(
+                "rotation.zero",
+                at,
+                format!("{what}: quaternion is zero and means no rotation"),
+            );
+        } else if (norm - 1.0).abs() > UNIT_QUATERNION_TOLERANCE {
+            self.warning(
                 "rotation.not_unit",
                 at,
-                format!("{what}: quaternion has norm {norm}, expected 1"),
+                format!(
+                    "{what}: quaternion has norm {}, expected 1 (it is used normalised)",
+                    number(norm)
+                ),
             );
         }
     }
@@ -199,7 +293,7 @@ impl Validator<'_> {
                 self.error(
                     "mass.negative",
                     &at,
-                    format!("body {:?} has negative mass {}", body.name, inertial.mass),
+                    format!("body {:?} has negative mass {}", body.name, number(inertial.mass)),
                 );
             }
             if inertial.mass == 0.0 && !body.fixed {
@@ -209,7 +303,7 @@ impl Validator<'_> {
                     format!("body {:?} is not fixed and has zero mass", body.name),
                 );
             }
-            self.inertia(&at, &body.name, &inertial.inertia.matrix());
+            self.inertia(&at, body, &inertial.inertia.matrix());
             if let Some(v) = &body.initial_velocity {
                 self.finite(
                     &path::field(&base, "initial_velocity"),
@@ -244,54 +338,117 @@ impl Validator<'_> {
         }
     }
 
-    fn inertia(&mut self, at: &str, body: &str, m: &Matrix3<f64>) {
-        if m.iter().any(|x| !x.is_finite()) {
+    fn inertia(&mut self, at: &str, body: &crate::Body, m: &Matrix3<f64>) {
+        let name = &body.name;
+        let Some(p) = principal_moments(m) else {
             self.error(
                 "number.not_finite",
                 at,
-                format!("inertia of body {body:?} has a non-finite entry"),
+                format!("inertia of body {name:?} has a non-finite entry"),
             );
             return;
-        }
-        let scale = m.abs().max().max(f64::MIN_POSITIVE);
-        let tol = INERTIA_TOLERANCE * scale;
+        };
+        let tol = inertia_tolerance(m);
         let asymmetry = (m - m.transpose()).abs().max();
         if asymmetry > tol {
             self.error(
                 "inertia.asymmetric",
                 at,
-                format!("inertia of body {body:?} is not symmetric (largest difference {asymmetry})"),
+                format!(
+                    "inertia of body {name:?} is not symmetric (largest difference {})",
+                    number(asymmetry)
+                ),
             );
             return;
         }
-        let eig = SymmetricEigen::new((m + m.transpose()) * 0.5).eigenvalues;
-        let mut p = [eig[0], eig[1], eig[2]];
-        p.sort_by(f64::total_cmp);
         if p[0] < -tol {
             self.error(
                 "inertia.not_psd",
                 at,
-                format!("inertia of body {body:?} is not positive semidefinite (principal moments {p:?})"),
+                format!(
+                    "inertia of body {name:?} has a negative principal moment (principal moments {})",
+                    numbers(&p)
+                ),
             );
         } else if p[0] + p[1] < p[2] - tol {
-            self.error(
+            self.warning(
                 "inertia.triangle",
                 at,
                 format!(
-                    "inertia of body {body:?} breaks the triangle inequality: {} + {} < {}",
-                    p[0], p[1], p[2]
+                    "inertia of body {name:?} breaks the triangle inequality: {} + {} < {}",
+                    number(p[0]),
+                    number(p[1]),
+                    number(p[2])
+                ),
+            );
+        } else if p[0] <= tol && body.inertial.mass > 0.0 && !body.fixed {
+            self.warning(
+                "inertia.singular",
+                at,
+                format!(
+                    "inertia of body {name:?} is singular (principal moments {}): the body has mass but no inertia about an axis",
+                    numbers(&p)
                 ),
             );
         }
     }
 
     fn geometry(&mut self, at: &str, g: &Geometry) {
-        let positive = |v: &[f64]| v.iter().all(|x| x.is_finite() && *x > 0.0);
-        let non_negative = |v: &[f64]| v.iter().all(|x| x.is_finite() && *x >= 0.0);
+        // The numbers that size the shape: any non-finite one is an error.
+        let sizes: Vec<f64> = match g {
+            Geometry::Box { size } => size.to_vec(),
+            Geometry::Sphere { radius } => vec![*radius],
+            Geometry::Ellipsoid { radii } => radii.to_vec(),
+            Geometry::Cylinder { radius, length }
+            | Geometry::Capsule { radius, length }
+            | Geometry::Cone { radius, length } => vec![*radius, *length],
+            Geometry::Pyramid {
+                base_width,
+                base_depth,
+                height,
+            } => vec![*base_width, *base_depth, *height],
+            Geometry::Plane { normal, offset } => [normal.as_slice(), &[*offset]].concat(),
+            Geometry::MultiSphere { spheres } => spheres
+                .iter()
+                .flat_map(|s| [s.radius, s.center.x, s.center.y, s.center.z])
+                .collect(),
+            Geometry::Mesh(mesh) | Geometry::ConvexHull(mesh) | Geometry::FittedPrimitive { mesh, .. } => {
+                mesh.scale.to_vec()
+            }
+            _ => Vec::new(),
+        };
+        if sizes.iter().any(|x| !x.is_finite()) {
+            self.error(
+                "number.not_finite",
+                at,
+                format!("geometry has a non-finite size: {g:?}"),
+            );
+            return;
+        }
+        let meaningless = match g {
+            Geometry::Plane { normal, .. } => {
+                (normal.norm() == 0.0).then_some("the plane's normal is the zero vector")
+            }
+            Geometry::ElevationGrid(grid) => (grid.height.len()
+                != (grid.x_dimension as usize) * (grid.z_dimension as usize))
+                .then_some("the elevation grid's height count is not x_dimension × z_dimension"),
+            Geometry::TriangleMesh { vertices, triangles } => triangles
+                .iter()
+                .flatten()
+                .any(|&i| (i as usize) >= vertices.len())
+                .then_some("a triangle refers to a vertex that does not exist"),
+            _ => None,
+        };
+        if let Some(why) = meaningless {
+            self.error("shape.invalid", at, why);
+            return;
+        }
+        let positive = |v: &[f64]| v.iter().all(|x| *x > 0.0);
+        let non_negative = |v: &[f64]| v.iter().all(|x| *x >= 0.0);
         let ok = match g {
-            Geometry::Box { size } => non_negative(size),
+            Geometry::Box { size } => non_negative(size.as_slice()),
             Geometry::Sphere { radius } => positive(&[*radius]),
-            Geometry::Ellipsoid { radii } => positive(radii),
+            Geometry::Ellipsoid { radii } => positive(radii.as_slice()),
             Geometry::Cylinder { radius, length }
             | Geometry::Capsule { radius, length }
             | Geometry::Cone { radius, length } => positive(&[*radius]) && non_negative(&[*length]),
@@ -300,21 +457,15 @@ impl Validator<'_> {
                 base_depth,
                 height,
             } => positive(&[*base_width, *base_depth, *height]),
-            Geometry::Plane { normal, offset } => normal.norm() > 0.0 && offset.is_finite(),
             Geometry::MultiSphere { spheres } => spheres.iter().all(|s| positive(&[s.radius])),
-            Geometry::Mesh(mesh) | Geometry::ConvexHull(mesh) | Geometry::FittedPrimitive { mesh, .. } => {
-                mesh.scale.iter().all(|x| x.is_finite())
-            }
-            Geometry::ElevationGrid(grid) => {
-                grid.height.len() == (grid.x_dimension as usize) * (grid.z_dimension as usize)
-            }
-            Geometry::TriangleMesh { vertices, triangles } => {
-                triangles.iter().flatten().all(|&i| (i as usize) < vertices.len())
-            }
-            Geometry::Extrusion(_) | Geometry::IndexedFaceSet(_) => true,
+            _ => true,
         };
         if !ok {
-            self.error("shape.size", at, format!("geometry has an invalid size: {g:?}"));
+            self.warning(
+                "shape.size",
+                at,
+                format!("geometry has a negative or zero size: {g:?}"),
+            );
         }
     }
 
@@ -454,7 +605,11 @@ impl Validator<'_> {
             self.error(
                 "limits.inverted",
                 at,
-                format!("{what}: lower bound {lo} is above upper bound {hi}"),
+                format!(
+                    "{what}: lower bound {} is above upper bound {}",
+                    number(lo),
+                    number(hi)
+                ),
             );
         }
         let values: Vec<f64> = limits.lower.into_iter().chain(limits.upper).collect();
@@ -507,7 +662,11 @@ impl Validator<'_> {
                         self.error(
                             "limits.inverted",
                             &base,
-                            format!("minimum length {lo} is above maximum length {hi}"),
+                            format!(
+                                "minimum length {} is above maximum length {}",
+                                number(lo),
+                                number(hi)
+                            ),
                         );
                     }
                 }
@@ -662,7 +821,7 @@ impl Validator<'_> {
                     self.error(
                         "function.repeat_width",
                         at,
-                        format!("repeat width must be positive, got {width}"),
+                        format!("repeat width must be positive, got {}", number(*width)),
                     );
                 }
                 self.function(at, function);
@@ -792,7 +951,7 @@ impl Validator<'_> {
             self.error(
                 "simulation.time_step",
                 "simulation.time_step",
-                format!("time step must be positive, got {dt}"),
+                format!("time step must be positive, got {}", number(dt)),
             );
         }
     }

@@ -286,3 +286,158 @@ fn spans_come_from_the_source_map() {
         .unwrap();
     assert_eq!(finding.span.as_ref().map(|s| (s.line, s.column)), Some((3, 5)));
 }
+
+/// The severity of `code` in the validation of `model` (the finding must exist).
+#[track_caller]
+fn severity_of(model: &Model, code: &str) -> Severity {
+    let report = validate(model);
+    report
+        .findings
+        .iter()
+        .find(|f| f.code == code)
+        .unwrap_or_else(|| panic!("expected {code}, got {:#?}", report.findings))
+        .severity
+}
+
+/// A way to break the good model: what, how, the code of the finding it must give.
+type Case = (&'static str, Box<dyn Fn(&mut Model)>, &'static str);
+
+/// The policy of `docs/errors.md`: what cannot mean anything is an error, what the source
+/// simulator accepts but is physically dubious is a warning.
+#[test]
+fn severities_follow_the_policy() {
+    use mbconv_ir::validate::{Admission, admission};
+    let errors: Vec<Case> = vec![
+        (
+            "NaN mass",
+            Box::new(|m| m.bodies[0].inertial.mass = f64::NAN),
+            "number.not_finite",
+        ),
+        (
+            "negative mass",
+            Box::new(|m| m.bodies[0].inertial.mass = -1.0),
+            "mass.negative",
+        ),
+        (
+            "negative principal moment",
+            Box::new(|m| {
+                m.bodies[0].inertial.inertia = Inertia::from_moments_products([1.0, 1.0, -0.5], [0.0; 3])
+            }),
+            "inertia.not_psd",
+        ),
+        (
+            "unknown body",
+            Box::new(|m| m.joints[1].child = BodyRef::body("ghost")),
+            "ref.unresolved",
+        ),
+        (
+            "zero axis",
+            Box::new(|m| {
+                m.joints[0].kind = JointKind::Revolute {
+                    axis: Vector3::zeros(),
+                }
+            }),
+            "axis.zero",
+        ),
+        (
+            "duplicate name",
+            Box::new(|m| m.bodies[1].name = "a".into()),
+            "name.duplicate",
+        ),
+        (
+            "zero quaternion",
+            Box::new(|m| {
+                m.bodies[0].pose.rotation = UnitQuaternion::new_unchecked(Quaternion::new(0.0, 0.0, 0.0, 0.0))
+            }),
+            "rotation.zero",
+        ),
+        (
+            "infinite box",
+            Box::new(|m| {
+                m.bodies[0].shapes.push(Shape::new(
+                    ShapeRole::Collision,
+                    Geometry::Box {
+                        size: [1.0, f64::INFINITY, 1.0],
+                    },
+                ))
+            }),
+            "number.not_finite",
+        ),
+    ];
+    for (what, break_it, code) in errors {
+        let mut m = good();
+        break_it(&mut m);
+        assert_eq!(severity_of(&m, code), Severity::Error, "{what}");
+        assert!(
+            matches!(admission(&validate(&m)), Admission::Invalid { .. }),
+            "{what}"
+        );
+    }
+    let warnings: Vec<Case> = vec![
+        (
+            "triangle inequality",
+            Box::new(|m| {
+                m.bodies[0].inertial.inertia = Inertia::from_moments_products([1.0, 1.0, 3.0], [0.0; 3])
+            }),
+            "inertia.triangle",
+        ),
+        (
+            "flat inertia",
+            Box::new(|m| {
+                m.bodies[0].inertial.inertia =
+                    Inertia::from_moments_products([-2.2204460492503132e-17, 0.0, 0.3], [0.0; 3])
+            }),
+            "inertia.triangle",
+        ),
+        (
+            "singular inertia",
+            Box::new(|m| {
+                m.bodies[0].inertial.inertia = Inertia::from_moments_products([0.0, 0.2, 0.2], [0.0; 3])
+            }),
+            "inertia.singular",
+        ),
+        (
+            "negative box size",
+            Box::new(|m| {
+                m.bodies[0].shapes.push(Shape::new(
+                    ShapeRole::Collision,
+                    Geometry::Box {
+                        size: [0.1, 0.1, -0.2],
+                    },
+                ))
+            }),
+            "shape.size",
+        ),
+        (
+            "non-unit quaternion",
+            Box::new(|m| {
+                m.bodies[0].pose.rotation = UnitQuaternion::new_unchecked(Quaternion::new(1.1, 0.0, 0.0, 0.0))
+            }),
+            "rotation.not_unit",
+        ),
+    ];
+    for (what, break_it, code) in warnings {
+        let mut m = good();
+        break_it(&mut m);
+        assert_eq!(severity_of(&m, code), Severity::Warning, "{what}");
+        assert!(
+            matches!(admission(&validate(&m)), Admission::Dubious { .. }),
+            "{what}: {:#?}",
+            validate(&m).findings
+        );
+    }
+    assert_eq!(admission(&validate(&good())), Admission::Clean);
+}
+
+#[test]
+fn messages_print_numbers_readably() {
+    let mut m = good();
+    m.bodies[0].inertial.inertia =
+        Inertia::from_moments_products([-2.2204460492503132e-17, 0.0, 0.30000000000000004], [0.0; 3]);
+    let report = validate(&m);
+    let message = &report.findings[0].message;
+    assert!(
+        message.contains("-2.2204460492503132e-17 + 0 < 0.30000000000000004"),
+        "{message}"
+    );
+}

@@ -230,6 +230,7 @@ impl Model {
                 }
             };
             let i = &body.inertial;
+            check_inertial(body)?;
             let map = BodyMap {
                 name: body.name.clone(),
                 node,
@@ -643,6 +644,45 @@ fn initial_coordinates(
                 v[target] = at(v0, k);
             }
         }
+    }
+    Ok(())
+}
+
+/// Refuses mass properties no simulation can use: a non-finite or negative mass, or an inertia
+/// with a non-finite entry or a negative principal moment (beyond the validation tolerance).
+fn check_inertial(body: &mbconv_ir::Body) -> Result<(), SolverError> {
+    let i = &body.inertial;
+    let item = path::field(&path::item("bodies", &body.name), "inertial");
+    if !(i.mass.is_finite() && i.mass >= 0.0) {
+        return Err(SolverError::invalid(
+            item,
+            format!(
+                "cannot simulate a body of mass {}",
+                mbconv_ir::report::number(i.mass)
+            ),
+        ));
+    }
+    if i.com.iter().any(|x| !x.is_finite()) {
+        return Err(SolverError::invalid(
+            item,
+            "cannot simulate a non-finite centre of mass",
+        ));
+    }
+    let m = i.inertia.matrix();
+    let Some(p) = mbconv_ir::validate::principal_moments(&m) else {
+        return Err(SolverError::invalid(
+            item,
+            "cannot simulate an inertia with a non-finite entry",
+        ));
+    };
+    if p[0] < -mbconv_ir::validate::inertia_tolerance(&m) {
+        return Err(SolverError::invalid(
+            item,
+            format!(
+                "cannot simulate an inertia that is not positive semidefinite (principal moments {})",
+                mbconv_ir::report::numbers(&p)
+            ),
+        ));
     }
     Ok(())
 }

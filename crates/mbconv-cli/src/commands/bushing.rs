@@ -63,7 +63,9 @@ fn replace(registry: &Registry, args: &BushingReplaceArgs, quiet: bool) -> Resul
         &Options::default(),
         false,
     )?;
-    loaded.require_valid(quiet)?;
+    let output = args.output.clone().unwrap_or_else(|| "-".into());
+    crate::io::ensure_new(&output, args.force)?;
+    loaded.admit(args.strict, quiet)?;
     let (source, imported) = (&loaded.source, &loaded.imported);
     let out_format = match (&args.to, &args.output) {
         (Some(name), _) => registry.get(name)?,
@@ -87,7 +89,6 @@ fn replace(registry: &Registry, args: &BushingReplaceArgs, quiet: bool) -> Resul
     };
     let (model, findings) = mbconv_bushing::replace_joint_with_bushing(&imported.model, &args.joint, &params)
         .map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
-    let output = args.output.clone().unwrap_or_else(|| "-".into());
     let mut options = Options::default();
     options.output_path = (!is_stdio(&output)).then(|| output.clone());
     let exported = registry
@@ -97,5 +98,5 @@ fn replace(registry: &Registry, args: &BushingReplaceArgs, quiet: bool) -> Resul
     report.findings.extend(findings);
     report.extend(exported.report);
     print_report(&report, quiet);
-    write_atomic(&output, &exported.text)
+    write_atomic(&output, &exported.text, args.force)
 }

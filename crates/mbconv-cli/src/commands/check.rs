@@ -57,15 +57,18 @@ pub fn check(registry: &Registry, args: &CheckArgs, quiet: bool) -> Result<(), F
         },
         ..CheckSettings::default()
     };
+    if let Some(path) = &args.plot {
+        crate::io::ensure_new(path, args.force)?;
+    }
     let read_options = parse_options(&args.read_options)?;
     let loaded = load(registry, &args.model, args.from.as_deref(), &read_options, false)?;
-    loaded.require_valid(true)?;
+    loaded.admit(args.strict, true)?;
     let name = loaded.source.name.clone();
     let model = &loaded.imported.model;
     let report = match &args.against {
         Some(other) => {
             let converted = load(registry, other, None, &Options::default(), false)?;
-            converted.require_valid(true)?;
+            converted.admit(args.strict, true)?;
             let format = converted.format.info().name;
             mbconv_check::check_against(model, &name, &converted.imported, format, &settings)
         }
@@ -81,7 +84,7 @@ pub fn check(registry: &Registry, args: &CheckArgs, quiet: bool) -> Result<(), F
     }
     if let Some(path) = &args.plot {
         let svg = mbconv_check::plot_svg(&report).map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
-        write_atomic(path, &svg)?;
+        write_atomic(path, &svg, args.force)?;
         if !quiet {
             eprintln!("wrote {}", path.display());
         }
@@ -137,7 +140,12 @@ pub struct AfterConvert<'a> {
 /// Checks the conversion `convert` just wrote and prints one line. Models larger than
 /// [`AUTO_CHECK_BODY_STEPS`] are checked only when forced. Returns a failure (exit 1) for an
 /// `unexplained` verdict, saying that the file was written anyway.
-pub fn after_convert(registry: &Registry, request: &AfterConvert, output: &str) -> Result<(), Failure> {
+pub fn after_convert(
+    registry: &Registry,
+    request: &AfterConvert,
+    output: &str,
+    log: &mut crate::render::Log,
+) -> Result<(), Failure> {
     let mut settings = CheckSettings {
         to_file: request.to_file,
         ..CheckSettings::default()
@@ -145,9 +153,9 @@ pub fn after_convert(registry: &Registry, request: &AfterConvert, output: &str) 
     let work = body_steps(request.model, &settings);
     if !request.forced && work > AUTO_CHECK_BODY_STEPS {
         if !request.quiet {
-            eprintln!(
+            log.line(format!(
                 "check: skipped (the model is {work} body-steps, more than the {AUTO_CHECK_BODY_STEPS} checked by default; pass --check to run it)"
-            );
+            ));
         }
         return Ok(());
     }
@@ -166,7 +174,7 @@ pub fn after_convert(registry: &Registry, request: &AfterConvert, output: &str) 
         return Ok(());
     };
     if !request.quiet || target.verdict.is_failure() {
-        eprintln!("{}", mbconv_check::summary_line(target));
+        log.line(mbconv_check::summary_line(target));
     }
     if target.verdict == Verdict::Unexplained {
         return Err(Failure::check_failed(format!(

@@ -1,13 +1,16 @@
-//! `mbconv convert` and the `x2y` shortcuts.
+//! `mbconv convert` (one file, or a batch) and the `x2y` shortcuts.
 
 use crate::cli::ConversionFlags;
 use crate::failure::Failure;
 use crate::io::{
-    default_output, diagnostic_failure, ensure_not_input, is_stdio, load, parse_options, write_atomic,
+    default_output, diagnostic_failure, ensure_new, ensure_not_input, is_stdio, load, parse_options,
+    write_atomic,
 };
-use crate::render::print_report;
-use mbconv_ir::format::{Direction, Registry};
-use std::path::Path;
+use crate::render::{Log, format_report};
+use mbconv_ir::format::{Direction, Format, Options, Registry};
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 
 /// One conversion request.
 pub struct Request<'a> {
@@ -21,21 +24,39 @@ pub struct Request<'a> {
     pub quiet: bool,
 }
 
-/// Reads, validates, writes and reports.
+/// What a conversion that wrote its file found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Converted {
+    /// The import or export reported a loss.
+    pub losses: bool,
+}
+
+/// Reads, validates, writes and reports; messages go to standard error as they come.
 pub fn convert(registry: &Registry, request: &Request) -> Result<(), Failure> {
-    // Resolve the target first so a missing writer is reported before any work.
-    let out_format = match (request.to, request.output) {
-        (Some(name), _) => registry.get(name)?,
-        (None, Some(out)) if !is_stdio(out) => registry.detect_output(out)?,
-        (None, _) => {
-            return Err(Failure::bad_input(miette::miette!(
-                "cannot tell the output format: pass --to FORMAT or an output file name with -o"
-            )));
-        }
-    };
-    // Refuse unknown or ill-typed write settings before reading anything.
-    let mut write_options = parse_options(&request.flags.write_options)?;
-    if let Some(sim_out) = &request.flags.chrono_sim_out {
+    let out_format = target_format(registry, request.to, request.output)?;
+    let write_options = write_options(out_format, request.flags)?;
+    convert_one(registry, request, out_format, &write_options, &mut Log::direct()).map(|_| ())
+}
+
+/// The target format: `to`, else by the output file's extension.
+fn target_format<'r>(
+    registry: &'r Registry,
+    to: Option<&str>,
+    output: Option<&Path>,
+) -> Result<&'r dyn Format, Failure> {
+    match (to, output) {
+        (Some(name), _) => Ok(registry.get(name)?),
+        (None, Some(out)) if !is_stdio(out) => Ok(registry.detect_output(out)?),
+        (None, _) => Err(Failure::bad_input(miette::miette!(
+            "cannot tell the output format: pass --to FORMAT or an output file name with -o"
+        ))),
+    }
+}
+
+/// The write settings, refused (exit 2) when unknown or ill-typed, before anything is read.
+fn write_options(out_format: &dyn Format, flags: &ConversionFlags) -> Result<Options, Failure> {
+    let mut write_options = parse_options(&flags.write_options)?;
+    if let Some(sim_out) = &flags.chrono_sim_out {
         write_options.set("sim-out", sim_out.clone());
     }
     write_options
@@ -45,6 +66,25 @@ pub fn convert(registry: &Registry, request: &Request) -> Result<(), Failure> {
             out_format.write_settings(),
         )
         .map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
+    Ok(write_options)
+}
+
+/// Converts one file, writing its messages to `log`.
+fn convert_one(
+    registry: &Registry,
+    request: &Request,
+    out_format: &dyn Format,
+    write_options: &Options,
+    log: &mut Log,
+) -> Result<Converted, Failure> {
+    let mut write_options = write_options.clone();
+    let output = match request.output {
+        Some(out) => out.to_path_buf(),
+        None if is_stdio(request.input) => "-".into(),
+        None => default_output(request.input, out_format),
+    };
+    ensure_not_input(request.input, &output)?;
+    ensure_new(&output, request.flags.force)?;
     let mut read_options = parse_options(&request.flags.read_options)?;
     if let Some(sim) = &request.flags.chrono_sim {
         read_options.set("sim", sim.display().to_string());
@@ -56,16 +96,13 @@ pub fn convert(registry: &Registry, request: &Request) -> Result<(), Failure> {
         &read_options,
         request.ir_input_accepted,
     )?;
-    loaded.require_valid(request.quiet)?;
+    let mut findings = String::new();
+    let admitted = loaded.admit_into(request.flags.strict, request.quiet, &mut findings);
+    log.write(&findings);
+    admitted?;
     let (in_format, imported) = (loaded.format, &loaded.imported);
     let import_report = loaded.import_report();
 
-    let output = match request.output {
-        Some(out) => out.to_path_buf(),
-        None if is_stdio(request.input) => "-".into(),
-        None => default_output(request.input, out_format),
-    };
-    ensure_not_input(request.input, &output)?;
     write_options.output_path = (!is_stdio(&output)).then(|| output.clone());
     let exported = registry
         .write(out_format, &imported.model, &write_options)
@@ -73,8 +110,9 @@ pub fn convert(registry: &Registry, request: &Request) -> Result<(), Failure> {
     let mut export_report = exported.report.clone();
     export_report.file = Some(output.display().to_string());
 
-    print_report(&export_report, request.quiet);
-    if request.flags.strict && (import_report.has_loss() || export_report.has_loss()) {
+    log.write(&format_report(&export_report, request.quiet));
+    let losses = import_report.has_loss() || export_report.has_loss();
+    if request.flags.strict && losses {
         let losses = import_report
             .findings
             .iter()
@@ -87,22 +125,31 @@ pub fn convert(registry: &Registry, request: &Request) -> Result<(), Failure> {
     }
 
     let companion_dir = output.parent().map(Path::to_path_buf).unwrap_or_default();
-    for companion in &exported.companions {
-        let path = companion_dir.join(&companion.file_name);
-        ensure_not_input(request.input, &path)?;
-        write_atomic(&path, &companion.text)?;
+    let companions: Vec<(PathBuf, &str)> = exported
+        .companions
+        .iter()
+        .map(|c| (companion_dir.join(&c.file_name), c.text.as_str()))
+        .collect();
+    // Refuse before writing anything, so that a refusal leaves no file of the set behind.
+    for (path, _) in &companions {
+        ensure_not_input(request.input, path)?;
+        ensure_new(path, request.flags.force)?;
     }
-    write_atomic(&output, &exported.text)?;
+    for (path, text) in &companions {
+        write_atomic(path, text, request.flags.force)?;
+    }
+    write_atomic(&output, &exported.text, request.flags.force)?;
     if !request.quiet && !is_stdio(&output) {
-        eprintln!(
+        log.line(format!(
             "wrote {} ({} -> {})",
             output.display(),
             in_format.info().name,
             out_format.info().name
-        );
+        ));
     }
+    let converted = Converted { losses };
     if request.flags.no_check {
-        return Ok(());
+        return Ok(converted);
     }
     super::check::after_convert(
         registry,
@@ -116,5 +163,230 @@ pub fn convert(registry: &Registry, request: &Request) -> Result<(), Failure> {
             to_file: !is_stdio(&output),
         },
         &output.display().to_string(),
-    )
+        log,
+    )?;
+    Ok(converted)
+}
+
+/// A batch: the inputs, each with its output path under the output directory.
+struct Batch {
+    /// `(input, output)` in a stable order (the order of the arguments, directories sorted).
+    jobs: Vec<(PathBuf, PathBuf)>,
+}
+
+/// True when `convert`'s arguments ask for a batch: several inputs, a directory input, or an
+/// output that is a directory (or ends with `/`).
+pub fn is_batch(inputs: &[PathBuf], output: Option<&Path>) -> bool {
+    let to_directory = output.is_some_and(|o| {
+        !is_stdio(o) && (o.is_dir() || o.as_os_str().to_string_lossy().ends_with(['/', '\\']))
+    });
+    inputs.len() > 1 || inputs.iter().any(|p| p.is_dir()) || to_directory
+}
+
+/// The files of a directory that a format of `registry` reads by extension, sorted, with their
+/// paths relative to `dir`. With `recursive`, sub-directories too.
+fn models_in(registry: &Registry, dir: &Path, recursive: bool) -> Result<Vec<PathBuf>, Failure> {
+    let mut found = Vec::new();
+    let mut pending = vec![PathBuf::new()];
+    while let Some(relative) = pending.pop() {
+        let here = dir.join(&relative);
+        let entries = std::fs::read_dir(&here).map_err(|e| {
+            Failure::bad_input(miette::miette!(
+                "cannot read the directory {}: {e}",
+                here.display()
+            ))
+        })?;
+        for entry in entries.flatten() {
+            let name = relative.join(entry.file_name());
+            let path = dir.join(&name);
+            if path.is_dir() {
+                if recursive {
+                    pending.push(name);
+                }
+            } else if registry.formats().any(|f| f.info().matches_extension(&path)) {
+                found.push(name);
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// The output name of `relative` (an input path relative to where it was found): its stem with
+/// the target's extension, in the same relative directory under `out_dir`.
+fn batch_output(out_dir: &Path, relative: &Path, format: &dyn Format) -> PathBuf {
+    let beside = default_output(relative, format);
+    out_dir.join(beside)
+}
+
+impl Batch {
+    fn plan(
+        registry: &Registry,
+        inputs: &[PathBuf],
+        out_dir: &Path,
+        format: &dyn Format,
+        recursive: bool,
+    ) -> Result<Self, Failure> {
+        let mut jobs = Vec::new();
+        for input in inputs {
+            if is_stdio(input) {
+                return Err(Failure::bad_input(miette::miette!(
+                    "standard input (`-`) cannot be part of a batch"
+                )));
+            }
+            if input.is_dir() {
+                for relative in models_in(registry, input, recursive)? {
+                    let output = batch_output(out_dir, &relative, format);
+                    jobs.push((input.join(relative), output));
+                }
+            } else {
+                let name = input.file_name().map(PathBuf::from).unwrap_or_default();
+                jobs.push((input.clone(), batch_output(out_dir, &name, format)));
+            }
+        }
+        Ok(Self { jobs })
+    }
+}
+
+/// How one file of a batch went.
+enum Outcome {
+    Converted(Converted),
+    Failed,
+}
+
+/// `mbconv convert IN... --to F -o DIR`: converts every input (every model of a directory
+/// input) in parallel, prints each file's messages in input order and a summary line; exit 1
+/// when any file failed. One bad file never stops the others.
+pub fn batch(
+    registry: &Registry,
+    inputs: &[PathBuf],
+    args: &crate::cli::ConvertArgs,
+    quiet: bool,
+) -> Result<(), Failure> {
+    use rayon::prelude::*;
+    let Some(out_dir) = args.output.as_deref().filter(|o| !is_stdio(o)) else {
+        return Err(Failure::bad_input(miette::miette!(
+            "a batch (several inputs or a directory) needs an output directory: -o DIR"
+        )));
+    };
+    let Some(to) = args.to.as_deref() else {
+        return Err(Failure::bad_input(miette::miette!(
+            "a batch needs the target format: --to FORMAT"
+        )));
+    };
+    if args.flags.chrono_sim_out.is_some() {
+        return Err(Failure::bad_input(miette::miette!(
+            "--chrono-sim-out names one file and cannot be used in a batch"
+        )));
+    }
+    if out_dir.exists() && !out_dir.is_dir() {
+        return Err(Failure::bad_input(miette::miette!(
+            "the batch output {} is not a directory",
+            out_dir.display()
+        )));
+    }
+    let out_format = registry.get(to)?;
+    let write_options = write_options(out_format, &args.flags)?;
+    let batch = Batch::plan(registry, inputs, out_dir, out_format, args.recursive)?;
+    // Two inputs with the same stem would write the same file: the later ones fail.
+    let mut first_for: BTreeMap<&Path, &Path> = BTreeMap::new();
+    let clashes: Vec<Option<&Path>> = batch
+        .jobs
+        .iter()
+        .map(|(input, output)| match first_for.get(output.as_path()) {
+            Some(first) => Some(*first),
+            None => {
+                first_for.insert(output, input);
+                None
+            }
+        })
+        .collect();
+
+    let bar = progress_bar(batch.jobs.len() as u64, quiet);
+    let results: Vec<(Outcome, String)> = batch
+        .jobs
+        .par_iter()
+        .zip(clashes.par_iter())
+        .map(|((input, output), clash)| {
+            let mut log = Log::buffered();
+            let result = match clash {
+                Some(first) => Err(Failure::bad_input(miette::miette!(
+                    "{} would be written to {} as {} is: rename one",
+                    input.display(),
+                    output.display(),
+                    first.display()
+                ))),
+                None => output
+                    .parent()
+                    .map_or(Ok(()), std::fs::create_dir_all)
+                    .map_err(|e| {
+                        Failure::bad_input(miette::miette!(
+                            "cannot create the directory of {}: {e}",
+                            output.display()
+                        ))
+                    })
+                    .and_then(|()| {
+                        let request = Request {
+                            input,
+                            output: Some(output),
+                            from: args.from.as_deref(),
+                            to: Some(to),
+                            flags: &args.flags,
+                            ir_input_accepted: false,
+                            quiet,
+                        };
+                        convert_one(registry, &request, out_format, &write_options, &mut log)
+                    }),
+            };
+            let outcome = match result {
+                Ok(converted) => Outcome::Converted(converted),
+                Err(failure) => {
+                    log.write(&failure.message());
+                    log.line(format!("{}: failed", input.display()));
+                    Outcome::Failed
+                }
+            };
+            bar.inc(1);
+            (outcome, log.take())
+        })
+        .collect();
+    bar.finish_and_clear();
+
+    let (mut converted, mut with_losses, mut failed) = (0, 0, 0);
+    for (outcome, messages) in &results {
+        eprint!("{messages}");
+        match outcome {
+            Outcome::Converted(c) => {
+                converted += 1;
+                with_losses += usize::from(c.losses);
+            }
+            Outcome::Failed => failed += 1,
+        }
+    }
+    let summary = format!(
+        "batch: {} files: {converted} converted ({with_losses} with losses), {failed} failed; output in {}",
+        results.len(),
+        out_dir.display()
+    );
+    eprintln!("{summary}");
+    if failed > 0 {
+        return Err(Failure::check_failed(format!(
+            "{failed} of {} files failed",
+            results.len()
+        )));
+    }
+    Ok(())
+}
+
+/// A progress bar on standard error, hidden when it is not a terminal or with `--quiet`.
+fn progress_bar(len: u64, quiet: bool) -> indicatif::ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files  eta {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
 }

@@ -20,8 +20,7 @@ fn load<'r>(registry: &'r Registry, args: &InspectArgs) -> Result<Loaded<'r>, Fa
 /// Prints a summary of the model at its initial state.
 pub fn info(registry: &Registry, args: &InspectArgs, quiet: bool) -> Result<(), Failure> {
     let loaded = load(registry, args)?;
-    print_report(&loaded.import_report(), quiet);
-    print_report(&loaded.validation, quiet);
+    loaded.admit(args.strict, quiet)?;
     let summary = ModelSummary::new(&loaded.imported.model);
     if args.json {
         println!(
@@ -78,7 +77,11 @@ pub fn validate(registry: &Registry, args: &InspectArgs, quiet: bool) -> Result<
     let loaded = load(registry, args)?;
     let source = &loaded.source;
     let mut all = loaded.import_report();
-    all.extend(loaded.validation.clone());
+    // The validation's spans may point into another file than the input (a Chrono model read
+    // through its simulation file): each finding keeps its file.
+    let mut validation = loaded.validation.clone();
+    validation.pin_file();
+    all.extend(validation);
     if args.json {
         println!(
             "{}",
@@ -93,14 +96,17 @@ pub fn validate(registry: &Registry, args: &InspectArgs, quiet: bool) -> Result<
         .iter()
         .filter(|f| f.severity == Severity::Warning)
         .count();
-    if errors > 0 {
-        if !args.json {
-            eprintln!("{}: invalid ({errors} errors, {warnings} warnings)", source.name);
+    // The same policy as every command; the findings are printed above.
+    let verdict = loaded.admit_into(args.strict, quiet, &mut String::new());
+    if !args.json {
+        match &verdict {
+            Err(_) if errors > 0 => {
+                eprintln!("{}: invalid ({errors} errors, {warnings} warnings)", source.name)
+            }
+            Err(_) => eprintln!("{}: refused by --strict ({warnings} warnings)", source.name),
+            Ok(()) if !quiet => eprintln!("{}: valid ({warnings} warnings)", source.name),
+            Ok(()) => {}
         }
-        return Err(Failure::bad_input_reported());
     }
-    if !quiet && !args.json {
-        eprintln!("{}: valid ({warnings} warnings)", source.name);
-    }
-    Ok(())
+    verdict.map_err(|failure| failure.reported())
 }

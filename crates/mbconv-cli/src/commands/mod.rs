@@ -34,10 +34,13 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         return convert::convert(&registry, &request);
     }
     match &cli.command {
+        Command::Convert(args) if convert::is_batch(&args.inputs, args.output.as_deref()) => {
+            convert::batch(&registry, &args.inputs, args, quiet)
+        }
         Command::Convert(args) => convert::convert(
             &registry,
             &convert::Request {
-                input: &args.input,
+                input: &args.inputs[0],
                 output: args.output.as_deref(),
                 from: args.from.as_deref(),
                 to: args.to.as_deref(),

@@ -15,20 +15,25 @@ fn load(
     path: &Path,
     from: Option<&str>,
     read_options: &[String],
+    strict: bool,
     quiet: bool,
 ) -> Result<Model, Failure> {
     let loaded = crate::io::load(registry, path, from, &parse_options(read_options)?, false)?;
-    loaded.require_valid(quiet)?;
+    loaded.admit(strict, quiet)?;
     Ok(loaded.imported.model)
 }
 
 /// Simulates and writes the trajectory.
 pub fn simulate(registry: &Registry, args: &SimulateArgs, quiet: bool) -> Result<(), Failure> {
+    if let Some(output) = &args.output {
+        crate::io::ensure_new(output, args.force)?;
+    }
     let model = load(
         registry,
         &args.model,
         args.from.as_deref(),
         &args.read_options,
+        args.strict,
         quiet,
     )?;
     let dt = args.dt.or(model.simulation.time_step).unwrap_or(1e-3);
@@ -78,7 +83,7 @@ pub fn simulate(registry: &Registry, args: &SimulateArgs, quiet: bool) -> Result
     written.map_err(anyhow::Error::from)?;
     let text = String::from_utf8(buffer).map_err(anyhow::Error::from)?;
     let output = args.output.clone().unwrap_or_else(|| "-".into());
-    write_atomic(&output, &text)?;
+    write_atomic(&output, &text, args.force)?;
     if !quiet {
         eprintln!(
             "simulated {} s in {} steps; assembly residual {:.3e}, largest constraint residual {:.3e}{}",
@@ -103,6 +108,7 @@ pub fn dynamics(registry: &Registry, args: &DynamicsArgs, quiet: bool) -> Result
         &args.model,
         args.from.as_deref(),
         &args.read_options,
+        args.strict,
         quiet,
     )?;
     let step = if args.continuous {

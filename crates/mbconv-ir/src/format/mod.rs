@@ -184,6 +184,9 @@ pub struct Imported {
     pub report: Report,
     /// Where each item came from, by IR path.
     pub source_map: SourceMap,
+    /// The file the source map's spans point into when it is not the input itself (a Chrono
+    /// simulation file read with the model file it names); `None` for the input.
+    pub source_map_file: Option<String>,
 }
 
 impl Imported {

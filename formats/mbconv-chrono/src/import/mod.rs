@@ -46,8 +46,11 @@ pub(crate) fn read(source: &Source, options: &ImportOptions) -> Result<Imported,
         let model_root = raw::parse(&model_source)?;
         let mut imported = import(&model_source, &model_root, options)?;
         imported.model.simulation = simfile.simulation;
-        report.extend(imported.report);
+        // The model's findings and spans belong to the model file, not the simulation file.
+        imported.report.pin_file();
+        report.extend(std::mem::take(&mut imported.report));
         imported.report = report;
+        imported.source_map_file = Some(model_source.name.clone());
         return Ok(imported);
     }
     let mut imported = import(source, &root, options)?;
@@ -60,7 +63,11 @@ pub(crate) fn read(source: &Source, options: &ImportOptions) -> Result<Imported,
             ))
         })?;
         let sim_root = raw::parse(&sim_source)?;
-        let simfile = sim::read(&sim_source, &sim_root, &mut imported.report)?;
+        // The simulation file's findings name it, not the model file.
+        let mut sim_report = mbconv_ir::Report::for_file(&sim_source.name);
+        let simfile = sim::read(&sim_source, &sim_root, &mut sim_report)?;
+        sim_report.pin_file();
+        imported.report.extend(sim_report);
         imported.model.simulation = simfile.simulation;
     } else {
         // Chrono's parser simulates a model file read alone with its default gravity.

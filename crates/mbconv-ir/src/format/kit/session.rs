@@ -144,6 +144,7 @@ impl<'s> ImportSession<'s> {
             model,
             report: self.report,
             source_map: self.source_map,
+            source_map_file: None,
         }
     }
 

@@ -1,0 +1,64 @@
+//! Mass properties no simulation can use are refused with an error naming the body, before
+//! any step: never a panic, never a trajectory of NaN.
+#![allow(clippy::unwrap_used)]
+
+use mbconv_ir::{Body, BodyRef, Inertia, Joint, JointKind, Model};
+use mbconv_solver::{SimulateOptions, SolverError, dynamics_report, simulate};
+use nalgebra::Vector3;
+
+/// A pendulum whose bob has the given mass and principal moments.
+fn pendulum(mass: f64, moments: [f64; 3]) -> Model {
+    let mut ir = Model::new("pendulum");
+    let mut bob = Body::new("bob");
+    bob.inertial.mass = mass;
+    bob.inertial.com = Vector3::new(0.0, 0.0, -1.0);
+    bob.inertial.inertia = Inertia::from_moments_products(moments, [0.0; 3]);
+    ir.bodies.push(bob);
+    ir.joints.push(Joint::new(
+        "hinge",
+        JointKind::Revolute { axis: Vector3::y() },
+        BodyRef::World,
+        BodyRef::body("bob"),
+    ));
+    ir
+}
+
+#[track_caller]
+fn refused(model: &Model, expected: &str) {
+    let mut samples = 0;
+    let err = simulate(model, &SimulateOptions::default(), &mut |_| samples += 1).unwrap_err();
+    assert_eq!(samples, 0, "no sample before the refusal");
+    match &err {
+        SolverError::InvalidModel { item, message } => {
+            assert_eq!(item, r#"bodies["bob"].inertial"#);
+            assert!(message.contains(expected), "{message}");
+        }
+        other => panic!("expected InvalidModel, got {other:?}"),
+    }
+    assert!(dynamics_report(model).is_err());
+}
+
+#[test]
+fn a_negative_principal_moment_is_refused() {
+    refused(&pendulum(1.0, [1.0, 1.0, -0.5]), "not positive semidefinite");
+}
+
+#[test]
+fn a_negative_or_non_finite_mass_is_refused() {
+    refused(&pendulum(-1.0, [0.1, 0.1, 0.1]), "mass -1");
+    refused(&pendulum(f64::NAN, [0.1, 0.1, 0.1]), "mass NaN");
+}
+
+#[test]
+fn a_non_finite_inertia_is_refused() {
+    refused(&pendulum(1.0, [0.1, f64::INFINITY, 0.1]), "non-finite");
+}
+
+#[test]
+fn a_dubious_but_semidefinite_inertia_simulates() {
+    // Breaks the triangle inequality (a warning in validation), but the solver can use it.
+    let model = pendulum(1.0, [0.1, 0.1, 0.5]);
+    let mut last = None;
+    simulate(&model, &SimulateOptions::default(), &mut |s| last = Some(s.t)).unwrap();
+    assert!(last.unwrap() > 0.99);
+}
