@@ -228,8 +228,53 @@ pub fn check_target(
     let name = format.info().name;
     match try_target(model, original, simulation, registry, format, settings) {
         Ok(target) => target,
-        Err(e) => TargetCheck::failed_at(name, &e),
+        Err(e) => refine_for_target(model, simulation, registry, format, settings, &e)
+            .unwrap_or_else(|| TargetCheck::failed_at(name, &e)),
     }
+}
+
+/// When the original ran but the lowered or read-back model diverged with the explicit
+/// integrator at the step the check chose (and the user chose no step), the target is checked
+/// again, original included, at `dt / 10`, then `dt / 100`, within [`REFINEMENT_BUDGET`]: a
+/// joint damper that became a force element is integrated explicitly and may need a finer
+/// step than the original's implicit joint damping did. Returns the first decided check, its
+/// message naming the step, or `None` when no finer step helps.
+fn refine_for_target(
+    model: &Model,
+    simulation: &SimulationSettings,
+    registry: &Registry,
+    format: &dyn Format,
+    settings: &CheckSettings,
+    error: &StepError,
+) -> Option<TargetCheck> {
+    let converted_diverged =
+        error.diverged && matches!(error.step, Step::SimulateLowered | Step::SimulateReadBack);
+    if !converted_diverged || settings.dt.is_some() || simulation.integrator != Integrator::SemiImplicitEuler
+    {
+        return None;
+    }
+    let mut finer = simulation.clone();
+    for _ in 0..DIVERGENCE_REFINEMENTS {
+        finer.dt /= REFINEMENT;
+        if finer.duration / finer.dt * model.bodies.len().max(1) as f64 > REFINEMENT_BUDGET {
+            return None;
+        }
+        let original =
+            Motion::simulate(model, &finer).map_err(|e| StepError::simulation(Step::SimulateOriginal, &e));
+        if let Ok(mut target) = try_target(model, &original, &finer, registry, format, settings) {
+            let which = if error.step == Step::SimulateLowered {
+                "lowered"
+            } else {
+                "read-back"
+            };
+            target.message.push_str(&format!(
+                " (checked at dt = {:e} s: at {:e} s the {which} model's simulation diverges with the explicit integrator)",
+                finer.dt, simulation.dt
+            ));
+            return Some(target);
+        }
+    }
+    None
 }
 
 fn try_target(
@@ -255,7 +300,7 @@ fn try_target(
         a
     } else {
         l_owned = Motion::simulate(&lowered.model, &simulation)
-            .map_err(|e| StepError::new(Step::SimulateLowered, e))?;
+            .map_err(|e| StepError::simulation(Step::SimulateLowered, &e))?;
         &l_owned
     };
     let b_owned;
@@ -263,7 +308,7 @@ fn try_target(
         l
     } else {
         b_owned = Motion::simulate(&read_back.model, &simulation)
-            .map_err(|e| StepError::new(Step::SimulateReadBack, e))?;
+            .map_err(|e| StepError::simulation(Step::SimulateReadBack, &e))?;
         &b_owned
     };
     let (lower_report, emit_report, read_report) = (&lowered.report, &exported.report, &read_back.report);

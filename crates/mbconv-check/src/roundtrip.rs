@@ -48,6 +48,8 @@ pub struct StepError {
     pub step: Step,
     /// What the step reported.
     pub message: String,
+    /// True when the step was a simulation that diverged (the state stopped being finite).
+    pub diverged: bool,
 }
 
 impl StepError {
@@ -57,6 +59,15 @@ impl StepError {
         Self {
             step,
             message: message.to_string(),
+            diverged: false,
+        }
+    }
+
+    /// A simulation step's error; remembers whether the simulation diverged.
+    pub fn simulation(step: Step, error: &mbconv_solver::SolverError) -> Self {
+        Self {
+            diverged: matches!(error, mbconv_solver::SolverError::Diverged { .. }),
+            ..Self::new(step, error)
         }
     }
 }
