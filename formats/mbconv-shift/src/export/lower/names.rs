@@ -343,11 +343,8 @@ fn frames_of<'m>(m: &'m Model, body: &BodyRef) -> Option<&'m Vec<Frame>> {
 fn frames_of_mut<'m>(m: &'m mut Model, body: &BodyRef) -> Option<&'m mut Vec<Frame>> {
     match body {
         BodyRef::World => Some(&mut m.world_frames),
-        BodyRef::Body(name) => m
-            .bodies
-            .iter_mut()
-            .find(|b| &b.name == name)
-            .map(|b| &mut b.frames),
+        // The model's name index, not a scan of the bodies per joint end.
+        BodyRef::Body(name) => m.body_index(name).map(|i| &mut m.bodies[i].frames),
     }
 }
 
