@@ -1,4 +1,7 @@
-//! `cargo xtask bench solver`: mbconv beside Pinocchio and MuJoCo, alternated rounds, with ratios.
+//! `cargo xtask bench solver`: mbconv beside Pinocchio and MuJoCo, alternated rounds, with
+//! ratios; `cargo xtask bench convert` ([`convert`]): conversion time and memory at scale.
+
+pub mod convert;
 
 use crate::{cargo, oracles, workspace_root};
 use anyhow::{Context, Result, bail};

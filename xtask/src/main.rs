@@ -21,11 +21,17 @@
 //! * `cargo xtask bench solver [--rounds N]` — mbconv's forward dynamics and semi-implicit
 //!   Euler step beside Pinocchio's `aba` and MuJoCo's `mj_step` on 7/30/100-link chains,
 //!   alternated N times (default 3), best median of each, with ratios.
+//! * `cargo xtask bench convert` — `mbconv convert` (release, `--no-check`) on generated chains
+//!   and trees of 1 000 to 100 000 bodies, every format to every format, with wall time and peak
+//!   RSS; DART's `SkelParser.readWorld` on the same SKEL chains beside it.
+//! * `cargo xtask fuzz [--seconds N]` — the cargo-fuzz targets of `fuzz/` (one per reader), each
+//!   for N seconds, one after the other.
 
 mod bench;
 mod choreonoid;
 mod chrono;
 mod corpus;
+mod fuzz;
 mod oracles;
 mod simulators;
 
@@ -55,7 +61,15 @@ tasks:
                            cores); writes docs/corpus-matrix.md
   loss-matrix              write docs/loss-matrix.md from the formats' feature tables
   bench solver [--rounds N] solver benchmarks beside Pinocchio and MuJoCo, alternated
-                           N times (default 3), best median of each, with ratios";
+                           N times (default 3), best median of each, with ratios
+  bench convert [--sizes 1000,10000,100000] [--dart-sizes 1000,3000] [--dart-timeout S]
+                           mbconv convert (release, --no-check) on generated chains and
+                           trees, every format to every format: wall time and peak RSS;
+                           DART readWorld on the same SKEL chains beside it
+  fuzz [--seconds N] [--targets chrono,skel,...]
+                           cargo-fuzz on every reader (chrono, skel, body, shift, mbir),
+                           N seconds each (default 60), one after the other; needs
+                           cargo-fuzz (RUSTC_BOOTSTRAP=1 stands in for nightly)";
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -74,6 +88,8 @@ fn main() -> Result<()> {
         ["loss-matrix"] => corpus::loss_matrix(),
         ["bench", "solver"] => bench::solver(3),
         ["bench", "solver", "--rounds", n] => bench::solver(n.parse()?),
+        ["bench", "convert", rest @ ..] => bench::convert::convert(&bench::convert::parse_plan(rest)?),
+        ["fuzz", rest @ ..] => fuzz::run(&fuzz::parse_plan(rest)?),
         [] | ["help"] | ["--help"] => {
             eprintln!("{USAGE}");
             Ok(())

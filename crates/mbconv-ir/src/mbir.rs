@@ -118,10 +118,11 @@ impl Format for MbirFormat {
                 ),
             );
         }
+        let source_map = item_spans(source, &doc.model);
         Ok(Imported {
             model: doc.model,
             report,
-            source_map: SourceMap::new(),
+            source_map,
             source_map_file: None,
         })
     }
@@ -137,6 +138,66 @@ impl Format for MbirFormat {
     fn emit(&self, lowered: &Model, _options: &Options) -> Result<Exported, FormatError> {
         Ok(Exported::text(to_string(lowered), Report::default()))
     }
+}
+
+/// Where each named item of the model's lists is written: the `"name": "..."` member of the
+/// item, found by one forward scan per list from the list's key (items appear in list order),
+/// so that validation findings name `file:line:column`. Linear in the text.
+/// (`crates/mbconv-cli/tests/bad_inputs.rs` checks the places on `fixtures/bad/ir_*`.)
+fn item_spans(source: &Source, model: &Model) -> SourceMap {
+    let text = source.text.as_str();
+    let lists: [(&str, Vec<&str>); 8] = [
+        ("bodies", model.bodies.iter().map(|b| b.name.as_str()).collect()),
+        ("joints", model.joints.iter().map(|j| j.name.as_str()).collect()),
+        (
+            "constraints",
+            model.constraints.iter().map(|c| c.name.as_str()).collect(),
+        ),
+        (
+            "force_elements",
+            model.force_elements.iter().map(|f| f.name.as_str()).collect(),
+        ),
+        ("motors", model.motors.iter().map(|m| m.name.as_str()).collect()),
+        ("loads", model.loads.iter().map(|l| l.name.as_str()).collect()),
+        ("devices", model.devices.iter().map(|d| d.name.as_str()).collect()),
+        ("groups", model.groups.iter().map(|g| g.name.as_str()).collect()),
+    ];
+    let mut map = SourceMap::new();
+    for (list, names) in lists {
+        let Some(mut cursor) = text.find(&format!("\"{list}\"")) else {
+            continue;
+        };
+        for name in names {
+            let Ok(quoted) = serde_json::to_string(name) else {
+                break;
+            };
+            let Some(at) = find_name_member(text, cursor, &quoted) else {
+                break;
+            };
+            map.entry(crate::report::path::item(list, name))
+                .or_insert_with(|| source.span(at, quoted.len()));
+            cursor = at + quoted.len();
+        }
+    }
+    map
+}
+
+/// The offset of the value `quoted` of the next `"name": quoted` member at or after `from`.
+fn find_name_member(text: &str, mut from: usize, quoted: &str) -> Option<usize> {
+    const KEY: &str = "\"name\"";
+    while let Some(i) = text.get(from..)?.find(KEY) {
+        let after_key = from + i + KEY.len();
+        let rest = text[after_key..].trim_start();
+        if let Some(value) = rest.strip_prefix(':') {
+            let value = value.trim_start();
+            let at = text.len() - value.len();
+            if value.starts_with(quoted) {
+                return Some(at);
+            }
+        }
+        from = after_key;
+    }
+    None
 }
 
 /// serde_json appends " at line L column C"; the span already says that.

@@ -245,9 +245,36 @@ pub mod shift {
         let q = if deviation <= 1e-12 {
             UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(m))
         } else {
-            UnitQuaternion::from_matrix_eps(&m, 1e-15, 100, UnitQuaternion::identity())
+            nearest_rotation(&m)
         };
         (q, deviation)
+    }
+
+    /// The rotation nearest to `m` (Frobenius norm): `U·diag(1, 1, ±1)·Vᵀ` from the singular
+    /// value decomposition `m = U·Σ·Vᵀ` of `m` scaled to entries of at most 1, the sign making
+    /// the determinant +1. nalgebra's iterative `from_matrix_eps` loops forever on matrices
+    /// with huge entries (`1e52`, found by `cargo xtask fuzz`) and on reflections; the SVD here
+    /// has an iteration bound. A zero or non-finite matrix gives the identity.
+    ///
+    /// ```
+    /// let (q, deviation) = mbconv_ir::rotation::shift::from_rows([[1e52, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0]]);
+    /// assert!(deviation > 1.0 && (q.quaternion().norm() - 1.0).abs() < 1e-12);
+    /// ```
+    fn nearest_rotation(m: &Matrix3<f64>) -> UnitQuaternion<f64> {
+        let scale = m.abs().max();
+        if !scale.is_finite() || scale == 0.0 {
+            return UnitQuaternion::identity();
+        }
+        let Some(svd) = (m / scale).try_svd(true, true, 1e-15, 1000) else {
+            return UnitQuaternion::identity();
+        };
+        let (Some(mut u), Some(v_t)) = (svd.u, svd.v_t) else {
+            return UnitQuaternion::identity();
+        };
+        if (u * v_t).determinant() < 0.0 {
+            u.column_mut(2).neg_mut();
+        }
+        UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(u * v_t))
     }
 
     /// The matrix rows of a rotation, as Shift writes them.

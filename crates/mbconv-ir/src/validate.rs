@@ -15,10 +15,12 @@
 
 use crate::format::SourceMap;
 use crate::kinematics::{Attachment, Configuration, SpanningTree, world_poses};
+use crate::model::body::Body;
 use crate::model::constraint::ConstraintKind;
 use crate::model::force::{ForceKind, ORIGIN_FRAME, RestraintTarget, SpringDamperLaw};
 use crate::model::function::TimeFunction;
 use crate::model::geometry::Geometry;
+use crate::model::joint::Joint;
 use crate::model::joint::{DofProperties, Limits};
 use crate::model::motor::MotorTarget;
 use crate::model::{BodyRef, Model};
@@ -49,6 +51,8 @@ pub fn validate(model: &Model) -> Report {
     let mut v = Validator {
         model,
         report: Report::default(),
+        bodies: model.body_indices(),
+        joints: model.joint_indices(),
     };
     v.names();
     v.bodies();
@@ -149,9 +153,22 @@ pub fn validate_with_spans(model: &Model, map: &SourceMap) -> Report {
 struct Validator<'a> {
     model: &'a Model,
     report: Report,
+    /// Body and joint indices by name: references resolve in constant time.
+    bodies: HashMap<&'a str, usize>,
+    joints: HashMap<&'a str, usize>,
 }
 
-impl Validator<'_> {
+impl<'a> Validator<'a> {
+    fn body(&self, name: &str) -> Option<&'a Body> {
+        let model = self.model;
+        self.bodies.get(name).map(|&i| &model.bodies[i])
+    }
+
+    fn joint(&self, name: &str) -> Option<&'a Joint> {
+        let model = self.model;
+        self.joints.get(name).map(|&i| &model.joints[i])
+    }
+
     fn error(&mut self, code: &str, at: impl Into<String>, message: impl Into<String>) {
         self.report
             .push(Finding::new(code, Severity::Error, Category::Invalid, message).at(at));
@@ -205,7 +222,7 @@ impl Validator<'_> {
 
     fn body_ref(&mut self, at: &str, what: &str, r: &BodyRef) {
         if let BodyRef::Body(name) = r
-            && self.model.body(name).is_none()
+            && self.body(name).is_none()
         {
             self.error(
                 "ref.unresolved",
@@ -737,7 +754,7 @@ impl Validator<'_> {
             BodyRef::World => {
                 frame == ORIGIN_FRAME || self.model.world_frames.iter().any(|f| f.name == frame)
             }
-            BodyRef::Body(name) => match self.model.body(name) {
+            BodyRef::Body(name) => match self.body(name) {
                 Some(b) => frame == ORIGIN_FRAME || b.frame(frame).is_some(),
                 None => {
                     self.error("ref.unresolved", at, format!("unknown body {name:?}"));
@@ -751,7 +768,7 @@ impl Validator<'_> {
     }
 
     fn joint_dof(&mut self, at: &str, joint: &str, dof: usize) {
-        match self.model.joint(joint) {
+        match self.joint(joint) {
             None => self.error("ref.unresolved", at, format!("refers to unknown joint {joint:?}")),
             Some(j) if dof >= j.kind.nv() => self.error(
                 "dof.index",
@@ -896,7 +913,7 @@ impl Validator<'_> {
         for g in &m.groups {
             let base = path::item("groups", &g.name);
             for b in &g.bodies {
-                if m.body(b).is_none() {
+                if self.body(b).is_none() {
                     self.error(
                         "ref.unresolved",
                         &base,
@@ -905,7 +922,7 @@ impl Validator<'_> {
                 }
             }
             for j in &g.joints {
-                if m.joint(j).is_none() {
+                if self.joint(j).is_none() {
                     self.error(
                         "ref.unresolved",
                         &base,

@@ -806,23 +806,23 @@ fn model() -> BoxedStrategy<Model> {
                 groups,
                 frames,
                 extras,
-            )| Model {
-                name,
-                simulation: Simulation {
+            )| {
+                let mut model = Model::new(name);
+                model.simulation = Simulation {
                     gravity,
                     time_step,
                     end_time,
                     extras: sim_extras,
-                },
-                bodies,
-                joints,
-                constraints,
-                force_elements,
-                motors,
-                loads,
-                devices,
-                groups,
-                world_frames: frames
+                };
+                model.bodies = bodies;
+                model.joints = joints;
+                model.constraints = constraints;
+                model.force_elements = force_elements;
+                model.motors = motors;
+                model.loads = loads;
+                model.devices = devices;
+                model.groups = groups;
+                model.world_frames = frames
                     .into_iter()
                     .map(|(name, pose)| Frame {
                         name,
@@ -830,8 +830,9 @@ fn model() -> BoxedStrategy<Model> {
                         kind: FrameKind::Frame,
                         extras: Extras::default(),
                     })
-                    .collect(),
-                extras,
+                    .collect();
+                model.extras = extras;
+                model
             },
         )
         .boxed()

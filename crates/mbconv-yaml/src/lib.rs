@@ -80,7 +80,17 @@ pub struct Key {
 /// Parses a YAML text into a node tree with the parser `options`. Syntax errors (and
 /// duplicate keys, unless the options allow them) come back as `file:line:column` errors with
 /// the finding code `code` (e.g. `chrono.yaml_syntax`).
+///
+/// The parser's resource budgets that count nodes, events and scalar bytes grow with the text
+/// (see [`scaled_budget`]), so that a machine-made model of 100 000 bodies reads; the limits
+/// on nesting depth and on alias replay stay as `options` set them, so that a deeply nested or
+/// alias-bomb document is still refused at once, in bounded memory.
 pub fn parse(source: &Source, code: &str, options: serde_saphyr::Options) -> Result<Node, Box<SourceError>> {
+    let mut options = options;
+    options.budget = Some(scaled_budget(
+        options.budget.take().unwrap_or_default(),
+        source.text.len(),
+    ));
     let spanned: Spanned<Tree> = serde_saphyr::from_str_with_options(&source.text, options).map_err(|e| {
         let span = e.location().and_then(|loc| {
             let s = loc.span();
@@ -99,6 +109,23 @@ pub fn parse(source: &Source, code: &str, options: serde_saphyr::Options) -> Res
         Box::new(source.error(code, span, format!("invalid YAML: {first}")))
     })?;
     Ok(convert(&source.text, spanned))
+}
+
+/// `budget` with its size-proportional limits raised for a text of `len` bytes: every YAML
+/// node takes at least one byte of text and at most a few events, so `len` nodes, `4 * len`
+/// events and `2 * len` scalar bytes bound any document written out in full. Replayed alias
+/// events count against the same budget, and their replay has its own limit besides.
+///
+/// ```
+/// let budget = mbconv_yaml::scaled_budget(mbconv_yaml::serde_saphyr::Budget::default(), 10_000_000);
+/// assert_eq!(budget.max_nodes, 10_000_000);
+/// assert_eq!(budget.max_depth, mbconv_yaml::serde_saphyr::Budget::default().max_depth);
+/// ```
+pub fn scaled_budget(mut budget: serde_saphyr::Budget, len: usize) -> serde_saphyr::Budget {
+    budget.max_nodes = budget.max_nodes.max(len);
+    budget.max_events = budget.max_events.max(len.saturating_mul(4));
+    budget.max_total_scalar_bytes = budget.max_total_scalar_bytes.max(len.saturating_mul(2));
+    budget
 }
 
 fn convert(text: &str, spanned: Spanned<Tree>) -> Node {

@@ -41,6 +41,7 @@ pub(crate) fn parse(source: &Source) -> SourceResult<Document<'_>> {
         let span = SourceSpan::at_line_column(text, pos.row as usize, pos.col as usize);
         Box::new(source.error("skel.xml", Some(span), format!("malformed XML: {e}")))
     })?;
+    refuse_deep_nesting(source, &document)?;
     let root = document.root_element();
     if root.tag_name().name() != "skel" {
         return Err(Box::new(source.error(
@@ -53,6 +54,27 @@ pub(crate) fn parse(source: &Source) -> SourceResult<Document<'_>> {
         )));
     }
     Ok(document)
+}
+
+/// The deepest element nesting accepted. SKEL files nest a dozen levels; the limit keeps the
+/// readers, which walk elements recursively, far from the end of the stack.
+pub(crate) const MAX_DEPTH: usize = 128;
+
+/// Refuses a document nested deeper than [`MAX_DEPTH`], pointing at the first element too
+/// deep. One walk with an explicit stack: linear, and no recursion however deep the file.
+fn refuse_deep_nesting(source: &Source, document: &Document) -> SourceResult<()> {
+    let mut stack = vec![(document.root(), 0usize)];
+    while let Some((node, depth)) = stack.pop() {
+        if depth > MAX_DEPTH {
+            return Err(Box::new(source.error(
+                "skel.xml",
+                Some(span_of_node(source, node)),
+                format!("elements nested deeper than {MAX_DEPTH} levels are refused"),
+            )));
+        }
+        stack.extend(node.children().filter(Node::is_element).map(|c| (c, depth + 1)));
+    }
+    Ok(())
 }
 
 fn legacy_or_garbage(source: &Source, start: usize) -> Box<SourceError> {

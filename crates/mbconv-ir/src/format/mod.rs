@@ -38,12 +38,41 @@ pub struct Source {
 }
 
 impl Source {
-    /// Reads a file.
+    /// Reads a file. A file that is not UTF-8 text is refused with an
+    /// [`std::io::ErrorKind::InvalidData`] error whose message names `file:line:column` of the
+    /// first byte that is not.
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join(format!("mbconv-doc-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let file = dir.join("m.yaml");
+    /// std::fs::write(&file, b"a: 1\nb: x\xffy\n").unwrap();
+    /// let err = mbconv_ir::format::Source::from_path(&file).unwrap_err();
+    /// assert!(err.to_string().contains("m.yaml:2:5: not UTF-8 text"), "{err}");
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
     pub fn from_path(path: &Path) -> std::io::Result<Self> {
+        let name = path.display().to_string();
+        let text = String::from_utf8(std::fs::read(path)?).map_err(|e| {
+            let bytes = e.as_bytes();
+            let valid = e.utf8_error().valid_up_to();
+            // Everything before `valid` is UTF-8: line and column count characters there.
+            let before = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
+            let line = before.matches('\n').count() + 1;
+            let column = before[before.rfind('\n').map_or(0, |i| i + 1)..].chars().count() + 1;
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "{name}:{line}:{column}: not UTF-8 text (byte 0x{:02X} at offset {valid}); \
+                     model files must be UTF-8",
+                    bytes[valid]
+                ),
+            )
+        })?;
         Ok(Self {
-            name: path.display().to_string(),
+            name,
             path: Some(path.to_path_buf()),
-            text: std::fs::read_to_string(path)?,
+            text,
             line_starts: OnceLock::new(),
         })
     }
@@ -273,8 +302,15 @@ impl FormatInfo {
     pub fn answers_to(&self, name: &str) -> bool {
         self.name.eq_ignore_ascii_case(name) || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
     }
-    /// True when `path` ends with one of the extensions.
-    pub fn matches_extension(&self, path: &Path) -> bool {
+    /// The length of the longest of the extensions `path` ends with, if any.
+    ///
+    /// ```
+    /// use mbconv_ir::format::FormatInfo;
+    /// let info = FormatInfo { name: "mbir", aliases: &[], extensions: &["mbir.json"], description: "IR" };
+    /// assert_eq!(info.matching_extension_len(std::path::Path::new("a.MBIR.json")), Some(9));
+    /// assert_eq!(info.matching_extension_len(std::path::Path::new("a.json")), None);
+    /// ```
+    pub fn matching_extension_len(&self, path: &Path) -> Option<usize> {
         let file = path
             .file_name()
             .and_then(|f| f.to_str())
@@ -282,7 +318,13 @@ impl FormatInfo {
             .to_ascii_lowercase();
         self.extensions
             .iter()
-            .any(|ext| file.ends_with(&format!(".{ext}")))
+            .filter(|ext| file.ends_with(&format!(".{ext}")))
+            .map(|ext| ext.len())
+            .max()
+    }
+    /// True when `path` ends with one of the extensions.
+    pub fn matches_extension(&self, path: &Path) -> bool {
+        self.matching_extension_len(path).is_some()
     }
 }
 
@@ -438,6 +480,15 @@ impl Registry {
         }
         if by_ext.len() == 1 {
             return Ok(by_ext[0]);
+        }
+        // Several formats share the ending and none recognises the content (an empty or
+        // broken file): the most specific ending decides (`.mbir.json` over `.json`), so that
+        // the file's own reader reports what is wrong with it.
+        let longest = |f: &dyn Format| f.info().matching_extension_len(path).unwrap_or(0);
+        if let Some(best) = by_ext.iter().copied().max_by_key(|f| longest(*f))
+            && by_ext.iter().filter(|f| longest(**f) == longest(best)).count() == 1
+        {
+            return Ok(best);
         }
         if let Some(p) = self.planned.iter().find(|p| p.matches_extension(path)) {
             return Err(not_built(p));

@@ -133,10 +133,15 @@ impl SpanningTree {
         let n = model.bodies.len();
         let active = model.active_bodies();
         // A joint touching an inactive body is left out like one naming an unknown body.
+        let by_name = model.body_indices();
         let index = |r: &BodyRef| -> Option<Option<usize>> {
             match r {
                 BodyRef::World => Some(None),
-                BodyRef::Body(name) => model.body_index(name).filter(|&b| active[b]).map(Some),
+                BodyRef::Body(name) => by_name
+                    .get(name.as_str())
+                    .copied()
+                    .filter(|&b| active[b])
+                    .map(Some),
             }
         };
         // Usable edges: (joint, parent node, child node); node None = world.
@@ -147,6 +152,14 @@ impl SpanningTree {
                 (Some(p), Some(c)) if joint.enabled && p != c => edges.push((j, p, c)),
                 _ => ignored_joints.push(j),
             }
+        }
+        // The usable edges at each node (the world is node n), in joint order: the search
+        // visits a node's edges once, so the tree is built in time linear in the model.
+        let slot = |node: Option<usize>| node.unwrap_or(n);
+        let mut incident: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
+        for (e, &(_, p, c)) in edges.iter().enumerate() {
+            incident[slot(p)].push(e);
+            incident[slot(c)].push(e);
         }
         let mut attachments: Vec<Option<Attachment>> = vec![None; n];
         let mut used = vec![false; model.joints.len()];
@@ -163,7 +176,7 @@ impl SpanningTree {
         let mut next_root = 0;
         loop {
             while let Some(node) = queue.pop_front() {
-                for &(j, p, c) in &edges {
+                for &(j, p, c) in incident[slot(node)].iter().map(|&e| &edges[e]) {
                     if used[j] {
                         continue;
                     }

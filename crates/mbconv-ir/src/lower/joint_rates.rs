@@ -157,6 +157,11 @@ fn unit_rate(n: usize, i: usize) -> Vec<f64> {
 
 /// The minimum-norm least-squares solution of `a·x = b`.
 fn least_squares(a: &DMatrix<f64>, b: &DVector<f64>) -> DVector<f64> {
+    // A joint without velocity coordinates (a weld) has no rates to fit; nalgebra panics on
+    // the SVD of an empty matrix (found by `cargo xtask fuzz`).
+    if a.is_empty() {
+        return DVector::zeros(a.ncols());
+    }
     let svd = a.clone().svd(true, true);
     svd.solve(b, 1e-12).unwrap_or_else(|_| DVector::zeros(a.ncols()))
 }

@@ -22,6 +22,7 @@ use load::BodyLoad;
 use motor::Motor;
 use nalgebra::Vector3;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::HashMap;
 
 /// A multibody model in SI units and radians.
 ///
@@ -73,6 +74,73 @@ pub struct Model {
     /// Format-specific model-level data kept verbatim.
     #[serde(default, skip_serializing_if = "Extras::is_empty")]
     pub extras: Extras,
+    /// Name lookups' memory (not part of the model: never compared, cloned or written).
+    #[serde(skip)]
+    lookup: Lookup,
+}
+
+/// Indices by name behind [`Model::body_index`] and [`Model::joint_index`], so that resolving
+/// every reference of a model is linear in its size instead of a scan per reference.
+///
+/// The lists are public and change freely, so an index is only ever a hint: a hit is checked
+/// against the list (the name at that index), a miss falls back to a scan, and the index is
+/// rebuilt when a check fails or the list shrank, extended when it grew.
+#[derive(Debug, Default)]
+struct Lookup {
+    bodies: std::sync::Mutex<NameIndex>,
+    joints: std::sync::Mutex<NameIndex>,
+}
+
+impl Clone for Lookup {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl PartialEq for Lookup {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// The first index of each name among the first `covered` items of a list.
+#[derive(Debug, Default)]
+struct NameIndex {
+    first: HashMap<String, usize>,
+    covered: usize,
+}
+
+impl NameIndex {
+    /// The index of the first item named `name` in `names` (`len` items).
+    fn find<'a>(&mut self, name: &str, len: usize, names: impl Fn(usize) -> &'a str) -> Option<usize> {
+        if self.covered > len {
+            *self = Self::default();
+        }
+        for i in self.covered..len {
+            self.first.entry(names(i).to_owned()).or_insert(i);
+        }
+        self.covered = len;
+        match self.first.get(name) {
+            // An item of that name. (After an in-place rename, an earlier item may carry the
+            // same name: a duplicate, which validation refuses.)
+            Some(&i) if names(i) == name => Some(i),
+            Some(_) => {
+                self.covered = 0;
+                self.first.clear();
+                self.find(name, len, names)
+            }
+            None => (0..len).find(|&i| names(i) == name),
+        }
+    }
+}
+
+/// Index of the first occurrence of every name.
+fn first_index_by_name<'a>(names: impl Iterator<Item = &'a str>) -> HashMap<&'a str, usize> {
+    let mut index = HashMap::new();
+    for (i, name) in names.enumerate() {
+        index.entry(name).or_insert(i);
+    }
+    index
 }
 
 impl Model {
@@ -85,11 +153,34 @@ impl Model {
     }
     /// The body named `name`.
     pub fn body(&self, name: &str) -> Option<&Body> {
-        self.bodies.iter().find(|b| b.name == name)
+        self.body_index(name).map(|i| &self.bodies[i])
     }
-    /// Index of the body named `name`.
+    /// Index of the body named `name` (the first, if several are). Constant time once the
+    /// model's name index is built (see [`Lookup`]).
     pub fn body_index(&self, name: &str) -> Option<usize> {
-        self.bodies.iter().position(|b| b.name == name)
+        let bodies = &self.bodies;
+        match self.lookup.bodies.lock() {
+            Ok(mut index) => index.find(name, bodies.len(), |i| bodies[i].name.as_str()),
+            Err(_) => bodies.iter().position(|b| b.name == name),
+        }
+    }
+    /// Every body's index by name (the first body of a repeated name, like
+    /// [`Model::body_index`]), so that resolving all references is linear in the model size.
+    ///
+    /// ```
+    /// use mbconv_ir::{Body, Model};
+    /// let mut model = Model::new("m");
+    /// model.bodies = vec![Body::new("a"), Body::new("b"), Body::new("a")];
+    /// let index = model.body_indices();
+    /// assert_eq!((index["a"], index["b"]), (0, 1));
+    /// ```
+    pub fn body_indices(&self) -> HashMap<&str, usize> {
+        first_index_by_name(self.bodies.iter().map(|b| b.name.as_str()))
+    }
+    /// Every joint's index by name (the first joint of a repeated name, like
+    /// [`Model::joint_index`]).
+    pub fn joint_indices(&self) -> HashMap<&str, usize> {
+        first_index_by_name(self.joints.iter().map(|j| j.name.as_str()))
     }
 
     /// Which bodies (by index) take part in the dynamics: a body is active when it is enabled
@@ -127,25 +218,28 @@ impl Model {
             }
             true
         };
+        // The bodies of every disabled group, gathered once: linear in the group lists.
+        let mut disabled = std::collections::HashSet::new();
+        for g in self.groups.iter().filter(|g| !group_enabled(&g.name)) {
+            disabled.extend(g.bodies.iter().map(String::as_str));
+        }
         self.bodies
             .iter()
-            .map(|body| {
-                body.enabled
-                    && self
-                        .groups
-                        .iter()
-                        .filter(|g| g.bodies.contains(&body.name))
-                        .all(|g| group_enabled(&g.name))
-            })
+            .map(|body| body.enabled && !disabled.contains(body.name.as_str()))
             .collect()
     }
     /// The joint named `name`.
     pub fn joint(&self, name: &str) -> Option<&Joint> {
-        self.joints.iter().find(|j| j.name == name)
+        self.joint_index(name).map(|i| &self.joints[i])
     }
-    /// Index of the joint named `name`.
+    /// Index of the joint named `name` (the first, if several are); constant time like
+    /// [`Model::body_index`].
     pub fn joint_index(&self, name: &str) -> Option<usize> {
-        self.joints.iter().position(|j| j.name == name)
+        let joints = &self.joints;
+        match self.lookup.joints.lock() {
+            Ok(mut index) => index.find(name, joints.len(), |i| joints[i].name.as_str()),
+            Err(_) => joints.iter().position(|j| j.name == name),
+        }
     }
 }
 

@@ -37,11 +37,16 @@ pub(crate) fn emit(model: &Model, output: Option<&std::path::Path>) -> Exported 
         }
     }
     w.open(0, "links");
+    // The first joint of which each body is the child, gathered once (linear, not a scan of
+    // the joints per body).
+    let mut joint_of_child = std::collections::HashMap::new();
+    for j in &model.joints {
+        if let Some(child) = j.child.name() {
+            joint_of_child.entry(child).or_insert(j);
+        }
+    }
     for body in &model.bodies {
-        let joint = model
-            .joints
-            .iter()
-            .find(|j| j.child.name() == Some(body.name.as_str()));
+        let joint = joint_of_child.get(body.name.as_str()).copied();
         link(&mut w, model, body, joint, output);
     }
     if !model.constraints.is_empty() {

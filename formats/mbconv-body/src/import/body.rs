@@ -10,7 +10,7 @@ use crate::spec::{self, FORMAT};
 use mbconv_ir::Value;
 use mbconv_ir::format::Source;
 use mbconv_ir::format::kit::SourceResult;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -370,12 +370,28 @@ fn check_tree(doc: &Doc, at: &Node, links: &[LinkSpec], root: usize) -> SourceRe
             _ => {}
         }
     }
-    // Every link must reach the root by its parents.
+    // Every link must reach the root by its parents, and the root has none: a parent on the
+    // root closes a cycle through it. Each link is walked once: a walk stops at a link already
+    // known to reach the root, so the check is linear in the links.
+    if let Some(p) = &links[root].parent {
+        return Err(doc.error_at(
+            "cycle",
+            links[root].span.clone(),
+            at,
+            format!(
+                "the root link {:?} has the parent {p:?}: the parents form a cycle through the root",
+                links[root].name
+            ),
+        ));
+    }
+    let mut reaches_root = vec![false; links.len()];
+    reaches_root[root] = true;
+    let mut on_walk = vec![usize::MAX; links.len()];
     for (i, link) in links.iter().enumerate() {
-        let mut seen = BTreeSet::new();
+        let mut walk = Vec::new();
         let mut current = i;
-        while current != root {
-            if !seen.insert(current) {
+        while !reaches_root[current] {
+            if on_walk[current] == i {
                 return Err(doc.error_at(
                     "cycle",
                     link.span.clone(),
@@ -383,10 +399,15 @@ fn check_tree(doc: &Doc, at: &Node, links: &[LinkSpec], root: usize) -> SourceRe
                     format!("the parents of {:?} form a cycle", link.name),
                 ));
             }
+            on_walk[current] = i;
+            walk.push(current);
             match links[current].parent.as_deref().and_then(|p| names.get(p)) {
                 Some(&p) => current = p,
                 None => break,
             }
+        }
+        for w in walk {
+            reaches_root[w] = true;
         }
     }
     Ok(())

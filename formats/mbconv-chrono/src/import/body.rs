@@ -15,10 +15,11 @@ use mbconv_ir::{
     ShapeRole, Value,
 };
 use nalgebra::{UnitQuaternion, Vector3};
+use std::collections::HashSet;
 
 pub(super) fn bodies(ctx: &mut Ctx, model: &mut Model, list: &Node) -> Result<(), Box<SourceError>> {
     ctx.expect_list(list, "bodies")?;
-    let mut seen = Vec::new();
+    let mut seen = HashSet::new();
     for node in list.items() {
         let body = body(ctx, node, &mut seen)?;
         model.bodies.push(body);
@@ -26,7 +27,7 @@ pub(super) fn bodies(ctx: &mut Ctx, model: &mut Model, list: &Node) -> Result<()
     Ok(())
 }
 
-fn body(ctx: &mut Ctx, node: &Node, seen: &mut Vec<String>) -> Result<Body, Box<SourceError>> {
+fn body(ctx: &mut Ctx, node: &Node, seen: &mut HashSet<String>) -> Result<Body, Box<SourceError>> {
     let mut f = Fields::new(ctx, node, "a body")?;
     let name_node = f.req(ctx, "name")?;
     let name = ctx.string(name_node, "body name")?;
@@ -145,7 +146,7 @@ fn contact(ctx: &mut Ctx, node: &Node, b: &mut Body, ip: &str) -> Result<(), Box
     let mut f = Fields::new(ctx, node, "contact")?;
     let mats = f.req(ctx, "materials")?;
     ctx.expect_list(mats, "materials")?;
-    let mut seen = Vec::new();
+    let mut seen = HashSet::new();
     for m in mats.items() {
         let mut fm = Fields::new(ctx, m, "a contact material")?;
         let name_node = fm.req(ctx, "name")?;

@@ -12,9 +12,10 @@ use mbconv_ir::{
     BodyLoad, BodyRef, Extras, LoadType, Model, Motor, MotorActuation, MotorGuide, MotorTarget, MotorType,
 };
 use nalgebra::Vector3;
+use std::collections::HashSet;
 
 pub(super) fn motors(ctx: &mut Ctx, model: &mut Model, list: &Node) -> Result<(), Box<SourceError>> {
-    let mut seen = Vec::new();
+    let mut seen = HashSet::new();
     for node in list.items() {
         let (mut f, name, ip) = named(ctx, node, "a motor", "motors", &mut seen)?;
         let mut extras = Extras::default();
@@ -102,7 +103,7 @@ pub(super) fn loads(
     list: &Node,
     controllers: bool,
 ) -> Result<(), Box<SourceError>> {
-    let mut seen: Vec<String> = model.loads.iter().map(|l| l.name.clone()).collect();
+    let mut seen: HashSet<String> = model.loads.iter().map(|l| l.name.clone()).collect();
     for node in list.items() {
         let (mut f, name, ip) = named(ctx, node, "a body load", "loads", &mut seen)?;
         let mut extras = Extras::default();

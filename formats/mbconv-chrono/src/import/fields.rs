@@ -9,6 +9,7 @@ use mbconv_ir::format::kit::ImportSession;
 use mbconv_ir::format::{Source, SourceError};
 use mbconv_ir::{Category, Extras, Severity};
 use nalgebra::{UnitQuaternion, Vector3};
+use std::collections::HashSet;
 
 /// The state of one import: the kit's [`ImportSession`] (source, report, source map) plus what
 /// Chrono's parser carries from key to key (the angle unit, the data path) and the reading mode.
@@ -199,21 +200,21 @@ impl<'a> Ctx<'a> {
         Some(p.display().to_string())
     }
 
-    /// Checks that `name` is new in `seen`.
+    /// Checks that `name` is new in `seen` (a set: checking every name of a list is linear).
     pub fn unique(
         &self,
-        seen: &mut Vec<String>,
+        seen: &mut HashSet<String>,
         name: &str,
         node: &Node,
         list: &str,
     ) -> Result<(), Box<SourceError>> {
-        if seen.iter().any(|s| s == name) {
+        if seen.contains(name) {
             return Err(self.error(
                 node,
                 format!("duplicate name {name:?} in {list} (Chrono would silently keep the first)"),
             ));
         }
-        seen.push(name.to_owned());
+        seen.insert(name.to_owned());
         Ok(())
     }
 }

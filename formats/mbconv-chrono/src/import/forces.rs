@@ -12,6 +12,7 @@ use mbconv_ir::{
     SpringVisual, Tsda,
 };
 use nalgebra::Vector3;
+use std::collections::HashSet;
 
 const LAW_KEYS: &[&str] = &[
     "spring_coefficient",
@@ -164,7 +165,7 @@ fn ignored_value(ctx: &mut Ctx, node: &Node, key: &str, why: &str, extras: &mut 
 }
 
 pub(super) fn tsdas(ctx: &mut Ctx, model: &mut Model, list: &Node) -> Result<(), Box<SourceError>> {
-    let mut seen = Vec::new();
+    let mut seen = HashSet::new();
     for node in list.items() {
         let (mut f, name, ip) = named(ctx, node, "a TSDA", "force_elements", &mut seen)?;
         let mut extras = Extras::default();
@@ -300,7 +301,7 @@ fn spring_visual(
 }
 
 pub(super) fn rsdas(ctx: &mut Ctx, model: &mut Model, list: &Node) -> Result<(), Box<SourceError>> {
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     for node in list.items() {
         let (mut f, name, ip) = named(ctx, node, "an RSDA", "force_elements", &mut seen)?;
         let mut extras = Extras::default();

@@ -12,6 +12,7 @@ use mbconv_ir::{
     Pose, Severity,
 };
 use nalgebra::Vector3;
+use std::collections::HashSet;
 
 /// The frames on body 1 (pose `p1`) and body 2 (pose `p2`) of a motor or RSDA given by an
 /// absolute `location` and `axis` (Chrono's motor frame, Z = axis), with the written location
@@ -71,7 +72,7 @@ pub(super) fn named<'n>(
     node: &'n Node,
     what: &str,
     list: &str,
-    seen: &mut Vec<String>,
+    seen: &mut HashSet<String>,
 ) -> Result<(Fields<'n>, String, String), Box<SourceError>> {
     let mut f = Fields::new(ctx, node, what)?;
     let name_node = f.req(ctx, "name")?;
@@ -83,7 +84,7 @@ pub(super) fn named<'n>(
 }
 
 pub(super) fn joints(ctx: &mut Ctx, model: &mut Model, list: &Node) -> Result<(), Box<SourceError>> {
-    let mut seen = Vec::new();
+    let mut seen = HashSet::new();
     for node in list.items() {
         let (mut f, name, ip) = named(ctx, node, "a joint", "joints", &mut seen)?;
         let ty_node = f.req(ctx, "type")?;
@@ -246,7 +247,7 @@ pub(super) fn local_point(
 }
 
 pub(super) fn constraints(ctx: &mut Ctx, model: &mut Model, list: &Node) -> Result<(), Box<SourceError>> {
-    let mut seen = Vec::new();
+    let mut seen = HashSet::new();
     for node in list.items() {
         let (mut f, name, ip) = named(ctx, node, "a constraint", "constraints", &mut seen)?;
         let ty_node = f.req(ctx, "type")?;

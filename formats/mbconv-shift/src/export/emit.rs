@@ -14,6 +14,7 @@ use mbconv_ir::{
     Pose, Report, Restraint, RestraintTarget, RestraintType, Value,
 };
 use nalgebra::UnitQuaternion;
+use std::collections::HashMap;
 
 /// Joint-level coefficient arrays (ascending powers) and the restraint type each stands for.
 const JOINT_ARRAYS: [(&str, RestraintType); 3] = [
@@ -24,7 +25,7 @@ const JOINT_ARRAYS: [(&str, RestraintType); 3] = [
 
 /// Writes a lowered model.
 pub(crate) fn emit(model: &Model, dialect: Dialect) -> Exported {
-    let writer = Writer { model, dialect };
+    let writer = Writer::new(model, dialect);
     let mut root = Out::object().with("model_parameters", writer.parameters());
     let frames = Out::Array(model.world_frames.iter().map(|f| writer.frame(f)).collect());
     let model_extras: Vec<(String, Out)> = shift_extras(&model.extras).collect();
@@ -73,9 +74,45 @@ fn shift_extras(extras: &Extras) -> impl Iterator<Item = (String, Out)> + '_ {
 struct Writer<'m> {
     model: &'m Model,
     dialect: Dialect,
+    /// Body and joint indices by name, and the first group listing each body and joint, so
+    /// that every reference resolves in constant time.
+    bodies: HashMap<&'m str, usize>,
+    joints: HashMap<&'m str, usize>,
+    body_home: HashMap<&'m str, &'m Group>,
+    joint_home: HashMap<&'m str, &'m Group>,
 }
 
-impl Writer<'_> {
+impl<'m> Writer<'m> {
+    fn new(model: &'m Model, dialect: Dialect) -> Self {
+        let (mut body_home, mut joint_home) = (HashMap::new(), HashMap::new());
+        for g in &model.groups {
+            for b in &g.bodies {
+                body_home.entry(b.as_str()).or_insert(g);
+            }
+            for j in &g.joints {
+                joint_home.entry(j.as_str()).or_insert(g);
+            }
+        }
+        Self {
+            model,
+            dialect,
+            bodies: model.body_indices(),
+            joints: model.joint_indices(),
+            body_home,
+            joint_home,
+        }
+    }
+
+    fn find_body(&self, name: &str) -> Option<&'m Body> {
+        let model = self.model;
+        self.bodies.get(name).map(|&i| &model.bodies[i])
+    }
+
+    fn find_joint(&self, name: &str) -> Option<&'m Joint> {
+        let model = self.model;
+        self.joints.get(name).map(|&i| &model.joints[i])
+    }
+
     fn parameters(&self) -> Out {
         let simulation = &self.model.simulation;
         let extras: Vec<(String, Out)> = shift_extras(&simulation.extras).collect();
@@ -107,14 +144,14 @@ impl Writer<'_> {
         let bodies = group
             .bodies
             .iter()
-            .filter_map(|name| self.model.body(name))
+            .filter_map(|name| self.find_body(name))
             .map(|b| self.body(b))
             .collect();
         out.push("bodies", Out::Array(bodies));
         let joints = group
             .joints
             .iter()
-            .filter_map(|name| self.model.joint(name))
+            .filter_map(|name| self.find_joint(name))
             .map(|j| self.joint(j, group))
             .collect();
         out.push("joints", Out::Array(joints));
@@ -208,7 +245,7 @@ impl Writer<'_> {
             BodyRef::World => (vec![FIXED.to_owned()], FIXED.to_owned()),
             BodyRef::Body(name) => {
                 let own = name.rsplit(PATH_SEPARATOR).next().unwrap_or_default().to_owned();
-                let home = self.model.groups.iter().find(|g| g.bodies.contains(name));
+                let home = self.body_home.get(name.as_str()).copied();
                 match (home, group) {
                     (Some(h), Some(g)) if h.name == g.name => (vec![own.clone()], own),
                     (Some(h), _) => {
@@ -338,7 +375,7 @@ impl Writer<'_> {
         }
         let frames = match body {
             BodyRef::World => &self.model.world_frames,
-            BodyRef::Body(name) => match self.model.body(name) {
+            BodyRef::Body(name) => match self.find_body(name) {
                 Some(b) => &b.frames,
                 None => return Pose::identity(),
             },
@@ -360,7 +397,7 @@ impl Writer<'_> {
         };
         let (owner, key) = element.name.rsplit_once('.')?;
         let matches = owner == joint
-            && self.model.joint(joint).is_some()
+            && self.find_joint(joint).is_some()
             && restraint.function.knots.is_empty()
             && restraint.function.pieces.len() == 1
             && element.extras.is_empty()
@@ -384,7 +421,7 @@ impl Writer<'_> {
             .with("type", Out::str(type_name));
         match &restraint.target {
             RestraintTarget::Joint { joint, .. } => {
-                let home = self.model.groups.iter().find(|g| g.joints.contains(joint));
+                let home = self.joint_home.get(joint.as_str()).copied();
                 let reference = match home {
                     Some(g) => format!("{}{PATH_SEPARATOR}{joint}", g.name),
                     None => joint.clone(),

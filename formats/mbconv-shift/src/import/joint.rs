@@ -17,6 +17,7 @@ use mbconv_ir::{
     Restraint, RestraintTarget, RestraintType, Value,
 };
 use nalgebra::Vector3;
+use std::collections::HashMap;
 
 const JOINT_KEYS: &[&str] = &[
     "name",
@@ -40,13 +41,26 @@ pub(crate) struct End {
     pub pose: Pose,
 }
 
+/// Each body's frames by name (the first body of a repeated name), so that resolving a
+/// joint end costs a lookup, not a scan of the bodies.
+pub(crate) type BodyFrames<'a> = HashMap<&'a str, &'a [Frame]>;
+
+/// The frames of every body, by name.
+pub(crate) fn body_frames(bodies: &[Body]) -> BodyFrames<'_> {
+    let mut frames = HashMap::new();
+    for b in bodies {
+        frames.entry(b.name.as_str()).or_insert(&b.frames[..]);
+    }
+    frames
+}
+
 /// A joint and the restraints its `stiffness` / `damping` arrays define.
 pub(crate) fn read_joint(
     reader: &mut Reader,
     layout: &Layout,
     assembly: usize,
     node: &Node,
-    bodies: &[Body],
+    bodies: &BodyFrames,
     world_frames: &[Frame],
 ) -> SourceResult<(Joint, Vec<ForceElement>)> {
     let name_node = node
@@ -227,7 +241,7 @@ fn read_ends(
     layout: &Layout,
     assembly: usize,
     node: &Node,
-    bodies: &[Body],
+    bodies: &BodyFrames,
     world_frames: &[Frame],
 ) -> SourceResult<(End, End)> {
     if let Some(pairs) = node.get("body_frame_pairs") {
@@ -258,7 +272,7 @@ pub(crate) fn read_end(
     layout: &Layout,
     assembly: usize,
     node: &Node,
-    bodies: &[Body],
+    bodies: &BodyFrames,
     world_frames: &[Frame],
 ) -> SourceResult<End> {
     let items = reader.array(node, "body-frame pair")?;
@@ -286,10 +300,7 @@ pub(crate) fn read_end(
     })?;
     let frames = match &body {
         BodyRef::World => world_frames,
-        BodyRef::Body(name) => bodies
-            .iter()
-            .find(|b| &b.name == name)
-            .map_or(&[][..], |b| &b.frames[..]),
+        BodyRef::Body(name) => bodies.get(name.as_str()).copied().unwrap_or(&[]),
     };
     let pose = if frame == ORIGIN {
         Pose::identity()

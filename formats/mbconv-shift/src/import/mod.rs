@@ -95,13 +95,14 @@ pub(crate) fn import(source: &Source) -> SourceResult<Imported> {
     }
     let mut joint_paths: BTreeMap<String, usize> = BTreeMap::new();
     let mut joint_assembly = Vec::new();
+    let frames = joint::body_frames(&model.bodies);
     for item in &layout.joints {
         let (joint, restraints) = joint::read_joint(
             &mut reader,
             &layout,
             item.assembly,
             item.node,
-            &model.bodies,
+            &frames,
             &model.world_frames,
         )?;
         if let Some(written) = item.node.get("name").and_then(Node::str) {
@@ -118,7 +119,7 @@ pub(crate) fn import(source: &Source) -> SourceResult<Imported> {
             layout: &layout,
             joints: &joint_paths,
             all_joints: &model.joints,
-            bodies: &model.bodies,
+            bodies: &frames,
             world_frames: &model.world_frames,
         };
         let element = restraint::read_restraint(&mut reader, &names, item.assembly, item.node)?;

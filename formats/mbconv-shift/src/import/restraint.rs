@@ -3,13 +3,13 @@
 
 use super::assembly::{Layout, check_name, unique_by_last_segment};
 use super::fields::Reader;
-use super::joint::{read_end, scale_coefficients};
+use super::joint::{BodyFrames, read_end, scale_coefficients};
 use crate::raw::Node;
 use crate::spec::{FIXED, PATH_SEPARATOR, ascending};
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::report::path;
 use mbconv_ir::{
-    Body, DistanceType, Extras, ForceElement, ForceKind, Frame, Joint, PiecewisePolynomial, Restraint,
+    DistanceType, Extras, ForceElement, ForceKind, Frame, Joint, PiecewisePolynomial, Restraint,
     RestraintTarget, RestraintType,
 };
 use std::collections::BTreeMap;
@@ -30,7 +30,8 @@ pub(crate) struct Names<'a> {
     /// Full `:` path of each joint as written -> IR joint index.
     pub joints: &'a BTreeMap<String, usize>,
     pub all_joints: &'a [Joint],
-    pub bodies: &'a [Body],
+    /// Each body's frames, by IR name.
+    pub bodies: &'a BodyFrames<'a>,
     pub world_frames: &'a [Frame],
 }
 

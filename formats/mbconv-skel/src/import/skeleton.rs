@@ -129,9 +129,10 @@ impl Importer<'_> {
         header: &SkeletonHeader,
     ) -> SourceResult<Vec<BodyEntry<'a, 'i>>> {
         let mut bodies: Vec<BodyEntry> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for body_node in children(node, "body") {
             let entry = self.body(body_node, &header.pose)?;
-            if bodies.iter().any(|b| b.original == entry.original) {
+            if !seen.insert(entry.original.clone()) {
                 self.note(
                     "skel.duplicate_body",
                     Severity::Warning,
@@ -228,7 +229,54 @@ impl Importer<'_> {
             }
             topology.joints.push(PlacedJoint { entry, child, parent });
         }
+        self.refuse_parent_cycles(&topology, bodies, header)?;
         Ok(topology)
+    }
+
+    /// Every body's chain of parent joints must reach the world: a chain that comes back to a
+    /// body has no root, and DART cannot build the skeleton. Each body is walked once (a walk
+    /// stops at a body already known to reach the world), so the check is linear.
+    fn refuse_parent_cycles(
+        &mut self,
+        topology: &Topology,
+        bodies: &[BodyEntry],
+        header: &SkeletonHeader,
+    ) -> SourceResult<()> {
+        let mut parent_of = vec![None; bodies.len()];
+        for (j, joint) in topology.joints.iter().enumerate() {
+            parent_of[joint.child] = Some((j, joint.parent));
+        }
+        let mut rooted = vec![false; bodies.len()];
+        let mut walked_from = vec![usize::MAX; bodies.len()];
+        for start in 0..bodies.len() {
+            let mut walk = Vec::new();
+            let mut current = start;
+            while !rooted[current] {
+                if walked_from[current] == start {
+                    let (j, _) = parent_of[current].unwrap_or((0, None));
+                    let joint = &topology.joints[j];
+                    return Err(self.error(
+                        "skel.parent_cycle",
+                        joint.entry.node,
+                        format!(
+                            "the parent joints of body {:?} in skeleton {:?} form a cycle: no body \
+                             of it hangs from the world",
+                            bodies[current].original, header.original
+                        ),
+                    ));
+                }
+                walked_from[current] = start;
+                walk.push(current);
+                match parent_of[current] {
+                    Some((_, Some(parent))) => current = parent,
+                    _ => break,
+                }
+            }
+            for b in walk {
+                rooted[b] = true;
+            }
+        }
+        Ok(())
     }
 
     /// The IR names of the bodies DART creates (`None`: DART does not create the body).

@@ -13,6 +13,7 @@ use mbconv_ir::{
     BodyRef, Category, ForceKind, Frame, FrameKind, Group, GroupType, JointKind, Model, Pose, Report,
     RestraintTarget, Value,
 };
+use std::collections::{HashMap, HashSet};
 
 pub(super) fn settle(m: &mut Model, report: &mut Report) {
     assemblies(m, report);
@@ -33,21 +34,16 @@ fn legal(name: &str) -> String {
 /// One assembly per body and joint; groups named by their `:` path.
 fn assemblies(m: &mut Model, report: &mut Report) {
     // Each body and joint in the first group that lists it.
-    let mut seen_bodies = Vec::new();
-    let mut seen_joints = Vec::new();
+    // Sets, not list scans: a model of N bodies in one group costs O(N), not O(N²).
+    let mut seen_bodies = HashSet::new();
+    let mut seen_joints = HashSet::new();
+    let body_names: HashSet<String> = m.bodies.iter().map(|b| b.name.clone()).collect();
+    let joint_names: HashSet<String> = m.joints.iter().map(|j| j.name.clone()).collect();
     for group in &mut m.groups {
-        group.bodies.retain(|b| {
-            let fresh = !seen_bodies.contains(b);
-            seen_bodies.push(b.clone());
-            fresh
-        });
-        group.joints.retain(|j| {
-            let fresh = !seen_joints.contains(j);
-            seen_joints.push(j.clone());
-            fresh
-        });
-        group.bodies.retain(|b| m.bodies.iter().any(|x| &x.name == b));
-        group.joints.retain(|j| m.joints.iter().any(|x| &x.name == j));
+        group.bodies.retain(|b| seen_bodies.insert(b.clone()));
+        group.joints.retain(|j| seen_joints.insert(j.clone()));
+        group.bodies.retain(|b| body_names.contains(b));
+        group.joints.retain(|j| joint_names.contains(j));
         if group.group_type != GroupType::Assembly {
             group.group_type = GroupType::Assembly;
             note(
@@ -136,22 +132,29 @@ fn assemblies(m: &mut Model, report: &mut Report) {
     }
 }
 
-fn group_of_body<'m>(m: &'m Model, body: &str) -> Option<&'m Group> {
-    m.groups.iter().find(|g| g.bodies.iter().any(|b| b == body))
-}
-
 /// Body names: no `:` except the `<assembly path>:<name>` the reader gives clashing names;
 /// not `fixed` or `origin`.
 fn body_names(m: &mut Model, report: &mut Report) {
     let last = |n: &str| n.rsplit(PATH_SEPARATOR).next().unwrap_or_default().to_owned();
-    let lasts: Vec<String> = m.bodies.iter().map(|b| last(&b.name)).collect();
+    // How many bodies end in each last name, how many carry each whole name (kept up to date
+    // through the renames), and each body's group: counted once, so the pass is linear.
+    let mut lasts: HashMap<String, usize> = HashMap::new();
+    let mut names: HashMap<String, usize> = HashMap::new();
+    for b in &m.bodies {
+        *lasts.entry(last(&b.name)).or_default() += 1;
+        *names.entry(b.name.clone()).or_default() += 1;
+    }
+    let mut homes: HashMap<String, String> = HashMap::new();
+    for g in &m.groups {
+        for b in &g.bodies {
+            homes.entry(b.clone()).or_insert_with(|| g.name.clone());
+        }
+    }
     for i in 0..m.bodies.len() {
         let name = m.bodies[i].name.clone();
         let own = last(&name);
-        let clashes = lasts.iter().filter(|l| **l == own).count() > 1;
-        let group = group_of_body(m, &name)
-            .map(|g| g.name.clone())
-            .unwrap_or_default();
+        let clashes = lasts.get(&own).copied().unwrap_or(0) > 1;
+        let group = homes.get(&name).cloned().unwrap_or_default();
         let as_path = format!("{group}{PATH_SEPARATOR}{own}");
         let mut wanted = if clashes { as_path.clone() } else { legal(&own) };
         if !clashes && name.contains(PATH_SEPARATOR) {
@@ -164,15 +167,20 @@ fn body_names(m: &mut Model, report: &mut Report) {
         if wanted == FIXED || wanted == ORIGIN {
             wanted.push_str("_body");
         }
-        while m
-            .bodies
-            .iter()
-            .enumerate()
-            .any(|(k, b)| k != i && b.name == wanted)
-        {
+        // Taken by another body: any body of that name but this one.
+        let taken = |names: &HashMap<String, usize>, wanted: &str| {
+            names.get(wanted).copied().unwrap_or(0) > usize::from(wanted == name)
+        };
+        while taken(&names, &wanted) {
             wanted.push('_');
         }
         if wanted != name {
+            // `rename_body` renames every body of the old name.
+            let moved = names.remove(&name).unwrap_or(0);
+            *names.entry(wanted.clone()).or_default() += moved;
+            if let Some(home) = homes.remove(&name) {
+                homes.insert(wanted.clone(), home);
+            }
             rename_body(m, &name, &wanted);
             report.rename("body", &name, &wanted, path::item("bodies", &wanted));
         }
@@ -335,11 +343,8 @@ fn frames_of<'m>(m: &'m Model, body: &BodyRef) -> Option<&'m Vec<Frame>> {
 fn frames_of_mut<'m>(m: &'m mut Model, body: &BodyRef) -> Option<&'m mut Vec<Frame>> {
     match body {
         BodyRef::World => Some(&mut m.world_frames),
-        BodyRef::Body(name) => m
-            .bodies
-            .iter_mut()
-            .find(|b| &b.name == name)
-            .map(|b| &mut b.frames),
+        // The model's name index, not a scan of the bodies per joint end.
+        BodyRef::Body(name) => m.body_index(name).map(|i| &mut m.bodies[i].frames),
     }
 }
 
