@@ -235,7 +235,21 @@ impl Batch {
                 )));
             }
             if input.is_dir() {
-                for relative in models_in(registry, input, recursive)? {
+                let models = models_in(registry, input, recursive)?;
+                if models.is_empty() {
+                    // A directory where a model file was meant, or one with nothing to convert:
+                    // either way the request cannot be carried out.
+                    return Err(Failure::bad_input(miette::miette!(
+                        "{} is a directory with no model file that a format of this build reads{}",
+                        input.display(),
+                        if recursive {
+                            ""
+                        } else {
+                            " (--recursive descends into sub-directories)"
+                        }
+                    )));
+                }
+                for relative in models {
                     let output = batch_output(out_dir, &relative, format);
                     jobs.push((input.join(relative), output));
                 }

@@ -9,6 +9,7 @@ use crate::model::{BodyRef, Model};
 use crate::pose::Pose;
 use crate::report::{Category, Finding, Severity, path};
 use nalgebra::Vector3;
+use std::collections::HashMap;
 
 /// Puts body `index`'s frame at `new_frame`, a pose given in the body's current frame, and
 /// re-expresses everything attached to the body in the new frame: centre of mass and inertia
@@ -33,37 +34,66 @@ use nalgebra::Vector3;
 /// assert_eq!(m.bodies[0].inertial.com, Vector3::zeros());
 /// ```
 pub fn move_body_frame(model: &mut Model, index: usize, new_frame: Pose, format: &str) -> Vec<Finding> {
-    if index >= model.bodies.len() || new_frame.is_exact_identity() {
+    move_body_frames(model, &[(index, new_frame)], format)
+}
+
+/// [`move_body_frame`] for many bodies at once, in one pass over the model's joints,
+/// constraints, force elements, motors, loads and devices (moving `n` bodies one at a time
+/// costs `n` such passes). `moves` pairs a body index with its new frame; each body at most
+/// once (a repeated index keeps the last frame). The result is the same, bit for bit, as moving
+/// the bodies one after the other. Returns one note per moved body, in the order of `moves`.
+///
+/// ```
+/// use mbconv_ir::{lower::move_body_frames, Body, Model, Pose};
+/// use nalgebra::Vector3;
+/// let mut m = Model::new("m");
+/// m.bodies.push(Body::new("a"));
+/// m.bodies.push(Body::new("b"));
+/// let shift = Pose::from_translation(Vector3::new(0.0, 0.0, 1.0));
+/// let notes = move_body_frames(&mut m, &[(0, shift), (1, shift)], "body");
+/// assert_eq!(notes.len(), 2);
+/// assert_eq!(m.bodies[1].pose.translation, Vector3::new(0.0, 0.0, 1.0));
+/// ```
+pub fn move_body_frames(model: &mut Model, moves: &[(usize, Pose)], format: &str) -> Vec<Finding> {
+    let mut to_new_by_name: HashMap<String, Pose> = HashMap::new();
+    let mut moved = Vec::new();
+    for &(index, new_frame) in moves {
+        if index >= model.bodies.len() || new_frame.is_exact_identity() {
+            continue;
+        }
+        let body = &mut model.bodies[index];
+        let to_new = new_frame.inverse();
+        let old_pose = body.pose;
+        body.pose = old_pose * new_frame;
+        body.inertial.com = to_new.transform_point(&body.inertial.com);
+        body.inertial.inertia_rotation = to_new.rotation * body.inertial.inertia_rotation;
+        if let Some(twist) = &mut body.initial_velocity {
+            let shift = old_pose.rotation * new_frame.translation;
+            *twist = Twist {
+                linear: twist.linear + twist.angular.cross(&shift),
+                angular: twist.angular,
+            };
+        }
+        body.shapes.iter_mut().for_each(|s| s.pose = to_new * s.pose);
+        body.frames.iter_mut().for_each(|f| f.pose = to_new * f.pose);
+        if to_new_by_name.insert(body.name.clone(), to_new).is_none() {
+            moved.push(body.name.clone());
+        }
+    }
+    if moved.is_empty() {
         return Vec::new();
     }
-    let to_new = new_frame.inverse();
-    let name = model.bodies[index].name.clone();
-    let on_body = |r: &BodyRef| r.name() == Some(name.as_str());
-    let pose = |p: &mut Pose| *p = to_new * *p;
-    let point = |p: &mut Vector3<f64>| *p = to_new.transform_point(p);
-    let vector = |v: &mut Vector3<f64>| *v = to_new.transform_vector(v);
-
-    let body = &mut model.bodies[index];
-    let old_pose = body.pose;
-    body.pose = old_pose * new_frame;
-    body.inertial.com = to_new.transform_point(&body.inertial.com);
-    body.inertial.inertia_rotation = to_new.rotation * body.inertial.inertia_rotation;
-    if let Some(twist) = &mut body.initial_velocity {
-        let shift = old_pose.rotation * new_frame.translation;
-        *twist = Twist {
-            linear: twist.linear + twist.angular.cross(&shift),
-            angular: twist.angular,
-        };
-    }
-    body.shapes.iter_mut().for_each(|s| pose(&mut s.pose));
-    body.frames.iter_mut().for_each(|f| pose(&mut f.pose));
+    let moved_by = |r: &BodyRef| r.name().and_then(|n| to_new_by_name.get(n)).copied();
+    let pose = |t: Pose, p: &mut Pose| *p = t * *p;
+    let point = |t: Pose, p: &mut Vector3<f64>| *p = t.transform_point(p);
+    let axes = |t: Pose, v: &mut [Vector3<f64>]| v.iter_mut().for_each(|v| *v = t.transform_vector(v));
 
     for joint in &mut model.joints {
-        if on_body(&joint.parent) {
-            pose(&mut joint.parent_frame);
+        if let Some(t) = moved_by(&joint.parent) {
+            pose(t, &mut joint.parent_frame);
         }
-        if on_body(&joint.child) {
-            pose(&mut joint.child_frame);
+        if let Some(t) = moved_by(&joint.child) {
+            pose(t, &mut joint.child_frame);
         }
     }
     for constraint in &mut model.constraints {
@@ -75,11 +105,11 @@ pub fn move_body_frame(model: &mut Model, index: usize, new_frame: Pose, format:
                 point2,
                 ..
             } => {
-                if on_body(body1) {
-                    point(point1);
+                if let Some(t) = moved_by(body1) {
+                    point(t, point1);
                 }
-                if on_body(body2) {
-                    point(point2);
+                if let Some(t) = moved_by(body2) {
+                    point(t, point2);
                 }
             }
             ConstraintKind::RevoluteSpherical {
@@ -90,12 +120,12 @@ pub fn move_body_frame(model: &mut Model, index: usize, new_frame: Pose, format:
                 point2,
                 ..
             } => {
-                if on_body(body1) {
-                    point(point1);
-                    axis1.iter_mut().for_each(vector);
+                if let Some(t) = moved_by(body1) {
+                    point(t, point1);
+                    axes(t, axis1.as_mut_slice());
                 }
-                if on_body(body2) {
-                    point(point2);
+                if let Some(t) = moved_by(body2) {
+                    point(t, point2);
                 }
             }
             ConstraintKind::RevoluteTranslational {
@@ -107,13 +137,13 @@ pub fn move_body_frame(model: &mut Model, index: usize, new_frame: Pose, format:
                 axis2,
                 ..
             } => {
-                if on_body(body1) {
-                    point(point1);
-                    axis1.iter_mut().for_each(vector);
+                if let Some(t) = moved_by(body1) {
+                    point(t, point1);
+                    axes(t, axis1.as_mut_slice());
                 }
-                if on_body(body2) {
-                    point(point2);
-                    axis2.iter_mut().for_each(vector);
+                if let Some(t) = moved_by(body2) {
+                    point(t, point2);
+                    axes(t, axis2.as_mut_slice());
                 }
             }
             ConstraintKind::ExtraJoint {
@@ -123,39 +153,39 @@ pub fn move_body_frame(model: &mut Model, index: usize, new_frame: Pose, format:
                 frame2,
                 ..
             } => {
-                if on_body(body1) {
-                    pose(frame1);
+                if let Some(t) = moved_by(body1) {
+                    pose(t, frame1);
                 }
-                if on_body(body2) {
-                    pose(frame2);
+                if let Some(t) = moved_by(body2) {
+                    pose(t, frame2);
                 }
             }
         }
     }
     for element in &mut model.force_elements {
         match &mut element.kind {
-            ForceKind::Tsda(t) => {
-                if on_body(&t.body1) {
-                    point(&mut t.point1);
+            ForceKind::Tsda(tsda) => {
+                if let Some(t) = moved_by(&tsda.body1) {
+                    point(t, &mut tsda.point1);
                 }
-                if on_body(&t.body2) {
-                    point(&mut t.point2);
+                if let Some(t) = moved_by(&tsda.body2) {
+                    point(t, &mut tsda.point2);
                 }
             }
             ForceKind::Rsda(r) => {
-                if on_body(&r.body1) {
-                    pose(&mut r.frame1);
+                if let Some(t) = moved_by(&r.body1) {
+                    pose(t, &mut r.frame1);
                 }
-                if on_body(&r.body2) {
-                    pose(&mut r.frame2);
+                if let Some(t) = moved_by(&r.body2) {
+                    pose(t, &mut r.frame2);
                 }
             }
             ForceKind::Bushing(b) => {
-                if on_body(&b.body_a) {
-                    pose(&mut b.frame_a);
+                if let Some(t) = moved_by(&b.body_a) {
+                    pose(t, &mut b.frame_a);
                 }
-                if on_body(&b.body_c) {
-                    pose(&mut b.frame_c);
+                if let Some(t) = moved_by(&b.body_c) {
+                    pose(t, &mut b.frame_c);
                 }
             }
             // Named frames moved with the body; joint coordinates do not depend on body frames.
@@ -171,34 +201,42 @@ pub fn move_body_frame(model: &mut Model, index: usize, new_frame: Pose, format:
             ..
         } = &mut motor.target
         {
-            if on_body(body1) {
-                pose(frame1);
+            if let Some(t) = moved_by(body1) {
+                pose(t, frame1);
             }
-            if on_body(body2) {
-                pose(frame2);
+            if let Some(t) = moved_by(body2) {
+                pose(t, frame2);
             }
         }
     }
-    for load in model.loads.iter_mut().filter(|l| l.body == name) {
+    for load in &mut model.loads {
+        let Some(t) = to_new_by_name.get(&load.body).copied() else {
+            continue;
+        };
         if load.point_in_body_frame {
-            point(&mut load.point);
+            point(t, &mut load.point);
         }
         if load.vector_in_body_frame {
-            vector(&mut load.vector);
+            load.vector = t.transform_vector(&load.vector);
         }
     }
-    for device in model.devices.iter_mut().filter(|d| on_body(&d.body)) {
-        pose(&mut device.pose);
+    for device in &mut model.devices {
+        if let Some(t) = moved_by(&device.body) {
+            pose(t, &mut device.pose);
+        }
     }
-    vec![
-        Finding::new(
-            format!("{format}.body_frame_moved"),
-            Severity::Info,
-            Category::Note,
-            "the body's frame is written at another place on the body; everything attached to it is re-expressed (the motion is the same)",
-        )
-        .at(path::item("bodies", &name)),
-    ]
+    moved
+        .iter()
+        .map(|name| {
+            Finding::new(
+                format!("{format}.body_frame_moved"),
+                Severity::Info,
+                Category::Note,
+                "the body's frame is written at another place on the body; everything attached to it is re-expressed (the motion is the same)",
+            )
+            .at(path::item("bodies", name))
+        })
+        .collect()
 }
 
 #[cfg(test)]

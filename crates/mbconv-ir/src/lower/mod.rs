@@ -30,7 +30,7 @@ mod initial_state;
 mod joint_rates;
 mod reverse;
 
-pub use body_frame::move_body_frame;
+pub use body_frame::{move_body_frame, move_body_frames};
 pub use inactive::fix_inactive_bodies;
 pub use initial_state::{bake_initial_state, disable_immobile_groups};
 pub use joint_rates::{FIT_TOLERANCE, explicit_free_joints, fit_joint_rates};

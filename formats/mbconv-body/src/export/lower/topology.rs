@@ -5,7 +5,7 @@
 use super::Lowering;
 use crate::spec::FORMAT;
 use mbconv_ir::kinematics::{Attachment, SpanningTree, joint_motion};
-use mbconv_ir::lower::{ReverseError, move_body_frame, reverse_joint};
+use mbconv_ir::lower::{ReverseError, move_body_frames, reverse_joint};
 use mbconv_ir::report::path;
 use mbconv_ir::{
     Body, BodyRef, Constraint, ConstraintKind, DofProperties, ExtraJointType, Extras, Inertia, Joint,
@@ -246,23 +246,41 @@ impl Lowering {
         }
     }
 
-    /// Puts each body's frame on its joint's child frame.
+    /// Puts each body's frame on its joint's child frame, all bodies in one pass over the model
+    /// ([`move_body_frames`]). A body that is the child of several joints is moved once per
+    /// round, in joint order, as if the joints were taken one after the other.
     pub(super) fn body_frames(&mut self) {
-        for j in 0..self.model.joints.len() {
-            let frame = self.model.joints[j].child_frame;
-            if frame.is_exact_identity() {
-                continue;
+        let mut pending: Vec<usize> = (0..self.model.joints.len()).collect();
+        while !pending.is_empty() {
+            let mut moves = Vec::new();
+            let mut done = Vec::new();
+            let mut later = Vec::new();
+            let mut moving = std::collections::HashSet::new();
+            for j in pending {
+                let frame = self.model.joints[j].child_frame;
+                if frame.is_exact_identity() {
+                    continue;
+                }
+                let Some(b) = self.model.joints[j]
+                    .child
+                    .name()
+                    .and_then(|n| self.model.body_index(n))
+                else {
+                    continue;
+                };
+                if moving.insert(b) {
+                    moves.push((b, frame));
+                    done.push(j);
+                } else {
+                    later.push(j);
+                }
             }
-            let Some(b) = self.model.joints[j]
-                .child
-                .name()
-                .and_then(|n| self.model.body_index(n))
-            else {
-                continue;
-            };
-            let findings = move_body_frame(&mut self.model, b, frame, FORMAT);
+            let findings = move_body_frames(&mut self.model, &moves, FORMAT);
             self.report_all(findings);
-            self.model.joints[j].child_frame = Pose::identity();
+            for j in done {
+                self.model.joints[j].child_frame = Pose::identity();
+            }
+            pending = later;
         }
     }
 }
