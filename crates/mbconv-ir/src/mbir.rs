@@ -146,22 +146,7 @@ impl Format for MbirFormat {
 /// (`crates/mbconv-cli/tests/bad_inputs.rs` checks the places on `fixtures/bad/ir_*`.)
 fn item_spans(source: &Source, model: &Model) -> SourceMap {
     let text = source.text.as_str();
-    let lists: [(&str, Vec<&str>); 8] = [
-        ("bodies", model.bodies.iter().map(|b| b.name.as_str()).collect()),
-        ("joints", model.joints.iter().map(|j| j.name.as_str()).collect()),
-        (
-            "constraints",
-            model.constraints.iter().map(|c| c.name.as_str()).collect(),
-        ),
-        (
-            "force_elements",
-            model.force_elements.iter().map(|f| f.name.as_str()).collect(),
-        ),
-        ("motors", model.motors.iter().map(|m| m.name.as_str()).collect()),
-        ("loads", model.loads.iter().map(|l| l.name.as_str()).collect()),
-        ("devices", model.devices.iter().map(|d| d.name.as_str()).collect()),
-        ("groups", model.groups.iter().map(|g| g.name.as_str()).collect()),
-    ];
+    let lists = model.item_names();
     let mut map = SourceMap::new();
     for (list, names) in lists {
         let Some(mut cursor) = text.find(&format!("\"{list}\"")) else {

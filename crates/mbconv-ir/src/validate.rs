@@ -241,22 +241,7 @@ impl<'a> Validator<'a> {
 
     fn names(&mut self) {
         let m = self.model;
-        let lists: [(&str, Vec<&str>); 8] = [
-            ("bodies", m.bodies.iter().map(|b| b.name.as_str()).collect()),
-            ("joints", m.joints.iter().map(|j| j.name.as_str()).collect()),
-            (
-                "constraints",
-                m.constraints.iter().map(|c| c.name.as_str()).collect(),
-            ),
-            (
-                "force_elements",
-                m.force_elements.iter().map(|f| f.name.as_str()).collect(),
-            ),
-            ("motors", m.motors.iter().map(|x| x.name.as_str()).collect()),
-            ("loads", m.loads.iter().map(|x| x.name.as_str()).collect()),
-            ("devices", m.devices.iter().map(|x| x.name.as_str()).collect()),
-            ("groups", m.groups.iter().map(|x| x.name.as_str()).collect()),
-        ];
+        let lists = m.item_names();
         for (list, names) in lists {
             self.unique(list, &names);
         }

@@ -151,6 +151,33 @@ impl Model {
             ..Self::default()
         }
     }
+    /// The model's lists of named items, each with its key in IR JSON and report paths, and
+    /// its items' names in order: bodies, joints, constraints, force elements, motors, loads,
+    /// devices, groups.
+    ///
+    /// ```
+    /// use mbconv_ir::{Body, Model};
+    /// let mut m = Model::new("m");
+    /// m.bodies.push(Body::new("base"));
+    /// let lists = m.item_names();
+    /// assert_eq!(lists[0], ("bodies", vec!["base"]));
+    /// assert!(lists[1].1.is_empty());
+    /// ```
+    pub fn item_names(&self) -> [(&'static str, Vec<&str>); 8] {
+        fn names<T>(items: &[T], name: impl Fn(&T) -> &str) -> Vec<&str> {
+            items.iter().map(name).collect()
+        }
+        [
+            ("bodies", names(&self.bodies, |x| &x.name)),
+            ("joints", names(&self.joints, |x| &x.name)),
+            ("constraints", names(&self.constraints, |x| &x.name)),
+            ("force_elements", names(&self.force_elements, |x| &x.name)),
+            ("motors", names(&self.motors, |x| &x.name)),
+            ("loads", names(&self.loads, |x| &x.name)),
+            ("devices", names(&self.devices, |x| &x.name)),
+            ("groups", names(&self.groups, |x| &x.name)),
+        ]
+    }
     /// The body named `name`.
     pub fn body(&self, name: &str) -> Option<&Body> {
         self.body_index(name).map(|i| &self.bodies[i])
