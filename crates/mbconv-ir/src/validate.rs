@@ -3,12 +3,13 @@
 //! Findings follow one policy (see `docs/errors.md`), which [`admission`] applies:
 //!
 //! - **Errors**: the model cannot mean anything. Non-finite numbers, negative mass, an inertia
-//!   that is asymmetric or has a negative principal moment, duplicate or empty names,
+//!   with a negative principal moment, duplicate or empty names,
 //!   references to unknown items, zero or parallel axes, a zero quaternion, coordinate vectors
 //!   of the wrong length, inverted limits, negative bushing constants, badly ordered tables,
 //!   group cycles. Every command refuses such a model (exit 2) and writes nothing.
 //! - **Warnings**: the source simulator accepts the model but it is physically dubious. An
-//!   inertia that breaks the triangle inequality or is singular, a shape with a negative or
+//!   inertia that is not symmetric (its symmetric part is used), breaks the triangle
+//!   inequality or is singular, a shape with a negative or
 //!   zero size, a quaternion that is not of unit norm, a tree body whose stored pose disagrees
 //!   with its joints, a massless free body, a body named `world`. Such a model converts;
 //!   `--strict` refuses it (exit 1).
@@ -353,15 +354,16 @@ impl<'a> Validator<'a> {
         let tol = inertia_tolerance(m);
         let asymmetry = (m - m.transpose()).abs().max();
         if asymmetry > tol {
-            self.error(
+            // Choreonoid loads such a tensor (WAREC1 has one, off by 1.2e-5): dubious, not
+            // meaningless. Its symmetric part is what the solver uses and what is checked on.
+            self.warning(
                 "inertia.asymmetric",
                 at,
                 format!(
-                    "inertia of body {name:?} is not symmetric (largest difference {})",
+                    "inertia of body {name:?} is not symmetric (largest difference {}); its symmetric part is used",
                     number(asymmetry)
                 ),
             );
-            return;
         }
         if p[0] < -tol {
             self.error(

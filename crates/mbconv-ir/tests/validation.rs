@@ -397,6 +397,11 @@ fn severities_follow_the_policy() {
             "inertia.singular",
         ),
         (
+            "asymmetric inertia (Choreonoid loads WAREC1's)",
+            Box::new(|m| m.bodies[0].inertial.inertia.0[0][1] += 1e-3),
+            "inertia.asymmetric",
+        ),
+        (
             "negative box size",
             Box::new(|m| {
                 m.bodies[0].shapes.push(Shape::new(

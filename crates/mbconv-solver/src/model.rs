@@ -241,7 +241,11 @@ impl Model {
             };
             if let Some(n) = node {
                 let node = &mut nodes[n];
-                let rigid = Inertia6::rigid(i.mass, &i.com, &i.inertia_in_body_axes());
+                // The symmetric part: an asymmetric tensor (which validation reports) has no
+                // other physical meaning; for a symmetric one it is the tensor, bit for bit.
+                let tensor = i.inertia_in_body_axes();
+                let symmetric = (tensor + tensor.transpose()) * 0.5;
+                let rigid = Inertia6::rigid(i.mass, &i.com, &symmetric);
                 node.inertia += rigid.to_parent(&offset);
                 if body.gravity {
                     let c = offset.point(&i.com);

@@ -62,3 +62,32 @@ fn a_dubious_but_semidefinite_inertia_simulates() {
     simulate(&model, &SimulateOptions::default(), &mut |s| last = Some(s.t)).unwrap();
     assert!(last.unwrap() > 0.99);
 }
+
+/// An asymmetric inertia (a warning: Choreonoid loads one) moves like its symmetric part.
+#[test]
+fn an_asymmetric_inertia_moves_like_its_symmetric_part() {
+    let with_tensor = |rows: [[f64; 3]; 3]| {
+        // A free body tumbling: Euler's equations use every entry of the tensor.
+        let mut model = pendulum(1.0, [0.1, 0.2, 0.3]);
+        model.joints.clear();
+        model.bodies[0].inertial.inertia = Inertia(rows);
+        model.bodies[0].initial_velocity = Some(mbconv_ir::Twist {
+            linear: Vector3::zeros(),
+            angular: Vector3::new(1.0, 2.0, 3.0),
+        });
+        model
+    };
+    let skewed = with_tensor([[0.1, 0.02, 0.0], [0.0, 0.2, 0.01], [0.0, 0.03, 0.3]]);
+    let symmetric = with_tensor([[0.1, 0.01, 0.0], [0.01, 0.2, 0.02], [0.0, 0.02, 0.3]]);
+    let trajectory = |model: &Model| {
+        let mut poses = Vec::new();
+        simulate(model, &SimulateOptions::default(), &mut |s| {
+            poses.push(s.poses.to_vec())
+        })
+        .unwrap();
+        poses
+    };
+    let (a, b) = (trajectory(&skewed), trajectory(&symmetric));
+    assert_eq!(a.len(), b.len());
+    assert!(a == b, "the skewed tensor moves unlike its symmetric part");
+}
