@@ -126,6 +126,22 @@ pub fn check(
 /// diverges at the model's own step.
 const DIVERGENCE_REFINEMENTS: u32 = 2;
 
+/// The finer steps the check may retry a diverging simulation of `model` at: `dt / 10`, then
+/// `dt / 100` (each divided from the one before), as long as the run stays within
+/// [`REFINEMENT_BUDGET`] body-steps.
+fn finer_steps(model: &Model, from: &SimulationSettings) -> impl Iterator<Item = SimulationSettings> + use<> {
+    let bodies = model.bodies.len().max(1) as f64;
+    std::iter::successors(Some(from.clone()), |s| {
+        Some(SimulationSettings {
+            dt: s.dt / REFINEMENT,
+            ..s.clone()
+        })
+    })
+    .skip(1)
+    .take(DIVERGENCE_REFINEMENTS as usize)
+    .take_while(move |s| s.duration / s.dt * bodies <= REFINEMENT_BUDGET)
+}
+
 /// Simulates the original with `settings`. When it diverges at the model's own step (the
 /// settings give none) and the integrator is semi-implicit Euler, the step was too large for an
 /// explicit integrator (a stiff bushing or spring that the source simulator integrates
@@ -141,25 +157,15 @@ pub fn simulate_original(
     let mut simulation = settings.simulation(model);
     let mut result = Motion::simulate(model, &simulation);
     let may_refine = settings.dt.is_none() && settings.integrator == Integrator::SemiImplicitEuler;
-    for _ in 0..DIVERGENCE_REFINEMENTS {
-        if !(may_refine && matches!(result, Err(SolverError::Diverged { .. }))) {
-            break;
+    if may_refine && matches!(result, Err(SolverError::Diverged { .. })) {
+        for finer in finer_steps(model, &simulation) {
+            let attempt = Motion::simulate(model, &finer);
+            if attempt.is_ok() {
+                simulation = finer;
+                result = attempt;
+                break;
+            }
         }
-        let finer = SimulationSettings {
-            dt: simulation.dt / REFINEMENT,
-            ..simulation.clone()
-        };
-        let steps = finer.duration / finer.dt;
-        if steps * model.bodies.len().max(1) as f64 > REFINEMENT_BUDGET {
-            break;
-        }
-        let attempt = Motion::simulate(model, &finer);
-        if attempt.is_ok() {
-            simulation = finer;
-            result = attempt;
-            break;
-        }
-        simulation = finer;
     }
     if may_refine && matches!(result, Err(SolverError::Diverged { .. })) {
         // No step within the budget is small enough: the model moves too fast for a
@@ -253,12 +259,7 @@ fn refine_for_target(
     {
         return None;
     }
-    let mut finer = simulation.clone();
-    for _ in 0..DIVERGENCE_REFINEMENTS {
-        finer.dt /= REFINEMENT;
-        if finer.duration / finer.dt * model.bodies.len().max(1) as f64 > REFINEMENT_BUDGET {
-            return None;
-        }
+    for finer in finer_steps(model, simulation) {
         let original =
             Motion::simulate(model, &finer).map_err(|e| StepError::simulation(Step::SimulateOriginal, &e));
         if let Ok(mut target) = try_target(model, &original, &finer, registry, format, settings) {
