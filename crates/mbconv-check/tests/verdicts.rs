@@ -100,7 +100,7 @@ impl Format for TestWriter {
             Fault::DropQ0InLowerSilently => model.joints[0].q0 = vec![0.0],
             _ => {}
         }
-        Ok(Lowered { model, report })
+        Ok(Lowered::new(model, report))
     }
     fn emit(&self, lowered: &Model, options: &Options) -> Result<Exported, FormatError> {
         let mut model = lowered.clone();

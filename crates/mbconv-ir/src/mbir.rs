@@ -129,10 +129,7 @@ impl Format for MbirFormat {
 
     /// IR JSON says everything the IR holds: lowering changes nothing.
     fn lower(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
-        Ok(Lowered {
-            model: model.clone(),
-            report: Report::default(),
-        })
+        Ok(Lowered::new(model.clone(), Report::default()))
     }
 
     fn emit(&self, lowered: &Model, _options: &Options) -> Result<Exported, FormatError> {

@@ -144,6 +144,12 @@ pub struct Finding {
     /// simulation file and the model file it names are read as one input).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    /// The feature row of the format's table this finding reports on (lowering findings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feature: Option<crate::format::support::Feature>,
+    /// The lowering pass that made the change (lowering findings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass: Option<String>,
 }
 
 impl Finding {
@@ -162,6 +168,8 @@ impl Finding {
             path: None,
             span: None,
             file: None,
+            feature: None,
+            pass: None,
         }
     }
     /// Sets the IR path.
@@ -173,6 +181,36 @@ impl Finding {
     pub fn with_span(mut self, span: Option<SourceSpan>) -> Self {
         self.span = span;
         self
+    }
+    /// Tags the finding with the feature row it reports on.
+    ///
+    /// ```
+    /// use mbconv_ir::format::support::Feature;
+    /// use mbconv_ir::{Category, Finding, Severity};
+    /// let f = Finding::new("chrono.joint_damping_lost", Severity::Warning, Category::Dropped, "no damper")
+    ///     .for_feature(Feature::JointDamping);
+    /// assert!(f.can_change_motion());
+    /// ```
+    pub fn for_feature(mut self, feature: crate::format::support::Feature) -> Self {
+        self.feature = Some(feature);
+        self
+    }
+    /// Whether this finding records a loss or approximation that can change how a body moves
+    /// in mbconv's solver: a loss category on a feature that [moves
+    /// bodies](crate::format::support::Feature::moves_bodies). A finding with no feature
+    /// cannot explain a difference of motion.
+    ///
+    /// ```
+    /// use mbconv_ir::format::support::Feature;
+    /// use mbconv_ir::{Category, Finding, Severity};
+    /// let group = Finding::new("chrono.group_lost", Severity::Warning, Category::Dropped, "no groups")
+    ///     .for_feature(Feature::Groups);
+    /// assert!(!group.can_change_motion());
+    /// let untagged = Finding::new("x.y", Severity::Warning, Category::Dropped, "?");
+    /// assert!(!untagged.can_change_motion());
+    /// ```
+    pub fn can_change_motion(&self) -> bool {
+        self.category.is_loss() && self.feature.is_some_and(|f| f.moves_bodies())
     }
     /// Sets the file the span refers to (when it is not the report's file).
     ///

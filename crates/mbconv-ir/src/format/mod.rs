@@ -282,6 +282,20 @@ pub struct Lowered {
     pub model: Model,
     /// Every change: kept exactly, approximated, dropped, renamed, each with its IR path.
     pub report: Report,
+    /// The model after each pass, when the lowering was traced
+    /// ([`Format::lower_traced`]); empty otherwise.
+    pub passes: Vec<kit::PassSnapshot>,
+}
+
+impl Lowered {
+    /// A lowering that was not traced.
+    pub fn new(model: Model, report: Report) -> Self {
+        Self {
+            model,
+            report,
+            passes: Vec::new(),
+        }
+    }
 }
 
 /// Static facts about a format.
@@ -356,6 +370,20 @@ pub trait Format: Send + Sync {
     fn read(&self, source: &Source, options: &Options) -> Result<Imported, FormatError>;
     /// Turns a model into what this format can say; every change is a finding.
     fn lower(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError>;
+    /// Lowers with [tracing](kit::Tracing::On): the result's [`Lowered::passes`] holds the model
+    /// after each named pass, for the check's replay. It must give the same model and report as
+    /// [`lower`](Self::lower). The default, for a format whose `lower` is not a sequence of
+    /// [`kit::LowerSession`] passes, is one pass called `lower`.
+    fn lower_traced(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
+        let mut lowered = self.lower(model, options)?;
+        let changed = lowered.model != *model;
+        lowered.passes = vec![kit::PassSnapshot {
+            pass: "lower".to_owned(),
+            model: changed.then(|| lowered.model.clone()),
+            report: lowered.report.clone(),
+        }];
+        Ok(lowered)
+    }
     /// Writes a lowered model, losing nothing more.
     fn emit(&self, lowered: &Model, options: &Options) -> Result<Exported, FormatError>;
     /// Lowers and emits; the report holds the findings of both steps.

@@ -4,10 +4,12 @@
 //! it, and `docs/loss-matrix.md` is generated from the same tables, so the documentation cannot
 //! drift from the code.
 
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// An IR feature a model may use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Feature {
     /// Body mass, centre of mass and inertia tensor.
     MassProperties,
@@ -187,6 +189,117 @@ impl Feature {
             Self::Gravity => "gravity",
             Self::TimeStep => "time step",
             Self::FormatExtras => "other formats' extras",
+        }
+    }
+}
+
+impl Feature {
+    /// Whether losing or approximating this feature can change how a body moves in mbconv's
+    /// solver. Names, groups, colours and visual shapes, contact (the solver simulates none),
+    /// named frames, the time step (the check chooses its own integration) and other formats'
+    /// extras cannot: a loss of one of them never explains a difference of motion.
+    ///
+    /// ```
+    /// use mbconv_ir::format::support::Feature;
+    /// assert!(Feature::JointDamping.moves_bodies());
+    /// assert!(Feature::Gravity.moves_bodies());
+    /// assert!(!Feature::Groups.moves_bodies());
+    /// assert!(!Feature::ContactMaterials.moves_bodies());
+    /// assert!(!Feature::TimeStep.moves_bodies());
+    /// ```
+    pub fn moves_bodies(self) -> bool {
+        !matches!(
+            self,
+            Self::Shapes
+                | Self::Meshes
+                | Self::Appearance
+                | Self::ContactMaterials
+                | Self::Devices
+                | Self::Groups
+                | Self::NamedFrames
+                | Self::TimeStep
+                | Self::FormatExtras
+        )
+    }
+
+    /// The feature row of a joint of kind `kind`.
+    ///
+    /// ```
+    /// use mbconv_ir::format::support::Feature;
+    /// use mbconv_ir::JointKind;
+    /// assert_eq!(Feature::of_joint(&JointKind::Spherical), Feature::SphericalJoint);
+    /// ```
+    pub fn of_joint(kind: &crate::model::joint::JointKind) -> Self {
+        use crate::model::joint::JointKind as K;
+        match kind {
+            K::Fixed => Self::FixedJoint,
+            K::Revolute { .. } => Self::RevoluteJoint,
+            K::Prismatic { .. } => Self::PrismaticJoint,
+            K::Screw { .. } => Self::ScrewJoint,
+            K::Universal { .. } => Self::UniversalJoint,
+            K::Spherical => Self::SphericalJoint,
+            K::Euler { .. } => Self::EulerJoint,
+            K::Cylindrical { .. } => Self::CylindricalJoint,
+            K::Planar { .. } => Self::PlanarJoint,
+            K::Translational => Self::TranslationalJoint,
+            K::Free => Self::FreeJoint,
+            K::PointLine | K::PointPlane => Self::PointJoints,
+            // A track has no kinematic freedom: a weld whose surface moves.
+            K::PseudoContinuousTrack { .. } => Self::FixedJoint,
+        }
+    }
+
+    /// The feature's name in finding codes and JSON: `joint_damping`, `contact_materials`, ...
+    ///
+    /// ```
+    /// use mbconv_ir::format::support::Feature;
+    /// assert_eq!(Feature::JointDamping.key(), "joint_damping");
+    /// assert_eq!(Feature::Tsda.key(), "tsda");
+    /// ```
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::MassProperties => "mass_properties",
+            Self::InertiaProducts => "inertia_products",
+            Self::FixedBodies => "fixed_bodies",
+            Self::InitialJointPositions => "initial_joint_positions",
+            Self::InitialJointVelocities => "initial_joint_velocities",
+            Self::InitialBodyVelocities => "initial_body_velocities",
+            Self::FixedJoint => "fixed_joint",
+            Self::RevoluteJoint => "revolute_joint",
+            Self::PrismaticJoint => "prismatic_joint",
+            Self::ScrewJoint => "screw_joint",
+            Self::UniversalJoint => "universal_joint",
+            Self::SphericalJoint => "spherical_joint",
+            Self::EulerJoint => "euler_joint",
+            Self::CylindricalJoint => "cylindrical_joint",
+            Self::PlanarJoint => "planar_joint",
+            Self::TranslationalJoint => "translational_joint",
+            Self::FreeJoint => "free_joint",
+            Self::PointJoints => "point_joints",
+            Self::KinematicLoops => "kinematic_loops",
+            Self::JointLimits => "joint_limits",
+            Self::JointVelocityEffortLimits => "joint_velocity_effort_limits",
+            Self::JointSprings => "joint_springs",
+            Self::JointDamping => "joint_damping",
+            Self::JointFriction => "joint_friction",
+            Self::JointActuators => "joint_actuators",
+            Self::Constraints => "constraints",
+            Self::Tsda => "tsda",
+            Self::Rsda => "rsda",
+            Self::Bushings => "bushings",
+            Self::Restraints => "restraints",
+            Self::Motors => "motors",
+            Self::BodyLoads => "body_loads",
+            Self::Shapes => "shapes",
+            Self::Meshes => "meshes",
+            Self::Appearance => "appearance",
+            Self::ContactMaterials => "contact_materials",
+            Self::Devices => "devices",
+            Self::Groups => "groups",
+            Self::NamedFrames => "named_frames",
+            Self::Gravity => "gravity",
+            Self::TimeStep => "time_step",
+            Self::FormatExtras => "format_extras",
         }
     }
 }

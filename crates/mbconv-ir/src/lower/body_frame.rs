@@ -1,6 +1,7 @@
 //! Moving a body's frame on the body: everything attached to the body is re-expressed, so
 //! nothing moves in the world.
 
+use crate::format::support::Feature;
 use crate::model::body::Twist;
 use crate::model::constraint::ConstraintKind;
 use crate::model::force::ForceKind;
@@ -234,6 +235,7 @@ pub fn move_body_frames(model: &mut Model, moves: &[(usize, Pose)], format: &str
                 Category::Note,
                 "the body's frame is written at another place on the body; everything attached to it is re-expressed (the motion is the same)",
             )
+            .for_feature(Feature::MassProperties)
             .at(path::item("bodies", name))
         })
         .collect()

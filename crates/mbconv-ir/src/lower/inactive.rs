@@ -1,6 +1,7 @@
 //! Switched-off bodies (Shift's `active: false`) for formats that cannot switch bodies off.
 
 use super::note;
+use crate::format::support::Feature;
 use crate::model::force::{ForceKind, RestraintTarget};
 use crate::model::motor::MotorTarget;
 use crate::model::{BodyRef, Model};
@@ -47,6 +48,7 @@ pub fn fix_inactive_bodies(model: &mut Model, format: &str) -> Vec<Finding> {
         findings.push(note(
             format,
             "inactive_joint",
+            Feature::FixedBodies,
             &path::item("joints", name),
             "the joint joins a switched-off body and moves nothing; it is not written",
         ));
@@ -57,6 +59,7 @@ pub fn fix_inactive_bodies(model: &mut Model, format: &str) -> Vec<Finding> {
             findings.push(note(
                 format,
                 "inactive_joint",
+                Feature::FixedBodies,
                 &path::item("motors", &m.name),
                 "the motor drives a joint of a switched-off body; it is not written",
             ));
@@ -70,6 +73,7 @@ pub fn fix_inactive_bodies(model: &mut Model, format: &str) -> Vec<Finding> {
                 findings.push(note(
                     format,
                     "inactive_joint",
+                    Feature::FixedBodies,
                     &path::item("force_elements", &e.name),
                     "the restraint acts on a joint of a switched-off body; it is not written",
                 ));
@@ -87,6 +91,7 @@ pub fn fix_inactive_bodies(model: &mut Model, format: &str) -> Vec<Finding> {
             findings.push(note(
                 format,
                 "inactive_body",
+                Feature::FixedBodies,
                 &path::item("bodies", &body.name),
                 "the switched-off body is written fixed where it is",
             ));

@@ -1,6 +1,7 @@
 //! Baking the initial joint state into the reference configuration.
 
 use super::{is_nonzero, note};
+use crate::format::support::Feature;
 use crate::kinematics::velocity::initial_twists;
 use crate::kinematics::{Attachment, Configuration, SpanningTree, joint_motion, world_poses};
 use crate::model::Model;
@@ -66,6 +67,7 @@ pub fn bake_initial_state(model: &mut Model, format: &str) -> Vec<Finding> {
             findings.push(note(
                 format,
                 "loop_coordinates",
+                Feature::KinematicLoops,
                 &path::item("joints", &joint.name),
                 "the initial coordinates of this loop-closing joint are not written: they follow from the poses of the bodies it joins",
             ));
@@ -81,6 +83,7 @@ fn rebase_joint(joint: &mut Joint, format: &str) -> Vec<Finding> {
     let mut findings = vec![note(
         format,
         "initial_position",
+        Feature::InitialJointPositions,
         &at,
         "the joint's initial position is baked into the body poses and joint frames (the format has no joint coordinates)",
     )];
@@ -110,7 +113,7 @@ fn rebase_joint(joint: &mut Joint, format: &str) -> Vec<Finding> {
                         "the {} joint's coordinates now start at its initial position; its position limits and spring rest positions keep their old values, which now mean a different orientation",
                         joint.kind.type_name()
                     ),
-                ).at(&at));
+                ).for_feature(Feature::InitialJointPositions).at(&at));
             }
         }
     }
@@ -159,6 +162,7 @@ fn rates_to_body_velocities(
             findings.push(note(
                 format,
                 "initial_velocity",
+                Feature::InitialJointVelocities,
                 &path::item("joints", &joint.name),
                 "the joint's initial rates are written as the initial velocities of the bodies it moves (the format has no joint coordinates)",
             ));
@@ -234,6 +238,7 @@ pub fn disable_immobile_groups(model: &mut Model, format: &str) -> Vec<Finding> 
         findings.push(note(
             format,
             "immobile_group",
+            Feature::Groups,
             &path::item("groups", &group.name),
             "the immobile group is written switched off: its bodies stay where they start",
         ));

@@ -2,6 +2,7 @@
 //! floating ones.
 
 use super::note;
+use crate::format::support::Feature;
 use crate::kinematics::velocity::jointed_twist;
 use crate::kinematics::{Attachment, Configuration, SpanningTree, world_poses};
 use crate::model::body::Twist;
@@ -95,11 +96,13 @@ impl Fit {
                     self.residual
                 ),
             )
+            .for_feature(Feature::InitialBodyVelocities)
             .at(at)
         } else {
             note(
                 format,
                 "velocity_fit",
+                Feature::InitialBodyVelocities,
                 at,
                 &format!("the body's initial velocity is written as the rates of joint {joint:?} (exactly)"),
             )
@@ -206,6 +209,7 @@ pub fn explicit_free_joints(model: &mut Model, format: &str) -> Vec<Finding> {
         findings.push(note(
             format,
             "free_joint",
+            Feature::FreeJoint,
             &path::item("bodies", &body.name),
             &format!(
                 "the floating body is attached to the world by an added free joint {:?} that carries its initial velocity",

@@ -36,19 +36,21 @@ pub use initial_state::{bake_initial_state, disable_immobile_groups};
 pub use joint_rates::{FIT_TOLERANCE, explicit_free_joints, fit_joint_rates};
 pub use reverse::{ReverseError, reverse_joint};
 
+use crate::format::support::Feature;
 use crate::report::{Category, Finding, Severity};
 
 pub(crate) fn is_nonzero(values: &[f64]) -> bool {
     values.iter().any(|x| *x != 0.0)
 }
 
-pub(crate) fn note(format: &str, what: &str, at: &str, message: &str) -> Finding {
+pub(crate) fn note(format: &str, what: &str, feature: Feature, at: &str, message: &str) -> Finding {
     Finding::new(
         format!("{format}.{what}"),
         Severity::Info,
         Category::Note,
         message,
     )
+    .for_feature(feature)
     .at(at)
 }
 

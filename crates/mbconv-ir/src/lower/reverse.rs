@@ -1,5 +1,6 @@
 //! Reversing a joint: the child becomes the parent, with the same motion.
 
+use crate::format::support::Feature;
 use crate::kinematics::joint_motion;
 use crate::model::Model;
 use crate::model::force::{ForceKind, RestraintTarget};
@@ -89,6 +90,7 @@ pub fn reverse_joint(model: &mut Model, index: usize, format: &str) -> Result<Ve
                 joint.child, joint.parent
             ),
         )
+        .for_feature(Feature::of_joint(&joint.kind))
         .at(path::item("joints", &joint.name)),
     ];
     if reversal.anisotropic_rates && joint.dofs.iter().any(has_rate_dependent_property) {
@@ -99,6 +101,7 @@ pub fn reverse_joint(model: &mut Model, index: usize, format: &str) -> Result<Ve
                 Category::Approximated,
                 "the spherical joint's per-axis damping, friction or velocity limits now apply about the other body's axes",
             )
+            .for_feature(Feature::JointDamping)
             .at(path::item("joints", &joint.name)),
         );
     }

@@ -42,7 +42,7 @@ pub(crate) fn lower(model: &Model, dialect: Dialect) -> Lowered {
     place_inactive_bodies(&mut m, &mut report);
     names::settle(&mut m, &mut report);
     foreign_extras(&mut m, &mut report);
-    Lowered { model: m, report }
+    Lowered::new(m, report)
 }
 
 pub(crate) fn note(report: &mut Report, code: &str, ir_path: &str, message: impl Into<String>) {

@@ -50,10 +50,7 @@ pub(crate) fn lower(model: &Model) -> Lowered {
     lowering.joints();
     lowering.bodies();
     lowering.collisions(model);
-    Lowered {
-        model: lowering.model,
-        report: lowering.report,
-    }
+    Lowered::new(lowering.model, lowering.report)
 }
 
 /// One lowering in progress: the model being changed and the findings so far.

@@ -9,7 +9,9 @@
 //! `docs/adding-a-format.md`.
 
 pub mod aids;
+mod lowering;
 pub mod numbers;
 mod session;
 
+pub use lowering::{LowerSession, PassSnapshot, Tracing};
 pub use session::{ImportSession, SourceResult};

@@ -49,10 +49,7 @@ pub(crate) fn lower(model: &Model) -> Lowered {
     l.joint_data();
     l.bodies();
     l.reference_poses();
-    Lowered {
-        model: l.model,
-        report: l.report,
-    }
+    Lowered::new(l.model, l.report)
 }
 
 /// One lowering in progress: the model being changed and the findings so far.

@@ -99,10 +99,7 @@ pub(crate) fn lower(model: &Model, settings: &LowerSettings) -> Lowered {
     collisions::jointed_pairs(&mut l, &model);
     model_parts(&mut l, &mut model);
     simulation::simulation(&mut l, &mut model, settings);
-    Lowered {
-        model,
-        report: l.report,
-    }
+    Lowered::new(model, l.report)
 }
 
 /// The reference pose of a body (identity for the world and for unknown bodies).

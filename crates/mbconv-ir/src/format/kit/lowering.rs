@@ -1,0 +1,273 @@
+//! One lowering in progress, as a named sequence of passes: the model being changed, the
+//! findings so far (each tagged with its feature row and the pass that made it), and, when
+//! asked, the model after every pass, so that a check can replay the passes one at a time and
+//! attribute each change of motion to the pass that made it.
+
+use crate::format::Lowered;
+use crate::format::support::Feature;
+use crate::model::Model;
+use crate::report::{Category, Finding, Report, Severity};
+use crate::value::Extras;
+
+/// Whether a lowering keeps the model after each pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Tracing {
+    /// Only the final model (what conversions use).
+    #[default]
+    Off,
+    /// The model after every pass that changed it (what the check's replay uses).
+    On,
+}
+
+/// One pass of a traced lowering: its name, the model after it (when it changed the model)
+/// and what it reported.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PassSnapshot {
+    /// The pass's name (`bake_initial_state`, `joint_springs`, ...).
+    pub pass: String,
+    /// The model after the pass; `None` when the pass left the model as it was.
+    pub model: Option<Model>,
+    /// The findings (and renames) the pass reported.
+    pub report: Report,
+}
+
+/// A lowering in progress: the format's passes run one after another through
+/// [`LowerSession::run`] (or [`begin`](LowerSession::begin) / [`end`](LowerSession::end)), and
+/// report through [`lost`](LowerSession::lost), [`approximated`](LowerSession::approximated)
+/// and [`note`](LowerSession::note), which give every finding the code
+/// `<format>.<what>`, its feature row and its pass.
+///
+/// ```
+/// use mbconv_ir::format::kit::{LowerSession, Tracing};
+/// use mbconv_ir::format::support::Feature;
+/// use mbconv_ir::{Group, Model};
+/// let mut model = Model::new("m");
+/// model.groups.push(Group::new("g", mbconv_ir::GroupType::Other));
+/// let mut session = LowerSession::new("toy", &model, Tracing::On);
+/// session.run("groups", |s| {
+///     for g in std::mem::take(&mut s.model.groups) {
+///         s.lost("group_lost", Feature::Groups, &format!("groups[{:?}]", g.name), "toy has no groups");
+///     }
+/// });
+/// session.run("nothing", |_| {});
+/// let lowered = session.finish();
+/// assert_eq!(lowered.report.findings[0].code, "toy.group_lost");
+/// assert_eq!(lowered.report.findings[0].pass.as_deref(), Some("groups"));
+/// assert_eq!(lowered.passes.len(), 2);
+/// assert!(lowered.passes[0].model.is_some() && lowered.passes[1].model.is_none());
+/// ```
+#[derive(Debug)]
+pub struct LowerSession {
+    /// The model being lowered.
+    pub model: Model,
+    /// The findings so far.
+    pub report: Report,
+    format: &'static str,
+    pass: Option<PassStart>,
+    trace: Option<Trace>,
+}
+
+#[derive(Debug)]
+struct PassStart {
+    name: &'static str,
+    findings: usize,
+    renames: usize,
+}
+
+#[derive(Debug)]
+struct Trace {
+    before: Model,
+    passes: Vec<PassSnapshot>,
+}
+
+impl LowerSession {
+    /// Starts lowering a copy of `model` for the format called `format`.
+    pub fn new(format: &'static str, model: &Model, tracing: Tracing) -> Self {
+        Self {
+            model: model.clone(),
+            report: Report::default(),
+            format,
+            pass: None,
+            trace: (tracing == Tracing::On).then(|| Trace {
+                before: model.clone(),
+                passes: Vec::new(),
+            }),
+        }
+    }
+
+    /// The format's name, the prefix of every finding code.
+    pub fn format(&self) -> &'static str {
+        self.format
+    }
+
+    /// Runs the pass called `name`.
+    pub fn run(&mut self, name: &'static str, pass: impl FnOnce(&mut Self)) {
+        self.begin(name);
+        pass(self);
+        self.end();
+    }
+
+    /// Starts the pass called `name` (for passes written as methods of a format's own lowering
+    /// type; [`run`](Self::run) is the short form). A pass still open is ended first.
+    pub fn begin(&mut self, name: &'static str) {
+        if self.pass.is_some() {
+            self.end();
+        }
+        self.pass = Some(PassStart {
+            name,
+            findings: self.report.findings.len(),
+            renames: self.report.renames.len(),
+        });
+    }
+
+    /// Ends the open pass: tags its findings with its name and, when tracing, keeps the model
+    /// after it.
+    pub fn end(&mut self) {
+        let Some(start) = self.pass.take() else {
+            return;
+        };
+        for finding in &mut self.report.findings[start.findings..] {
+            finding.pass.get_or_insert_with(|| start.name.to_owned());
+        }
+        if let Some(trace) = &mut self.trace {
+            let changed = trace.before != self.model;
+            if changed {
+                trace.before.clone_from(&self.model);
+            }
+            trace.passes.push(PassSnapshot {
+                pass: start.name.to_owned(),
+                model: changed.then(|| self.model.clone()),
+                report: Report {
+                    file: None,
+                    findings: self.report.findings[start.findings..].to_vec(),
+                    renames: self.report.renames[start.renames..].to_vec(),
+                },
+            });
+        }
+    }
+
+    /// A finding `<format>.<what>` on the item at `at` (an IR path; empty for the model).
+    pub fn finding(
+        &mut self,
+        what: &str,
+        feature: Feature,
+        severity: Severity,
+        category: Category,
+        at: &str,
+        message: impl Into<String>,
+    ) {
+        let mut finding = Finding::new(self.code(what), severity, category, message).for_feature(feature);
+        if !at.is_empty() {
+            finding = finding.at(at);
+        }
+        self.report.push(finding);
+    }
+
+    /// A warning that the item at `at` was dropped.
+    pub fn lost(&mut self, what: &str, feature: Feature, at: &str, message: impl Into<String>) {
+        self.finding(what, feature, Severity::Warning, Category::Dropped, at, message);
+    }
+
+    /// A warning that the item at `at` was replaced by an approximation.
+    pub fn approximated(&mut self, what: &str, feature: Feature, at: &str, message: impl Into<String>) {
+        self.finding(
+            what,
+            feature,
+            Severity::Warning,
+            Category::Approximated,
+            at,
+            message,
+        );
+    }
+
+    /// A note that the item at `at` was re-expressed exactly.
+    pub fn note(&mut self, what: &str, feature: Feature, at: &str, message: impl Into<String>) {
+        self.finding(what, feature, Severity::Info, Category::Note, at, message);
+    }
+
+    /// Adds findings made elsewhere (the shared passes of [`crate::lower`]).
+    pub fn absorb(&mut self, findings: impl IntoIterator<Item = Finding>) {
+        self.report.findings.extend(findings);
+    }
+
+    /// Removes the extras other formats own from `extras` (of the item at `at`), with one
+    /// finding.
+    pub fn strip_foreign_extras(&mut self, extras: &mut Extras, at: &str) {
+        let foreign = extras.take_foreign(self.format);
+        if !foreign.is_empty() {
+            self.lost(
+                "extras_lost",
+                Feature::FormatExtras,
+                at,
+                format!(
+                    "other formats' data {} cannot hold: {}",
+                    self.format,
+                    foreign.join(", ")
+                ),
+            );
+        }
+    }
+
+    /// The lowered model, its report and, when tracing, the model after every pass.
+    pub fn finish(mut self) -> Lowered {
+        self.end();
+        Lowered {
+            model: self.model,
+            report: self.report,
+            passes: self.trace.map(|t| t.passes).unwrap_or_default(),
+        }
+    }
+
+    fn code(&self, what: &str) -> String {
+        format!("{}.{what}", self.format)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::model::body::Body;
+
+    #[test]
+    fn untraced_sessions_keep_no_snapshots_but_tag_passes() {
+        let mut model = Model::new("m");
+        model.bodies.push(Body::new("b"));
+        let mut s = LowerSession::new("toy", &model, Tracing::Off);
+        s.run("mass", |s| {
+            s.model.bodies[0].inertial.mass = 2.0;
+            s.approximated(
+                "mass_rounded",
+                Feature::MassProperties,
+                "bodies[\"b\"]",
+                "rounded",
+            );
+        });
+        let lowered = s.finish();
+        assert!(lowered.passes.is_empty());
+        assert_eq!(lowered.model.bodies[0].inertial.mass, 2.0);
+        let f = &lowered.report.findings[0];
+        assert_eq!(
+            (f.pass.as_deref(), f.feature),
+            (Some("mass"), Some(Feature::MassProperties))
+        );
+        assert!(f.can_change_motion());
+    }
+
+    #[test]
+    fn a_traced_pass_keeps_its_renames_and_the_model_after_it() {
+        let mut model = Model::new("m");
+        model.bodies.push(Body::new("a b"));
+        let mut s = LowerSession::new("toy", &model, Tracing::On);
+        s.begin("names");
+        s.model.bodies[0].name = "a_b".into();
+        s.report.rename("body", "a b", "a_b", "bodies[\"a_b\"]");
+        s.begin("noop");
+        let lowered = s.finish();
+        assert_eq!(lowered.passes[0].report.renames.len(), 1);
+        assert_eq!(lowered.passes[0].model.as_ref().unwrap().bodies[0].name, "a_b");
+        assert_eq!(lowered.passes[1].pass, "noop");
+        assert!(lowered.passes[1].model.is_none());
+        assert_eq!(lowered.report.findings[0].pass.as_deref(), Some("names"));
+    }
+}
