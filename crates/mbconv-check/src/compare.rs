@@ -102,7 +102,7 @@ impl Difference {
     /// use mbconv_ir::{Body, Model};
     /// let mut model = Model::new("drop");
     /// model.bodies.push(Body::new("ball"));
-    /// let settings = SimulationSettings { duration: 0.1, dt: 1e-3, integrator: mbconv_solver::Integrator::Rk4 };
+    /// let settings = SimulationSettings::new(0.1, 1e-3, mbconv_solver::Integrator::Rk4);
     /// let a = Motion::simulate(&model, &settings).unwrap();
     /// model.bodies[0].pose.translation.x = 1e-3;
     /// let b = Motion::simulate(&model, &settings).unwrap();
@@ -144,6 +144,31 @@ impl Difference {
         }
         d
     }
+}
+
+/// The bodies of `a` (by name) whose centre of mass or rotation parts from their match in `b`
+/// by more than `tolerances` at some sample, and the bodies `b` has no match for.
+pub(crate) fn moved_bodies(
+    a: &Motion,
+    b: &Motion,
+    matching: &BodyMatch,
+    tolerances: &Tolerances,
+) -> Vec<String> {
+    let mut moved = Vec::new();
+    for &(i, j) in &matching.pairs {
+        let parted = match j {
+            None => true,
+            Some(j) => a.times.iter().enumerate().take(b.times.len()).any(|(s, _)| {
+                let com = finite_or_infinite((a.com[s][i] - b.com[s][j]).norm());
+                let rotation = finite_or_infinite(a.rotation[s][i].angle_to(&b.rotation[s][j]));
+                com > tolerances.position || rotation > tolerances.rotation
+            }),
+        };
+        if parted {
+            moved.push(a.bodies[i].clone());
+        }
+    }
+    moved
 }
 
 fn finite_or_infinite(x: f64) -> f64 {

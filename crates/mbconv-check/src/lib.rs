@@ -26,8 +26,10 @@
 //! assert!(render_table(&report).contains("exact"));
 //! ```
 
+mod attribution;
 mod check;
 mod compare;
+mod contact;
 mod loss_matrix;
 mod motion;
 mod plot;
@@ -35,9 +37,10 @@ mod render;
 mod roundtrip;
 mod verdict;
 
+pub use attribution::Explanation;
 pub use check::{
-    ADAPTIVE_FALLBACK, CheckReport, CheckSettings, DEFAULT_DURATION, DEFAULT_STEP, check, check_against,
-    check_target, simulate_original,
+    ACCURATE_TOLERANCE, CheckReport, CheckSettings, DEFAULT_DURATION, DEFAULT_STEP, Original, STEP_BUDGET,
+    TIGHTEST_TOLERANCE, check, check_against, check_target, simulate_original,
 };
 pub use compare::{BodyMatch, Difference, Tolerances};
 pub use loss_matrix::loss_matrix;

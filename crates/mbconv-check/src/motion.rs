@@ -1,8 +1,8 @@
 //! The frame-independent motion of a model: each body's world centre of mass and its rotation
 //! since t = 0, sampled at every step of a simulation.
 
-use mbconv_ir::Model;
-use mbconv_solver::{Integrator, SimulateOptions, SolverError};
+use mbconv_ir::{Model, Pose};
+use mbconv_solver::{Integrator, LimitReached, SimulateOptions, SolverError};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 
 /// How to simulate the models a check compares (all three get the same settings).
@@ -14,6 +14,28 @@ pub struct SimulationSettings {
     pub dt: f64,
     /// The integrator.
     pub integrator: Integrator,
+    /// Enforce joint position limits as inelastic stops.
+    pub joint_limits: bool,
+    /// The most integrator steps a run may take (see [`mbconv_solver::SimulateOptions::max_steps`]).
+    pub max_steps: Option<usize>,
+}
+
+impl SimulationSettings {
+    /// Fixed-step settings with `integrator`, no joint limits and no step budget.
+    ///
+    /// ```
+    /// let s = mbconv_check::SimulationSettings::new(1.0, 1e-3, mbconv_solver::Integrator::Rk4);
+    /// assert!(!s.joint_limits);
+    /// ```
+    pub fn new(duration: f64, dt: f64, integrator: Integrator) -> Self {
+        Self {
+            duration,
+            dt,
+            integrator,
+            joint_limits: false,
+            max_steps: None,
+        }
+    }
 }
 
 /// Each body's world centre of mass and rotation since t = 0, at every sample.
@@ -26,7 +48,7 @@ pub struct SimulationSettings {
 /// use mbconv_check::{Motion, SimulationSettings};
 /// let mut model = Model::new("drop");
 /// model.bodies.push(Body::new("ball"));
-/// let settings = SimulationSettings { duration: 0.1, dt: 1e-3, integrator: mbconv_solver::Integrator::Rk4 };
+/// let settings = SimulationSettings::new(0.1, 1e-3, mbconv_solver::Integrator::Rk4);
 /// let motion = Motion::simulate(&model, &settings).unwrap();
 /// assert_eq!(motion.bodies, ["ball"]);
 /// assert_eq!(motion.times.len(), 101);
@@ -42,6 +64,10 @@ pub struct Motion {
     pub com: Vec<Vec<Vector3<f64>>>,
     /// `rotation[sample][body]`: `R(t)·R(0)ᵀ`, the body's rotation since t = 0.
     pub rotation: Vec<Vec<UnitQuaternion<f64>>>,
+    /// `poses[sample][body]`: the body frame's world pose (for the contact test).
+    pub poses: Vec<Vec<Pose>>,
+    /// The joints that reached a position limit, and when first.
+    pub limits_reached: Vec<LimitReached>,
 }
 
 impl Motion {
@@ -53,7 +79,8 @@ impl Motion {
             integrator: settings.integrator,
             every: 1,
             energy: false,
-            joint_limits: false,
+            joint_limits: settings.joint_limits,
+            max_steps: settings.max_steps,
         };
         let local_com: Vec<Vector3<f64>> = model.bodies.iter().map(|b| b.inertial.com).collect();
         let samples = (settings.duration / settings.dt).round() as usize + 1;
@@ -62,9 +89,11 @@ impl Motion {
             times: Vec::with_capacity(samples),
             com: Vec::with_capacity(samples),
             rotation: Vec::with_capacity(samples),
+            poses: Vec::with_capacity(samples),
+            limits_reached: Vec::new(),
         };
         let mut initial: Vec<UnitQuaternion<f64>> = Vec::new();
-        mbconv_solver::simulate(model, &options, &mut |sample| {
+        let summary = mbconv_solver::simulate(model, &options, &mut |sample| {
             let orientations: Vec<UnitQuaternion<f64>> = sample
                 .poses
                 .iter()
@@ -88,7 +117,16 @@ impl Motion {
             motion.times.push(sample.t);
             motion.com.push(com);
             motion.rotation.push(rotation);
+            motion.poses.push(
+                sample
+                    .poses
+                    .iter()
+                    .zip(&orientations)
+                    .map(|(p, r)| Pose::new(Vector3::new(p[0], p[1], p[2]), *r))
+                    .collect(),
+            );
         })?;
+        motion.limits_reached = summary.limits_reached;
         Ok(motion)
     }
 

@@ -62,6 +62,18 @@ pub fn render_table(report: &CheckReport) -> String {
     for t in &report.targets {
         text.push_str(&format!("{}: {}\n", t.format, t.message));
     }
+    // What was not compared is the same for every target: said once.
+    if let Some(first) = report.targets.first() {
+        for note in &first.not_compared {
+            text.push_str(&format!("not compared: {note}\n"));
+        }
+        if !first.joint_limits_reached.is_empty() {
+            text.push_str(&format!(
+                "joint limits reached (simulated as inelastic stops): {}\n",
+                first.joint_limits_reached.join(", ")
+            ));
+        }
+    }
     text
 }
 
@@ -101,7 +113,15 @@ pub fn summary_line(target: &TargetCheck) -> String {
     );
     match target.verdict {
         crate::Verdict::Exact => measured,
-        crate::Verdict::Explained => format!("{measured} by {}", target.findings.join(", ")),
+        crate::Verdict::Explained => {
+            let mut codes: Vec<&str> = Vec::new();
+            for e in &target.explained_by {
+                if !codes.contains(&e.code.as_str()) {
+                    codes.push(&e.code);
+                }
+            }
+            format!("{measured} by {}", codes.join(", "))
+        }
         crate::Verdict::Unexplained | crate::Verdict::Failed => format!("{measured}: {}", target.message),
     }
 }

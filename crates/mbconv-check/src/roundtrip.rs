@@ -85,6 +85,9 @@ pub struct RoundTrip {
     pub exported: Exported,
     /// The model read back from the emitted files.
     pub read_back: Imported,
+    /// The write settings the model was lowered and emitted with (the check's replay lowers
+    /// with the same).
+    pub options: Options,
 }
 
 /// Lowers `model` for `format`, emits it, writes the files into a temporary directory and
@@ -137,6 +140,7 @@ pub fn round_trip(
         lowered,
         exported,
         read_back,
+        options,
     })
 }
 

@@ -113,6 +113,17 @@ pub struct TargetCheck {
     pub counts: FindingCounts,
     /// Why the verdict is what it is.
     pub message: String,
+    /// The lowering passes whose change of motion explains the difference, each with the
+    /// finding that excuses it and the motion the pass's change caused on its own.
+    pub explained_by: Vec<crate::Explanation>,
+    /// What the check did not compare (contact, which mbconv's solver does not simulate).
+    pub not_compared: Vec<String>,
+    /// Joints whose position limits were reached in the original, the lowered or the
+    /// read-back model; when any is, every model was simulated with the limits enforced.
+    pub joint_limits_reached: Vec<String>,
+    /// The estimated integration error of the original's simulation (m), when the check
+    /// integrated accurately (the default).
+    pub integration_error: Option<f64>,
     /// The worst body's paths, for plots (not serialised).
     #[serde(skip)]
     pub trace: Option<Trace>,
@@ -135,6 +146,10 @@ impl TargetCheck {
             findings: Vec::new(),
             counts: FindingCounts::default(),
             message: message.into(),
+            explained_by: Vec::new(),
+            not_compared: Vec::new(),
+            joint_limits_reached: Vec::new(),
+            integration_error: None,
             trace: None,
             failed_step: None,
         }
@@ -186,6 +201,10 @@ impl TargetCheck {
             findings,
             counts: FindingCounts::of(reports),
             message,
+            explained_by: Vec::new(),
+            not_compared: Vec::new(),
+            joint_limits_reached: Vec::new(),
+            integration_error: None,
             trace: None,
             failed_step: None,
         }

@@ -53,6 +53,17 @@ pub enum SolverError {
         /// What happened.
         message: String,
     },
+    /// The run took more steps than its budget ([`crate::SimulateOptions::max_steps`]).
+    #[error(
+        "the simulation needed more than {steps} steps by t = {time} s (a stiff model for an explicit integrator)"
+    )]
+    #[diagnostic(code(mbconv::solver::step_budget))]
+    StepBudget {
+        /// Simulation time reached.
+        time: f64,
+        /// Steps taken.
+        steps: usize,
+    },
     /// A force element could not be evaluated.
     #[error("{item}: {message}")]
     #[diagnostic(code(mbconv::solver::force))]

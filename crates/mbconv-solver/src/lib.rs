@@ -21,7 +21,7 @@
 //! ir.joints.push(Joint::new("pivot", JointKind::Revolute { axis: nalgebra::Vector3::y() }, BodyRef::World, BodyRef::body("bob")));
 //! let report = dynamics_report(&ir).unwrap();
 //! assert_eq!(report.bodies[0].name, "bob");
-//! let options = SimulateOptions { duration: 0.01, dt: 1e-3, integrator: Integrator::Rk4, every: 1, energy: true, joint_limits: false };
+//! let options = SimulateOptions { duration: 0.01, dt: 1e-3, integrator: Integrator::Rk4, every: 1, energy: true, joint_limits: false, max_steps: None };
 //! let summary = simulate(&ir, &options, &mut |_sample| {}).unwrap();
 //! assert_eq!(summary.samples, 11);
 //! ```
@@ -51,7 +51,9 @@ pub use projection::{PROJECTION_ITERATIONS, PROJECTION_TOLERANCE};
 pub use report::{
     BodyDynamics, DynamicsReport, body_motions, dynamics_report, dynamics_report_implicit, energies,
 };
-pub use simulate::{Sample, SimulateOptions, SimulationSummary, Trajectory, simulate, simulate_model};
+pub use simulate::{
+    LimitReached, Sample, SimulateOptions, SimulationSummary, Trajectory, simulate, simulate_model,
+};
 
 /// Assembles `state` (closes loops by Newton's method, projects velocities); returns the
 /// largest residual left.

@@ -98,6 +98,8 @@ pub struct Model {
     pub(crate) nv: usize,
     pub(crate) bodies: Vec<BodyMap>,
     pub(crate) joints: Vec<JointMap>,
+    /// The IR joints' names, in IR order.
+    pub(crate) joint_names: Vec<String>,
     pub(crate) gravity: Vector3<f64>,
     pub(crate) uniform_gravity: bool,
     pub(crate) q_init: Vec<f64>,
@@ -278,6 +280,7 @@ impl Model {
         let uniform_gravity = ir.bodies.iter().all(|b| b.gravity);
         let nv = v_init.len();
         let mut model = Model {
+            joint_names: ir.joints.iter().map(|j| j.name.clone()).collect(),
             nq: q_init.len(),
             nv: v_init.len(),
             nodes,
@@ -300,6 +303,7 @@ impl Model {
                     let l = &dof.position_limits;
                     if let (Some(q), false) = (index.q, l.is_unlimited()) {
                         model.limits.push(CoordinateLimit {
+                            joint: j,
                             q,
                             v: index.v,
                             lower: l.lower.unwrap_or(f64::NEG_INFINITY),
@@ -414,6 +418,8 @@ impl Model {
 /// Position limits of one scalar coordinate.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct CoordinateLimit {
+    /// Index of the IR joint.
+    pub joint: usize,
     pub q: usize,
     pub v: usize,
     pub lower: f64,

@@ -32,6 +32,12 @@ pub struct SimulateOptions {
     /// Enforce joint position limits as inelastic stops (off by default, as in DART).
     #[serde(default)]
     pub joint_limits: bool,
+    /// The most integrator steps (accepted and rejected) the run may take; past it the run
+    /// stops with [`SolverError::StepBudget`]. `None`: no budget. An adaptive explicit scheme
+    /// on a stiff model takes steps no longer than its stability limit allows, so a budget
+    /// bounds what a stiff model costs.
+    #[serde(default)]
+    pub max_steps: Option<usize>,
 }
 
 impl Default for SimulateOptions {
@@ -43,6 +49,7 @@ impl Default for SimulateOptions {
             every: 1,
             energy: false,
             joint_limits: false,
+            max_steps: None,
         }
     }
 }
@@ -76,6 +83,20 @@ pub struct SimulationSummary {
     pub assembly_residual: f64,
     /// Largest constraint residual seen at the samples.
     pub max_constraint_residual: f64,
+    /// The joints whose position limits a coordinate reached, with the first sample time it
+    /// was at or beyond one, in joint order (with limits enforced, a stop that held the
+    /// coordinate counts as reached).
+    #[serde(default)]
+    pub limits_reached: Vec<LimitReached>,
+}
+
+/// A joint whose coordinate reached one of its position limits during a simulation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LimitReached {
+    /// The joint's name.
+    pub joint: String,
+    /// The first sample time (s) at which a coordinate of the joint was at or beyond a limit.
+    pub time: f64,
 }
 
 fn fill_sample(
@@ -163,12 +184,20 @@ pub fn simulate_model(
         final_time: 0.0,
         assembly_residual,
         max_constraint_residual: assembly_residual,
+        limits_reached: Vec::new(),
     };
+    let mut reached_at: Vec<Option<f64>> = vec![None; ir_joint_count(model)];
     let mut emit = |data: &mut Data, state: &State, summary: &mut SimulationSummary| {
         let (kinetic, potential) = fill_sample(model, data, state, options.energy, &mut poses);
         if model.has_constraints() {
             let r = residual(model, data, &state.q, state.t);
             summary.max_constraint_residual = summary.max_constraint_residual.max(r);
+        }
+        for l in &model.limits {
+            let q = state.q[l.q];
+            if (q <= l.lower || q >= l.upper) && reached_at[l.joint].is_none() {
+                reached_at[l.joint] = Some(state.t);
+            }
         }
         sink(&Sample {
             t: state.t,
@@ -204,6 +233,14 @@ pub fn simulate_model(
                 summary.rejected_steps += r;
             }
         }
+        if let Some(budget) = options.max_steps
+            && summary.steps + summary.rejected_steps > budget
+        {
+            return Err(SolverError::StepBudget {
+                time: state.t,
+                steps: summary.steps + summary.rejected_steps,
+            });
+        }
         if state.q.iter().chain(state.v.iter()).any(|x| !x.is_finite()) {
             return Err(SolverError::Diverged {
                 time: state.t,
@@ -215,7 +252,21 @@ pub fn simulate_model(
         }
     }
     summary.final_time = state.t;
+    summary.limits_reached = reached_at
+        .iter()
+        .enumerate()
+        .filter_map(|(j, t)| {
+            t.map(|time| LimitReached {
+                joint: model.joint_names[j].clone(),
+                time,
+            })
+        })
+        .collect();
     Ok(summary)
+}
+
+fn ir_joint_count(model: &Model) -> usize {
+    model.joint_names.len()
 }
 
 /// Samples collected in memory, written as CSV or JSON.

@@ -42,6 +42,7 @@ fn pendulum_small_angle_period() {
         every: 1,
         energy: false,
         joint_limits: false,
+        max_steps: None,
     };
     // The bob's body x coordinate is 0; track the angle through the orientation instead.
     let mut samples = Vec::new();
@@ -115,6 +116,7 @@ fn conservative_chain_conserves_energy_with_rk4() {
         every: 1000,
         energy: true,
         joint_limits: false,
+        max_steps: None,
     };
     let (trajectory, _) = Trajectory::record(&ir, &options).unwrap();
     let ke = trajectory.kinetic.as_ref().unwrap();
@@ -220,6 +222,7 @@ fn mass_on_tsda_oscillates_at_sqrt_k_over_m() {
         every: 1,
         energy: false,
         joint_limits: false,
+        max_steps: None,
     };
     let (tr, _) = Trajectory::record(&spring_mass(k, 0.0, m), &options).unwrap();
     let worst =
@@ -245,6 +248,7 @@ fn damped_mass_settles_as_the_closed_form() {
         every: 1,
         energy: false,
         joint_limits: false,
+        max_steps: None,
     };
     let (tr, _) = Trajectory::record(&spring_mass(k, c, m), &options).unwrap();
     let worst =
@@ -278,6 +282,7 @@ fn joint_spring_and_damper_match_tsda() {
         every: 1,
         energy: false,
         joint_limits: false,
+        max_steps: None,
     };
     let (a, summary) = Trajectory::record(&ir, &options).unwrap();
     let (b, _) = Trajectory::record(&spring_mass(k, c, m), &options).unwrap();
@@ -356,6 +361,7 @@ fn four_bar_keeps_its_loop_closed() {
             every: 10,
             energy: true,
             joint_limits: false,
+            max_steps: None,
         };
         let (tr, summary) = Trajectory::record(&ir, &options).unwrap();
         assert!(

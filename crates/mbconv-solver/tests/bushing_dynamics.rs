@@ -37,6 +37,7 @@ fn rk4(duration: f64, dt: f64, energy: bool) -> SimulateOptions {
         every: 1,
         energy,
         joint_limits: false,
+        max_steps: None,
     }
 }
 

@@ -31,6 +31,7 @@ fn slider_crank_keeps_its_loop_closed_for_ten_seconds() {
             every: 100,
             energy: false,
             joint_limits: false,
+            max_steps: None,
         };
         let mut moved = 0.0f64;
         let mut first: Option<Vec<[f64; 7]>> = None;
@@ -73,6 +74,7 @@ fn every_chrono_model_simulates() {
             every: 100,
             energy: false,
             joint_limits: false,
+            max_steps: None,
         };
         let summary = simulate(&model, &options, &mut |_| {}).unwrap_or_else(|e| panic!("{name}: {e}"));
         println!("{name}: residual {:e}", summary.max_constraint_residual);

@@ -170,6 +170,7 @@ fn compare_with_dart(golden: &str, dir: &Path) -> (Vec<String>, Worst) {
             every: 250,
             energy: false,
             joint_limits: false,
+            max_steps: None,
         };
         let trajectory = match Trajectory::record(&ir, &options) {
             Ok((t, _)) => t,

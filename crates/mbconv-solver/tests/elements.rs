@@ -30,6 +30,7 @@ fn rk4(duration: f64) -> SimulateOptions {
         every: 1,
         energy: false,
         joint_limits: false,
+        max_steps: None,
     }
 }
 
@@ -239,6 +240,7 @@ fn distance_constraint_makes_a_pendulum() {
         every: 1,
         energy: false,
         joint_limits: false,
+        max_steps: None,
     };
     let (tr, summary) = Trajectory::record(&ir, &options).unwrap();
     assert!(
@@ -415,6 +417,7 @@ fn every_joint_type_simulates_and_conserves_energy() {
             every: 100,
             energy: true,
             joint_limits: false,
+            max_steps: None,
         };
         let (tr, _) = Trajectory::record(&ir, &options).unwrap();
         let ke = tr.kinetic.as_ref().unwrap();
@@ -474,6 +477,7 @@ fn bushings_hold_a_body_against_gravity() {
             every: 2000,
             energy: false,
             joint_limits: false,
+            max_steps: None,
         };
         let (tr, _) = Trajectory::record(&ir, &options).unwrap();
         let z = tr.poses.last().unwrap()[0][2];
@@ -512,6 +516,7 @@ fn bushings_hold_a_body_against_gravity() {
         every: 5000,
         energy: false,
         joint_limits: false,
+        max_steps: None,
     };
     let (tr, _) = Trajectory::record(&ir, &options).unwrap();
     // The pivot sags by about m g / k and the bob stays below it (no swing started).
@@ -605,6 +610,7 @@ fn revolute_translational_constraint_makes_a_scotch_yoke() {
         every: 10,
         energy: true,
         joint_limits: false,
+        max_steps: None,
     };
     let (tr, summary) = Trajectory::record(&ir, &options).unwrap();
     assert!(

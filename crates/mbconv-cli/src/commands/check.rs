@@ -50,7 +50,7 @@ pub fn check(registry: &Registry, args: &CheckArgs, quiet: bool) -> Result<(), F
     let settings = CheckSettings {
         duration: args.duration,
         dt: args.dt,
-        integrator: integrator(args.integrator),
+        integrator: args.integrator.map(integrator),
         tolerances: Tolerances {
             position: args.tol_pos,
             rotation: args.tol_rot,

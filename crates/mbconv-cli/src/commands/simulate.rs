@@ -51,6 +51,7 @@ pub fn simulate(registry: &Registry, args: &SimulateArgs, quiet: bool) -> Result
         every: args.every,
         energy: args.energy,
         joint_limits: args.joint_limits,
+        max_steps: None,
     };
     let bodies = model.bodies.iter().map(|b| b.name.clone()).collect();
     let mut trajectory = Trajectory::new(bodies, args.energy);

@@ -1,9 +1,7 @@
-//! An original that moves too fast for the explicit integrator at any step the check may
-//! afford is checked with the adaptive fallback instead of failing.
+//! The check integrates accurately by default: an original that moves too fast for any
+//! fixed explicit step is followed, and the integration error is estimated and bounded.
 
-use mbconv_check::{
-    ADAPTIVE_FALLBACK, CheckSettings, Motion, SimulationSettings, Verdict, check, simulate_original,
-};
+use mbconv_check::{CheckSettings, Motion, SimulationSettings, Verdict, check, simulate_original};
 use mbconv_ir::format::Registry;
 use mbconv_ir::mbir::MbirFormat;
 use mbconv_ir::{Body, BodyRef, Joint, JointKind, Model};
@@ -43,14 +41,10 @@ fn spinning_double_pendulum() -> Model {
 }
 
 #[test]
-fn the_explicit_integrator_diverges_at_every_step_the_check_tries() {
+fn the_explicit_integrator_diverges_at_every_step_the_old_check_tried() {
     let model = spinning_double_pendulum();
     for dt in [0.03, 0.003, 0.0003] {
-        let settings = SimulationSettings {
-            duration: 1.0,
-            dt,
-            integrator: Integrator::SemiImplicitEuler,
-        };
+        let settings = SimulationSettings::new(1.0, dt, Integrator::SemiImplicitEuler);
         assert!(
             matches!(
                 Motion::simulate(&model, &settings),
@@ -62,22 +56,35 @@ fn the_explicit_integrator_diverges_at_every_step_the_check_tries() {
 }
 
 #[test]
-fn a_diverging_original_falls_back_to_the_adaptive_integrator() {
+fn the_accurate_integration_follows_the_spinning_links_and_estimates_its_error() {
     let model = spinning_double_pendulum();
-    let (simulation, motion) = simulate_original(&model, &CheckSettings::default());
-    assert_eq!(simulation.integrator, ADAPTIVE_FALLBACK);
-    assert_eq!(simulation.dt, 0.03);
-    let motion = motion.expect("the adaptive integrator follows the spinning links");
+    let original = simulate_original(&model, &CheckSettings::default());
+    assert!(matches!(
+        original.simulation.integrator,
+        Integrator::Dopri5 { .. }
+    ));
+    assert_eq!(
+        original.simulation.dt, 0.03,
+        "the model's step is the sampling interval"
+    );
+    let motion = original
+        .motion
+        .expect("the adaptive integrator follows the spinning links");
     assert_eq!(motion.times.len(), 34);
-    // Energy-conserving to the tolerance: link1's centre of mass stays on its 0.5 m circle.
+    // link1's centre of mass stays on its 0.5 m circle.
     for com in &motion.com {
-        let r = (com[0] - Vector3::zeros()).norm();
-        assert!((r - 0.5).abs() < 1e-6, "radius {r}");
+        let r = com[0].norm();
+        assert!((r - 0.5).abs() < 1e-9, "radius {r}");
     }
+    let error = original.integration_error.expect("estimated");
+    assert!(
+        error <= 1e-7,
+        "estimated integration error {error:e} above a tenth of the tolerance"
+    );
 }
 
 #[test]
-fn the_check_says_it_used_the_adaptive_integrator() {
+fn the_check_of_the_spinning_links_is_exact_and_reports_its_integration_error() {
     let model = spinning_double_pendulum();
     let registry = Registry::new();
     let report = check(
@@ -89,21 +96,19 @@ fn the_check_says_it_used_the_adaptive_integrator() {
     );
     let target = &report.targets[0];
     assert_eq!(target.verdict, Verdict::Exact, "{}", target.message);
-    assert!(
-        target.message.contains("checked with dopri5"),
-        "{}",
-        target.message
-    );
+    assert!(target.integration_error.is_some());
 }
 
 #[test]
-fn an_explicit_step_asked_for_is_not_replaced() {
+fn an_integrator_asked_for_is_used_as_it_is() {
     let model = spinning_double_pendulum();
     let settings = CheckSettings {
         dt: Some(0.03),
+        integrator: Some(Integrator::SemiImplicitEuler),
         ..CheckSettings::default()
     };
-    let (simulation, motion) = simulate_original(&model, &settings);
-    assert_eq!(simulation.integrator, Integrator::SemiImplicitEuler);
-    assert!(motion.is_err());
+    let original = simulate_original(&model, &settings);
+    assert_eq!(original.simulation.integrator, Integrator::SemiImplicitEuler);
+    assert!(original.motion.is_err());
+    assert!(original.integration_error.is_none());
 }

@@ -1,0 +1,279 @@
+//! Which lowering pass moved which body: when the original (A) and the lowered model (L) move
+//! apart, the format's passes are replayed one at a time ([`Format::lower_traced`]); every
+//! intermediate model that differs from the one before is simulated, and each change of
+//! motion is attributed to the pass that made it. A pass that changed the motion is excused
+//! only by one of its own findings that can change motion
+//! ([`Finding::can_change_motion`]) on an item that touches a body that moved.
+
+use crate::compare::{BodyMatch, Difference, Tolerances, moved_bodies};
+use crate::motion::{Motion, SimulationSettings};
+use crate::roundtrip::{Step, StepError};
+use mbconv_ir::format::{Format, Options};
+use mbconv_ir::{BodyRef, ConstraintKind, Finding, ForceKind, Model, MotorTarget, RestraintTarget};
+use serde::Serialize;
+use std::collections::BTreeSet;
+
+/// One finding that explains (part of) a difference: the pass that made the change, the
+/// finding's code and IR path, and how far the pass's change alone moved a body's centre of
+/// mass (the replayed model after the pass against the one before it).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Explanation {
+    /// The lowering pass.
+    pub pass: String,
+    /// The finding's code (`chrono.joint_limits_lost`).
+    pub code: String,
+    /// The IR path of the item the finding is about (empty for the whole model).
+    pub path: String,
+    /// The largest COM distance the pass's own change caused (m).
+    pub max_com_error: f64,
+}
+
+/// What the replay found.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Attribution {
+    /// Every pass that changed the motion reported a loss that can explain it.
+    Explained(Vec<Explanation>),
+    /// A pass changed the motion without such a finding.
+    Guilty {
+        /// The pass.
+        pass: String,
+        /// What its change did.
+        difference: Difference,
+        /// The bodies that moved.
+        moved: Vec<String>,
+        /// Findings that explain other passes.
+        others: Vec<Explanation>,
+    },
+    /// No single pass changed the motion beyond the tolerances, yet together they did.
+    Accumulated(Vec<Explanation>),
+}
+
+/// Replays `format`'s lowering of `model` pass by pass, simulating each changed model with
+/// `simulation`, starting from the original's motion `original`.
+pub(crate) fn attribute(
+    format: &dyn Format,
+    model: &Model,
+    options: &Options,
+    original: &Motion,
+    simulation: &SimulationSettings,
+    tolerances: &Tolerances,
+) -> Result<Attribution, StepError> {
+    let traced = format
+        .lower_traced(model, options)
+        .map_err(|e| StepError::new(Step::Lower, e))?;
+    let mut before_model = model.clone();
+    let mut before_motion = original.clone();
+    let mut explanations = Vec::new();
+    for snapshot in &traced.passes {
+        let Some(after_model) = &snapshot.model else {
+            continue;
+        };
+        let after_motion = Motion::simulate(after_model, simulation).map_err(|e| {
+            StepError::simulation(
+                Step::SimulateLowered,
+                &mbconv_solver::SolverError::Options(format!("after pass {}: {e}", snapshot.pass)),
+            )
+        })?;
+        let matching = BodyMatch::new(&before_motion.bodies, &after_motion.bodies, &[&snapshot.report]);
+        let difference = Difference::between(&before_motion, &after_motion, &matching);
+        if !difference.within(tolerances) {
+            let moved = moved_bodies(&before_motion, &after_motion, &matching, tolerances);
+            let excuses: Vec<&Finding> = snapshot
+                .report
+                .findings
+                .iter()
+                .filter(|f| f.can_change_motion())
+                .filter(|f| {
+                    touches(
+                        &before_model,
+                        after_model,
+                        f.path.as_deref().unwrap_or(""),
+                        &moved,
+                    )
+                })
+                .collect();
+            if excuses.is_empty() {
+                return Ok(Attribution::Guilty {
+                    pass: snapshot.pass.clone(),
+                    difference,
+                    moved,
+                    others: explanations,
+                });
+            }
+            let mut seen = BTreeSet::new();
+            for finding in excuses {
+                let path = finding.path.clone().unwrap_or_default();
+                if seen.insert((finding.code.clone(), path.clone())) {
+                    explanations.push(Explanation {
+                        pass: snapshot.pass.clone(),
+                        code: finding.code.clone(),
+                        path,
+                        max_com_error: difference.max_com_error,
+                    });
+                }
+            }
+        }
+        before_model.clone_from(after_model);
+        before_motion = after_motion;
+    }
+    if explanations.is_empty() {
+        Ok(Attribution::Accumulated(explanations))
+    } else {
+        Ok(Attribution::Explained(explanations))
+    }
+}
+
+/// The largest change of motion one pass caused, over the explanations.
+pub(crate) fn largest_pass_motion(explanations: &[Explanation]) -> f64 {
+    explanations.iter().map(|e| e.max_com_error).fold(0.0, f64::max)
+}
+
+/// The sum over the explaining passes of the motion each caused on its own (each pass once).
+pub(crate) fn summed_pass_motion(explanations: &[Explanation]) -> f64 {
+    let mut passes = BTreeSet::new();
+    explanations
+        .iter()
+        .filter(|e| passes.insert(e.pass.clone()))
+        .map(|e| e.max_com_error)
+        .sum()
+}
+
+/// Whether the item at `path` touches one of the bodies `moved`: the body itself, a joint's
+/// parent or child, a force element's, motor's, load's or constraint's bodies, a group's
+/// members; gravity and the model as a whole touch every body. The item is looked up in the
+/// model before the pass and, if the pass removed it there, after it.
+fn touches(before: &Model, after: &Model, path: &str, moved: &[String]) -> bool {
+    let Some(bodies) = bodies_of(before, path).or_else(|| bodies_of(after, path)) else {
+        return false;
+    };
+    match bodies {
+        Touched::All => !moved.is_empty(),
+        Touched::Bodies(names) => names.iter().any(|n| moved.iter().any(|m| m == n)),
+    }
+}
+
+enum Touched {
+    All,
+    Bodies(Vec<String>),
+}
+
+fn bodies_of(model: &Model, path: &str) -> Option<Touched> {
+    if path.is_empty() || path == "model" || path.starts_with("simulation") {
+        return Some(Touched::All);
+    }
+    let (list, name) = item_of(path)?;
+    let names = |refs: &[&BodyRef]| -> Vec<String> {
+        refs.iter().filter_map(|r| r.name()).map(str::to_owned).collect()
+    };
+    let joint_bodies = |joint: &str| -> Option<Vec<String>> {
+        let j = model.joints.iter().find(|j| j.name == joint)?;
+        Some(names(&[&j.parent, &j.child]))
+    };
+    let bodies = match list {
+        "bodies" => vec![name],
+        "joints" => joint_bodies(&name)?,
+        "force_elements" => {
+            let e = model.force_elements.iter().find(|e| e.name == name)?;
+            match &e.kind {
+                ForceKind::Tsda(t) => names(&[&t.body1, &t.body2]),
+                ForceKind::Rsda(r) => names(&[&r.body1, &r.body2]),
+                ForceKind::Bushing(b) => names(&[&b.body_a, &b.body_c]),
+                ForceKind::Restraint(r) => match &r.target {
+                    RestraintTarget::Joint { joint, .. } => joint_bodies(joint)?,
+                    RestraintTarget::FramePair { body1, body2, .. } => names(&[body1, body2]),
+                },
+            }
+        }
+        "motors" => {
+            let m = model.motors.iter().find(|m| m.name == name)?;
+            match &m.target {
+                MotorTarget::BodyPair { body1, body2, .. } => names(&[body1, body2]),
+                MotorTarget::Joint { joint, .. } => joint_bodies(joint)?,
+            }
+        }
+        "constraints" => {
+            let c = model.constraints.iter().find(|c| c.name == name)?;
+            match &c.kind {
+                ConstraintKind::Distance { body1, body2, .. }
+                | ConstraintKind::RevoluteSpherical { body1, body2, .. }
+                | ConstraintKind::RevoluteTranslational { body1, body2, .. }
+                | ConstraintKind::ExtraJoint { body1, body2, .. } => names(&[body1, body2]),
+            }
+        }
+        "loads" => vec![model.loads.iter().find(|l| l.name == name)?.body.clone()],
+        "groups" => {
+            let g = model.groups.iter().find(|g| g.name == name)?;
+            let mut bodies = g.bodies.clone();
+            for joint in &g.joints {
+                bodies.extend(joint_bodies(joint).unwrap_or_default());
+            }
+            bodies
+        }
+        _ => return None,
+    };
+    Some(Touched::Bodies(bodies))
+}
+
+/// `("joints", "elbow")` from `joints["elbow"].dofs[0]`: the list and the item's name, as
+/// [`mbconv_ir::report::path::item`] writes them (a Rust string literal).
+fn item_of(path: &str) -> Option<(&str, String)> {
+    let open = path.find("[\"")?;
+    let list = &path[..open];
+    let mut name = String::new();
+    let mut chars = path[open + 2..].chars();
+    loop {
+        match chars.next()? {
+            '"' => return Some((list, name)),
+            '\\' => match chars.next()? {
+                'n' => name.push('\n'),
+                't' => name.push('\t'),
+                'r' => name.push('\r'),
+                '0' => name.push('\0'),
+                'u' => {
+                    let hex: String = chars.by_ref().skip(1).take_while(|c| *c != '}').collect();
+                    name.push(u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32)?);
+                }
+                other => name.push(other),
+            },
+            c => name.push(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use mbconv_ir::report::path;
+    use mbconv_ir::{Body, Joint, JointKind};
+
+    #[test]
+    fn item_paths_round_trip_through_the_writer() {
+        for name in ["elbow", "a \"quoted\" name", "back\\slash", "tab\there", "é"] {
+            let p = path::field(&path::item("joints", name), "dofs[0]");
+            assert_eq!(item_of(&p), Some(("joints", name.to_owned())), "{p}");
+        }
+        assert_eq!(item_of("simulation.gravity"), None);
+    }
+
+    #[test]
+    fn a_joint_touches_its_bodies_and_gravity_touches_all() {
+        let mut m = Model::new("m");
+        m.bodies.push(Body::new("upper"));
+        m.bodies.push(Body::new("lower"));
+        m.joints.push(Joint::new(
+            "elbow",
+            JointKind::Revolute {
+                axis: nalgebra::Vector3::z(),
+            },
+            BodyRef::body("upper"),
+            BodyRef::body("lower"),
+        ));
+        let moved = ["lower".to_owned()];
+        assert!(touches(&m, &m, "joints[\"elbow\"].dofs[0].damping", &moved));
+        assert!(touches(&m, &m, "simulation.gravity", &moved));
+        assert!(!touches(&m, &m, "bodies[\"upper\"]", &moved));
+        assert!(!touches(&m, &m, "joints[\"gone\"]", &moved));
+        assert!(!touches(&m, &m, "simulation.gravity", &[]));
+    }
+}

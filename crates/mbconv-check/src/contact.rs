@@ -1,0 +1,235 @@
+//! Whether the original's collidable shapes may touch during the run. mbconv's solver
+//! simulates no contact, so a model whose shapes touch moves differently in a simulator that
+//! does; the check says so (`not compared: contact`) instead of staying silent.
+//!
+//! The test is conservative: each collidable shape is bounded by a sphere (a plane by its
+//! half-space), and two bodies may touch when a sphere of one overlaps a sphere (or plane) of
+//! the other at some sample. Bodies joined directly by a joint are not tested (simulators
+//! filter such pairs or they touch by design), nor pairs of bodies that never move. Mesh
+//! files are not read: a collidable mesh is reported as undecided.
+
+use crate::motion::Motion;
+use mbconv_ir::{Geometry, Model, Shape};
+use nalgebra::Vector3;
+
+/// What the contact test found, as the lines of `not_compared`.
+pub(crate) fn contact_notes(model: &Model, motion: &Motion) -> Vec<String> {
+    let bodies: Vec<Vec<Bound>> = model
+        .bodies
+        .iter()
+        .map(|b| b.shapes.iter().filter_map(bound).collect())
+        .collect();
+    let mut notes = Vec::new();
+    let meshes: Vec<&str> = model
+        .bodies
+        .iter()
+        .filter(|b| b.shapes.iter().any(|s| is_collidable(s) && bound(s).is_none()))
+        .map(|b| b.name.as_str())
+        .collect();
+    if !meshes.is_empty() {
+        notes.push(format!(
+            "contact: undecided for the collidable mesh shapes of {} (mbconv does not read mesh extents; its solver simulates no contact)",
+            list(&meshes)
+        ));
+    }
+    let moving: Vec<bool> = (0..model.bodies.len()).map(|i| moves(motion, i)).collect();
+    let adjacent = |i: usize, j: usize| {
+        let (a, b) = (&model.bodies[i].name, &model.bodies[j].name);
+        model.joints.iter().any(|joint| {
+            let (p, c) = (joint.parent.name(), joint.child.name());
+            (p == Some(a) && c == Some(b)) || (p == Some(b) && c == Some(a))
+        })
+    };
+    for i in 0..bodies.len() {
+        for j in i + 1..bodies.len() {
+            if bodies[i].is_empty() || bodies[j].is_empty() || !(moving[i] || moving[j]) || adjacent(i, j) {
+                continue;
+            }
+            if let Some(t) = first_touch(motion, i, j, &bodies[i], &bodies[j]) {
+                notes.push(format!(
+                    "contact: collidable shapes of {:?} and {:?} may touch from t = {} s (their bounding spheres overlap); mbconv's solver simulates no contact",
+                    model.bodies[i].name,
+                    model.bodies[j].name,
+                    crate::render::seconds(t)
+                ));
+            }
+        }
+    }
+    notes
+}
+
+/// A shape's bound in its body's frame.
+#[derive(Clone, Copy, Debug)]
+enum Bound {
+    Sphere { center: Vector3<f64>, radius: f64 },
+    HalfSpace { normal: Vector3<f64>, offset: f64 },
+}
+
+fn is_collidable(shape: &Shape) -> bool {
+    shape.collidable && shape.role.is_collision()
+}
+
+fn bound(shape: &Shape) -> Option<Bound> {
+    if !is_collidable(shape) {
+        return None;
+    }
+    let center = shape.pose.translation;
+    let sphere = |radius: f64| Some(Bound::Sphere { center, radius });
+    match &shape.geometry {
+        Geometry::Box { size } => sphere(0.5 * Vector3::from(*size).norm()),
+        Geometry::Sphere { radius } => sphere(*radius),
+        Geometry::Ellipsoid { radii } => sphere(radii.iter().fold(0.0, |m: f64, r| m.max(r.abs()))),
+        Geometry::Cylinder { radius, length } | Geometry::Cone { radius, length } => {
+            sphere(radius.hypot(0.5 * length))
+        }
+        Geometry::Capsule { radius, length } => sphere(radius + 0.5 * length),
+        Geometry::Pyramid {
+            base_width,
+            base_depth,
+            height,
+        } => sphere(Vector3::new(0.5 * base_width, 0.5 * base_depth, *height).norm()),
+        Geometry::Plane { normal, offset } => {
+            let n = shape.pose.rotation * normal.normalize();
+            Some(Bound::HalfSpace {
+                normal: n,
+                offset: offset + n.dot(&center),
+            })
+        }
+        Geometry::MultiSphere { spheres } => {
+            let radius = spheres
+                .iter()
+                .map(|s| s.center.norm() + s.radius)
+                .fold(0.0, f64::max);
+            sphere(radius)
+        }
+        Geometry::TriangleMesh { vertices, .. } => points_bound(center, shape, vertices.iter().copied()),
+        Geometry::IndexedFaceSet(set) => points_bound(center, shape, set.coordinate.iter().copied()),
+        Geometry::Mesh(_)
+        | Geometry::ConvexHull(_)
+        | Geometry::FittedPrimitive { .. }
+        | Geometry::Extrusion(_)
+        | Geometry::ElevationGrid(_) => None,
+    }
+}
+
+fn points_bound(
+    center: Vector3<f64>,
+    shape: &Shape,
+    points: impl Iterator<Item = [f64; 3]>,
+) -> Option<Bound> {
+    let radius = points
+        .map(|p| (shape.pose.rotation * Vector3::from(p)).norm())
+        .fold(0.0, f64::max);
+    Some(Bound::Sphere { center, radius })
+}
+
+fn moves(motion: &Motion, i: usize) -> bool {
+    let Some(first) = motion.poses.first() else {
+        return false;
+    };
+    motion
+        .poses
+        .iter()
+        .any(|sample| sample[i].distance(&first[i]) > 0.0)
+}
+
+fn first_touch(motion: &Motion, i: usize, j: usize, a: &[Bound], b: &[Bound]) -> Option<f64> {
+    motion.poses.iter().zip(&motion.times).find_map(|(sample, t)| {
+        let (pa, pb) = (&sample[i], &sample[j]);
+        let touching = a.iter().any(|x| b.iter().any(|y| overlap(pa, x, pb, y)));
+        touching.then_some(*t)
+    })
+}
+
+fn overlap(pa: &mbconv_ir::Pose, a: &Bound, pb: &mbconv_ir::Pose, b: &Bound) -> bool {
+    match (world(pa, a), world(pb, b)) {
+        (
+            Bound::Sphere {
+                center: c1,
+                radius: r1,
+            },
+            Bound::Sphere {
+                center: c2,
+                radius: r2,
+            },
+        ) => (c1 - c2).norm() < r1 + r2,
+        (Bound::Sphere { center, radius }, Bound::HalfSpace { normal, offset })
+        | (Bound::HalfSpace { normal, offset }, Bound::Sphere { center, radius }) => {
+            normal.dot(&center) - offset < radius
+        }
+        (Bound::HalfSpace { .. }, Bound::HalfSpace { .. }) => false,
+    }
+}
+
+fn world(pose: &mbconv_ir::Pose, bound: &Bound) -> Bound {
+    match *bound {
+        Bound::Sphere { center, radius } => Bound::Sphere {
+            center: pose.translation + pose.rotation * center,
+            radius,
+        },
+        Bound::HalfSpace { normal, offset } => {
+            let n = pose.rotation * normal;
+            Bound::HalfSpace {
+                normal: n,
+                offset: offset + n.dot(&pose.translation),
+            }
+        }
+    }
+}
+
+fn list(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("{n:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::motion::SimulationSettings;
+    use mbconv_ir::{Body, Pose, ShapeRole};
+
+    fn ball(name: &str, z: f64, fixed: bool) -> Body {
+        let mut b = Body::new(name);
+        b.pose = Pose::from_translation(Vector3::new(0.0, 0.0, z));
+        b.fixed = fixed;
+        let mut shape = Shape::new(ShapeRole::Collision, Geometry::Sphere { radius: 0.1 });
+        shape.collidable = true;
+        b.shapes.push(shape);
+        b
+    }
+
+    #[test]
+    fn a_falling_ball_touches_the_one_below_and_says_when() {
+        let mut m = Model::new("m");
+        m.bodies.push(ball("floor", 0.0, true));
+        m.bodies.push(ball("drop", 0.5, false));
+        let motion = Motion::simulate(
+            &m,
+            &SimulationSettings::new(1.0, 1e-2, mbconv_solver::Integrator::Rk4),
+        )
+        .unwrap();
+        let notes = contact_notes(&m, &motion);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].contains("\"floor\" and \"drop\""), "{}", notes[0]);
+        // The drop to within 0.2 m takes sqrt(2·0.3/9.81) = 0.247 s.
+        assert!(notes[0].contains("t = 0.25 s"), "{}", notes[0]);
+    }
+
+    #[test]
+    fn apart_bodies_and_fixed_pairs_say_nothing() {
+        let mut m = Model::new("m");
+        m.bodies.push(ball("a", 0.0, true));
+        m.bodies.push(ball("b", 0.15, true));
+        m.bodies.push(ball("c", 100.0, false));
+        let motion = Motion::simulate(
+            &m,
+            &SimulationSettings::new(0.5, 1e-2, mbconv_solver::Integrator::Rk4),
+        )
+        .unwrap();
+        assert!(contact_notes(&m, &motion).is_empty());
+    }
+}
