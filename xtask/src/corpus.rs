@@ -90,10 +90,24 @@ pub fn run() -> Result<()> {
     Ok(())
 }
 
-/// Writes `docs/loss-matrix.md` from the registry's feature tables.
+/// Writes `docs/loss-matrix.md` from the registry's feature tables and the findings the
+/// lowering passes produce on the fixtures.
 pub fn loss_matrix() -> Result<()> {
+    use mbconv_test_support::{FIXTURE_MODEL_DIRS, FIXTURES_NOT_MODELS, fixtures_root};
     let out = crate::workspace_root().join("docs/loss-matrix.md");
-    let text = mbconv_check::loss_matrix(&mbconv_cli::registry::registry());
+    let registry = mbconv_cli::registry::registry();
+    let models = mbconv_check::read_models(
+        &registry,
+        &fixtures_root(),
+        &FIXTURE_MODEL_DIRS,
+        &FIXTURES_NOT_MODELS,
+    )
+    .map_err(anyhow::Error::msg)?;
+    let produced = mbconv_check::ProducedFindings::lowering(&registry, &models);
+    let text = mbconv_check::loss_matrix(&registry, &produced);
+    for problem in produced.problems(&registry) {
+        eprintln!("warning: {problem}");
+    }
     std::fs::write(&out, text).with_context(|| format!("cannot write {}", out.display()))?;
     eprintln!("wrote {}", out.display());
     Ok(())

@@ -43,7 +43,7 @@ pub use check::{
     TIGHTEST_TOLERANCE, check, check_against, check_target, simulate_original,
 };
 pub use compare::{BodyMatch, Difference, Tolerances};
-pub use loss_matrix::loss_matrix;
+pub use loss_matrix::{ProducedFindings, loss_matrix, read_models};
 pub use motion::{Motion, SimulationSettings};
 pub use plot::plot_svg;
 pub use render::{render_json, render_table, summary_line};

@@ -1,14 +1,45 @@
-//! `docs/loss-matrix.md` is generated from the formats' feature tables: this test fails when
-//! the committed file differs from what the code declares (regenerate with
-//! `cargo xtask loss-matrix`).
+//! `docs/loss-matrix.md` is generated from the formats' feature tables and from the findings
+//! their lowering passes produce on the fixtures. These tests fail when the committed file
+//! differs from that (regenerate with `cargo xtask loss-matrix`), and when tables and findings
+//! disagree either way: a row declared lost or approximated that no fixture produces, a loss
+//! finding with no row, or a loss on a row declared kept.
 
+use mbconv_check::{ProducedFindings, read_models};
+use mbconv_test_support::{FIXTURE_MODEL_DIRS, FIXTURES_NOT_MODELS, fixtures_root};
 use std::path::Path;
 
+fn produced() -> (mbconv_ir::format::Registry, ProducedFindings) {
+    let registry = mbconv_cli::registry::registry();
+    let models = read_models(
+        &registry,
+        &fixtures_root(),
+        &FIXTURE_MODEL_DIRS,
+        &FIXTURES_NOT_MODELS,
+    )
+    .unwrap_or_else(|e| panic!("a fixture does not read: {e}"));
+    assert!(models.len() >= 40, "only {} fixture models", models.len());
+    let produced = ProducedFindings::lowering(&registry, &models);
+    (registry, produced)
+}
+
 #[test]
-fn committed_loss_matrix_matches_the_feature_tables() {
+fn feature_tables_and_the_findings_on_the_fixtures_agree_both_ways() {
+    let (registry, produced) = produced();
+    let problems = produced.problems(&registry);
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn committed_loss_matrix_is_what_the_tables_and_fixtures_give() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/loss-matrix.md");
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    let generated = mbconv_check::loss_matrix(&mbconv_cli::registry::registry());
+    let (registry, produced) = produced();
+    let generated = mbconv_check::loss_matrix(&registry, &produced);
     let first_difference = committed
         .lines()
         .zip(generated.lines())
@@ -17,7 +48,7 @@ fn committed_loss_matrix_matches_the_feature_tables() {
         .unwrap_or_default();
     assert!(
         committed == generated,
-        "{} differs from the formats' feature tables: run `cargo xtask loss-matrix`{first_difference}",
+        "{} differs from the formats' feature tables and findings: run `cargo xtask loss-matrix`{first_difference}",
         path.display()
     );
 }

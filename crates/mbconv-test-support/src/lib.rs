@@ -16,6 +16,18 @@ pub mod simulators;
 
 use std::path::{Path, PathBuf};
 
+/// The folders of `fixtures/` that hold model files (one per format, and IR JSON);
+/// `fixtures/bad` holds malformed inputs and is not among them.
+pub const FIXTURE_MODEL_DIRS: [&str; 5] = ["body", "chrono", "ir", "shift", "skel"];
+
+/// Files in [`FIXTURE_MODEL_DIRS`] that are not models, relative to `fixtures/`.
+pub const FIXTURES_NOT_MODELS: [&str; 1] = ["chrono/solver.yaml"];
+
+/// The `fixtures/` folder.
+pub fn fixtures_root() -> PathBuf {
+    workspace_root().join("fixtures")
+}
+
 /// The environment variable that turns a missing corpus from a skip into a failure.
 pub const REQUIRE_CORPUS: &str = "MBCONV_REQUIRE_CORPUS";
 
