@@ -30,6 +30,7 @@ mod raw;
 mod spec;
 
 use mbconv_ir::Model;
+use mbconv_ir::format::kit::Tracing;
 use mbconv_ir::format::support::FeatureSupport;
 use mbconv_ir::format::{
     Direction, Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingKind,
@@ -81,6 +82,16 @@ pub const WRITE_SETTINGS: &[SettingSpec] = &[
     },
 ];
 
+impl ChronoFormat {
+    fn lower_settings(options: &Options) -> export::lower::LowerSettings {
+        export::lower::LowerSettings {
+            simulation_file: options.text("sim-out").map(str::to_owned),
+            to_file: options.output_path.is_some(),
+            output_path: options.output_path.clone(),
+        }
+    }
+}
+
 impl Format for ChronoFormat {
     fn info(&self) -> &FormatInfo {
         &INFO
@@ -117,12 +128,22 @@ impl Format for ChronoFormat {
     /// Turns a model into what Chrono YAML can say; every change is a finding.
     fn lower(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
         options.check(INFO.name, Direction::Write, WRITE_SETTINGS)?;
-        let settings = export::lower::LowerSettings {
-            simulation_file: options.text("sim-out").map(str::to_owned),
-            to_file: options.output_path.is_some(),
-            output_path: options.output_path.clone(),
-        };
-        Ok(export::lower::lower(model, &settings))
+        Ok(export::lower::lower(
+            model,
+            &Self::lower_settings(options),
+            Tracing::Off,
+        ))
+    }
+
+    /// The same lowering as [`lower`](Format::lower), keeping the model after every named
+    /// pass (`bake_initial_state`, `joint_kinds`, `joint_springs`, ...).
+    fn lower_traced(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
+        options.check(INFO.name, Direction::Write, WRITE_SETTINGS)?;
+        Ok(export::lower::lower(
+            model,
+            &Self::lower_settings(options),
+            Tracing::On,
+        ))
     }
 
     /// Writes a lowered model. Settings: [`WRITE_SETTINGS`].

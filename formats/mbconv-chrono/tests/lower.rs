@@ -4,6 +4,7 @@
 //! TSDAs, gravity and time step go to companion files, jointed colliding bodies are reported.
 
 use mbconv_chrono::ChronoFormat;
+use mbconv_ir::format::support::Feature;
 use mbconv_ir::format::{Format, Options, Source};
 use mbconv_ir::kinematics::{Configuration, SpanningTree, world_poses};
 use mbconv_ir::{
@@ -171,6 +172,8 @@ fn a_revolute_joint_spring_becomes_an_rsda_with_a_linear_law() {
         damping: 0.1,
         ..DofProperties::default()
     }];
+    // Chrono's own gravity: a model without one gets Chrono's default, an approximation.
+    m.simulation.gravity = Some(Vector3::new(0.0, 0.0, -9.8));
     let (written, back) = write_and_read(&m, &Options::default());
     let spring = back
         .force_elements
@@ -389,7 +392,9 @@ fn writing_to_standard_output_reports_a_gravity_it_cannot_write() {
             .report
             .findings
             .iter()
-            .any(|f| f.path.as_deref() == Some("simulation")
+            .any(|f| f.code == "chrono.gravity_lost"
+                && f.path.as_deref() == Some("simulation.gravity")
+                && f.feature == Some(Feature::Gravity)
                 && f.category == Category::Dropped
                 && f.message.contains("gravity"))
     );
@@ -482,4 +487,92 @@ fn a_rotated_cylinder_keeps_its_axis() {
     let again = &back.body("link1").unwrap().shapes[0];
     let axis = |s: &Shape| s.pose.rotation * Vector3::z();
     assert!((axis(again) - axis(&cyl)).norm() < 1e-12);
+}
+
+/// The models the traced-lowering test runs on: every Chrono fixture, the IR fixtures, and
+/// models with what only other formats say (initial joint state, springs, euler joints).
+fn lowering_cases() -> Vec<(String, Model)> {
+    let root = mbconv_test_support::workspace_root().join("fixtures");
+    let mut cases = Vec::new();
+    for file in mbconv_test_support::files_with_extension(&root.join("chrono"), "yaml") {
+        let source = Source::from_path(&file).unwrap();
+        // `solver.yaml` is a companion file, not a model.
+        let Ok(imported) = ChronoFormat.read(&source, &Options::default()) else {
+            continue;
+        };
+        let model = imported.model;
+        cases.push((file.display().to_string(), model));
+    }
+    for file in mbconv_test_support::files_with_extension(&root.join("ir"), "json") {
+        let model = mbconv_ir::mbir::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        cases.push((file.display().to_string(), model));
+    }
+    let mut springs = pendulum();
+    springs.joints[1].dofs = vec![DofProperties {
+        spring_stiffness: 5.0,
+        damping: 0.1,
+        ..DofProperties::default()
+    }];
+    springs.joints[1].q0 = vec![0.3];
+    springs.joints[0].kind = JointKind::Euler {
+        order: EulerOrder::Xyz,
+    };
+    springs.joints[0].q0 = vec![0.1, 0.2, 0.3];
+    springs.joints[0].dofs = vec![DofProperties::default(); 3];
+    cases.push(("springs and euler".into(), springs));
+    cases
+}
+
+#[test]
+fn traced_lowering_gives_the_same_model_and_report_pass_by_pass() {
+    let cases = lowering_cases();
+    assert!(cases.len() >= 10, "{}", cases.len());
+    for (name, model) in cases {
+        let plain = ChronoFormat.lower(&model, &Options::default()).unwrap();
+        let traced = ChronoFormat.lower_traced(&model, &Options::default()).unwrap();
+        assert_eq!(plain.model, traced.model, "{name}");
+        assert_eq!(plain.report, traced.report, "{name}");
+        assert!(plain.passes.is_empty(), "{name}");
+        let names: Vec<&str> = traced.passes.iter().map(|p| p.pass.as_str()).collect();
+        assert_eq!(names.first(), Some(&"disable_immobile_groups"), "{name}");
+        assert_eq!(names.last(), Some(&"simulation_settings"), "{name}");
+        // The model after the last pass that changed it is the lowered model.
+        let last = traced
+            .passes
+            .iter()
+            .rev()
+            .find_map(|p| p.model.as_ref())
+            .unwrap_or(&model);
+        assert_eq!(*last, traced.model, "{name}");
+        // Every finding comes from one pass, with its feature row and the chrono prefix.
+        let from_passes: Vec<_> = traced
+            .passes
+            .iter()
+            .flat_map(|p| p.report.findings.clone())
+            .collect();
+        assert_eq!(from_passes, traced.report.findings, "{name}");
+        for f in &traced.report.findings {
+            assert!(
+                f.code.starts_with("chrono.") && f.code != "chrono.export",
+                "{name}: {f:?}"
+            );
+            assert!(f.feature.is_some() && f.pass.is_some(), "{name}: {f:?}");
+        }
+    }
+}
+
+#[test]
+fn every_loss_is_on_a_feature_the_table_does_not_call_kept() {
+    use mbconv_ir::format::support::{Support, lookup};
+    for (name, model) in lowering_cases() {
+        let lowered = ChronoFormat.lower(&model, &Options::default()).unwrap();
+        for f in lowered.report.findings.iter().filter(|f| f.category.is_loss()) {
+            let feature = f.feature.unwrap();
+            assert_ne!(
+                lookup(ChronoFormat.feature_support(), feature),
+                Support::Kept,
+                "{name}: {f:?}"
+            );
+        }
+    }
 }

@@ -5,26 +5,39 @@ use mbconv_ir::format::support::{Feature, FeatureSupport, Support, row};
 
 /// One row per [`Feature`].
 pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
-    row(Feature::MassProperties, Support::Kept),
+    row(
+        Feature::MassProperties,
+        Support::Approximated("kept; an asymmetric inertia tensor is written from its upper triangle"),
+    ),
     row(Feature::InertiaProducts, Support::Kept),
     row(Feature::FixedBodies, Support::Kept),
     row(
         Feature::InitialJointPositions,
-        Support::Equivalent("baked into body poses and joint frames (Chrono has no joint coordinates)"),
+        Support::Approximated(
+            "baked into body poses and joint frames (Chrono has no joint coordinates); frames apart in the initial configuration are put together at the parent's; coordinate names are lost",
+        ),
     ),
     row(
         Feature::InitialJointVelocities,
         Support::Equivalent("baked into body initial velocities"),
     ),
     row(Feature::InitialBodyVelocities, Support::Kept),
-    row(Feature::FixedJoint, Support::Equivalent("LOCK")),
+    row(
+        Feature::FixedJoint,
+        Support::Approximated("LOCK; a continuous-track joint is lost"),
+    ),
     row(Feature::RevoluteJoint, Support::Kept),
     row(Feature::PrismaticJoint, Support::Kept),
     row(
         Feature::ScrewJoint,
         Support::Lost("the YAML parser has no screw joint"),
     ),
-    row(Feature::UniversalJoint, Support::Kept),
+    row(
+        Feature::UniversalJoint,
+        Support::Approximated(
+            "UNIVERSAL; Chrono builds the frame from the first axis, so a second axis not perpendicular to it is made perpendicular",
+        ),
+    ),
     row(Feature::SphericalJoint, Support::Kept),
     row(
         Feature::EulerJoint,
@@ -65,11 +78,15 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
     ),
     row(
         Feature::JointSprings,
-        Support::Equivalent("an RSDA (revolute) or TSDA (prismatic) with a linear law; lost on other joints"),
+        Support::Approximated(
+            "an RSDA (revolute) or TSDA (prismatic) with a linear law; lost on other joints",
+        ),
     ),
     row(
         Feature::JointDamping,
-        Support::Equivalent("an RSDA (revolute) or TSDA (prismatic) with a linear law; lost on other joints"),
+        Support::Approximated(
+            "an RSDA (revolute) or TSDA (prismatic) with a linear law; lost on other joints",
+        ),
     ),
     row(
         Feature::JointFriction,
@@ -77,7 +94,9 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
     ),
     row(
         Feature::JointActuators,
-        Support::Lost("Chrono YAML joints have no actuators (motors act between bodies)"),
+        Support::Lost(
+            "Chrono YAML joints have no actuators, controller ids or rotor inertia (motors act between bodies)",
+        ),
     ),
     row(
         Feature::Constraints,
@@ -106,7 +125,12 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
             "between two bodies with CONSTANT, POLYNOMIAL, SINE, RAMP, DATA, one REPEAT or CONTROLLER functions; joint motors are lost",
         ),
     ),
-    row(Feature::BodyLoads, Support::Kept),
+    row(
+        Feature::BodyLoads,
+        Support::Approximated(
+            "kept; modulations Chrono has no function for become CONSTANT 0, an externally set load starts at 0",
+        ),
+    ),
     row(
         Feature::Shapes,
         Support::Approximated(
@@ -138,11 +162,13 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
     ),
     row(
         Feature::Gravity,
-        Support::Equivalent("in the simulation file written beside the model"),
+        Support::Approximated(
+            "in the simulation file written beside the model (lost when none is written); no gravity becomes Chrono's default [0, 0, -9.8]; a body's gravity switch is lost",
+        ),
     ),
     row(
         Feature::TimeStep,
-        Support::Equivalent("in the solver file written beside the model"),
+        Support::Approximated("in the solver file written beside the model; lost when none is written"),
     ),
     row(
         Feature::FormatExtras,

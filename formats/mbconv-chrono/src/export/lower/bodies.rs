@@ -2,88 +2,92 @@
 //! frames, an asymmetric inertia tensor) and of a shape (shape kinds, appearance beyond the
 //! diffuse colour, names, non-uniform mesh scales).
 
-use super::Lowering;
 use crate::spec::frames as convert;
 use crate::spec::{DEFAULT_MATERIAL, FORMAT};
-use mbconv_ir::format::kit::aids;
+use mbconv_ir::format::kit::{LowerSession, aids};
+use mbconv_ir::format::support::Feature;
 use mbconv_ir::report::path;
 use mbconv_ir::rotation::chrono as conv;
-use mbconv_ir::{Appearance, Body, Category, ContactMaterial, Geometry, Model, Shape};
+use mbconv_ir::{Appearance, ContactMaterial, Geometry, Model, Shape};
 use nalgebra::Vector3;
 
-/// Lowers every body.
-pub(super) fn bodies(l: &mut Lowering, model: &mut Model) {
+/// What Chrono YAML cannot say of a body: an asymmetric inertia tensor, gravity switched off,
+/// named frames, other formats' extras.
+pub(super) fn body_data(s: &mut LowerSession, model: &mut Model) {
     for b in &mut model.bodies {
-        body(l, b);
+        let ip = path::item("bodies", &b.name);
+        let t = &mut b.inertial.inertia.0;
+        if t[1][0].to_bits() != t[0][1].to_bits()
+            || t[2][0].to_bits() != t[0][2].to_bits()
+            || t[2][1].to_bits() != t[1][2].to_bits()
+        {
+            s.approximated(
+                "inertia_asymmetric",
+                Feature::MassProperties,
+                &ip,
+                "asymmetric inertia tensor written from its upper triangle",
+            );
+            (t[1][0], t[2][0], t[2][1]) = (t[0][1], t[0][2], t[1][2]);
+        }
+        if !b.gravity {
+            s.lost(
+                "body_gravity_lost",
+                Feature::Gravity,
+                &ip,
+                "Chrono YAML cannot switch gravity off for one body: gravity acts on it",
+            );
+            b.gravity = true;
+        }
+        for f in std::mem::take(&mut b.frames) {
+            s.lost(
+                "named_frame_lost",
+                Feature::NamedFrames,
+                &path::field(&ip, "frames"),
+                format!("named frame {:?}: Chrono YAML has no body frames", f.name),
+            );
+        }
+        for m in &mut b.contact_materials {
+            s.strip_foreign_extras(&mut m.extras, &ip);
+        }
+        s.strip_foreign_extras(&mut b.extras, &ip);
     }
 }
 
-fn body(l: &mut Lowering, b: &mut Body) {
-    let ip = path::item("bodies", &b.name);
-    let t = &mut b.inertial.inertia.0;
-    if t[1][0].to_bits() != t[0][1].to_bits()
-        || t[2][0].to_bits() != t[0][2].to_bits()
-        || t[2][1].to_bits() != t[1][2].to_bits()
-    {
-        l.lost(
-            Category::Approximated,
-            &ip,
-            "asymmetric inertia tensor written from its upper triangle",
-        );
-        (t[1][0], t[2][0], t[2][1]) = (t[0][1], t[0][2], t[1][2]);
-    }
-    if !b.gravity {
-        l.lost(
-            Category::Dropped,
-            &ip,
-            "Chrono YAML cannot switch gravity off for one body",
-        );
-        b.gravity = true;
-    }
-    for f in std::mem::take(&mut b.frames) {
-        l.lost(
-            Category::Dropped,
-            &path::field(&ip, "frames"),
-            format!("named frame {:?}: Chrono YAML has no body frames", f.name),
-        );
-    }
-    let mut shapes = Vec::new();
-    let mut model_file_seen = false;
-    for (idx, mut s) in std::mem::take(&mut b.shapes).into_iter().enumerate() {
-        let sp = path::index(&ip, "shapes", idx);
-        let is_model_file = s.extras.get("chrono.model_file").is_some()
-            && matches!(s.geometry, Geometry::Mesh(_))
-            && !model_file_seen;
-        if is_model_file {
-            model_file_seen = true;
-            shapes.push(s);
-            continue;
+/// The shapes of every body as Chrono YAML can say them.
+pub(super) fn shapes(s: &mut LowerSession, model: &mut Model) {
+    for b in &mut model.bodies {
+        let ip = path::item("bodies", &b.name);
+        let mut shapes = Vec::new();
+        let mut model_file_seen = false;
+        for (idx, mut shape) in std::mem::take(&mut b.shapes).into_iter().enumerate() {
+            let sp = path::index(&ip, "shapes", idx);
+            let is_model_file = shape.extras.get("chrono.model_file").is_some()
+                && matches!(shape.geometry, Geometry::Mesh(_))
+                && !model_file_seen;
+            if is_model_file {
+                model_file_seen = true;
+                shapes.push(shape);
+                continue;
+            }
+            if one_shape(s, &mut shape, &mut b.contact_materials, &sp) {
+                shapes.push(shape);
+            }
         }
-        if shape(l, &mut s, &mut b.contact_materials, &sp) {
-            shapes.push(s);
-        }
+        b.shapes = shapes;
     }
-    b.shapes = shapes;
-    let mut materials = std::mem::take(&mut b.contact_materials);
-    for m in &mut materials {
-        l.strip_foreign_extras(&mut m.extras, &ip);
-    }
-    b.contact_materials = materials;
-    l.strip_foreign_extras(&mut b.extras, &ip);
-    // Last: the velocity conversion depends on the pose and the centre-of-mass frame.
-    crate::spec::velocity::quantise(b);
 }
 
 /// Lowers one shape; false when Chrono YAML has no such shape.
-fn shape(l: &mut Lowering, s: &mut Shape, materials: &mut Vec<ContactMaterial>, sp: &str) -> bool {
+fn one_shape(l: &mut LowerSession, s: &mut Shape, materials: &mut Vec<ContactMaterial>, sp: &str) -> bool {
     match &mut s.geometry {
         Geometry::Sphere { .. } | Geometry::Box { .. } => {}
         Geometry::Cylinder { .. } => cylinder_frame(l, s, sp),
         Geometry::Mesh(mesh) | Geometry::ConvexHull(mesh) => {
             let [sx, sy, sz] = mesh.scale;
             if sx.to_bits() != sy.to_bits() || sx.to_bits() != sz.to_bits() {
-                l.lost(
-                    Category::Approximated,
+                l.approximated(
+                    "mesh_scale_made_uniform",
+                    Feature::Meshes,
                     sp,
                     format!("non-uniform mesh scale {:?} written as {sx}", mesh.scale),
                 );
@@ -91,7 +95,8 @@ fn shape(l: &mut Lowering, s: &mut Shape, materials: &mut Vec<ContactMaterial>, 
             }
             if mesh.node.take().is_some() {
                 l.lost(
-                    Category::Dropped,
+                    "mesh_node_lost",
+                    Feature::Meshes,
                     sp,
                     "mesh node selection: Chrono loads the whole file",
                 );
@@ -101,7 +106,8 @@ fn shape(l: &mut Lowering, s: &mut Shape, materials: &mut Vec<ContactMaterial>, 
             let kind = format!("{other:?}");
             let kind = kind.split([' ', '(', '{']).next().unwrap_or("shape").to_owned();
             l.lost(
-                Category::Dropped,
+                "shape_lost",
+                Feature::Shapes,
                 sp,
                 format!("{kind} shapes cannot be written to Chrono YAML"),
             );
@@ -111,7 +117,8 @@ fn shape(l: &mut Lowering, s: &mut Shape, materials: &mut Vec<ContactMaterial>, 
     if s.role.is_collision() {
         if !s.collidable {
             l.lost(
-                Category::Dropped,
+                "collision_shape_made_collidable",
+                Feature::Shapes,
                 sp,
                 "non-collidable collision shape written as collidable",
             );
@@ -122,6 +129,8 @@ fn shape(l: &mut Lowering, s: &mut Shape, materials: &mut Vec<ContactMaterial>, 
                 materials.push(ContactMaterial::new(DEFAULT_MATERIAL));
             }
             l.note(
+                "default_contact_material",
+                Feature::ContactMaterials,
                 sp,
                 "collision shape without material uses an added material \"default\" (Chrono defaults)",
             );
@@ -137,7 +146,8 @@ fn shape(l: &mut Lowering, s: &mut Shape, materials: &mut Vec<ContactMaterial>, 
         };
         if *a != kept {
             l.lost(
-                Category::Dropped,
+                "appearance_lost",
+                Feature::Appearance,
                 sp,
                 "appearance beyond the diffuse colour (alpha, specular, texture, …)",
             );
@@ -145,7 +155,12 @@ fn shape(l: &mut Lowering, s: &mut Shape, materials: &mut Vec<ContactMaterial>, 
         }
     }
     if s.name.take().is_some() {
-        l.lost(Category::Dropped, sp, "shape name: Chrono shapes have no names");
+        l.lost(
+            "shape_name_lost",
+            Feature::Shapes,
+            sp,
+            "shape name: Chrono shapes have no names",
+        );
     }
     l.strip_foreign_extras(&mut s.extras, sp);
     true
@@ -153,7 +168,7 @@ fn shape(l: &mut Lowering, s: &mut Shape, materials: &mut Vec<ContactMaterial>, 
 
 /// Chrono builds a cylinder's frame from its axis alone: a cylinder turned about its own axis
 /// is the same cylinder, so its frame becomes the one Chrono builds (an exact equivalent).
-fn cylinder_frame(l: &mut Lowering, s: &mut Shape, sp: &str) {
+fn cylinder_frame(l: &mut LowerSession, s: &mut Shape, sp: &str) {
     let reproduces = |k: &[f64], q: &nalgebra::UnitQuaternion<f64>| {
         k.len() == 3
             && conv::motor_frame_from_axis(&Vector3::new(k[0], k[1], k[2]))
@@ -170,6 +185,8 @@ fn cylinder_frame(l: &mut Lowering, s: &mut Shape, sp: &str) {
         return;
     };
     l.note(
+        "cylinder_frame_turned",
+        Feature::Shapes,
         sp,
         "cylinder turned about its own axis: Chrono builds the frame from the axis alone",
     );

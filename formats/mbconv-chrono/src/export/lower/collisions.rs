@@ -3,12 +3,13 @@
 //! carry collision shapes touch each other in Chrono; DART (and the IR's reading of SKEL)
 //! never checks a jointed pair.
 
-use super::Lowering;
+use mbconv_ir::format::kit::LowerSession;
+use mbconv_ir::format::support::Feature;
 use mbconv_ir::report::path;
-use mbconv_ir::{Body, BodyRef, Category, Model};
+use mbconv_ir::{Body, BodyRef, Model};
 
 /// Reports every joint whose two bodies both have collision shapes.
-pub(super) fn jointed_pairs(l: &mut Lowering, model: &Model) {
+pub(super) fn jointed_pairs(s: &mut LowerSession, model: &Model) {
     let collides = |r: &BodyRef| {
         r.name()
             .and_then(|n| model.body(n))
@@ -19,8 +20,9 @@ pub(super) fn jointed_pairs(l: &mut Lowering, model: &Model) {
             continue;
         };
         if parent != child && collides(&j.parent) && collides(&j.child) {
-            l.lost(
-                Category::Approximated,
+            s.approximated(
+                "jointed_bodies_collide",
+                Feature::ContactMaterials,
                 &path::item("joints", &j.name),
                 format!(
                     "{} and {} both have collision shapes: Chrono checks contact between them (its YAML parser puts every shape in collision family 0), where DART never checks a jointed pair",

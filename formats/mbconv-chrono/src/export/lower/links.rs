@@ -1,25 +1,43 @@
 //! Joints and constraints: the kinds Chrono YAML has, the frames Chrono builds from absolute
 //! points and axes, and the joint data it has no place for.
 
-use super::{Lowering, pose_of};
+use super::pose_of;
 use crate::export::geometry::{builds_joint, frames_for, fresh_geometry, joint_geometry};
 use crate::spec::frames::{self as convert, JointType};
 use crate::spec::{self, FORMAT};
+use mbconv_ir::format::kit::LowerSession;
 use mbconv_ir::format::kit::aids;
+use mbconv_ir::format::support::Feature;
 use mbconv_ir::report::path;
-use mbconv_ir::{Category, ConstraintKind, DofProperties, Joint, JointKind, Model, Pose};
+use mbconv_ir::{ConstraintKind, DofProperties, Joint, JointKind, Model, Pose};
 use nalgebra::Vector3;
 
 /// Tolerance for "the same place / the same direction" in the reference configuration.
 const GEOMETRY_TOLERANCE: f64 = 1e-9;
 
-/// Removes joints Chrono YAML cannot say and the joint data it has no place for.
-pub(super) fn joints(l: &mut Lowering, model: &mut Model) {
+/// Removes disabled joints: Chrono YAML joints cannot be switched off, and a switched-off
+/// joint constrains nothing, so leaving it out is the same model.
+pub(super) fn disabled_joints(s: &mut LowerSession, model: &mut Model) {
+    for j in model.joints.iter().filter(|j| !j.enabled) {
+        s.note(
+            "disabled_joint_omitted",
+            Feature::of_joint(&j.kind),
+            &path::item("joints", &j.name),
+            "a switched-off joint is not written (Chrono YAML joints cannot be switched off; without it the bodies move the same)",
+        );
+    }
+    model.joints.retain(|j| j.enabled);
+}
+
+/// Replaces joint kinds Chrono YAML has an equivalent for and removes the others.
+pub(super) fn joint_kinds(s: &mut LowerSession, model: &mut Model) {
     let mut kept = Vec::new();
     for mut j in std::mem::take(&mut model.joints) {
         let ip = path::item("joints", &j.name);
         if let JointKind::Euler { order } = j.kind {
-            l.note(
+            s.note(
+                "euler_as_spherical",
+                Feature::EulerJoint,
                 &ip,
                 format!(
                     "euler joint written as a Chrono SPHERICAL joint: the same motion, but its coordinates are no longer the three {} angles (Chrono has no joint coordinates)",
@@ -30,18 +48,35 @@ pub(super) fn joints(l: &mut Lowering, model: &mut Model) {
         }
         if j.kind == JointKind::Free {
             // Its initial state is already in the body's pose and velocity (baked above).
-            if j.dofs.iter().any(|d| *d != DofProperties::default()) {
-                l.lost(
-                    Category::Dropped,
-                    &ip,
-                    "the free joint's limits, damping, springs and friction: Chrono YAML has no free joint to carry them",
-                );
-            }
-            l.note(&ip, "a free joint is not written: the body is free in Chrono");
+            dof_losses(s, &ip, &j.dofs, &[], "the free joint is not written");
+            s.note(
+                "free_joint_implicit",
+                Feature::FreeJoint,
+                &ip,
+                "a free joint is not written: the body is free in Chrono",
+            );
             continue;
         }
+        if JointType::of(&j.kind).is_none() {
+            let what = match j.kind {
+                JointKind::PseudoContinuousTrack { .. } => "track_joint_lost".to_owned(),
+                _ => format!("{}_lost", Feature::of_joint(&j.kind).key()),
+            };
+            s.lost(&what, Feature::of_joint(&j.kind), &ip, why_not(&j.kind));
+            continue;
+        }
+        kept.push(j);
+    }
+    model.joints = kept;
+}
+
+/// Removes the joint data Chrono YAML has no place for: bushings where Chrono refuses them,
+/// limits, friction, rotor inertia, springs and damping except on revolute and prismatic
+/// joints (`joint_springs` turns those into force elements), actuators and foreign extras.
+pub(super) fn joint_data(s: &mut LowerSession, model: &mut Model) {
+    for j in &mut model.joints {
+        let ip = path::item("joints", &j.name);
         let Some(ty) = JointType::of(&j.kind) else {
-            l.lost(Category::Dropped, &ip, why_not(&j.kind));
             continue;
         };
         if j.bushing.is_some()
@@ -50,10 +85,14 @@ pub(super) fn joints(l: &mut Lowering, model: &mut Model) {
                 JointType::Prismatic | JointType::PointLine | JointType::PointPlane
             )
         {
-            l.lost(
-                Category::Dropped,
+            s.lost(
+                "bushing_lost",
+                Feature::Bushings,
                 &ip,
-                format!("bushing on a {} joint: Chrono refuses it", ty.name()),
+                format!(
+                    "bushing on a {} joint: Chrono refuses it, the joint is written rigid",
+                    ty.name()
+                ),
             );
             j.bushing = None;
         }
@@ -65,27 +104,85 @@ pub(super) fn joints(l: &mut Lowering, model: &mut Model) {
             spring_rest_position: if spring_dofs { d.spring_rest_position } else { 0.0 },
             ..DofProperties::default()
         };
-        if j.dofs.iter().any(|d| *d != kept_dof(d)) {
-            l.lost(
-                Category::Dropped,
-                &ip,
-                "joint limits, friction, rotor inertia (and springs and damping except on revolute and prismatic joints): Chrono YAML joints have none",
-            );
-        }
-        j.dofs = j.dofs.iter().map(kept_dof).collect();
+        let kept: Vec<DofProperties> = j.dofs.iter().map(kept_dof).collect();
+        let why = format!("Chrono YAML {} joints have none", ty.name());
+        dof_losses(s, &ip, &j.dofs, &kept, &why);
+        j.dofs = kept;
         if j.actuator.is_some() || j.joint_id.is_some() {
-            l.lost(Category::Dropped, &ip, "joint actuator type and controller id");
+            s.lost(
+                "joint_actuator_lost",
+                Feature::JointActuators,
+                &ip,
+                "joint actuator type and controller id: Chrono YAML joints have no actuators",
+            );
             j.actuator = None;
             j.joint_id = None;
         }
-        if !j.enabled {
-            l.lost(Category::Dropped, &ip, "a disabled joint is written as enabled");
-            j.enabled = true;
-        }
-        l.strip_foreign_extras(&mut j.extras, &ip);
-        kept.push(j);
+        s.strip_foreign_extras(&mut j.extras, &ip);
     }
-    model.joints = kept;
+}
+
+/// Whether a coordinate's data of one feature differs between before and after.
+type DofDiffers = dyn Fn(&DofProperties, &DofProperties) -> bool;
+
+/// One finding per feature of the coordinate data `before` has and `after` does not (`after`
+/// empty: all of it), `why` saying why.
+fn dof_losses(s: &mut LowerSession, ip: &str, before: &[DofProperties], after: &[DofProperties], why: &str) {
+    let none = DofProperties::default();
+    let pairs = || {
+        before
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b, after.get(i).unwrap_or(&none)))
+    };
+    let lost = |differs: &dyn Fn(&DofProperties, &DofProperties) -> bool| pairs().any(|(b, a)| differs(b, a));
+    let checks: [(&str, Feature, &str, &DofDiffers); 7] = [
+        (
+            "joint_limits_lost",
+            Feature::JointLimits,
+            "position limits",
+            &|b, a| b.position_limits != a.position_limits,
+        ),
+        (
+            "joint_velocity_effort_limits_lost",
+            Feature::JointVelocityEffortLimits,
+            "velocity, acceleration and effort limits",
+            &|b, a| {
+                b.velocity_limits != a.velocity_limits
+                    || b.acceleration_limits != a.acceleration_limits
+                    || b.effort_limits != a.effort_limits
+            },
+        ),
+        ("joint_springs_lost", Feature::JointSprings, "springs", &|b, a| {
+            b.spring_stiffness != a.spring_stiffness || b.spring_rest_position != a.spring_rest_position
+        }),
+        ("joint_damping_lost", Feature::JointDamping, "damping", &|b, a| {
+            b.damping != a.damping
+        }),
+        (
+            "joint_friction_lost",
+            Feature::JointFriction,
+            "friction",
+            &|b, a| b.friction != a.friction,
+        ),
+        (
+            "rotor_inertia_lost",
+            Feature::JointActuators,
+            "rotor inertia and gear ratio",
+            &|b, a| b.rotor_inertia != a.rotor_inertia || b.gear_ratio != a.gear_ratio,
+        ),
+        (
+            "coordinate_names_lost",
+            Feature::InitialJointPositions,
+            "coordinate names (Chrono has no joint coordinates)",
+            &|b, a| b.name != a.name,
+        ),
+    ];
+    for (what, feature, data, differs) in checks {
+        if lost(differs) {
+            s.lost(what, feature, ip, format!("the joint's {data}: {why}"));
+        }
+    }
 }
 
 /// Why Chrono YAML cannot say a joint kind.
@@ -99,20 +196,20 @@ fn why_not(kind: &JointKind) -> String {
 }
 
 /// Puts every joint's frames where Chrono builds them from the written location and axes.
-pub(super) fn joint_frames(l: &mut Lowering, model: &mut Model) {
+pub(super) fn joint_frames(s: &mut LowerSession, model: &mut Model) {
     let mut joints = std::mem::take(&mut model.joints);
     joints.retain_mut(|j| {
         let Some(ty) = JointType::of(&j.kind) else {
             return true;
         };
         let (p1, p2) = (pose_of(model, &j.parent), pose_of(model, &j.child));
-        rebuild_frames(l, j, ty, &p1, &p2)
+        rebuild_frames(s, j, ty, &p1, &p2)
     });
     model.joints = joints;
 }
 
 /// Makes the joint's frames those Chrono builds; false when Chrono cannot build them.
-fn rebuild_frames(l: &mut Lowering, j: &mut Joint, ty: JointType, p1: &Pose, p2: &Pose) -> bool {
+fn rebuild_frames(s: &mut LowerSession, j: &mut Joint, ty: JointType, p1: &Pose, p2: &Pose) -> bool {
     let ip = path::item("joints", &j.name);
     if builds_joint(j, ty, &joint_geometry(j, ty, p1, p2), p1, p2) {
         return true;
@@ -120,8 +217,9 @@ fn rebuild_frames(l: &mut Lowering, j: &mut Joint, ty: JointType, p1: &Pose, p2:
     let x = *p1 * j.parent_frame;
     let fresh = fresh_geometry(j, ty, &x);
     let Some((a, b)) = frames_for(ty, &fresh, p1, p2) else {
-        l.lost(
-            Category::Dropped,
+        s.lost(
+            "joint_axes_degenerate",
+            Feature::of_joint(&j.kind),
             &ip,
             format!(
                 "the {} joint's axes are zero or parallel: Chrono cannot build its frame",
@@ -132,15 +230,17 @@ fn rebuild_frames(l: &mut Lowering, j: &mut Joint, ty: JointType, p1: &Pose, p2:
     };
     let x2 = *p2 * j.child_frame;
     if x.distance(&x2) > GEOMETRY_TOLERANCE {
-        l.lost(
-            Category::Approximated,
+        s.approximated(
+            "joint_frames_apart",
+            Feature::InitialJointPositions,
             &ip,
-            "the joint frames do not coincide in the reference configuration; Chrono places both at the parent's frame",
+            "the joint frames do not coincide in the initial configuration; Chrono places both at the parent's frame",
         );
     }
     if !same_motion_axes(j, &a) {
-        l.lost(
-            Category::Approximated,
+        s.approximated(
+            "joint_frame_rebuilt",
+            Feature::of_joint(&j.kind),
             &ip,
             "the joint frame orientation is rebuilt by Chrono from the axes; only the motion axes are kept",
         );
@@ -194,15 +294,25 @@ fn same_motion_axes(j: &Joint, built: &Pose) -> bool {
 }
 
 /// Constraint data Chrono YAML has no place for.
-pub(super) fn constraints(l: &mut Lowering, model: &mut Model) {
+pub(super) fn constraints(s: &mut LowerSession, model: &mut Model) {
     let mut kept = Vec::new();
     for mut c in std::mem::take(&mut model.constraints) {
         let ip = path::item("constraints", &c.name);
+        if !c.enabled && spec::constraint_is_built(&c.kind) {
+            s.note(
+                "disabled_constraint_omitted",
+                Feature::Constraints,
+                &ip,
+                "a switched-off constraint is not written (Chrono YAML constraints cannot be switched off; without it the bodies move the same)",
+            );
+            continue;
+        }
         match &mut c.kind {
             ConstraintKind::Distance { distance, .. } => {
                 if distance.take().is_some() {
-                    l.lost(
-                        Category::Approximated,
+                    s.approximated(
+                        "imposed_distance_lost",
+                        Feature::Constraints,
                         &ip,
                         "imposed distance: Chrono keeps the initial distance",
                     );
@@ -210,8 +320,9 @@ pub(super) fn constraints(l: &mut Lowering, model: &mut Model) {
             }
             ConstraintKind::RevoluteSpherical { axis1, distance, .. } => {
                 if axis1.take().is_some() | distance.take().is_some() {
-                    l.lost(
-                        Category::Dropped,
+                    s.lost(
+                        "constraint_axes_lost",
+                        Feature::Constraints,
                         &ip,
                         "revolute axis and link length: Chrono YAML gives only the points",
                     );
@@ -224,40 +335,34 @@ pub(super) fn constraints(l: &mut Lowering, model: &mut Model) {
                 ..
             } => {
                 if axis1.take().is_some() | axis2.take().is_some() | distance.take().is_some() {
-                    l.lost(
-                        Category::Dropped,
+                    s.lost(
+                        "constraint_axes_lost",
+                        Feature::Constraints,
                         &ip,
                         "axes and link length: Chrono YAML gives only the points",
                     );
                 }
             }
             ConstraintKind::ExtraJoint { .. } => {
-                l.lost(
-                    Category::Dropped,
+                s.lost(
+                    "extra_joint_lost",
+                    Feature::Constraints,
                     &ip,
                     "Choreonoid extra joints have no Chrono YAML constraint",
                 );
                 continue;
             }
         }
-        if spec::constraint_is_built(&c.kind) {
-            if !c.enabled {
-                l.lost(
-                    Category::Dropped,
-                    &ip,
-                    "a disabled constraint is written as enabled",
-                );
-                c.enabled = true;
-            }
-        } else if c.enabled {
-            l.lost(
-                Category::Dropped,
+        if !spec::constraint_is_built(&c.kind) && c.enabled {
+            s.lost(
+                "constraint_not_built",
+                Feature::Constraints,
                 &ip,
                 "Chrono's parser creates nothing for this constraint type: Chrono runs the model without it",
             );
             c.enabled = false;
         }
-        l.strip_foreign_extras(&mut c.extras, &ip);
+        s.strip_foreign_extras(&mut c.extras, &ip);
         kept.push(c);
     }
     model.constraints = kept;

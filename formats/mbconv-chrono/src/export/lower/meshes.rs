@@ -7,7 +7,8 @@
 //! `data_path: RELATIVE, root: .`, and the name is made relative to where the output goes when
 //! the importer resolved the file.
 
-use super::Lowering;
+use mbconv_ir::format::kit::LowerSession;
+use mbconv_ir::format::support::Feature;
 use mbconv_ir::report::path;
 use mbconv_ir::{Geometry, Model, Value, ValueMap};
 use std::path::{Component, Path, PathBuf};
@@ -17,7 +18,7 @@ const DATA_PATH: &str = "chrono.data_path";
 
 /// Rewrites relative mesh names of a model read from another format (one with no Chrono
 /// `data_path`) so that Chrono finds the files; `output` is the model file to be written.
-pub(super) fn mesh_paths(l: &mut Lowering, model: &mut Model, output: Option<&Path>) {
+pub(super) fn mesh_paths(l: &mut LowerSession, model: &mut Model, output: Option<&Path>) {
     if model.extras.get(DATA_PATH).is_some() {
         return;
     }
@@ -40,6 +41,8 @@ pub(super) fn mesh_paths(l: &mut Lowering, model: &mut Model, output: Option<&Pa
                 .and_then(|(dir, file)| relative_to(dir, Path::new(file)));
             if let Some(name) = rebased.filter(|name| *name != mesh.uri) {
                 l.note(
+                    "mesh_path_rebased",
+                    Feature::Meshes,
                     &path::item("bodies", &body.name),
                     format!(
                         "mesh {:?} is written as {name:?}, relative to the output file, where Chrono looks for it",
@@ -56,6 +59,8 @@ pub(super) fn mesh_paths(l: &mut Lowering, model: &mut Model, output: Option<&Pa
         data_path.insert("root", Value::String(".".into()));
         model.extras.insert(DATA_PATH, Value::Map(data_path));
         l.note(
+            "mesh_data_path",
+            Feature::Meshes,
             "",
             "relative mesh file names are written with `data_path: RELATIVE` so that Chrono opens them beside the simulation file",
         );

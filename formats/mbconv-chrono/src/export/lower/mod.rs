@@ -1,8 +1,16 @@
-//! IR -> what Chrono YAML can say, IR to IR. Every change is a finding with its IR path:
-//! items Chrono has no place for are removed (`dropped`), values it can only say roughly are
-//! replaced by what Chrono will build (`approximated`), and exact re-expressions (a fixed
-//! ground body for the world, frames rebuilt from axes) are notes. After this step the emitter
-//! writes the model as it is and loses nothing more.
+//! IR -> what Chrono YAML can say, IR to IR, as a sequence of named passes on a
+//! [`LowerSession`]. Every change is a finding `chrono.<what>` with its feature row and IR
+//! path: items Chrono has no place for are removed (`dropped`), values it can only say roughly
+//! are replaced by what Chrono will build (`approximated`), and exact re-expressions (a fixed
+//! ground body for the world, frames rebuilt from axes) are notes. After the last pass the
+//! emitter writes the model as it is and loses nothing more.
+//!
+//! The passes, in order: `disable_immobile_groups`, `fix_inactive_bodies`,
+//! `bake_initial_state`, `omit_disabled_joints`, `joint_kinds`, `joint_data`, `constraints`,
+//! `force_elements`, `motors`, `loads`, `ground_for_the_world`, `joint_frames`,
+//! `joint_springs`, `rsda_frames`, `motor_frames`, `body_data`, `shapes`,
+//! `quantise_body_velocities`, `mesh_paths`, `contact_between_jointed_bodies`,
+//! `devices_groups_and_frames`, `simulation_settings`.
 
 mod bodies;
 mod collisions;
@@ -15,8 +23,10 @@ mod springs;
 
 use crate::spec::FORMAT;
 use mbconv_ir::format::Lowered;
+use mbconv_ir::format::kit::{LowerSession, Tracing};
+use mbconv_ir::format::support::Feature;
 use mbconv_ir::report::path;
-use mbconv_ir::{Body, BodyRef, Category, Extras, Finding, Model, Pose, Report, Severity};
+use mbconv_ir::{Body, BodyRef, Model, Pose};
 
 /// Settings of one lowering.
 #[derive(Clone, Debug, Default)]
@@ -29,77 +39,59 @@ pub(crate) struct LowerSettings {
     pub output_path: Option<std::path::PathBuf>,
 }
 
-/// The findings of one lowering.
-pub(crate) struct Lowering {
-    pub report: Report,
+/// Runs the pass `name`, handing it the session (for findings) and the model apart.
+fn pass(s: &mut LowerSession, name: &'static str, f: impl FnOnce(&mut LowerSession, &mut Model)) {
+    s.run(name, |s| {
+        let mut model = std::mem::take(&mut s.model);
+        f(s, &mut model);
+        s.model = model;
+    });
 }
 
-impl Lowering {
-    /// A warning: something dropped or approximated.
-    pub fn lost(&mut self, category: Category, ir_path: &str, message: impl Into<String>) {
-        self.push(Severity::Warning, category, ir_path, message);
-    }
-    /// An informational note: an exact re-expression.
-    pub fn note(&mut self, ir_path: &str, message: impl Into<String>) {
-        self.push(Severity::Info, Category::Note, ir_path, message);
-    }
-    fn push(&mut self, severity: Severity, category: Category, ir_path: &str, message: impl Into<String>) {
-        let mut finding = Finding::new(format!("{FORMAT}.export"), severity, category, message);
-        if !ir_path.is_empty() {
-            finding = finding.at(ir_path);
-        }
-        self.report.push(finding);
-    }
-    /// Removes the extras of other formats (their data; their exactness aids go silently).
-    pub fn strip_foreign_extras(&mut self, extras: &mut Extras, ir_path: &str) {
-        let foreign = extras.take_foreign(FORMAT);
-        if !foreign.is_empty() {
-            self.lost(
-                Category::Dropped,
-                ir_path,
-                format!(
-                    "extras of other formats cannot be written to Chrono YAML: {}",
-                    foreign.join(", ")
-                ),
-            );
-        }
-    }
-}
-
-/// Turns `model` into what Chrono YAML can say.
-pub(crate) fn lower(model: &Model, settings: &LowerSettings) -> Lowered {
-    let mut model = model.clone();
-    let mut l = Lowering {
-        report: Report::default(),
-    };
+/// Turns `model` into what Chrono YAML can say; `tracing` keeps the model after every pass.
+pub(crate) fn lower(model: &Model, settings: &LowerSettings, tracing: Tracing) -> Lowered {
+    let mut s = LowerSession::new(FORMAT, model, tracing);
     // Chrono can neither hold a group's joints nor switch a body off: an immobile group's
     // bodies, like switched-off bodies, are fixed where they start.
-    for finding in mbconv_ir::lower::disable_immobile_groups(&mut model, FORMAT) {
-        l.report.push(finding);
-    }
-    for finding in mbconv_ir::lower::fix_inactive_bodies(&mut model, FORMAT) {
-        l.report.push(finding);
-    }
+    pass(&mut s, "disable_immobile_groups", |s, m| {
+        s.absorb(mbconv_ir::lower::disable_immobile_groups(m, FORMAT));
+    });
+    pass(&mut s, "fix_inactive_bodies", |s, m| {
+        s.absorb(mbconv_ir::lower::fix_inactive_bodies(m, FORMAT));
+    });
     // Chrono has no joint coordinates: the initial state goes into body poses and velocities.
-    for finding in mbconv_ir::lower::bake_initial_state(&mut model, FORMAT) {
-        l.report.push(finding);
-    }
-    links::joints(&mut l, &mut model);
-    links::constraints(&mut l, &mut model);
-    forces::force_elements(&mut l, &mut model);
-    drives::motors(&mut l, &mut model);
-    drives::loads(&mut l, &mut model);
-    ground_for_the_world(&mut l, &mut model);
-    links::joint_frames(&mut l, &mut model);
-    springs::joint_springs(&mut l, &mut model);
-    forces::rsda_frames(&mut l, &mut model);
-    drives::motor_frames(&mut l, &mut model);
-    bodies::bodies(&mut l, &mut model);
-    meshes::mesh_paths(&mut l, &mut model, settings.output_path.as_deref());
-    collisions::jointed_pairs(&mut l, &model);
-    model_parts(&mut l, &mut model);
-    simulation::simulation(&mut l, &mut model, settings);
-    Lowered::new(model, l.report)
+    pass(&mut s, "bake_initial_state", |s, m| {
+        s.absorb(mbconv_ir::lower::bake_initial_state(m, FORMAT));
+    });
+    pass(&mut s, "omit_disabled_joints", links::disabled_joints);
+    pass(&mut s, "joint_kinds", links::joint_kinds);
+    pass(&mut s, "joint_data", links::joint_data);
+    pass(&mut s, "constraints", links::constraints);
+    pass(&mut s, "force_elements", forces::force_elements);
+    pass(&mut s, "motors", drives::motors);
+    pass(&mut s, "loads", drives::loads);
+    pass(&mut s, "ground_for_the_world", ground_for_the_world);
+    pass(&mut s, "joint_frames", links::joint_frames);
+    pass(&mut s, "joint_springs", springs::joint_springs);
+    pass(&mut s, "rsda_frames", forces::rsda_frames);
+    pass(&mut s, "motor_frames", drives::motor_frames);
+    pass(&mut s, "body_data", bodies::body_data);
+    pass(&mut s, "shapes", bodies::shapes);
+    // Last for bodies: the velocity conversion depends on the pose and the centre-of-mass frame.
+    pass(&mut s, "quantise_body_velocities", |_, m| {
+        m.bodies.iter_mut().for_each(crate::spec::velocity::quantise);
+    });
+    pass(&mut s, "mesh_paths", |s, m| {
+        meshes::mesh_paths(s, m, settings.output_path.as_deref());
+    });
+    pass(&mut s, "contact_between_jointed_bodies", |s, m| {
+        collisions::jointed_pairs(s, m);
+    });
+    pass(&mut s, "devices_groups_and_frames", model_parts);
+    pass(&mut s, "simulation_settings", |s, m| {
+        simulation::simulation(s, m, settings);
+    });
+    s.finish()
 }
 
 /// The reference pose of a body (identity for the world and for unknown bodies).
@@ -111,7 +103,7 @@ pub(crate) fn pose_of(model: &Model, r: &BodyRef) -> Pose {
 
 /// Chrono YAML has no world body: items attached to the world are attached to an added fixed
 /// body at the origin (an exact equivalent).
-fn ground_for_the_world(l: &mut Lowering, model: &mut Model) {
+fn ground_for_the_world(s: &mut LowerSession, model: &mut Model) {
     if !super::uses_world(model) {
         return;
     }
@@ -119,8 +111,10 @@ fn ground_for_the_world(l: &mut Lowering, model: &mut Model) {
     while model.body(&name).is_some() {
         name.push('_');
     }
-    l.note(
-        "",
+    s.note(
+        "world_as_ground_body",
+        Feature::FixedBodies,
+        &path::item("bodies", &name),
         format!("items attached to the world are attached to an added fixed body {name:?} (Chrono YAML has no world body)"),
     );
     let mut ground = Body::new(name.clone());
@@ -174,27 +168,30 @@ fn for_each_body_ref(model: &mut Model, mut f: impl FnMut(&mut BodyRef)) {
 }
 
 /// Model-level items Chrono YAML has no place for, and other formats' model extras.
-fn model_parts(l: &mut Lowering, model: &mut Model) {
+fn model_parts(s: &mut LowerSession, model: &mut Model) {
     for d in std::mem::take(&mut model.devices) {
-        l.lost(
-            Category::Dropped,
+        s.lost(
+            "device_lost",
+            Feature::Devices,
             &path::item("devices", &d.name),
             "Chrono YAML has no sensors, cameras or lights",
         );
     }
     for g in std::mem::take(&mut model.groups) {
-        l.lost(
-            Category::Dropped,
+        s.lost(
+            "group_lost",
+            Feature::Groups,
             &path::item("groups", &g.name),
             "Chrono YAML has no groups",
         );
     }
     for f in std::mem::take(&mut model.world_frames) {
-        l.lost(
-            Category::Dropped,
+        s.lost(
+            "named_frame_lost",
+            Feature::NamedFrames,
             &path::item("world_frames", &f.name),
             "Chrono YAML has no named frames",
         );
     }
-    l.strip_foreign_extras(&mut model.extras, "");
+    s.strip_foreign_extras(&mut model.extras, "");
 }

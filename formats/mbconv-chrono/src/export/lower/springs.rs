@@ -2,11 +2,12 @@
 //! Chrono force elements: on a revolute joint an RSDA about the joint axis, on a prismatic
 //! joint a TSDA along it, both with a linear law. Chrono YAML joints carry no springs.
 
-use super::Lowering;
 use crate::export::geometry::joint_geometry;
 use crate::spec::FORMAT;
 use crate::spec::frames::{self as convert, JointType};
+use mbconv_ir::format::kit::LowerSession;
 use mbconv_ir::format::kit::aids;
+use mbconv_ir::format::support::Feature;
 use mbconv_ir::report::path;
 use mbconv_ir::{
     BodyRef, DofProperties, Extras, ForceElement, ForceKind, Joint, Model, Pose, Rsda, SpringDamperLaw, Tsda,
@@ -19,7 +20,7 @@ use nalgebra::Vector3;
 const TSDA_LEAD: f64 = 100.0;
 
 /// Replaces every revolute or prismatic joint's spring and damper by an RSDA or a TSDA.
-pub(super) fn joint_springs(l: &mut Lowering, model: &mut Model) {
+pub(super) fn joint_springs(l: &mut LowerSession, model: &mut Model) {
     let mut added = Vec::new();
     let mut joints = std::mem::take(&mut model.joints);
     for j in &mut joints {
@@ -40,8 +41,15 @@ pub(super) fn joint_springs(l: &mut Lowering, model: &mut Model) {
         };
         let name = unique_name(&model.force_elements, &added, &format!("{}_spring", j.name));
         let ip = path::item("joints", &j.name);
+        let feature = if k != 0.0 {
+            Feature::JointSprings
+        } else {
+            Feature::JointDamping
+        };
         let element = if ty == Some(JointType::Revolute) {
             l.note(
+                "joint_spring_as_rsda",
+                feature,
                 &ip,
                 format!(
                     "joint spring/damper written as the RSDA {name:?} about the joint axis with a linear law (an exact equivalent: Chrono joints carry no springs)"
@@ -50,6 +58,8 @@ pub(super) fn joint_springs(l: &mut Lowering, model: &mut Model) {
             rsda(j, &p1, &p2, &dof, law, name)
         } else {
             l.note(
+                "joint_spring_as_tsda",
+                feature,
                 &ip,
                 format!(
                     "joint spring/damper written as the TSDA {name:?} along the joint axis with a linear law (an exact equivalent while the slider stays less than {TSDA_LEAD} m behind its rest position: Chrono joints carry no springs)"
