@@ -31,6 +31,7 @@ pub(crate) mod raw;
 pub(crate) mod spec;
 
 use mbconv_ir::Model;
+use mbconv_ir::format::kit::Tracing;
 use mbconv_ir::format::support::FeatureSupport;
 use mbconv_ir::format::{
     Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingSpec, Source,
@@ -88,7 +89,13 @@ impl Format for BodyFormat {
     }
 
     fn lower(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
-        Ok(export::lower(model))
+        Ok(export::lower(model, Tracing::Off))
+    }
+
+    /// The same lowering as [`lower`](Format::lower), keeping the model after every named
+    /// pass (`reverse_joints`, `joints_as_chains`, `body_frames_on_joints`, ...).
+    fn lower_traced(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
+        Ok(export::lower(model, Tracing::On))
     }
 
     fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {

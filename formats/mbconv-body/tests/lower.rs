@@ -108,7 +108,7 @@ fn multi_dof_joints_become_chains_of_massless_links() {
         report
             .findings
             .iter()
-            .any(|f| f.code == "export.chain" && f.message.contains("singular"))
+            .any(|f| f.code == "body.joint_as_gimbal_chain" && f.message.contains("singular"))
     );
 }
 
@@ -160,7 +160,7 @@ fn several_bodies_on_the_world_hang_from_one_fixed_root_link() {
     assert_eq!(back.joint("root").unwrap().kind, JointKind::Fixed);
     assert_eq!(back.joint("a_free_joint").unwrap().kind, JointKind::Free);
     assert_eq!(back.joint("b_fixed").unwrap().parent, BodyRef::body("root"));
-    assert!(report.findings.iter().any(|f| f.code == "export.root"));
+    assert!(report.findings.iter().any(|f| f.code == "body.root_link_added"));
 }
 
 #[test]
@@ -218,4 +218,89 @@ fn loop_closing_joints_become_extra_joints() {
             ..
         }
     ));
+}
+
+/// The models the traced-lowering test runs on: every body fixture, the IR fixtures, and
+/// models that need the topology passes (chains, reversed joints, several roots).
+fn lowering_cases() -> Vec<(String, Model)> {
+    let root = mbconv_test_support::workspace_root().join("fixtures");
+    let mut cases = Vec::new();
+    for file in mbconv_test_support::files_with_extension(&root.join("body"), "body") {
+        let source = Source::from_path(&file).unwrap();
+        let model = BodyFormat.read(&source, &Options::default()).unwrap().model;
+        cases.push((file.display().to_string(), model));
+    }
+    for file in mbconv_test_support::files_with_extension(&root.join("ir"), "json") {
+        let model = mbconv_ir::mbir::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        cases.push((file.display().to_string(), model));
+    }
+    let mut m = Model::new("mixed");
+    m.bodies = vec![body("a", [0.0, 0.0, -0.5]), body("b", [0.0, 0.0, -0.5])];
+    m.bodies[1].pose = Pose::from_translation(Vector3::new(0.0, 0.0, -1.0));
+    m.bodies[1].fixed = true;
+    let mut ball = Joint::new("ball", JointKind::Spherical, BodyRef::World, BodyRef::body("a"));
+    ball.q0 = vec![0.1, 0.2, 0.3];
+    ball.dofs = vec![DofProperties::default(); 3];
+    m.joints.push(ball);
+    m.joints.push(Joint::new(
+        "hinge",
+        JointKind::Revolute { axis: Vector3::y() },
+        BodyRef::body("b"),
+        BodyRef::body("a"),
+    ));
+    m.simulation.gravity = Some(Vector3::new(0.0, 0.0, -9.81));
+    cases.push(("mixed topology".into(), m));
+    cases
+}
+
+#[test]
+fn traced_lowering_gives_the_same_model_and_report_pass_by_pass() {
+    let cases = lowering_cases();
+    assert!(cases.len() >= 10, "{}", cases.len());
+    for (name, model) in cases {
+        let plain = BodyFormat.lower(&model, &Options::default()).unwrap();
+        let traced = BodyFormat.lower_traced(&model, &Options::default()).unwrap();
+        assert_eq!(plain.model, traced.model, "{name}");
+        assert_eq!(plain.report, traced.report, "{name}");
+        assert!(plain.passes.is_empty(), "{name}");
+        let names: Vec<&str> = traced.passes.iter().map(|p| p.pass.as_str()).collect();
+        assert_eq!(names.first(), Some(&"disable_immobile_groups"), "{name}");
+        assert_eq!(names.last(), Some(&"reference_poses"), "{name}");
+        // The model after the last pass that changed it is the lowered model.
+        let last = traced
+            .passes
+            .iter()
+            .rev()
+            .find_map(|p| p.model.as_ref())
+            .unwrap_or(&model);
+        assert_eq!(*last, traced.model, "{name}");
+        let from_passes: Vec<_> = traced
+            .passes
+            .iter()
+            .flat_map(|p| p.report.findings.clone())
+            .collect();
+        assert_eq!(from_passes, traced.report.findings, "{name}");
+        for f in &traced.report.findings {
+            assert!(
+                f.code.starts_with("body.") && !f.code.starts_with("body.export"),
+                "{name}: {f:?}"
+            );
+            assert!(f.feature.is_some() && f.pass.is_some(), "{name}: {f:?}");
+        }
+    }
+}
+
+#[test]
+fn every_loss_is_on_a_feature_the_table_does_not_call_kept() {
+    use mbconv_ir::format::support::{Support, lookup};
+    for (name, model) in lowering_cases() {
+        let lowered = BodyFormat.lower(&model, &Options::default()).unwrap();
+        for f in lowered.report.findings.iter().filter(|f| f.category.is_loss()) {
+            assert_ne!(
+                lookup(BodyFormat.feature_support(), f.feature.unwrap()),
+                Support::Kept,
+                "{name}: {f:?}"
+            );
+        }
+    }
 }

@@ -23,7 +23,10 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
         Feature::InitialBodyVelocities,
         Support::Lost("a body file has no initial velocities"),
     ),
-    row(Feature::FixedJoint, Support::Kept),
+    row(
+        Feature::FixedJoint,
+        Support::Approximated("kept; a continuous track met from its child side becomes a free joint"),
+    ),
     row(Feature::RevoluteJoint, Support::Kept),
     row(Feature::PrismaticJoint, Support::Kept),
     row(
@@ -48,20 +51,27 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
     ),
     row(
         Feature::PlanarJoint,
-        Support::Equivalent("two prismatic and a revolute joint through massless links"),
+        Support::Approximated(
+            "two prismatic and a revolute joint through massless links; met from its child side, a free joint",
+        ),
     ),
     row(
         Feature::TranslationalJoint,
         Support::Equivalent("three prismatic joints through massless links"),
     ),
-    row(Feature::FreeJoint, Support::Kept),
+    row(
+        Feature::FreeJoint,
+        Support::Approximated("kept; a free joint met from its child side loses its coordinate limits"),
+    ),
     row(
         Feature::PointJoints,
         Support::Approximated("prismatic joints and a free rotation chain through massless links"),
     ),
     row(
         Feature::KinematicLoops,
-        Support::Equivalent("extraJoints (hinge, ball, piston, fixed)"),
+        Support::Approximated(
+            "extraJoints: hinge and ball exact; a prismatic loop joint becomes a piston (rotation free), a fixed one a fixed extra joint (ignored by the AIST simulator); other kinds and loops to the world without a fixed root are lost",
+        ),
     ),
     row(Feature::JointLimits, Support::Kept),
     row(
@@ -100,14 +110,20 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
         Support::Lost("motors live in controllers, not in the body file"),
     ),
     row(Feature::BodyLoads, Support::Lost("a body file has no loads")),
-    row(Feature::Shapes, Support::Kept),
+    row(
+        Feature::Shapes,
+        Support::Approximated("plane, pyramid, multi-sphere, convex hull and fitted shapes are lost"),
+    ),
     row(Feature::Meshes, Support::Kept),
     row(Feature::Appearance, Support::Kept),
     row(
         Feature::ContactMaterials,
         Support::Lost("contact materials live in Choreonoid projects"),
     ),
-    row(Feature::Devices, Support::Kept),
+    row(
+        Feature::Devices,
+        Support::Approximated("devices on links; a device on the world is lost"),
+    ),
     row(Feature::Groups, Support::Lost("a body file is one body")),
     row(
         Feature::NamedFrames,
@@ -115,7 +131,9 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
     ),
     row(
         Feature::Gravity,
-        Support::Lost("the simulator's gravity is (0, 0, -9.80665); other gravity is dropped"),
+        Support::Lost(
+            "the simulator's gravity is (0, 0, -9.80665); other gravity, and a body's gravity switch, are dropped",
+        ),
     ),
     row(
         Feature::TimeStep,

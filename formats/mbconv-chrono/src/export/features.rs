@@ -14,7 +14,7 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
     row(
         Feature::InitialJointPositions,
         Support::Approximated(
-            "baked into body poses and joint frames (Chrono has no joint coordinates); frames apart in the initial configuration are put together at the parent's; coordinate names are lost",
+            "baked into body poses and joint frames (Chrono has no joint coordinates); frames apart in the initial configuration are put together at the parent's",
         ),
     ),
     row(

@@ -1,398 +1,474 @@
-//! IR -> IR: the model as a Choreonoid body can say it, and a finding for every change.
+//! IR -> IR: the model as a Choreonoid body can say it, as a sequence of named passes on a
+//! [`LowerSession`], every change a finding `body.<what>` with its feature row and IR path.
 //!
-//! In order: simulation settings and items a body file has no key for; velocities (a body file
-//! has none); fixed and floating bodies attached to the world by explicit joints; joints met
-//! from their child side reversed (`mbconv_ir::lower::reverse_joint`, which mirrors limits);
-//! several world joints gathered under one fixed massless root link; loop-closing joints as
-//! extra joints; multi-dof joints as chains of massless links; body frames moved onto the
-//! joint frames (`move_body_frame`); joint and body data the format lacks; reference poses
-//! recomputed from the tree. Emitting the result loses nothing more.
+//! The passes, in order: `disable_immobile_groups`, `fix_inactive_bodies`,
+//! `simulation_settings` (gravity, time step, model extras); items a body file has no key for
+//! (`force_elements`, `motors`, `loads`, `groups_and_frames`, `constraints`, `devices`,
+//! `omit_disabled_joints`); `velocities` (a body file has none); `weld_fixed_bodies` and
+//! `explicit_free_joints` (bodies attached to the world by explicit joints);
+//! `reverse_joints` (joints met from their child side, `mbconv_ir::lower::reverse_joint`,
+//! which mirrors limits); `single_root` (several world joints under one fixed massless root
+//! link); `loops_as_extra_joints`; `joints_as_chains` (multi-dof joints as chains of massless
+//! links); `body_frames_on_joints` (`move_body_frame`); `joint_data` and `body_data` (what
+//! the format lacks); `reference_poses` (recomputed from the tree). Emitting the result loses
+//! nothing more.
 
 mod topology;
 
 use crate::spec::{FORMAT, GRAVITY};
 use mbconv_ir::format::Lowered;
+use mbconv_ir::format::kit::{LowerSession, Tracing};
+use mbconv_ir::format::support::Feature;
 use mbconv_ir::kinematics::{Configuration, SpanningTree, joint_motion, world_poses};
 use mbconv_ir::lower::{disable_immobile_groups, explicit_free_joints, fix_inactive_bodies};
 use mbconv_ir::report::path;
-use mbconv_ir::{
-    BodyRef, Category, ConstraintKind, Extras, Geometry, Inertia, Joint, JointKind, Limits, Model, Report,
-    Severity,
-};
+use mbconv_ir::{BodyRef, ConstraintKind, ForceKind, Geometry, Inertia, Joint, JointKind, Limits, Model};
 use nalgebra::{UnitQuaternion, Vector3};
 
-const CODE: &str = "export";
-
-/// Lowers `model` for the Choreonoid Body format.
-pub(crate) fn lower(model: &Model) -> Lowered {
-    let mut l = Lowering {
-        model: model.clone(),
-        report: Report::default(),
-    };
+/// Lowers `model` for the Choreonoid Body format; `tracing` keeps the model after every pass.
+pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
+    let mut s = LowerSession::new(FORMAT, model, tracing);
     // A body file can neither hold a group's joints nor switch a link off: an immobile
     // group's bodies, like switched-off bodies, are fixed where they start.
-    let disabled = disable_immobile_groups(&mut l.model, FORMAT);
-    l.report_all(disabled);
-    let fixed = fix_inactive_bodies(&mut l.model, FORMAT);
-    l.report_all(fixed);
-    l.simulation();
-    l.unsayable_items();
-    l.velocities();
-    l.fixed_bodies();
-    let findings = explicit_free_joints(&mut l.model, FORMAT);
-    l.report_all(findings);
-    l.reversed_joints();
-    l.single_root();
-    l.loops();
-    l.chains();
-    l.body_frames();
-    l.joint_data();
-    l.bodies();
-    l.reference_poses();
-    Lowered::new(l.model, l.report)
+    s.run("disable_immobile_groups", |s| {
+        let findings = disable_immobile_groups(&mut s.model, FORMAT);
+        s.absorb(findings);
+    });
+    s.run("fix_inactive_bodies", |s| {
+        let findings = fix_inactive_bodies(&mut s.model, FORMAT);
+        s.absorb(findings);
+    });
+    s.run("simulation_settings", simulation);
+    s.run("force_elements", force_elements);
+    s.run("motors", motors);
+    s.run("loads", loads);
+    s.run("groups_and_frames", groups_and_frames);
+    s.run("constraints", constraints);
+    s.run("devices", devices);
+    s.run("omit_disabled_joints", disabled_joints);
+    s.run("velocities", velocities);
+    s.run("weld_fixed_bodies", fixed_bodies);
+    s.run("explicit_free_joints", |s| {
+        let findings = explicit_free_joints(&mut s.model, FORMAT);
+        s.absorb(findings);
+    });
+    s.run("reverse_joints", topology::reversed_joints);
+    s.run("single_root", topology::single_root);
+    s.run("loops_as_extra_joints", topology::loops);
+    s.run("joints_as_chains", topology::chains);
+    s.run("body_frames_on_joints", topology::body_frames);
+    s.run("joint_data", joint_data);
+    s.run("body_data", bodies);
+    s.run("reference_poses", reference_poses);
+    s.finish()
 }
 
-/// One lowering in progress: the model being changed and the findings so far.
-pub(super) struct Lowering {
-    pub(super) model: Model,
-    pub(super) report: Report,
-}
-
-impl Lowering {
-    pub(super) fn finding(
-        &mut self,
-        what: &str,
-        severity: Severity,
-        category: Category,
-        at: &str,
-        message: impl Into<String>,
-    ) {
-        self.report
-            .add(&format!("{CODE}.{what}"), severity, category, at, message);
-    }
-    pub(super) fn drop(&mut self, what: &str, at: &str, message: impl Into<String>) {
-        self.finding(what, Severity::Warning, Category::Dropped, at, message);
-    }
-    pub(super) fn approximate(&mut self, what: &str, at: &str, message: impl Into<String>) {
-        self.finding(what, Severity::Warning, Category::Approximated, at, message);
-    }
-    pub(super) fn note(&mut self, what: &str, at: &str, message: impl Into<String>) {
-        self.finding(what, Severity::Info, Category::Note, at, message);
-    }
-    pub(super) fn report_all(&mut self, findings: Vec<mbconv_ir::Finding>) {
-        for f in findings {
-            self.report.push(f);
-        }
-    }
-
-    /// Removes the extras other formats own.
-    pub(super) fn foreign_extras(&mut self, at: &str, extras: &mut Extras) {
-        let keys = extras.take_foreign(FORMAT);
-        if keys.is_empty() {
-            return;
-        }
-        self.drop(
-            "extras",
-            at,
+fn simulation(s: &mut LowerSession) {
+    let sim = std::mem::take(&mut s.model.simulation);
+    match sim.gravity {
+        Some(g) if g != Vector3::from(GRAVITY) => s.lost(
+            "gravity_lost",
+            Feature::Gravity,
+            "simulation.gravity",
             format!(
-                "format-specific data a body file cannot hold: {}",
-                keys.join(", ")
+                "a body file has no gravity; Choreonoid applies (0, 0, -9.80665), not {:?}",
+                [g.x, g.y, g.z]
             ),
+        ),
+        None => s.approximated(
+            "gravity_defaulted",
+            Feature::Gravity,
+            "simulation.gravity",
+            "the model gives no gravity; Choreonoid applies (0, 0, -9.80665)",
+        ),
+        _ => {}
+    }
+    const WHERE: &str = "lives in Choreonoid projects, not in the body file";
+    if sim.time_step.is_some() {
+        s.lost(
+            "time_step_lost",
+            Feature::TimeStep,
+            "simulation.time_step",
+            format!("the time step {WHERE}"),
         );
     }
-
-    fn simulation(&mut self) {
-        let sim = std::mem::take(&mut self.model.simulation);
-        match sim.gravity {
-            Some(g) if g != Vector3::from(GRAVITY) => self.drop(
-                "gravity",
-                "simulation.gravity",
-                format!(
-                    "a body file has no gravity; Choreonoid applies (0, 0, -9.80665), not {:?}",
-                    [g.x, g.y, g.z]
-                ),
-            ),
-            None => self.note(
-                "gravity",
-                "simulation.gravity",
-                "the model gives no gravity; Choreonoid applies (0, 0, -9.80665)",
-            ),
-            _ => {}
-        }
-        if sim.time_step.is_some() || sim.end_time.is_some() || !sim.extras.is_empty() {
-            self.drop(
-                "simulation",
-                "simulation",
-                "time step, end time and solver settings live in Choreonoid projects",
-            );
-        }
-        self.model.simulation.gravity = Some(Vector3::from(GRAVITY));
-        let mut extras = std::mem::take(&mut self.model.extras);
-        self.foreign_extras("model", &mut extras);
-        self.model.extras = extras;
+    if sim.end_time.is_some() {
+        s.lost(
+            "end_time_lost",
+            Feature::TimeStep,
+            "simulation.end_time",
+            format!("the end time {WHERE}"),
+        );
     }
+    if !sim.extras.is_empty() {
+        s.lost(
+            "solver_settings_lost",
+            Feature::TimeStep,
+            "simulation",
+            format!("solver settings: the simulator {WHERE}"),
+        );
+    }
+    s.model.simulation.gravity = Some(Vector3::from(GRAVITY));
+    let mut extras = std::mem::take(&mut s.model.extras);
+    s.strip_foreign_extras(&mut extras, "");
+    s.model.extras = extras;
+}
 
-    fn unsayable_items(&mut self) {
-        for item in std::mem::take(&mut self.model.force_elements) {
-            self.drop(
-                "force_element",
-                &path::item("force_elements", &item.name),
-                "a body file has no force elements",
+fn force_elements(s: &mut LowerSession) {
+    for item in std::mem::take(&mut s.model.force_elements) {
+        let (what, feature) = match item.kind {
+            ForceKind::Tsda(_) => ("tsda_lost", Feature::Tsda),
+            ForceKind::Rsda(_) => ("rsda_lost", Feature::Rsda),
+            ForceKind::Bushing(_) => ("bushing_element_lost", Feature::Bushings),
+            ForceKind::Restraint(_) => ("restraint_lost", Feature::Restraints),
+        };
+        s.lost(
+            what,
+            feature,
+            &path::item("force_elements", &item.name),
+            format!("a body file has no {} force elements", item.kind.type_name()),
+        );
+    }
+}
+
+fn motors(s: &mut LowerSession) {
+    for item in std::mem::take(&mut s.model.motors) {
+        s.lost(
+            "motor_lost",
+            Feature::Motors,
+            &path::item("motors", &item.name),
+            "motors live in Choreonoid controllers, not in the body file",
+        );
+    }
+}
+
+fn loads(s: &mut LowerSession) {
+    for item in std::mem::take(&mut s.model.loads) {
+        s.lost(
+            "load_lost",
+            Feature::BodyLoads,
+            &path::item("loads", &item.name),
+            "a body file has no loads",
+        );
+    }
+}
+
+fn groups_and_frames(s: &mut LowerSession) {
+    for item in std::mem::take(&mut s.model.groups) {
+        s.lost(
+            "group_lost",
+            Feature::Groups,
+            &path::item("groups", &item.name),
+            "a body file is one body without groups",
+        );
+    }
+    for item in std::mem::take(&mut s.model.world_frames) {
+        s.lost(
+            "named_frame_lost",
+            Feature::NamedFrames,
+            &path::item("world_frames", &item.name),
+            "a body file has no named frames",
+        );
+    }
+}
+
+/// Keeps extra joints; a switched-off constraint is left out (it constrains nothing), any
+/// other is lost.
+fn constraints(s: &mut LowerSession) {
+    for c in std::mem::take(&mut s.model.constraints) {
+        let at = path::item("constraints", &c.name);
+        if !c.enabled {
+            s.note(
+                "disabled_constraint_omitted",
+                Feature::Constraints,
+                &at,
+                "a switched-off constraint is not written (without it the bodies move the same)",
+            );
+        } else if matches!(c.kind, ConstraintKind::ExtraJoint { .. }) {
+            s.model.constraints.push(c);
+        } else {
+            s.lost(
+                "constraint_lost",
+                Feature::Constraints,
+                &at,
+                format!("a body file has no {} constraint", c.kind.type_name()),
             );
         }
-        for item in std::mem::take(&mut self.model.motors) {
-            self.drop(
-                "motor",
-                &path::item("motors", &item.name),
-                "motors live in Choreonoid controllers",
+    }
+}
+
+fn devices(s: &mut LowerSession) {
+    for d in std::mem::take(&mut s.model.devices) {
+        if d.body.is_world() || s.model.body(d.body.name().unwrap_or_default()).is_none() {
+            s.lost(
+                "device_lost",
+                Feature::Devices,
+                &path::item("devices", &d.name),
+                "a device must sit on a link",
             );
+        } else {
+            s.model.devices.push(d);
         }
-        for item in std::mem::take(&mut self.model.loads) {
-            self.drop(
-                "load",
-                &path::item("loads", &item.name),
-                "a body file has no loads",
+    }
+}
+
+/// Leaves out switched-off joints (they constrain nothing) and announces joints whose child
+/// is the world (`reverse_joints` writes them from the other side).
+fn disabled_joints(s: &mut LowerSession) {
+    for j in std::mem::take(&mut s.model.joints) {
+        let at = path::item("joints", &j.name);
+        if !j.enabled {
+            s.note(
+                "disabled_joint_omitted",
+                Feature::of_joint(&j.kind),
+                &at,
+                "a switched-off joint is not written (without it the bodies move the same)",
             );
+            continue;
         }
-        for item in std::mem::take(&mut self.model.groups) {
-            self.drop(
-                "group",
-                &path::item("groups", &item.name),
-                "a body file is one body without groups",
-            );
-        }
-        for item in std::mem::take(&mut self.model.world_frames) {
-            self.drop(
-                "frame",
-                &path::item("world_frames", &item.name),
-                "a body file has no named frames",
-            );
-        }
-        let constraints = std::mem::take(&mut self.model.constraints);
-        for c in constraints {
-            let at = path::item("constraints", &c.name);
-            if !c.enabled {
-                self.drop("constraint", &at, "a disabled constraint is not written");
-            } else if matches!(c.kind, ConstraintKind::ExtraJoint { .. }) {
-                self.model.constraints.push(c);
-            } else {
-                self.drop(
-                    "constraint",
-                    &at,
-                    format!("a body file has no {} constraint", c.kind.type_name()),
-                );
-            }
-        }
-        let devices = std::mem::take(&mut self.model.devices);
-        for d in devices {
-            if d.body.is_world() || self.model.body(d.body.name().unwrap_or_default()).is_none() {
-                self.drop(
-                    "device",
-                    &path::item("devices", &d.name),
-                    "a device must sit on a link",
-                );
-            } else {
-                self.model.devices.push(d);
-            }
-        }
-        let disabled: Vec<String> = self
-            .model
-            .joints
-            .iter()
-            .filter(|j| !j.enabled)
-            .map(|j| j.name.clone())
-            .collect();
-        for name in disabled {
-            self.drop(
-                "joint",
-                &path::item("joints", &name),
-                "a disabled joint is not written",
-            );
-        }
-        self.model.joints.retain(|j| j.enabled);
-        let world_children: Vec<String> = self
-            .model
-            .joints
-            .iter()
-            .filter(|j| j.child.is_world())
-            .map(|j| j.name.clone())
-            .collect();
-        for name in world_children {
-            self.note(
-                "joint",
-                &path::item("joints", &name),
+        if j.child.is_world() {
+            s.note(
+                "world_child_joint",
+                Feature::of_joint(&j.kind),
+                &at,
                 "a joint whose child is the world is written from the other side",
             );
         }
+        s.model.joints.push(j);
     }
+}
 
-    fn velocities(&mut self) {
-        for i in 0..self.model.bodies.len() {
-            if self.model.bodies[i].initial_velocity.take().is_some() {
-                let at = path::item("bodies", &self.model.bodies[i].name);
-                self.drop("velocity", &at, "a body file has no initial velocities");
-            }
-        }
-        for i in 0..self.model.joints.len() {
-            let j = &mut self.model.joints[i];
-            if j.v0.iter().any(|v| *v != 0.0) {
-                j.v0.iter_mut().for_each(|v| *v = 0.0);
-                let at = path::item("joints", &j.name);
-                self.drop("velocity", &at, "a body file has no initial joint velocities");
-            }
-        }
-    }
-
-    fn fixed_bodies(&mut self) {
-        for i in 0..self.model.bodies.len() {
-            if !self.model.bodies[i].fixed {
-                continue;
-            }
-            let body = &mut self.model.bodies[i];
-            body.fixed = false;
-            let mut name = format!("{}_fixed", body.name);
-            while self.model.joints.iter().any(|j| j.name == name) {
-                name.push('_');
-            }
-            let body = &self.model.bodies[i];
-            let mut joint = Joint::new(name, JointKind::Fixed, BodyRef::World, BodyRef::body(&body.name));
-            joint.parent_frame = body.pose;
-            let at = path::item("bodies", &body.name);
-            self.model.joints.push(joint);
-            self.note(
-                "fixed_body",
+fn velocities(s: &mut LowerSession) {
+    for i in 0..s.model.bodies.len() {
+        if s.model.bodies[i].initial_velocity.take().is_some() {
+            let at = path::item("bodies", &s.model.bodies[i].name);
+            s.lost(
+                "body_velocity_lost",
+                Feature::InitialBodyVelocities,
                 &at,
-                "the fixed body is welded to the world by a fixed joint",
+                "a body file has no initial velocities: the body starts at rest",
             );
         }
     }
-
-    fn joint_data(&mut self) {
-        for j in 0..self.model.joints.len() {
-            let at = path::item("joints", &self.model.joints[j].name);
-            let joint = &mut self.model.joints[j];
-            let mut lost = Vec::new();
-            let mut approximated = Vec::new();
-            if joint.kind == JointKind::Free && joint.q0.iter().any(|q| *q != 0.0) {
-                let motion = joint_motion(&joint.kind, &joint.q0);
-                joint.parent_frame = joint.parent_frame * motion;
-                joint.q0 = vec![0.0; 6];
-                approximated.push("the free joint's initial position is baked into its offset");
-            }
-            if joint.bushing.take().is_some() {
-                lost.push("bushing compliance");
-            }
-            for dof in &mut joint.dofs {
-                if dof.damping != 0.0
-                    || dof.friction != 0.0
-                    || dof.spring_stiffness != 0.0
-                    || dof.spring_rest_position != 0.0
-                {
-                    dof.damping = 0.0;
-                    dof.friction = 0.0;
-                    dof.spring_stiffness = 0.0;
-                    dof.spring_rest_position = 0.0;
-                    lost.push("damping, friction and springs");
-                }
-                if !dof.acceleration_limits.is_unlimited() {
-                    dof.acceleration_limits = Limits::default();
-                    lost.push("acceleration limits");
-                }
-                if dof.name.take().is_some() {
-                    lost.push("coordinate names");
-                }
-                let e = dof.effort_limits;
-                if !e.is_unlimited() && e.lower.map(|x| -x) != e.upper {
-                    let bound = e.upper.unwrap_or(0.0).abs().max(e.lower.unwrap_or(0.0).abs());
-                    dof.effort_limits = Limits::new(-bound, bound);
-                    approximated.push("asymmetric effort limits made symmetric with the larger bound");
-                }
-            }
-            if matches!(
-                joint.actuator,
-                Some(
-                    mbconv_ir::ActuatorKind::Passive
-                        | mbconv_ir::ActuatorKind::Servo
-                        | mbconv_ir::ActuatorKind::Acceleration
-                        | mbconv_ir::ActuatorKind::Locked
-                )
-            ) {
-                joint.actuator = None;
-                lost.push("the actuator type");
-            }
-            let mut extras = std::mem::take(&mut joint.extras);
-            self.foreign_extras(&at, &mut extras);
-            self.model.joints[j].extras = extras;
-            for what in lost {
-                self.drop("joint", &at, format!("a body file cannot say {what}"));
-            }
-            for what in approximated {
-                self.approximate("joint", &at, what);
-            }
+    for i in 0..s.model.joints.len() {
+        let j = &mut s.model.joints[i];
+        if j.v0.iter().any(|v| *v != 0.0) {
+            j.v0.iter_mut().for_each(|v| *v = 0.0);
+            let at = path::item("joints", &j.name);
+            s.lost(
+                "joint_velocity_lost",
+                Feature::InitialJointVelocities,
+                &at,
+                "a body file has no initial joint velocities: the joint starts at rest",
+            );
         }
     }
+}
 
-    fn bodies(&mut self) {
-        for b in 0..self.model.bodies.len() {
-            let at = path::item("bodies", &self.model.bodies[b].name);
-            let body = &mut self.model.bodies[b];
-            let mut notes = Vec::new();
-            let mut lost = Vec::new();
-            if body.inertial.inertia_rotation != UnitQuaternion::identity() {
-                body.inertial.inertia = Inertia::from_matrix(&body.inertial.inertia_in_body_axes());
-                body.inertial.inertia_rotation = UnitQuaternion::identity();
-                notes.push("the inertia tensor is rotated into the link axes");
+fn fixed_bodies(s: &mut LowerSession) {
+    for i in 0..s.model.bodies.len() {
+        if !s.model.bodies[i].fixed {
+            continue;
+        }
+        let body = &mut s.model.bodies[i];
+        body.fixed = false;
+        let mut name = format!("{}_fixed", body.name);
+        while s.model.joints.iter().any(|j| j.name == name) {
+            name.push('_');
+        }
+        let body = &s.model.bodies[i];
+        let mut joint = Joint::new(name, JointKind::Fixed, BodyRef::World, BodyRef::body(&body.name));
+        joint.parent_frame = body.pose;
+        let at = path::item("bodies", &body.name);
+        s.model.joints.push(joint);
+        s.note(
+            "fixed_body_welded",
+            Feature::FixedBodies,
+            &at,
+            "the fixed body is welded to the world by a fixed joint",
+        );
+    }
+}
+
+fn joint_data(s: &mut LowerSession) {
+    for j in 0..s.model.joints.len() {
+        let at = path::item("joints", &s.model.joints[j].name);
+        let joint = &mut s.model.joints[j];
+        // (what, feature, message): losses, then approximations, then notes.
+        let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
+        let mut approximated: Vec<(&str, Feature, &str)> = Vec::new();
+        let mut notes: Vec<(&str, Feature, &str)> = Vec::new();
+        if joint.kind == JointKind::Free && joint.q0.iter().any(|q| *q != 0.0) {
+            let motion = joint_motion(&joint.kind, &joint.q0);
+            joint.parent_frame = joint.parent_frame * motion;
+            joint.q0 = vec![0.0; 6];
+            notes.push((
+                "free_joint_position_baked",
+                Feature::InitialJointPositions,
+                "the free joint's initial position is baked into its offset (the body starts where it did)",
+            ));
+        }
+        if joint.bushing.take().is_some() {
+            lost.push((
+                "bushing_lost",
+                Feature::Bushings,
+                "bushing compliance: the joint is written rigid",
+            ));
+        }
+        for dof in &mut joint.dofs {
+            if dof.damping != 0.0 {
+                dof.damping = 0.0;
+                lost.push(("joint_damping_lost", Feature::JointDamping, "damping"));
             }
-            if !body.gravity {
-                body.gravity = true;
-                lost.push("switching gravity off for one body");
+            if dof.friction != 0.0 {
+                dof.friction = 0.0;
+                lost.push(("joint_friction_lost", Feature::JointFriction, "friction"));
             }
-            if !body.enabled {
-                body.enabled = true;
-                lost.push("a disabled body (it is written enabled)");
+            if dof.spring_stiffness != 0.0 || dof.spring_rest_position != 0.0 {
+                dof.spring_stiffness = 0.0;
+                dof.spring_rest_position = 0.0;
+                lost.push(("joint_springs_lost", Feature::JointSprings, "springs"));
             }
-            if !body.frames.is_empty() {
-                body.frames.clear();
-                lost.push("named frames");
+            if !dof.acceleration_limits.is_unlimited() {
+                dof.acceleration_limits = Limits::default();
+                lost.push((
+                    "acceleration_limits_lost",
+                    Feature::JointVelocityEffortLimits,
+                    "acceleration limits",
+                ));
             }
-            if !body.contact_materials.is_empty() {
-                body.contact_materials.clear();
-                lost.push("contact materials");
+            if dof.name.take().is_some() {
+                lost.push(("coordinate_names_lost", Feature::FormatExtras, "coordinate names"));
             }
-            let before = body.shapes.len();
-            body.shapes.retain(|s| writable(&s.geometry));
-            if body.shapes.len() != before {
-                lost.push("shapes of geometry types the format has no node for (plane, pyramid, multi-sphere, convex hull, fitted)");
+            let e = dof.effort_limits;
+            if !e.is_unlimited() && e.lower.map(|x| -x) != e.upper {
+                let bound = e.upper.unwrap_or(0.0).abs().max(e.lower.unwrap_or(0.0).abs());
+                dof.effort_limits = Limits::new(-bound, bound);
+                approximated.push((
+                    "effort_limits_symmetrised",
+                    Feature::JointVelocityEffortLimits,
+                    "asymmetric effort limits made symmetric with the larger bound",
+                ));
             }
-            for shape in &mut body.shapes {
-                if shape.contact_material.take().is_some()
-                    || shape.contact_radius.take().is_some()
-                    || !shape.collidable
-                {
-                    shape.collidable = true;
-                    lost.push("per-shape contact settings");
-                }
-            }
-            let mut extras = std::mem::take(&mut body.extras);
-            self.foreign_extras(&at, &mut extras);
-            self.model.bodies[b].extras = extras;
-            for n in notes {
-                self.note("body", &at, n);
-            }
-            lost.dedup();
-            for what in lost {
-                self.drop("body", &at, format!("a body file cannot say {what}"));
-            }
+        }
+        if matches!(
+            joint.actuator,
+            Some(
+                mbconv_ir::ActuatorKind::Passive
+                    | mbconv_ir::ActuatorKind::Servo
+                    | mbconv_ir::ActuatorKind::Acceleration
+                    | mbconv_ir::ActuatorKind::Locked
+            )
+        ) {
+            joint.actuator = None;
+            lost.push((
+                "joint_actuator_lost",
+                Feature::JointActuators,
+                "the actuator type",
+            ));
+        }
+        let mut extras = std::mem::take(&mut joint.extras);
+        s.strip_foreign_extras(&mut extras, &at);
+        s.model.joints[j].extras = extras;
+        lost.dedup();
+        for (what, feature, data) in lost {
+            s.lost(what, feature, &at, format!("a body file cannot say {data}"));
+        }
+        approximated.dedup();
+        for (what, feature, message) in approximated {
+            s.approximated(what, feature, &at, message);
+        }
+        for (what, feature, message) in notes {
+            s.note(what, feature, &at, message);
         }
     }
+}
 
-    /// Body poses from the joint frames (the reference configuration the file states).
-    fn reference_poses(&mut self) {
-        let tree = SpanningTree::new(&self.model);
-        let poses = world_poses(&self.model, &tree, Configuration::Reference);
-        for (body, pose) in self.model.bodies.iter_mut().zip(poses) {
-            body.pose = pose;
+fn bodies(s: &mut LowerSession) {
+    for b in 0..s.model.bodies.len() {
+        let at = path::item("bodies", &s.model.bodies[b].name);
+        let body = &mut s.model.bodies[b];
+        let mut notes = Vec::new();
+        let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
+        if body.inertial.inertia_rotation != UnitQuaternion::identity() {
+            body.inertial.inertia = Inertia::from_matrix(&body.inertial.inertia_in_body_axes());
+            body.inertial.inertia_rotation = UnitQuaternion::identity();
+            notes.push((
+                "inertia_rotated_into_link_axes",
+                Feature::InertiaProducts,
+                "the inertia tensor is rotated into the link axes",
+            ));
         }
+        if !body.gravity {
+            body.gravity = true;
+            lost.push((
+                "body_gravity_lost",
+                Feature::Gravity,
+                "switching gravity off for one body (gravity acts on it)",
+            ));
+        }
+        if !body.enabled {
+            body.enabled = true;
+            lost.push((
+                "disabled_body_enabled",
+                Feature::FixedBodies,
+                "a disabled body (it is written enabled)",
+            ));
+        }
+        if !body.frames.is_empty() {
+            body.frames.clear();
+            lost.push(("named_frame_lost", Feature::NamedFrames, "named frames"));
+        }
+        if !body.contact_materials.is_empty() {
+            body.contact_materials.clear();
+            lost.push((
+                "contact_material_lost",
+                Feature::ContactMaterials,
+                "contact materials",
+            ));
+        }
+        let before = body.shapes.len();
+        body.shapes.retain(|s| writable(&s.geometry));
+        if body.shapes.len() != before {
+            lost.push((
+                "shape_lost",
+                Feature::Shapes,
+                "shapes of geometry types the format has no node for (plane, pyramid, multi-sphere, convex hull, fitted)",
+            ));
+        }
+        for shape in &mut body.shapes {
+            if shape.contact_material.take().is_some()
+                || shape.contact_radius.take().is_some()
+                || !shape.collidable
+            {
+                shape.collidable = true;
+                lost.push((
+                    "shape_contact_settings_lost",
+                    Feature::ContactMaterials,
+                    "per-shape contact settings",
+                ));
+            }
+        }
+        let mut extras = std::mem::take(&mut body.extras);
+        s.strip_foreign_extras(&mut extras, &at);
+        s.model.bodies[b].extras = extras;
+        for (what, feature, message) in notes {
+            s.note(what, feature, &at, message);
+        }
+        lost.dedup();
+        for (what, feature, data) in lost {
+            s.lost(what, feature, &at, format!("a body file cannot say {data}"));
+        }
+    }
+}
+
+/// Body poses from the joint frames (the reference configuration the file states): the
+/// passes above change joint frames, add links and move body frames without touching poses.
+fn reference_poses(s: &mut LowerSession) {
+    let tree = SpanningTree::new(&s.model);
+    let poses = world_poses(&s.model, &tree, Configuration::Reference);
+    for (body, pose) in s.model.bodies.iter_mut().zip(poses) {
+        body.pose = pose;
     }
 }
 

@@ -2,8 +2,9 @@
 //! root link, loops as extra joints, multi-dof joints as chains of massless links, body frames
 //! on joint frames.
 
-use super::Lowering;
 use crate::spec::FORMAT;
+use mbconv_ir::format::kit::LowerSession;
+use mbconv_ir::format::support::Feature;
 use mbconv_ir::kinematics::{Attachment, SpanningTree, joint_motion};
 use mbconv_ir::lower::{ReverseError, move_body_frames, reverse_joint};
 use mbconv_ir::report::path;
@@ -13,275 +14,302 @@ use mbconv_ir::{
 };
 use nalgebra::Vector3;
 
-impl Lowering {
-    pub(super) fn reversed_joints(&mut self) {
-        let tree = SpanningTree::new(&self.model);
-        for attachment in &tree.attachments {
-            let Attachment::Joint {
-                joint,
-                reversed: true,
-                ..
-            } = *attachment
-            else {
-                continue;
-            };
-            match reverse_joint(&mut self.model, joint, FORMAT) {
-                Ok(findings) => self.report_all(findings),
-                Err(ReverseError::NotReversible { .. })
-                | Err(ReverseError::Driven { .. })
-                | Err(ReverseError::Bushing { .. }) => {
-                    let j = &mut self.model.joints[joint];
-                    std::mem::swap(&mut j.parent, &mut j.child);
-                    std::mem::swap(&mut j.parent_frame, &mut j.child_frame);
-                    let motion = joint_motion(&j.kind, &j.q0);
-                    j.kind = JointKind::Free;
-                    j.q0 = free_coordinates(&motion.inverse());
-                    j.v0 = vec![0.0; 6];
-                    j.dofs.clear();
-                    let at = path::item("joints", &j.name);
-                    self.approximate(
-                        "reverse",
+pub(super) fn reversed_joints(s: &mut LowerSession) {
+    let tree = SpanningTree::new(&s.model);
+    for attachment in &tree.attachments {
+        let Attachment::Joint {
+            joint,
+            reversed: true,
+            ..
+        } = *attachment
+        else {
+            continue;
+        };
+        match reverse_joint(&mut s.model, joint, FORMAT) {
+            Ok(findings) => s.absorb(findings),
+            Err(
+                error @ (ReverseError::NotReversible { .. }
+                | ReverseError::Driven { .. }
+                | ReverseError::Bushing { .. }),
+            ) => {
+                let j = &mut s.model.joints[joint];
+                let (what, feature) = match error {
+                    ReverseError::Bushing { .. } => ("bushing_reversed_as_free", Feature::Bushings),
+                    _ if j.kind == JointKind::Free => ("free_joint_reversed", Feature::FreeJoint),
+                    _ => ("joint_reversed_as_free", Feature::of_joint(&j.kind)),
+                };
+                let exact =
+                    j.kind == JointKind::Free && j.dofs.iter().all(|d| *d == DofProperties::default());
+                std::mem::swap(&mut j.parent, &mut j.child);
+                std::mem::swap(&mut j.parent_frame, &mut j.child_frame);
+                let motion = joint_motion(&j.kind, &j.q0);
+                j.kind = JointKind::Free;
+                j.q0 = free_coordinates(&motion.inverse());
+                j.v0 = vec![0.0; 6];
+                j.dofs.clear();
+                let at = path::item("joints", &j.name);
+                if exact {
+                    s.note(
+                        what,
+                        feature,
                         &at,
-                        "the joint is written from its child side as a free joint",
+                        "the free joint is written from its child side (a free joint either way)",
+                    );
+                } else {
+                    s.approximated(
+                        what,
+                        feature,
+                        &at,
+                        format!("the joint is written from its child side as a free joint ({error})"),
                     );
                 }
-                Err(ReverseError::NoSuchJoint(_)) => {}
             }
+            Err(ReverseError::NoSuchJoint(_)) => {}
         }
     }
+}
 
-    /// Gathers several world joints under one fixed, massless root link.
-    pub(super) fn single_root(&mut self) {
-        let world: Vec<usize> = (0..self.model.joints.len())
-            .filter(|&j| self.model.joints[j].parent.is_world() && !self.model.joints[j].child.is_world())
-            .collect();
-        // Choreonoid's root link is fixed or free; any other joint to the world needs a fixed
-        // root link to hang from.
-        let root_can_say = |j: usize| matches!(self.model.joints[j].kind, JointKind::Fixed | JointKind::Free);
-        // A body file needs at least one link: an empty model gets the fixed root link alone.
-        let empty = self.model.bodies.is_empty();
-        if !empty && (world.is_empty() || (world.len() == 1 && root_can_say(world[0]))) {
-            return;
-        }
-        let mut name = "root".to_owned();
-        while self.model.body(&name).is_some() || self.model.joints.iter().any(|j| j.name == name) {
-            name.push('_');
-        }
-        let mut root = Body::new(&name);
-        root.inertial.mass = 0.0;
-        root.inertial.inertia = Inertia::zero();
-        for &j in &world {
-            self.model.joints[j].parent = BodyRef::body(&name);
-        }
-        self.model.bodies.insert(0, root);
-        self.model.joints.insert(
-            0,
-            Joint::new(&name, JointKind::Fixed, BodyRef::World, BodyRef::body(&name)),
-        );
-        let at = path::item("bodies", &name);
-        self.note(
-            "root",
-            &at,
-            if empty {
-                "the model has no bodies and a body file needs a link: a fixed massless root link is written"
-                    .to_owned()
+/// Gathers several world joints under one fixed, massless root link.
+pub(super) fn single_root(s: &mut LowerSession) {
+    let world: Vec<usize> = (0..s.model.joints.len())
+        .filter(|&j| s.model.joints[j].parent.is_world() && !s.model.joints[j].child.is_world())
+        .collect();
+    // Choreonoid's root link is fixed or free; any other joint to the world needs a fixed
+    // root link to hang from.
+    let root_can_say = |j: usize| matches!(s.model.joints[j].kind, JointKind::Fixed | JointKind::Free);
+    // A body file needs at least one link: an empty model gets the fixed root link alone.
+    let empty = s.model.bodies.is_empty();
+    if !empty && (world.is_empty() || (world.len() == 1 && root_can_say(world[0]))) {
+        return;
+    }
+    let mut name = "root".to_owned();
+    while s.model.body(&name).is_some() || s.model.joints.iter().any(|j| j.name == name) {
+        name.push('_');
+    }
+    let mut root = Body::new(&name);
+    root.inertial.mass = 0.0;
+    root.inertial.inertia = Inertia::zero();
+    for &j in &world {
+        s.model.joints[j].parent = BodyRef::body(&name);
+    }
+    s.model.bodies.insert(0, root);
+    s.model.joints.insert(
+        0,
+        Joint::new(&name, JointKind::Fixed, BodyRef::World, BodyRef::body(&name)),
+    );
+    let at = path::item("bodies", &name);
+    s.note(
+        "root_link_added",
+        Feature::FixedBodies,
+        &at,
+        if empty {
+            "the model has no bodies and a body file needs a link: a fixed massless root link is written"
+                .to_owned()
+        } else {
+            format!(
+                "{} bodies attach to the world; they hang from an added fixed massless root link",
+                world.len()
+            )
+        },
+    );
+}
+
+/// Loop-closing joints become extra joints.
+pub(super) fn loops(s: &mut LowerSession) {
+    let tree = SpanningTree::new(&s.model);
+    let root = s
+        .model
+        .joints
+        .iter()
+        .find(|j| j.parent.is_world() && j.kind == JointKind::Fixed)
+        .map(|j| (j.child.clone(), j.parent_frame));
+    let mut remove = Vec::new();
+    for &index in &tree.loop_joints {
+        let j = s.model.joints[index].clone();
+        let at = path::item("joints", &j.name);
+        remove.push(index);
+        let ends = [(&j.parent, j.parent_frame), (&j.child, j.child_frame)].map(|(body, frame)| {
+            if body.is_world() {
+                root.as_ref().map(|(r, p)| (r.clone(), p.inverse() * frame))
             } else {
-                format!(
-                    "{} bodies attach to the world; they hang from an added fixed massless root link",
-                    world.len()
-                )
-            },
-        );
-    }
-
-    /// Loop-closing joints become extra joints.
-    pub(super) fn loops(&mut self) {
-        let tree = SpanningTree::new(&self.model);
-        let root = self
-            .model
-            .joints
-            .iter()
-            .find(|j| j.parent.is_world() && j.kind == JointKind::Fixed)
-            .map(|j| (j.child.clone(), j.parent_frame));
-        let mut remove = Vec::new();
-        for &index in &tree.loop_joints {
-            let j = self.model.joints[index].clone();
-            let at = path::item("joints", &j.name);
-            remove.push(index);
-            let ends = [(&j.parent, j.parent_frame), (&j.child, j.child_frame)].map(|(body, frame)| {
-                if body.is_world() {
-                    root.as_ref().map(|(r, p)| (r.clone(), p.inverse() * frame))
-                } else {
-                    Some((body.clone(), frame))
-                }
-            });
-            let [Some((body1, frame1)), Some((body2, frame2))] = ends else {
-                self.drop("loop", &at, "a loop to the world needs a fixed root link");
-                continue;
-            };
-            let (joint_type, axis) = match &j.kind {
-                JointKind::Revolute { axis } => (ExtraJointType::Hinge, *axis),
-                JointKind::Spherical => (ExtraJointType::Ball, Vector3::x()),
-                JointKind::Prismatic { axis } => {
-                    self.approximate("loop", &at, "a loop-closing prismatic joint becomes a piston extra joint, which leaves the rotation about the axis free");
-                    (ExtraJointType::Piston, *axis)
-                }
-                JointKind::Fixed => {
-                    self.approximate("loop", &at, "a loop-closing fixed joint becomes a fixed extra joint, which Choreonoid's AIST simulator ignores");
-                    (ExtraJointType::Fixed, Vector3::x())
-                }
-                other => {
-                    self.drop(
-                        "loop",
-                        &at,
-                        format!(
-                            "a loop-closing {} joint has no extra-joint equivalent",
-                            other.type_name()
-                        ),
-                    );
-                    continue;
-                }
-            };
-            let axis = axis.try_normalize(0.0).unwrap_or_else(Vector3::x);
-            // The hinge axis is one vector in both anchor frames; at q0 the child frame is
-            // turned about it, which a hinge allows.
-            self.model.constraints.push(Constraint {
-                name: j.name.clone(),
-                kind: ConstraintKind::ExtraJoint {
-                    joint_type,
-                    body1,
-                    frame1,
-                    body2,
-                    frame2,
-                    axis,
-                },
-                enabled: true,
-                extras: Extras::default(),
-            });
-            self.note("loop", &at, "the loop-closing joint is written as an extra joint");
-        }
-        remove.sort_unstable();
-        for index in remove.into_iter().rev() {
-            self.model.joints.remove(index);
-        }
-    }
-
-    /// Multi-dof joints become chains of single-dof joints through massless links.
-    pub(super) fn chains(&mut self) {
-        let mut index = 0;
-        while index < self.model.joints.len() {
-            let joint = self.model.joints[index].clone();
-            let Some((steps, exact)) = chain_steps(&joint) else {
-                if let JointKind::Screw { axis, .. } = joint.kind {
-                    self.model.joints[index].kind = JointKind::Revolute { axis };
-                    let at = path::item("joints", &joint.name);
-                    self.approximate(
-                        "screw",
-                        &at,
-                        "a screw joint is written as a revolute joint; the coupled translation is lost",
-                    );
-                }
-                index += 1;
-                continue;
-            };
-            let at = path::item("joints", &joint.name);
-            let n = steps.len();
-            let mut parent = joint.parent.clone();
-            let mut new_joints = Vec::new();
-            let mut new_bodies = Vec::new();
-            for (k, (kind, q, dof)) in steps.into_iter().enumerate() {
-                let last = k + 1 == n;
-                let child = if last {
-                    joint.child.clone()
-                } else {
-                    let mut name = format!("{}_link{}", joint.name, k + 1);
-                    while self.model.body(&name).is_some() {
-                        name.push('_');
-                    }
-                    let mut b = Body::new(&name);
-                    b.inertial.mass = 0.0;
-                    b.inertial.inertia = Inertia::zero();
-                    new_bodies.push(b);
-                    BodyRef::body(name)
-                };
-                let name = if k == 0 {
-                    joint.name.clone()
-                } else {
-                    format!("{}_{}", joint.name, k + 1)
-                };
-                let mut j = Joint::new(name, kind, parent.clone(), child.clone());
-                if k == 0 {
-                    j.parent_frame = joint.parent_frame;
-                    j.actuator = joint.actuator;
-                    j.joint_id = joint.joint_id;
-                }
-                if last {
-                    j.child_frame = joint.child_frame;
-                }
-                j.q0 = vec![q];
-                if let Some(dof) = dof
-                    && dof != DofProperties::default()
-                {
-                    j.dofs = vec![dof];
-                }
-                new_joints.push(j);
-                parent = child;
+                Some((body.clone(), frame))
             }
-            let message = format!(
-                "the {} joint is written as {n} single-dof joints through massless links",
-                joint.kind.type_name()
+        });
+        let [Some((body1, frame1)), Some((body2, frame2))] = ends else {
+            s.lost(
+                "loop_to_world_lost",
+                Feature::KinematicLoops,
+                &at,
+                "a loop to the world needs a fixed root link",
             );
-            if exact {
-                self.note("chain", &at, message);
-            } else {
-                self.approximate(
-                    "chain",
+            continue;
+        };
+        let (joint_type, axis) = match &j.kind {
+            JointKind::Revolute { axis } => (ExtraJointType::Hinge, *axis),
+            JointKind::Spherical => (ExtraJointType::Ball, Vector3::x()),
+            JointKind::Prismatic { axis } => {
+                s.approximated("loop_prismatic_as_piston", Feature::KinematicLoops, &at, "a loop-closing prismatic joint becomes a piston extra joint, which leaves the rotation about the axis free");
+                (ExtraJointType::Piston, *axis)
+            }
+            JointKind::Fixed => {
+                s.approximated("loop_fixed_as_fixed_extra_joint", Feature::KinematicLoops, &at, "a loop-closing fixed joint becomes a fixed extra joint, which Choreonoid's AIST simulator ignores");
+                (ExtraJointType::Fixed, Vector3::x())
+            }
+            other => {
+                s.lost(
+                    "loop_joint_lost",
+                    Feature::KinematicLoops,
                     &at,
-                    format!("{message}; the rotation becomes three revolute joints, singular at 90°"),
+                    format!(
+                        "a loop-closing {} joint has no extra-joint equivalent",
+                        other.type_name()
+                    ),
+                );
+                continue;
+            }
+        };
+        let axis = axis.try_normalize(0.0).unwrap_or_else(Vector3::x);
+        // The hinge axis is one vector in both anchor frames; at q0 the child frame is
+        // turned about it, which a hinge allows.
+        s.model.constraints.push(Constraint {
+            name: j.name.clone(),
+            kind: ConstraintKind::ExtraJoint {
+                joint_type,
+                body1,
+                frame1,
+                body2,
+                frame2,
+                axis,
+            },
+            enabled: true,
+            extras: Extras::default(),
+        });
+        s.note(
+            "loop_as_extra_joint",
+            Feature::KinematicLoops,
+            &at,
+            "the loop-closing joint is written as an extra joint",
+        );
+    }
+    remove.sort_unstable();
+    for index in remove.into_iter().rev() {
+        s.model.joints.remove(index);
+    }
+}
+
+/// Multi-dof joints become chains of single-dof joints through massless links.
+pub(super) fn chains(s: &mut LowerSession) {
+    let mut index = 0;
+    while index < s.model.joints.len() {
+        let joint = s.model.joints[index].clone();
+        let Some((steps, exact)) = chain_steps(&joint) else {
+            if let JointKind::Screw { axis, .. } = joint.kind {
+                s.model.joints[index].kind = JointKind::Revolute { axis };
+                let at = path::item("joints", &joint.name);
+                s.approximated(
+                    "screw_as_revolute",
+                    Feature::ScrewJoint,
+                    &at,
+                    "a screw joint is written as a revolute joint; the coupled translation is lost",
                 );
             }
-            self.model.joints.splice(index..=index, new_joints);
-            self.model.bodies.extend(new_bodies);
-            index += n;
+            index += 1;
+            continue;
+        };
+        let at = path::item("joints", &joint.name);
+        let n = steps.len();
+        let mut parent = joint.parent.clone();
+        let mut new_joints = Vec::new();
+        let mut new_bodies = Vec::new();
+        for (k, (kind, q, dof)) in steps.into_iter().enumerate() {
+            let last = k + 1 == n;
+            let child = if last {
+                joint.child.clone()
+            } else {
+                let mut name = format!("{}_link{}", joint.name, k + 1);
+                while s.model.body(&name).is_some() {
+                    name.push('_');
+                }
+                let mut b = Body::new(&name);
+                b.inertial.mass = 0.0;
+                b.inertial.inertia = Inertia::zero();
+                new_bodies.push(b);
+                BodyRef::body(name)
+            };
+            let name = if k == 0 {
+                joint.name.clone()
+            } else {
+                format!("{}_{}", joint.name, k + 1)
+            };
+            let mut j = Joint::new(name, kind, parent.clone(), child.clone());
+            if k == 0 {
+                j.parent_frame = joint.parent_frame;
+                j.actuator = joint.actuator;
+                j.joint_id = joint.joint_id;
+            }
+            if last {
+                j.child_frame = joint.child_frame;
+            }
+            j.q0 = vec![q];
+            if let Some(dof) = dof
+                && dof != DofProperties::default()
+            {
+                j.dofs = vec![dof];
+            }
+            new_joints.push(j);
+            parent = child;
         }
+        let message = format!(
+            "the {} joint is written as {n} single-dof joints through massless links",
+            joint.kind.type_name()
+        );
+        if exact {
+            s.note("joint_as_chain", Feature::of_joint(&joint.kind), &at, message);
+        } else {
+            s.approximated(
+                "joint_as_gimbal_chain",
+                Feature::of_joint(&joint.kind),
+                &at,
+                format!("{message}; the rotation becomes three revolute joints, singular at 90°"),
+            );
+        }
+        s.model.joints.splice(index..=index, new_joints);
+        s.model.bodies.extend(new_bodies);
+        index += n;
     }
+}
 
-    /// Puts each body's frame on its joint's child frame, all bodies in one pass over the model
-    /// ([`move_body_frames`]). A body that is the child of several joints is moved once per
-    /// round, in joint order, as if the joints were taken one after the other.
-    pub(super) fn body_frames(&mut self) {
-        let mut pending: Vec<usize> = (0..self.model.joints.len()).collect();
-        while !pending.is_empty() {
-            let mut moves = Vec::new();
-            let mut done = Vec::new();
-            let mut later = Vec::new();
-            let mut moving = std::collections::HashSet::new();
-            for j in pending {
-                let frame = self.model.joints[j].child_frame;
-                if frame.is_exact_identity() {
-                    continue;
-                }
-                let Some(b) = self.model.joints[j]
-                    .child
-                    .name()
-                    .and_then(|n| self.model.body_index(n))
-                else {
-                    continue;
-                };
-                if moving.insert(b) {
-                    moves.push((b, frame));
-                    done.push(j);
-                } else {
-                    later.push(j);
-                }
+/// Puts each body's frame on its joint's child frame, all bodies in one pass over the model
+/// ([`move_body_frames`]). A body that is the child of several joints is moved once per
+/// round, in joint order, as if the joints were taken one after the other.
+pub(super) fn body_frames(s: &mut LowerSession) {
+    let mut pending: Vec<usize> = (0..s.model.joints.len()).collect();
+    while !pending.is_empty() {
+        let mut moves = Vec::new();
+        let mut done = Vec::new();
+        let mut later = Vec::new();
+        let mut moving = std::collections::HashSet::new();
+        for j in pending {
+            let frame = s.model.joints[j].child_frame;
+            if frame.is_exact_identity() {
+                continue;
             }
-            let findings = move_body_frames(&mut self.model, &moves, FORMAT);
-            self.report_all(findings);
-            for j in done {
-                self.model.joints[j].child_frame = Pose::identity();
+            let Some(b) = s.model.joints[j].child.name().and_then(|n| s.model.body_index(n)) else {
+                continue;
+            };
+            if moving.insert(b) {
+                moves.push((b, frame));
+                done.push(j);
+            } else {
+                later.push(j);
             }
-            pending = later;
         }
+        let findings = move_body_frames(&mut s.model, &moves, FORMAT);
+        s.absorb(findings);
+        for j in done {
+            s.model.joints[j].child_frame = Pose::identity();
+        }
+        pending = later;
     }
 }
 

@@ -173,7 +173,7 @@ fn dof_losses(s: &mut LowerSession, ip: &str, before: &[DofProperties], after: &
         ),
         (
             "coordinate_names_lost",
-            Feature::InitialJointPositions,
+            Feature::FormatExtras,
             "coordinate names (Chrono has no joint coordinates)",
             &|b, a| b.name != a.name,
         ),
