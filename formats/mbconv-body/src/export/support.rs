@@ -14,7 +14,12 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
         Feature::FixedBodies,
         Support::Equivalent("a fixed joint to the root link"),
     ),
-    row(Feature::InitialJointPositions, Support::Kept),
+    row(
+        Feature::InitialJointPositions,
+        Support::Approximated(
+            "kept; an immobile group's multi-dof joint baked where it starts keeps position limits and spring rest positions that now mean another position",
+        ),
+    ),
     row(
         Feature::InitialJointVelocities,
         Support::Lost("a body file has no initial velocities"),

@@ -324,11 +324,12 @@ fn joint_data(s: &mut LowerSession) {
                 dof.friction = 0.0;
                 lost.push(("joint_friction_lost", Feature::JointFriction, "friction"));
             }
-            if dof.spring_stiffness != 0.0 || dof.spring_rest_position != 0.0 {
-                dof.spring_stiffness = 0.0;
-                dof.spring_rest_position = 0.0;
+            // A rest position without stiffness means nothing.
+            if dof.spring_stiffness != 0.0 {
                 lost.push(("joint_springs_lost", Feature::JointSprings, "springs"));
             }
+            dof.spring_stiffness = 0.0;
+            dof.spring_rest_position = 0.0;
             if !dof.acceleration_limits.is_unlimited() {
                 dof.acceleration_limits = Limits::default();
                 lost.push((

@@ -153,8 +153,10 @@ fn dof_losses(s: &mut LowerSession, ip: &str, before: &[DofProperties], after: &
                     || b.effort_limits != a.effort_limits
             },
         ),
+        // A rest position without stiffness means nothing (baking shifts it by `q0`).
         ("joint_springs_lost", Feature::JointSprings, "springs", &|b, a| {
-            b.spring_stiffness != a.spring_stiffness || b.spring_rest_position != a.spring_rest_position
+            b.spring_stiffness != a.spring_stiffness
+                || (b.spring_stiffness != 0.0 && b.spring_rest_position != a.spring_rest_position)
         }),
         ("joint_damping_lost", Feature::JointDamping, "damping", &|b, a| {
             b.damping != a.damping
