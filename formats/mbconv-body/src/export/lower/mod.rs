@@ -212,8 +212,7 @@ fn devices(s: &mut LowerSession) {
     }
 }
 
-/// Leaves out switched-off joints (they constrain nothing) and announces joints whose child
-/// is the world (`reverse_joints` writes them from the other side).
+/// Leaves out switched-off joints (they constrain nothing).
 fn disabled_joints(s: &mut LowerSession) {
     for j in std::mem::take(&mut s.model.joints) {
         let at = path::item("joints", &j.name);
@@ -225,14 +224,6 @@ fn disabled_joints(s: &mut LowerSession) {
                 "a switched-off joint is not written (without it the bodies move the same)",
             );
             continue;
-        }
-        if j.child.is_world() {
-            s.note(
-                "world_child_joint",
-                Feature::of_joint(&j.kind),
-                &at,
-                "a joint whose child is the world is written from the other side",
-            );
         }
         s.model.joints.push(j);
     }

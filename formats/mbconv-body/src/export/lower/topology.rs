@@ -14,7 +14,23 @@ use mbconv_ir::{
 };
 use nalgebra::Vector3;
 
+/// Reverses every joint the tree meets from its child side.
 pub(super) fn reversed_joints(s: &mut LowerSession) {
+    let world_children: Vec<(String, Feature)> = s
+        .model
+        .joints
+        .iter()
+        .filter(|j| j.child.is_world())
+        .map(|j| (path::item("joints", &j.name), Feature::of_joint(&j.kind)))
+        .collect();
+    for (at, feature) in world_children {
+        s.note(
+            "world_child_joint",
+            feature,
+            &at,
+            "a joint whose child is the world is written from the other side",
+        );
+    }
     let tree = SpanningTree::new(&s.model);
     for attachment in &tree.attachments {
         let Attachment::Joint {
