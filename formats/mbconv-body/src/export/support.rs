@@ -56,8 +56,8 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
     ),
     row(
         Feature::PlanarJoint,
-        Support::Approximated(
-            "two prismatic and a revolute joint through massless links; met from its child side, a free joint",
+        Support::Equivalent(
+            "two prismatic and a revolute joint through massless links (one met from its child side, which mbconv's solver cannot simulate either, becomes a free joint)",
         ),
     ),
     row(
