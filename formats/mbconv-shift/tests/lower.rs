@@ -248,3 +248,42 @@ fn traced_lowering_gives_the_same_model_and_report() {
         }
     }
 }
+
+/// An euler joint is written as a spherical joint that holds the same rotation and angular
+/// velocity: the child starts where it did, turning the same way.
+#[test]
+fn an_euler_joint_becomes_a_spherical_joint_with_the_same_state() {
+    use mbconv_ir::EulerOrder;
+    use mbconv_ir::kinematics::velocity::initial_twists;
+    for order in [EulerOrder::Xyz, EulerOrder::Zyx] {
+        let mut m = Model::new("gimbal");
+        let mut head = Body::new("head");
+        head.inertial.mass = 1.0;
+        head.pose = Pose::from_translation(Vector3::new(0.0, 0.0, 1.0));
+        m.bodies.push(head);
+        let mut joint = Joint::new(
+            "neck",
+            JointKind::Euler { order },
+            BodyRef::World,
+            BodyRef::body("head"),
+        );
+        joint.parent_frame = Pose::from_translation(Vector3::new(0.0, 0.0, 1.0));
+        joint.q0 = vec![0.3, -0.7, 1.1];
+        joint.v0 = vec![0.5, 2.0, -1.5];
+        m.joints.push(joint);
+        let lowered = ShiftFormat.lower(&m, &Options::default()).unwrap();
+        assert!(lowered.report.contains("shift.euler_as_spherical"));
+        assert!(!lowered.report.has_loss(), "{:?}", lowered.report.findings);
+        assert_eq!(lowered.model.joints[0].kind, JointKind::Spherical);
+        let state = |model: &Model| {
+            let tree = SpanningTree::new(model);
+            let poses = world_poses(model, &tree, Configuration::Initial);
+            let twists = initial_twists(model, &tree, &poses);
+            (poses[0], twists[0])
+        };
+        let ((p0, t0), (p1, t1)) = (state(&m), state(&lowered.model));
+        assert!(p0.distance(&p1) < 1e-14, "{order:?}: {p0:?} vs {p1:?}");
+        assert!((t0.angular - t1.angular).norm() < 1e-14, "{order:?}");
+        assert!((t0.linear - t1.linear).norm() < 1e-14, "{order:?}");
+    }
+}

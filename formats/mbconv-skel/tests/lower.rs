@@ -460,3 +460,42 @@ fn traced_lowering_gives_the_same_model_and_report() {
         }
     }
 }
+
+/// The joint spring an RSDA becomes pulls exactly like the RSDA around the initial state, not
+/// just up to whole turns: also when the initial angle lies past ±π (where the RSDA angle
+/// wraps) and when the joint is met from its child side and turned round.
+#[test]
+fn an_rsda_joint_spring_matches_on_the_initial_branch_and_through_reversal() {
+    for (q0, reversed) in [(2.8, false), (-2.9, false), (2.8, true), (0.4, true)] {
+        let forward = pendulum_with_rsda(false);
+        let mut m = forward.clone();
+        m.joints[0].q0 = vec![q0];
+        if reversed {
+            let j = &mut m.joints[0];
+            std::mem::swap(&mut j.parent, &mut j.child);
+            std::mem::swap(&mut j.parent_frame, &mut j.child_frame);
+            j.q0 = vec![-q0];
+        }
+        let lowered = lower(&m);
+        assert!(lowered.report.contains("skel.rsda_as_joint_spring"));
+        assert!(!lowered.report.has_loss(), "{:?}", lowered.report.findings);
+        let joint = &lowered.model.joints[0];
+        assert_eq!(joint.parent, BodyRef::World);
+        assert!((joint.q0[0] - q0).abs() < 1e-15);
+        let rest = joint.dof(0).spring_rest_position;
+        let stretches: Vec<(f64, f64)> = [-0.2, -0.1, 0.0, 0.1, 0.2]
+            .iter()
+            .map(|dq| {
+                let q = q0 + dq;
+                (rsda_angle(&forward, q) - (0.25 + 2.0 / 40.0), q - rest)
+            })
+            .collect();
+        let sign = stretches[2].0.signum() * stretches[2].1.signum();
+        for (rsda, spring) in stretches {
+            assert!(
+                (rsda - sign * spring).abs() < 1e-12,
+                "q0 {q0}, reversed {reversed}: {rsda} vs {spring}"
+            );
+        }
+    }
+}

@@ -23,8 +23,9 @@ use mbconv_ir::kinematics::{Attachment, SpanningTree};
 use mbconv_ir::lower::{disable_immobile_groups, explicit_free_joints, fit_joint_rates};
 use mbconv_ir::report::path;
 use mbconv_ir::{
-    BodyRef, DistanceType, Extras, ForceElement, ForceKind, Frame, FrameKind, Joint, JointKind, Model,
-    PiecewisePolynomial, Pose, Restraint, RestraintTarget, RestraintType, SpringDamperLaw, Value, ValueMap,
+    BodyRef, DistanceType, Extras, ForceElement, ForceKind, Frame, FrameKind, Geometry, Joint, JointKind,
+    Model, PiecewisePolynomial, Pose, Restraint, RestraintTarget, RestraintType, SpringDamperLaw, Value,
+    ValueMap,
 };
 use nalgebra::UnitQuaternion;
 
@@ -42,6 +43,7 @@ pub(crate) fn lower(model: &Model, dialect: Dialect, tracing: Tracing) -> Lowere
         s.absorb(findings);
     });
     s.run("inertia_frames_as_products", inertia_frames);
+    s.run("symmetric_inertia", symmetric_inertia);
     s.run("time_step_in_integrator", |s| time_step(s, dialect));
     s.run("split_universal_joints", joints::split_universal_joints);
     s.run("euler_as_spherical", joints::euler_as_spherical);
@@ -320,6 +322,38 @@ fn inertia_frames(s: &mut LowerSession) {
     }
 }
 
+/// Relative asymmetry (of the largest entry) above which an inertia tensor is data rather than
+/// rounding (rotating a symmetric tensor leaves about 1e-16).
+const INERTIA_SYMMETRY_TOLERANCE: f64 = 1e-9;
+
+/// Shift stores six inertia numbers (`Ixy`, `Iyz`, `Izx` the entries `[0][1]`, `[1][2]`,
+/// `[2][0]`): an asymmetric tensor becomes the symmetric one those six numbers give.
+fn symmetric_inertia(s: &mut LowerSession) {
+    let mut changed = Vec::new();
+    for body in &mut s.model.bodies {
+        let i = body.inertial.inertia.0;
+        let tensor = body.inertial.inertia.matrix();
+        let asymmetry = (tensor - tensor.transpose()).abs().max();
+        if asymmetry <= INERTIA_SYMMETRY_TOLERANCE * tensor.abs().max() {
+            continue;
+        }
+        body.inertial.inertia = mbconv_ir::Inertia::from_moments_products(
+            [i[0][0], i[1][1], i[2][2]],
+            [i[0][1], i[2][0], i[1][2]],
+        );
+        changed.push(path::field(&path::item("bodies", &body.name), "inertial"));
+    }
+    for at in changed {
+        s.approximated(
+            "inertia_asymmetric",
+            Feature::InertiaProducts,
+            &at,
+            "the inertia tensor is not symmetric; Shift stores six numbers: Ixy, Iyz and Izx are written and \
+             mirrored",
+        );
+    }
+}
+
 /// Motors, loads, constraints and devices: Shift has no place for them.
 fn drop_items(s: &mut LowerSession) {
     for motor in std::mem::take(&mut s.model.motors) {
@@ -356,36 +390,53 @@ fn drop_items(s: &mut LowerSession) {
     }
 }
 
-/// IR shapes and contact materials: Shift names mesh files only.
+/// IR shapes (meshes among them, and their colours) and contact materials: Shift names mesh
+/// files only, in its own body data.
 fn drop_shapes(s: &mut LowerSession) {
-    let mut shapes = Vec::new();
-    let mut materials = Vec::new();
+    let mut lost: Vec<(&'static str, Feature, String, &'static str)> = Vec::new();
     for body in &mut s.model.bodies {
         let at = path::item("bodies", &body.name);
-        if !body.shapes.is_empty() {
-            body.shapes.clear();
-            shapes.push(path::field(&at, "shapes"));
+        let shapes = std::mem::take(&mut body.shapes);
+        let meshes = shapes.iter().any(|x| matches!(x.geometry, Geometry::Mesh(_)));
+        let others = shapes.iter().any(|x| !matches!(x.geometry, Geometry::Mesh(_)));
+        let coloured = shapes.iter().any(|x| x.appearance.is_some());
+        let shapes_at = path::field(&at, "shapes");
+        if others {
+            lost.push((
+                "shapes_lost",
+                Feature::Shapes,
+                shapes_at.clone(),
+                "shapes are not written (Shift names mesh files only)",
+            ));
+        }
+        if meshes {
+            lost.push((
+                "mesh_lost",
+                Feature::Meshes,
+                shapes_at.clone(),
+                "IR mesh shapes are not written (Shift names mesh files in its own body data only)",
+            ));
+        }
+        if coloured {
+            lost.push((
+                "appearance_lost",
+                Feature::Appearance,
+                shapes_at,
+                "the shapes' colours and materials are not written",
+            ));
         }
         if !body.contact_materials.is_empty() {
             body.contact_materials.clear();
-            materials.push(path::field(&at, "contact_materials"));
+            lost.push((
+                "contact_materials_lost",
+                Feature::ContactMaterials,
+                path::field(&at, "contact_materials"),
+                "Shift has no contact materials",
+            ));
         }
     }
-    for at in shapes {
-        s.lost(
-            "shapes_lost",
-            Feature::Shapes,
-            &at,
-            "shapes are not written (Shift names mesh files only)",
-        );
-    }
-    for at in materials {
-        s.lost(
-            "contact_materials_lost",
-            Feature::ContactMaterials,
-            &at,
-            "Shift has no contact materials",
-        );
+    for (what, feature, at, message) in lost {
+        s.lost(what, feature, &at, message);
     }
 }
 

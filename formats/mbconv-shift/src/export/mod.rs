@@ -15,13 +15,21 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
     row(Feature::MassProperties, Support::Kept),
     row(
         Feature::InertiaProducts,
-        Support::Equivalent("products of inertia in body axes"),
+        Support::Approximated(
+            "products of inertia in body axes; an asymmetric tensor is written by Ixy, Iyz and Izx",
+        ),
     ),
     row(
         Feature::FixedBodies,
         Support::Equivalent("a rigid joint from `fixed`"),
     ),
-    row(Feature::InitialJointPositions, Support::Kept),
+    row(
+        Feature::InitialJointPositions,
+        Support::Approximated(
+            "kept; an immobile group's joints restart from zero at their initial position (a multi-axis \
+             joint's limits and spring rest positions are not rebased)",
+        ),
+    ),
     row(Feature::InitialJointVelocities, Support::Kept),
     row(
         Feature::InitialBodyVelocities,

@@ -114,7 +114,10 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
         Support::Approximated("markers on bodies, position only; world frames dropped"),
     ),
     row(Feature::Gravity, Support::Kept),
-    row(Feature::TimeStep, Support::Kept),
+    row(
+        Feature::TimeStep,
+        Support::Approximated("the time step is kept; the end time is lost"),
+    ),
     row(
         Feature::FormatExtras,
         Support::Lost("other formats' data has no place in SKEL"),
