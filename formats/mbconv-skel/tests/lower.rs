@@ -499,3 +499,57 @@ fn an_rsda_joint_spring_matches_on_the_initial_branch_and_through_reversal() {
         }
     }
 }
+
+/// A joint between bodies of two skeleton groups (or a skeleton and a body outside any) is a
+/// joint of one DART skeleton: the groups are merged, the joint is kept.
+#[test]
+fn a_joint_between_two_skeletons_merges_them() {
+    use mbconv_ir::{Group, GroupType};
+    let mut m = pendulum();
+    let mut tip = Body::new("tip");
+    tip.inertial.mass = 0.5;
+    tip.pose = Pose::from_translation(Vector3::new(0.0, 0.0, -2.0));
+    m.bodies.push(tip);
+    let mut elbow = Joint::new(
+        "elbow",
+        JointKind::Revolute { axis: Vector3::y() },
+        BodyRef::body("bob"),
+        BodyRef::body("tip"),
+    );
+    elbow.child_frame = Pose::from_translation(Vector3::new(0.0, 0.0, 1.0));
+    elbow.parent_frame = Pose::identity();
+    elbow.q0 = vec![0.3];
+    m.joints.push(elbow);
+    let mut tail = Body::new("tail");
+    tail.pose = Pose::from_translation(Vector3::new(0.0, 0.0, -3.0));
+    m.bodies.push(tail);
+    let mut wrist = Joint::new(
+        "wrist",
+        JointKind::Revolute { axis: Vector3::x() },
+        BodyRef::body("tip"),
+        BodyRef::body("tail"),
+    );
+    wrist.child_frame = Pose::from_translation(Vector3::new(0.0, 0.0, 1.0));
+    m.joints.push(wrist);
+    for (name, body) in [("upper", "bob"), ("lower", "tip")] {
+        let mut g = Group::new(name, GroupType::Skeleton);
+        g.bodies = vec![body.into()];
+        m.groups.push(g);
+    }
+    let lowered = lower(&m);
+    assert!(
+        lowered.report.findings.iter().all(|f| !f.can_change_motion()),
+        "{:?}",
+        lowered.report.findings
+    );
+    assert!(lowered.report.contains("skel.skeletons_merged"));
+    assert!(lowered.report.contains("skel.body_joins_skeleton"));
+    assert_eq!(lowered.model.groups.len(), 1);
+    assert_eq!(lowered.model.groups[0].bodies, ["bob", "tip", "tail"]);
+    assert_eq!(
+        lowered.model.joints[1].kind,
+        JointKind::Revolute { axis: Vector3::y() }
+    );
+    let back = round_trip(&m);
+    assert_same_twists(&m, &back, 1e-12);
+}

@@ -5,8 +5,8 @@
 //! loop-closing and unusable joints; RSDAs and TSDAs that are a joint's spring (`springs`)
 //! and the other force elements; motors, loads, devices and world frames; body velocities
 //! (tree bodies: fitted joint rates; floating bodies: an explicit free joint carrying them);
-//! joint actuators, kinds, bushings, ids and DOF data SKEL lacks (`joints`); skeletons (a group
-//! for every tree outside a skeleton group, free stand-ins for joints between two skeletons);
+//! joint actuators, kinds, bushings, ids and DOF data SKEL lacks (`joints`); skeletons (groups
+//! a joint joins merged, a group for every tree outside a skeleton group);
 //! joints met from their child side turned round; parent-side joint frames that agree with
 //! the stored body poses; body and shape data SKEL lacks (`bodies`); bodies DART never checks
 //! for contact (`collisions`); other formats' extras. Emitting the result loses nothing more.
@@ -63,6 +63,7 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
         "drop_non_skeleton_groups",
         skeleton_groups::drop_non_skeleton_groups,
     );
+    s.run("join_jointed_skeletons", skeleton_groups::join_jointed_skeletons);
     s.run("skeletons", skeleton_groups::skeletons);
     s.run("reversed_joints", tree::reversed_joints);
     s.run("parent_frames_from_poses", tree::parent_frames_from_poses);

@@ -28,8 +28,88 @@ pub(super) fn drop_non_skeleton_groups(s: &mut LowerSession) {
     }
 }
 
+/// A DART joint joins two bodies of one skeleton: a body outside the skeleton groups whose
+/// tree parent or child is in one joins that group, and two skeleton groups a tree joint
+/// joins are merged (when both are mobile or both are not), so that no tree joint crosses
+/// from one skeleton to another.
+pub(super) fn join_jointed_skeletons(s: &mut LowerSession) {
+    while join_one(s) {}
+}
+
+/// One step of [`join_jointed_skeletons`]; false when no tree joint crosses skeletons.
+fn join_one(s: &mut LowerSession) -> bool {
+    let m = &s.model;
+    let tree = SpanningTree::new(m);
+    let group_of: Vec<Option<usize>> = m
+        .bodies
+        .iter()
+        .map(|b| m.groups.iter().position(|g| g.bodies.contains(&b.name)))
+        .collect();
+    for &b in &tree.order {
+        let Attachment::Joint {
+            joint,
+            parent: Some(p),
+            ..
+        } = tree.attachments[b]
+        else {
+            continue;
+        };
+        let joint_at = path::item("joints", &m.joints[joint].name);
+        let (joining, group) = match (group_of[p], group_of[b]) {
+            (Some(g), None) => (b, g),
+            (None, Some(g)) => (p, g),
+            (Some(g), Some(h)) if g != h && m.groups[g].mobile == m.groups[h].mobile => {
+                let merged = s.model.groups.remove(h);
+                let into = if h < g { g - 1 } else { g };
+                let target = &mut s.model.groups[into];
+                for name in merged.bodies {
+                    if !target.bodies.contains(&name) {
+                        target.bodies.push(name);
+                    }
+                }
+                for name in merged.joints {
+                    if !target.joints.contains(&name) {
+                        target.joints.push(name);
+                    }
+                }
+                let message = format!(
+                    "skeleton {:?} is merged into skeleton {:?}: joint {joint_at} joins them, and a DART joint \
+                     joins bodies of one skeleton",
+                    merged.name, target.name
+                );
+                s.finding(
+                    "skeletons_merged",
+                    Feature::Groups,
+                    Severity::Info,
+                    Category::Dropped,
+                    &path::item("groups", &merged.name),
+                    message,
+                );
+                return true;
+            }
+            _ => continue,
+        };
+        let name = s.model.bodies[joining].name.clone();
+        let target = &mut s.model.groups[group];
+        target.bodies.push(name.clone());
+        let message = format!(
+            "body {name:?} is written in skeleton {:?}, which joint {joint_at} joins it to",
+            target.name
+        );
+        s.note(
+            "body_joins_skeleton",
+            Feature::Groups,
+            &path::item("bodies", &name),
+            message,
+        );
+        return true;
+    }
+    false
+}
+
 /// Every body in a skeleton group (one new group per connected tree outside the model's
-/// skeletons); a joint between two skeletons replaced by a free joint of its child.
+/// skeletons); a joint still between two skeletons (one mobile, one not) replaced by a free
+/// joint of its child.
 pub(super) fn skeletons(s: &mut LowerSession) {
     Skeletons(s).run();
 }
