@@ -34,6 +34,8 @@ use nalgebra::UnitQuaternion;
 pub(crate) fn lower(model: &Model, dialect: Dialect, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::new(FORMAT, model, tracing);
     s.run("fixed_bodies_as_rigid_joints", fixed_bodies);
+    // Before any joint is split or removed: no motor is left naming a joint that is gone.
+    s.run("drop_motors_loads_constraints_devices", drop_items);
     s.run("disable_immobile_groups", |s| {
         let findings = disable_immobile_groups(&mut s.model, FORMAT);
         s.absorb(findings);
@@ -61,7 +63,6 @@ pub(crate) fn lower(model: &Model, dialect: Dialect, tracing: Tracing) -> Lowere
             s.absorb(findings);
         }
     });
-    s.run("drop_motors_loads_constraints_devices", drop_items);
     s.run("drop_shapes", drop_shapes);
     s.run("drop_body_gravity_flags", drop_body_gravity_flags);
     s.run("markers_as_frames", markers_as_frames);

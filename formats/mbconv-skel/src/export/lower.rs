@@ -42,11 +42,13 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
     });
     s.run("simulation_settings", simulation_settings);
     s.run("drop_constraints", drop_constraints);
+    // Before any joint is removed: nothing is left naming a joint that is gone.
+    s.run("drop_motors_loads_devices", drop_motors_loads_devices);
+    s.run("drop_restraints", drop_restraints);
+    s.run("drop_world_frames", drop_world_frames);
     s.run("drop_unusable_joints", tree::drop_unusable_joints);
     s.run("joint_springs", joint_springs);
     s.run("drop_force_elements", drop_force_elements);
-    s.run("drop_motors_loads_devices", drop_motors_loads_devices);
-    s.run("drop_world_frames", drop_world_frames);
     s.run("fit_joint_rates", |s| {
         let findings = mbconv_ir::lower::fit_joint_rates(&mut s.model, FORMAT);
         s.absorb(findings);
@@ -135,6 +137,22 @@ fn joint_springs(s: &mut LowerSession) {
         );
     }
     s.model.force_elements = kept;
+}
+
+/// Shift restraints: SKEL has none.
+fn drop_restraints(s: &mut LowerSession) {
+    let (restraints, others): (Vec<_>, Vec<_>) = std::mem::take(&mut s.model.force_elements)
+        .into_iter()
+        .partition(|e| matches!(e.kind, ForceKind::Restraint(_)));
+    s.model.force_elements = others;
+    for element in restraints {
+        s.lost(
+            "restraint_lost",
+            Feature::Restraints,
+            &path::item("force_elements", &element.name),
+            "SKEL has no restraints",
+        );
+    }
 }
 
 /// The force elements left: SKEL has no spring-dampers between points, bushings or

@@ -40,7 +40,9 @@ pub(super) fn euler_as_spherical(s: &mut LowerSession) {
 }
 
 /// Joint kinds Shift has no joint for are left out: their child floats (see `float_joints`).
+/// The restraints on a joint that is left out go with it (`shift.restraint_lost`).
 pub(super) fn drop_unsupported_joints(s: &mut LowerSession) {
+    let mut dropped = Vec::new();
     let mut kept = Vec::with_capacity(s.model.joints.len());
     for joint in std::mem::take(&mut s.model.joints) {
         match joint.kind {
@@ -72,9 +74,27 @@ pub(super) fn drop_unsupported_joints(s: &mut LowerSession) {
                     &at,
                     format!("Shift has no {} joint; the joint is left out", other.type_name()),
                 );
+                dropped.push(joint.name.clone());
             }
         }
     }
+    let on_dropped = |e: &ForceElement| {
+        matches!(&e.kind, ForceKind::Restraint(Restraint { target: RestraintTarget::Joint { joint, .. }, .. })
+            if dropped.contains(joint))
+    };
+    let (lost, others): (Vec<_>, Vec<_>) = std::mem::take(&mut s.model.force_elements)
+        .into_iter()
+        .partition(|e| on_dropped(e));
+    for element in lost {
+        let at = path::item("force_elements", &element.name);
+        s.lost(
+            "restraint_lost",
+            Feature::Restraints,
+            &at,
+            "the restraint acts on a joint Shift has no joint for",
+        );
+    }
+    s.model.force_elements = others;
     s.model.joints = kept;
 }
 
@@ -251,6 +271,23 @@ fn split_universal(m: &mut Model, notes: &mut Vec<(String, String)>) {
         second.dofs = dof(1);
         second.enabled = joint.enabled;
         notes.push((path::item("joints", &joint.name), cross_name.clone()));
+        // A restraint on coordinate k of the universal joint acts on revolute k + 1.
+        for element in &mut m.force_elements {
+            if let ForceKind::Restraint(Restraint {
+                target: RestraintTarget::Joint { joint: target, dof },
+                ..
+            }) = &mut element.kind
+                && *target == joint.name
+                && *dof < 2
+            {
+                *target = if *dof == 0 {
+                    first.name.clone()
+                } else {
+                    second.name.clone()
+                };
+                *dof = 0;
+            }
+        }
         for group in &mut m.groups {
             if let Some(i) = group.joints.iter().position(|j| *j == joint.name) {
                 group
