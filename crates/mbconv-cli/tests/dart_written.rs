@@ -80,13 +80,13 @@ struct Finding {
     message: String,
 }
 
-/// The `export.*` findings in `convert`'s standard error: lines
-/// `FILE: severity[export.code] PATH: message`.
+/// The SKEL writer's `skel.*` findings in `convert`'s standard error: lines
+/// `FILE: severity[skel.code] PATH: message`.
 fn export_findings(stderr: &str) -> Vec<Finding> {
     stderr
         .lines()
         .filter_map(|line| {
-            let start = line.find("[export.")?;
+            let start = line.find("[skel.")?;
             let rest = &line[start + 1..];
             let end = rest.find(']')?;
             let code = rest[..end].to_owned();
@@ -373,11 +373,11 @@ fn check_bodies(what: &str, dart: &DartWorld, skel_info: &Value, fixture_info: &
 }
 
 /// Initial body velocities: mbconv's dynamics of the SKEL vs DART. Bodies whose velocity the
-/// writer reported as dropped (`export.body_velocity`) start at rest in DART.
+/// writer reported as dropped (`skel.body_velocity_lost`) start at rest in DART.
 fn check_velocities(what: &str, dart: &DartWorld, skel_dynamics: &Value, findings: &[Finding]) {
     let dropped: BTreeSet<&str> = findings
         .iter()
-        .filter(|f| f.code == "export.body_velocity")
+        .filter(|f| f.code == "skel.body_velocity_lost")
         .filter_map(|f| item_name(&f.path, "bodies"))
         .collect();
     for body in skel_dynamics["bodies"].as_array().unwrap() {
@@ -416,8 +416,8 @@ fn check_joints(what: &str, dart: &DartWorld, skel_info: &Value, fixture_info: &
             assert!(
                 findings
                     .iter()
-                    .any(|f| f.code == "export.loop_joint" && item_name(&f.path, "joints") == Some(name)),
-                "{what}: loop-closing joint {name} dropped without an export.loop_joint finding"
+                    .any(|f| f.code == "skel.loop_joint_lost" && item_name(&f.path, "joints") == Some(name)),
+                "{what}: loop-closing joint {name} dropped without a skel.loop_joint_lost finding"
             );
             continue;
         }
@@ -438,19 +438,17 @@ fn check_joints(what: &str, dart: &DartWorld, skel_info: &Value, fixture_info: &
             continue;
         }
         let fixed = body["fixed"] == true;
-        let (kind, dof, marker) = if fixed {
-            ("fixed", 0, "weld joint")
+        let (kind, dof, marker, code) = if fixed {
+            ("fixed", 0, "weld joint", "skel.fixed_body_as_weld_joint")
         } else {
-            ("free", 6, "free joint")
+            ("free", 6, "free joint", "skel.free_joint")
         };
         let joint = findings
             .iter()
-            .filter(|f| f.code == "export.implicit_joint")
+            .filter(|f| f.code == code)
             .filter(|f| item_name(&f.path, "bodies") == Some(name))
             .find_map(|f| quoted_after(&f.message, marker))
-            .unwrap_or_else(|| {
-                panic!("{what}: body {name} has no joint but no export.implicit_joint {marker}")
-            });
+            .unwrap_or_else(|| panic!("{what}: body {name} has no joint but no {code} {marker}"));
         expected.insert(
             joint.to_owned(),
             (kind.to_owned(), "world".to_owned(), name.to_owned(), dof),
@@ -488,7 +486,7 @@ fn check_joints(what: &str, dart: &DartWorld, skel_info: &Value, fixture_info: &
 }
 
 /// Gravity and time step: the fixture's when it gives them, else DART's defaults (reported
-/// as `export.gravity_default` for gravity).
+/// as `skel.gravity_default` for gravity).
 fn check_physics(
     what: &str,
     dart: &DartWorld,
@@ -504,8 +502,8 @@ fn check_physics(
     );
     if fixture_info["gravity"].is_null() {
         assert!(
-            findings.iter().any(|f| f.code == "export.gravity_default"),
-            "{what}: no gravity in the fixture but no export.gravity_default finding"
+            findings.iter().any(|f| f.code == "skel.gravity_default"),
+            "{what}: no gravity in the fixture but no skel.gravity_default finding"
         );
         assert_eq!(dart_gravity, [0.0, 0.0, -9.81], "{what}: DART's default gravity");
     } else {
@@ -681,11 +679,11 @@ fn skel_written_from_exact_chrono_fixtures_moves_in_dart_as_the_original_does_in
 
 #[test]
 fn export_findings_are_parsed() {
-    let line = "/tmp/x.skel: info[export.implicit_joint] bodies[\"ground\"]: body has no joint; \
+    let line = "/tmp/x.skel: info[skel.fixed_body_as_weld_joint] bodies[\"ground\"]: body has no joint; \
                 written with a weld joint \"ground_weld\" to the world at its pose";
     let findings = export_findings(line);
     assert_eq!(findings.len(), 1);
-    assert_eq!(findings[0].code, "export.implicit_joint");
+    assert_eq!(findings[0].code, "skel.fixed_body_as_weld_joint");
     assert_eq!(item_name(&findings[0].path, "bodies"), Some("ground"));
     assert_eq!(
         quoted_after(&findings[0].message, "weld joint"),

@@ -32,6 +32,7 @@ pub(crate) mod raw;
 pub(crate) mod spec;
 
 use mbconv_ir::Model;
+use mbconv_ir::format::kit::Tracing;
 use mbconv_ir::format::support::FeatureSupport;
 use mbconv_ir::format::{
     Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingSpec, Source, SourceError,
@@ -78,7 +79,20 @@ impl Format for ShiftFormat {
     }
 
     fn lower(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
-        Ok(export::lower(model, spec::Dialect::from_options(options)))
+        Ok(export::lower(
+            model,
+            spec::Dialect::from_options(options),
+            Tracing::Off,
+        ))
+    }
+
+    /// The same lowering, keeping the model after each named pass.
+    fn lower_traced(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
+        Ok(export::lower(
+            model,
+            spec::Dialect::from_options(options),
+            Tracing::On,
+        ))
     }
 
     fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {

@@ -76,10 +76,18 @@ fn lowering_keeps_the_initial_poses_and_reports_each_change() {
                 "{dialect}: {name} moved: {pose:?} -> {other:?}"
             );
         }
-        for code in ["shift.fixed_body", "shift.universal", "shift.restraint"] {
+        for code in [
+            "shift.fixed_body_as_rigid_joint",
+            "shift.universal_as_two_revolutes",
+            "shift.joint_spring_as_restraint",
+            "shift.joint_damping_as_restraint",
+        ] {
             assert!(lowered.report.contains(code), "{dialect}: no {code}");
         }
-        assert_eq!(lowered.report.contains("shift.axis"), dialect == "spec");
+        assert_eq!(
+            lowered.report.contains("shift.axis_turned_to_z"),
+            dialect == "spec"
+        );
         let problems = mbconv_ir::validate(&lowered.model);
         assert!(!problems.has_errors(), "{dialect}: {:?}", problems.findings);
         // The spring k(q − q_r) is the ascending polynomial [−k·q_r, k]; the damper [0, c].
@@ -178,7 +186,7 @@ fn a_linear_tsda_becomes_frame_pair_restraints() {
         extras: Default::default(),
     });
     let lowered = ShiftFormat.lower(&m, &Options::default()).unwrap();
-    assert!(lowered.report.contains("shift.tsda"));
+    assert!(lowered.report.contains("shift.tsda_as_restraints"));
     let restraints: Vec<_> = lowered
         .model
         .force_elements
@@ -200,4 +208,82 @@ fn a_linear_tsda_becomes_frame_pair_restraints() {
     let mut again = mbconv_shift::read_str("b.json", &written.text).unwrap().model;
     again.name.clone_from(&lowered.model.name);
     assert_eq!(again, lowered.model);
+}
+
+/// The traced lowering is the same lowering: the same model and report, and the model after
+/// the last pass that changed it is the lowered model.
+#[test]
+fn traced_lowering_gives_the_same_model_and_report() {
+    let root = mbconv_test_support::workspace_root();
+    let mut models = vec![sample()];
+    let ir = std::fs::read_to_string(root.join("fixtures/ir/double_pendulum.mbir.json")).unwrap();
+    models.push(mbconv_ir::mbir::from_str(&ir).unwrap());
+    for name in [
+        "assemblies.json",
+        "loop.json",
+        "restraints.json",
+        "v2_joints.json",
+    ] {
+        let text = std::fs::read_to_string(root.join("fixtures/shift").join(name)).unwrap();
+        models.push(mbconv_shift::read_str(name, &text).unwrap().model);
+    }
+    for model in &models {
+        for dialect in ["spec", "2.0"] {
+            let mut options = Options::default();
+            options.set("dialect", dialect);
+            let plain = ShiftFormat.lower(model, &options).unwrap();
+            let traced = ShiftFormat.lower_traced(model, &options).unwrap();
+            assert!(plain.passes.is_empty());
+            assert_eq!(traced.model, plain.model, "{} {dialect}", model.name);
+            assert_eq!(traced.report, plain.report, "{} {dialect}", model.name);
+            assert!(traced.passes.len() > 10, "{}", model.name);
+            let last = traced.passes.iter().rev().find_map(|p| p.model.as_ref());
+            assert_eq!(last.unwrap_or(model), &plain.model, "{} {dialect}", model.name);
+            let per_pass: usize = traced.passes.iter().map(|p| p.report.findings.len()).sum();
+            assert_eq!(per_pass, plain.report.findings.len(), "{}", model.name);
+            for f in &plain.report.findings {
+                assert!(f.code.starts_with("shift."), "{}", f.code);
+                assert!(f.feature.is_some() && f.pass.is_some(), "{f:?}");
+            }
+        }
+    }
+}
+
+/// An euler joint is written as a spherical joint that holds the same rotation and angular
+/// velocity: the child starts where it did, turning the same way.
+#[test]
+fn an_euler_joint_becomes_a_spherical_joint_with_the_same_state() {
+    use mbconv_ir::EulerOrder;
+    use mbconv_ir::kinematics::velocity::initial_twists;
+    for order in [EulerOrder::Xyz, EulerOrder::Zyx] {
+        let mut m = Model::new("gimbal");
+        let mut head = Body::new("head");
+        head.inertial.mass = 1.0;
+        head.pose = Pose::from_translation(Vector3::new(0.0, 0.0, 1.0));
+        m.bodies.push(head);
+        let mut joint = Joint::new(
+            "neck",
+            JointKind::Euler { order },
+            BodyRef::World,
+            BodyRef::body("head"),
+        );
+        joint.parent_frame = Pose::from_translation(Vector3::new(0.0, 0.0, 1.0));
+        joint.q0 = vec![0.3, -0.7, 1.1];
+        joint.v0 = vec![0.5, 2.0, -1.5];
+        m.joints.push(joint);
+        let lowered = ShiftFormat.lower(&m, &Options::default()).unwrap();
+        assert!(lowered.report.contains("shift.euler_as_spherical"));
+        assert!(!lowered.report.has_loss(), "{:?}", lowered.report.findings);
+        assert_eq!(lowered.model.joints[0].kind, JointKind::Spherical);
+        let state = |model: &Model| {
+            let tree = SpanningTree::new(model);
+            let poses = world_poses(model, &tree, Configuration::Initial);
+            let twists = initial_twists(model, &tree, &poses);
+            (poses[0], twists[0])
+        };
+        let ((p0, t0), (p1, t1)) = (state(&m), state(&lowered.model));
+        assert!(p0.distance(&p1) < 1e-14, "{order:?}: {p0:?} vs {p1:?}");
+        assert!((t0.angular - t1.angular).norm() < 1e-14, "{order:?}");
+        assert!((t0.linear - t1.linear).norm() < 1e-14, "{order:?}");
+    }
 }

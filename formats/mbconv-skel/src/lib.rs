@@ -34,6 +34,7 @@ pub(crate) mod raw;
 pub(crate) mod spec;
 
 use mbconv_ir::Model;
+use mbconv_ir::format::kit::Tracing;
 use mbconv_ir::format::support::FeatureSupport;
 use mbconv_ir::format::{
     Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, Source, SourceError,
@@ -67,7 +68,12 @@ impl Format for SkelFormat {
     }
 
     fn lower(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
-        Ok(export::lower(model))
+        Ok(export::lower(model, Tracing::Off))
+    }
+
+    /// The same lowering, keeping the model after each named pass.
+    fn lower_traced(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
+        Ok(export::lower(model, Tracing::On))
     }
 
     fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
@@ -82,7 +88,7 @@ pub fn read_str(name: &str, text: &str) -> Result<Imported, Box<SourceError>> {
 
 /// Lowers and writes a model as SKEL text (a convenience over [`SkelFormat`]'s `write`).
 pub fn write_string(model: &Model) -> Exported {
-    let lowered = export::lower(model);
+    let lowered = export::lower(model, Tracing::Off);
     let mut exported = export::emit(&lowered.model, None);
     let mut report = lowered.report;
     report.extend(std::mem::take(&mut exported.report));

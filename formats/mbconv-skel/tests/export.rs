@@ -113,11 +113,10 @@ fn foreign_model_is_written_with_every_loss_reported() {
     let exported = write_string(&model);
     let codes: Vec<&str> = exported.report.findings.iter().map(|f| f.code.as_str()).collect();
     for code in [
-        "export.loop_joint",
-        "export.motor",
-        "export.joint_kind",
-        "export.reversed_joint",
-        "export.implicit_joint",
+        "skel.loop_joint_lost",
+        "skel.motor_lost",
+        "skel.joint_as_free_joint",
+        "skel.joint_reversed",
     ] {
         assert!(codes.contains(&code), "{code} missing from {codes:?}");
     }

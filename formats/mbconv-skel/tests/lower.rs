@@ -123,7 +123,7 @@ fn a_floating_body_keeps_its_velocity_through_a_free_joint() {
     assert_eq!(lowered.model.joints.len(), 1);
     assert_eq!(lowered.model.joints[0].kind, JointKind::Free);
     assert!(!lowered.report.findings.iter().any(|f| f.category.is_loss()));
-    assert!(lowered.report.contains("export.implicit_joint"));
+    assert!(lowered.report.contains("skel.free_joint"));
     let back = round_trip(&m);
     assert_same_twists(&m, &back, 1e-12);
     assert_same_twists(&lowered.model, &back, 1e-12);
@@ -197,7 +197,7 @@ fn an_rsda_about_a_revolute_axis_becomes_its_spring() {
             "{:?}",
             lowered.report.findings
         );
-        assert!(lowered.report.contains("export.joint_spring"));
+        assert!(lowered.report.contains("skel.rsda_as_joint_spring"));
         let dof = lowered.model.joints[0].dof(0);
         assert_eq!((dof.spring_stiffness, dof.damping), (40.0, 0.7));
         // Same torque law for every q: the preload shifts the rest angle by preload/k, and
@@ -225,7 +225,7 @@ fn an_rsda_off_the_joint_axis_is_dropped() {
         rsda.frame2 = Pose::identity();
     }
     let lowered = lower(&m);
-    assert!(lowered.report.contains("export.force_element"));
+    assert!(lowered.report.contains("skel.rsda_lost"));
     assert!(
         lowered.model.joints[0]
             .dofs
@@ -245,12 +245,12 @@ fn an_inertia_symmetric_up_to_rounding_is_not_reported() {
         (tensor - tensor.transpose()).abs().max() > 0.0,
         "the test needs rounding"
     );
-    assert!(!lower(&m).report.contains("export.inertia_asymmetric"));
+    assert!(!lower(&m).report.contains("skel.inertia_asymmetric"));
     // A real asymmetry is reported and the upper triangle kept.
     m.bodies[0].inertial.inertia = Inertia([[0.3, 0.05, 0.0], [0.0, 0.2, 0.0], [0.0, 0.0, 0.1]]);
     m.bodies[0].inertial.inertia_rotation = UnitQuaternion::identity();
     let lowered = lower(&m);
-    assert!(lowered.report.contains("export.inertia_asymmetric"));
+    assert!(lowered.report.contains("skel.inertia_asymmetric"));
     assert_eq!(lowered.model.bodies[0].inertial.inertia.0[1][0], 0.05);
 }
 
@@ -272,16 +272,16 @@ fn jointed_bodies_that_both_collide_are_reported_once() {
         .report
         .findings
         .iter()
-        .filter(|f| f.code == "export.unchecked_contact")
+        .filter(|f| f.code == "skel.unchecked_contact")
         .collect();
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(notes[0].message.contains("bodies[\"bob\"]") && notes[0].message.contains("bodies[\"base\"]"));
     // Both bodies land in one new skeleton, whose bodies DART does not collide by default.
-    assert!(lowered.report.contains("export.unchecked_self_contact"));
+    assert!(lowered.report.contains("skel.unchecked_self_contact"));
     // A model read back from SKEL already had that skeleton: nothing to note any more.
     let again = lower(&round_trip(&m));
-    assert!(!again.report.contains("export.unchecked_contact"));
-    assert!(!again.report.contains("export.unchecked_self_contact"));
+    assert!(!again.report.contains("skel.unchecked_contact"));
+    assert!(!again.report.contains("skel.unchecked_self_contact"));
 }
 
 /// `emit` reports no loss for any fixture, SKEL or IR, nor for any corpus SKEL file, and every
@@ -349,7 +349,7 @@ fn a_stored_pose_that_disagrees_with_its_joint_moves_the_joint_frame() {
     m.joints[0].q0 = vec![0.3];
     m.bodies[0].pose.translation.x = 0.25;
     let lowered = lower(&m);
-    assert!(lowered.report.contains("export.pose_mismatch"));
+    assert!(lowered.report.contains("skel.pose_mismatch"));
     let back = round_trip(&m);
     let after = poses(&back);
     for (name, pose) in poses(&lowered.model) {
@@ -423,4 +423,133 @@ fn a_tsda_along_a_prismatic_axis_becomes_its_spring() {
             );
         }
     }
+}
+
+/// The traced lowering is the same lowering: the same model and report, and the model after
+/// the last pass that changed it is the lowered model.
+#[test]
+fn traced_lowering_gives_the_same_model_and_report() {
+    let root = mbconv_test_support::workspace_root();
+    let mut models = vec![pendulum_with_rsda(false), pendulum_with_rsda(true)];
+    let ir = std::fs::read_to_string(root.join("fixtures/ir/double_pendulum.mbir.json")).unwrap();
+    models.push(mbconv_ir::mbir::from_str(&ir).unwrap());
+    for name in [
+        "joint_free.skel",
+        "initial_state_every_joint.skel",
+        "implicit_root_orphan.skel",
+        "shapes.skel",
+    ] {
+        let path = root.join("fixtures/skel").join(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        models.push(mbconv_skel::read_str(name, &text).unwrap().model);
+    }
+    for model in &models {
+        let plain = SkelFormat.lower(model, &Options::default()).unwrap();
+        let traced = SkelFormat.lower_traced(model, &Options::default()).unwrap();
+        assert!(plain.passes.is_empty());
+        assert_eq!(traced.model, plain.model, "{}", model.name);
+        assert_eq!(traced.report, plain.report, "{}", model.name);
+        assert!(traced.passes.len() > 10, "{}", model.name);
+        let last = traced.passes.iter().rev().find_map(|p| p.model.as_ref());
+        assert_eq!(last.unwrap_or(model), &plain.model, "{}", model.name);
+        let per_pass: usize = traced.passes.iter().map(|p| p.report.findings.len()).sum();
+        assert_eq!(per_pass, plain.report.findings.len(), "{}", model.name);
+        for f in &plain.report.findings {
+            assert!(f.code.starts_with("skel."), "{}", f.code);
+            assert!(f.feature.is_some() && f.pass.is_some(), "{f:?}");
+        }
+    }
+}
+
+/// The joint spring an RSDA becomes pulls exactly like the RSDA around the initial state, not
+/// just up to whole turns: also when the initial angle lies past ±π (where the RSDA angle
+/// wraps) and when the joint is met from its child side and turned round.
+#[test]
+fn an_rsda_joint_spring_matches_on_the_initial_branch_and_through_reversal() {
+    for (q0, reversed) in [(2.8, false), (-2.9, false), (2.8, true), (0.4, true)] {
+        let forward = pendulum_with_rsda(false);
+        let mut m = forward.clone();
+        m.joints[0].q0 = vec![q0];
+        if reversed {
+            let j = &mut m.joints[0];
+            std::mem::swap(&mut j.parent, &mut j.child);
+            std::mem::swap(&mut j.parent_frame, &mut j.child_frame);
+            j.q0 = vec![-q0];
+        }
+        let lowered = lower(&m);
+        assert!(lowered.report.contains("skel.rsda_as_joint_spring"));
+        assert!(!lowered.report.has_loss(), "{:?}", lowered.report.findings);
+        let joint = &lowered.model.joints[0];
+        assert_eq!(joint.parent, BodyRef::World);
+        assert!((joint.q0[0] - q0).abs() < 1e-15);
+        let rest = joint.dof(0).spring_rest_position;
+        let stretches: Vec<(f64, f64)> = [-0.2, -0.1, 0.0, 0.1, 0.2]
+            .iter()
+            .map(|dq| {
+                let q = q0 + dq;
+                (rsda_angle(&forward, q) - (0.25 + 2.0 / 40.0), q - rest)
+            })
+            .collect();
+        let sign = stretches[2].0.signum() * stretches[2].1.signum();
+        for (rsda, spring) in stretches {
+            assert!(
+                (rsda - sign * spring).abs() < 1e-12,
+                "q0 {q0}, reversed {reversed}: {rsda} vs {spring}"
+            );
+        }
+    }
+}
+
+/// A joint between bodies of two skeleton groups (or a skeleton and a body outside any) is a
+/// joint of one DART skeleton: the groups are merged, the joint is kept.
+#[test]
+fn a_joint_between_two_skeletons_merges_them() {
+    use mbconv_ir::{Group, GroupType};
+    let mut m = pendulum();
+    let mut tip = Body::new("tip");
+    tip.inertial.mass = 0.5;
+    tip.pose = Pose::from_translation(Vector3::new(0.0, 0.0, -2.0));
+    m.bodies.push(tip);
+    let mut elbow = Joint::new(
+        "elbow",
+        JointKind::Revolute { axis: Vector3::y() },
+        BodyRef::body("bob"),
+        BodyRef::body("tip"),
+    );
+    elbow.child_frame = Pose::from_translation(Vector3::new(0.0, 0.0, 1.0));
+    elbow.parent_frame = Pose::identity();
+    elbow.q0 = vec![0.3];
+    m.joints.push(elbow);
+    let mut tail = Body::new("tail");
+    tail.pose = Pose::from_translation(Vector3::new(0.0, 0.0, -3.0));
+    m.bodies.push(tail);
+    let mut wrist = Joint::new(
+        "wrist",
+        JointKind::Revolute { axis: Vector3::x() },
+        BodyRef::body("tip"),
+        BodyRef::body("tail"),
+    );
+    wrist.child_frame = Pose::from_translation(Vector3::new(0.0, 0.0, 1.0));
+    m.joints.push(wrist);
+    for (name, body) in [("upper", "bob"), ("lower", "tip")] {
+        let mut g = Group::new(name, GroupType::Skeleton);
+        g.bodies = vec![body.into()];
+        m.groups.push(g);
+    }
+    let lowered = lower(&m);
+    assert!(
+        lowered.report.findings.iter().all(|f| !f.can_change_motion()),
+        "{:?}",
+        lowered.report.findings
+    );
+    assert!(lowered.report.contains("skel.skeletons_merged"));
+    assert!(lowered.report.contains("skel.body_joins_skeleton"));
+    assert_eq!(lowered.model.groups.len(), 1);
+    assert_eq!(lowered.model.groups[0].bodies, ["bob", "tip", "tail"]);
+    assert_eq!(
+        lowered.model.joints[1].kind,
+        JointKind::Revolute { axis: Vector3::y() }
+    );
+    let back = round_trip(&m);
+    assert_same_twists(&m, &back, 1e-12);
 }

@@ -1,94 +1,108 @@
-//! IR -> what Shift can say, each change a finding with its IR path.
+//! IR -> what Shift can say, as a sequence of named passes on a [`LowerSession`] (traced for
+//! the check's replay on request), each change a finding with its feature row and IR path.
 //!
 //! Order: fixed bodies get rigid joints from `fixed`; immobile groups (DART skeletons) become
 //! inactive assemblies with their bodies where they start; body velocities become joint
-//! rates; rotated inertia
-//! frames become products; joints become Shift's (a universal joint is `Rx` + `Ry` through a
-//! massless cross body; in the spec dialect a skewed axis turns the joint frames so that it is a
-//! coordinate axis); joint springs, dampers and friction become restraints; what Shift cannot
-//! say is dropped; a floating body that moves or sits away from the origin gets a `float`
-//! joint; then assemblies, names and the frames each joint names are settled.
+//! rates; rotated inertia frames become products; the time step goes into the integrator
+//! settings; joints become Shift's (a universal joint is `Rx` + `Ry` through a massless cross
+//! body, an euler joint a spherical one; in the spec dialect a skewed axis turns the joint
+//! frames so that it is a coordinate axis); RSDAs about a revolute axis and TSDAs along a
+//! prismatic axis become the joint's spring; joint springs, dampers and friction become
+//! restraints; what Shift cannot say is dropped; a floating body that moves or sits away from
+//! the origin gets a `float` joint; then assemblies, names and the frames each joint names
+//! are settled, and other formats' extras dropped.
 
 mod joints;
 mod names;
 
 use crate::spec::{Dialect, FORMAT};
 use mbconv_ir::format::Lowered;
+use mbconv_ir::format::kit::{LowerSession, Tracing};
+use mbconv_ir::format::support::Feature;
 use mbconv_ir::kinematics::{Attachment, SpanningTree};
 use mbconv_ir::lower::{disable_immobile_groups, explicit_free_joints, fit_joint_rates};
 use mbconv_ir::report::path;
 use mbconv_ir::{
-    BodyRef, Category, DistanceType, Extras, Finding, ForceElement, ForceKind, Frame, FrameKind, Joint,
-    JointKind, Model, PiecewisePolynomial, Pose, Report, Restraint, RestraintTarget, RestraintType, Severity,
-    SpringDamperLaw, Value, ValueMap,
+    BodyRef, DistanceType, Extras, ForceElement, ForceKind, Frame, FrameKind, Geometry, Joint, JointKind,
+    Model, PiecewisePolynomial, Pose, Restraint, RestraintTarget, RestraintType, SpringDamperLaw, Value,
+    ValueMap,
 };
 use nalgebra::UnitQuaternion;
 
-/// Lowers `model` for the given dialect.
-pub(crate) fn lower(model: &Model, dialect: Dialect) -> Lowered {
-    let mut m = model.clone();
-    let mut report = Report::default();
-    fixed_bodies(&mut m, &mut report);
-    report.findings.extend(disable_immobile_groups(&mut m, FORMAT));
-    report.findings.extend(fit_joint_rates(&mut m, FORMAT));
-    inertia_frames(&mut m, &mut report);
-    time_step(&mut m, dialect, &mut report);
-    joints::lower_joints(&mut m, dialect, &mut report);
+/// Lowers `model` for the given dialect; with [`Tracing::On`] the result holds the model
+/// after each pass.
+pub(crate) fn lower(model: &Model, dialect: Dialect, tracing: Tracing) -> Lowered {
+    let mut s = LowerSession::new(FORMAT, model, tracing);
+    s.run("fixed_bodies_as_rigid_joints", fixed_bodies);
+    // Before any joint is split or removed: no motor is left naming a joint that is gone.
+    s.run("drop_motors_loads_constraints_devices", drop_items);
+    s.run("disable_immobile_groups", |s| {
+        let findings = disable_immobile_groups(&mut s.model, FORMAT);
+        s.absorb(findings);
+    });
+    s.run("fit_joint_rates", |s| {
+        let findings = fit_joint_rates(&mut s.model, FORMAT);
+        s.absorb(findings);
+    });
+    s.run("inertia_frames_as_products", inertia_frames);
+    s.run("symmetric_inertia", symmetric_inertia);
+    s.run("time_step_in_integrator", |s| time_step(s, dialect));
+    s.run("split_universal_joints", joints::split_universal_joints);
+    s.run("euler_as_spherical", joints::euler_as_spherical);
+    s.run("drop_unsupported_joints", joints::drop_unsupported_joints);
+    s.run("turn_skewed_axes", |s| joints::turn_skewed_axes(s, dialect));
+    s.run("drop_joint_actuators", joints::drop_actuators);
+    s.run("drop_joint_bushings", joints::drop_bushings);
+    s.run("drop_joint_ids", joints::drop_joint_ids);
+    s.run("fill_joint_coordinates", joints::fill_coordinates);
+    s.run("joint_dofs_as_restraints", joints::dofs_as_restraints);
     // After the joints Shift cannot say are dropped: their bodies float from where they are.
-    if floating_bodies_need_joints(&m) {
-        report.findings.extend(explicit_free_joints(&mut m, FORMAT));
-    }
-    unsupported_items(&mut m, &mut report);
-    place_inactive_bodies(&mut m, &mut report);
-    names::settle(&mut m, &mut report);
-    foreign_extras(&mut m, &mut report);
-    Lowered::new(m, report)
-}
-
-pub(crate) fn note(report: &mut Report, code: &str, ir_path: &str, message: impl Into<String>) {
-    report.push(
-        Finding::new(
-            format!("{FORMAT}.{code}"),
-            Severity::Info,
-            Category::Note,
-            message,
-        )
-        .at(ir_path),
-    );
-}
-
-pub(crate) fn loss(
-    report: &mut Report,
-    category: Category,
-    code: &str,
-    ir_path: &str,
-    message: impl Into<String>,
-) {
-    report.push(Finding::new(format!("{FORMAT}.{code}"), Severity::Warning, category, message).at(ir_path));
+    s.run("float_joints", |s| {
+        if floating_bodies_need_joints(&s.model) {
+            let findings = explicit_free_joints(&mut s.model, FORMAT);
+            s.absorb(findings);
+        }
+    });
+    s.run("drop_shapes", drop_shapes);
+    s.run("drop_body_gravity_flags", drop_body_gravity_flags);
+    s.run("markers_as_frames", markers_as_frames);
+    s.run("drop_body_velocities", drop_body_velocities);
+    s.run("tsda_as_restraints", tsda_restraints);
+    s.run("drop_force_elements", drop_force_elements);
+    s.run("place_inactive_bodies", place_inactive_bodies);
+    s.run("assemblies", names::assemblies);
+    s.run("settle_names", names::settle_names);
+    s.run("joint_frames", names::joint_frames);
+    s.run("drop_foreign_extras", foreign_extras);
+    s.finish()
 }
 
 /// A body welded to the world becomes a body with a `rigid` joint from `fixed`.
-fn fixed_bodies(m: &mut Model, report: &mut Report) {
+fn fixed_bodies(s: &mut LowerSession) {
+    let m = &mut s.model;
+    let mut fixed = Vec::new();
     for b in 0..m.bodies.len() {
         if !m.bodies[b].fixed {
             continue;
         }
-        let body = &mut m.bodies[b];
-        body.fixed = false;
+        m.bodies[b].fixed = false;
+        let body = &m.bodies[b];
         let mut name = format!("{}_weld", body.name);
         while m.joints.iter().any(|j| j.name == name) {
             name.push('_');
         }
-        let body = &m.bodies[b];
         let mut joint = Joint::new(name, JointKind::Fixed, BodyRef::World, BodyRef::body(&body.name));
         joint.parent_frame = body.pose;
-        note(
-            report,
-            "fixed_body",
-            &path::item("bodies", &body.name),
+        fixed.push(path::item("bodies", &body.name));
+        m.joints.push(joint);
+    }
+    for at in fixed {
+        s.note(
+            "fixed_body_as_rigid_joint",
+            Feature::FixedBodies,
+            &at,
             "a fixed body is written with a rigid joint from `fixed`",
         );
-        m.joints.push(joint);
     }
 }
 
@@ -102,9 +116,10 @@ fn floating_bodies_need_joints(m: &Model) -> bool {
 }
 
 /// Shift places a body only through joints, switched off or not: a switched-off body away
-/// from the origin that no joint places gets a `rigid` joint from `fixed` at its pose. The joint moves nothing (the
-/// body stays where it is either way); it says where the body is.
-fn place_inactive_bodies(m: &mut Model, report: &mut Report) {
+/// from the origin that no joint places gets a `rigid` joint from `fixed` at its pose. The
+/// joint moves nothing (the body stays where it is either way); it says where the body is.
+fn place_inactive_bodies(s: &mut LowerSession) {
+    let m = &mut s.model;
     let active = m.active_bodies();
     let mut all_on = m.clone();
     all_on.bodies.iter_mut().for_each(|b| b.enabled = true);
@@ -115,6 +130,7 @@ fn place_inactive_bodies(m: &mut Model, report: &mut Report) {
             !active[b] && !m.bodies[b].pose.is_exact_identity() && tree.attachments[b] == Attachment::Floating
         })
         .collect();
+    let mut placed = Vec::new();
     for b in unplaced {
         let body = &m.bodies[b];
         let mut name = format!("{}_place", body.name);
@@ -123,21 +139,26 @@ fn place_inactive_bodies(m: &mut Model, report: &mut Report) {
         }
         let mut joint = Joint::new(name, JointKind::Fixed, BodyRef::World, BodyRef::body(&body.name));
         joint.parent_frame = body.pose;
-        note(
-            report,
-            "inactive_body",
-            &path::item("bodies", &body.name),
+        placed.push(path::item("bodies", &body.name));
+        m.joints.push(joint);
+    }
+    for at in placed {
+        s.note(
+            "inactive_body_placed",
+            Feature::FixedBodies,
+            &at,
             "a switched-off body is placed by a rigid joint from `fixed` (Shift places bodies only through joints)",
         );
-        m.joints.push(joint);
     }
 }
 
 /// A linear TSDA without end stops pushes its points apart with `preload − k(L − L0) − c·L̇`:
 /// exactly a spring restraint `k·L − (k·L0 + preload)` and a damper restraint `c·L̇` on the
 /// Euclidean distance of two new frames at its points.
-fn tsda_restraints(m: &mut Model, report: &mut Report) {
+fn tsda_restraints(s: &mut LowerSession) {
+    let m = &mut s.model;
     let mut kept = Vec::with_capacity(m.force_elements.len());
+    let mut rewritten = Vec::new();
     for element in std::mem::take(&mut m.force_elements) {
         let ForceKind::Tsda(tsda) = &element.kind else {
             kept.push(element);
@@ -198,14 +219,17 @@ fn tsda_restraints(m: &mut Model, report: &mut Report) {
         if let Some(c) = damping.filter(|c| *c != 0.0) {
             add(".damping", RestraintType::Damper, vec![0.0, c]);
         }
-        note(
-            report,
-            "tsda",
-            &path::item("force_elements", &element.name),
+        rewritten.push(path::item("force_elements", &element.name));
+    }
+    m.force_elements = kept;
+    for at in rewritten {
+        s.note(
+            "tsda_as_restraints",
+            Feature::Tsda,
+            &at,
             "the linear spring-damper is written as restraints on the distance of two new frames at its points",
         );
     }
-    m.force_elements = kept;
 }
 
 /// A new frame at `point` on `body` (or the world), named `wanted` made unique.
@@ -228,52 +252,40 @@ fn point_frame(m: &mut Model, body: &BodyRef, point: nalgebra::Vector3<f64>, wan
 }
 
 /// Other formats' extras (and their exactness aids) have no place in a Shift file.
-fn foreign_extras(m: &mut Model, report: &mut Report) {
-    let mut strip = |extras: &mut Extras, ir_path: &str| {
-        let foreign = extras.take_foreign(FORMAT);
-        if !foreign.is_empty() {
-            loss(
-                report,
-                Category::Dropped,
-                "extras",
-                ir_path,
-                format!("other formats' data not written: {}", foreign.join(", ")),
-            );
-        }
-    };
-    strip(&mut m.extras, "model");
-    strip(&mut m.simulation.extras, "simulation");
+fn foreign_extras(s: &mut LowerSession) {
+    let mut m = std::mem::replace(&mut s.model, Model::new(""));
+    s.strip_foreign_extras(&mut m.extras, "model");
+    s.strip_foreign_extras(&mut m.simulation.extras, "simulation");
     for frame in &mut m.world_frames {
-        strip(&mut frame.extras, &format!("world_frames[{:?}]", frame.name));
+        s.strip_foreign_extras(&mut frame.extras, &path::item("world_frames", &frame.name));
     }
     for body in &mut m.bodies {
         let body_path = path::item("bodies", &body.name);
-        strip(&mut body.extras, &body_path);
+        s.strip_foreign_extras(&mut body.extras, &body_path);
         for frame in &mut body.frames {
-            strip(
-                &mut frame.extras,
-                &format!("{body_path}.frames[{:?}]", frame.name),
-            );
+            let at = format!("{body_path}.frames[{:?}]", frame.name);
+            s.strip_foreign_extras(&mut frame.extras, &at);
         }
     }
     for joint in &mut m.joints {
-        strip(&mut joint.extras, &path::item("joints", &joint.name));
+        s.strip_foreign_extras(&mut joint.extras, &path::item("joints", &joint.name));
     }
     for group in &mut m.groups {
-        strip(&mut group.extras, &path::item("groups", &group.name));
+        s.strip_foreign_extras(&mut group.extras, &path::item("groups", &group.name));
     }
     for element in &mut m.force_elements {
-        strip(&mut element.extras, &path::item("force_elements", &element.name));
+        s.strip_foreign_extras(&mut element.extras, &path::item("force_elements", &element.name));
     }
+    s.model = m;
 }
 
 /// Shift keeps the time step in the integrator settings: a model without Shift settings gets
 /// `simulation: {time_step}` (spec) or `integrators: [{time_step}]` (2.0).
-fn time_step(m: &mut Model, dialect: Dialect, report: &mut Report) {
-    let Some(step) = m.simulation.time_step else {
+fn time_step(s: &mut LowerSession, dialect: Dialect) {
+    let Some(step) = s.model.simulation.time_step else {
         return;
     };
-    let extras = &mut m.simulation.extras;
+    let extras = &mut s.model.simulation.extras;
     let keys = ["shift.simulation", "shift.integrators", "shift.integrator"];
     if keys.iter().any(|k| extras.get(k).is_some()) {
         return;
@@ -283,141 +295,251 @@ fn time_step(m: &mut Model, dialect: Dialect, report: &mut Report) {
         Dialect::Spec => extras.insert("shift.simulation", settings),
         Dialect::V2 => extras.insert("shift.integrators", Value::List(vec![settings])),
     }
-    note(
-        report,
-        "time_step",
-        "simulation",
+    s.note(
+        "time_step_in_integrator",
+        Feature::TimeStep,
+        "simulation.time_step",
         "the time step is written in Shift's integrator settings",
     );
 }
 
 /// Shift's inertia is given in body axes: a rotated inertia frame becomes products of inertia.
-fn inertia_frames(m: &mut Model, report: &mut Report) {
-    for body in &mut m.bodies {
+fn inertia_frames(s: &mut LowerSession) {
+    let mut turned = Vec::new();
+    for body in &mut s.model.bodies {
         if body.inertial.inertia_rotation != UnitQuaternion::identity() {
             body.inertial.inertia = mbconv_ir::Inertia::from_matrix(&body.inertial.inertia_in_body_axes());
             body.inertial.inertia_rotation = UnitQuaternion::identity();
-            note(
-                report,
-                "inertia_products",
-                &path::field(&path::item("bodies", &body.name), "inertial"),
-                "the rotated inertia frame is written as products of inertia in body axes",
-            );
+            turned.push(path::field(&path::item("bodies", &body.name), "inertial"));
         }
+    }
+    for at in turned {
+        s.note(
+            "inertia_frame_as_products",
+            Feature::InertiaProducts,
+            &at,
+            "the rotated inertia frame is written as products of inertia in body axes",
+        );
     }
 }
 
-/// Motors, loads, constraints, devices, shapes and force elements other than restraints:
-/// Shift has no place for them.
-fn unsupported_items(m: &mut Model, report: &mut Report) {
-    for motor in std::mem::take(&mut m.motors) {
-        loss(
-            report,
-            Category::Dropped,
-            "dropped",
+/// Relative asymmetry (of the largest entry) above which an inertia tensor is data rather than
+/// rounding (rotating a symmetric tensor leaves about 1e-16).
+const INERTIA_SYMMETRY_TOLERANCE: f64 = 1e-9;
+
+/// Shift stores six inertia numbers (`Ixy`, `Iyz`, `Izx` the entries `[0][1]`, `[1][2]`,
+/// `[2][0]`): an asymmetric tensor becomes the symmetric one those six numbers give.
+fn symmetric_inertia(s: &mut LowerSession) {
+    let mut changed = Vec::new();
+    for body in &mut s.model.bodies {
+        let i = body.inertial.inertia.0;
+        let tensor = body.inertial.inertia.matrix();
+        let asymmetry = (tensor - tensor.transpose()).abs().max();
+        if asymmetry <= INERTIA_SYMMETRY_TOLERANCE * tensor.abs().max() {
+            continue;
+        }
+        body.inertial.inertia = mbconv_ir::Inertia::from_moments_products(
+            [i[0][0], i[1][1], i[2][2]],
+            [i[0][1], i[2][0], i[1][2]],
+        );
+        changed.push(path::field(&path::item("bodies", &body.name), "inertial"));
+    }
+    for at in changed {
+        s.approximated(
+            "inertia_asymmetric",
+            Feature::InertiaProducts,
+            &at,
+            "the inertia tensor is not symmetric; Shift stores six numbers: Ixy, Iyz and Izx are written and \
+             mirrored",
+        );
+    }
+}
+
+/// Motors, loads, constraints and devices: Shift has no place for them.
+fn drop_items(s: &mut LowerSession) {
+    for motor in std::mem::take(&mut s.model.motors) {
+        s.lost(
+            "motor_lost",
+            Feature::Motors,
             &path::item("motors", &motor.name),
             "Shift has no motors",
         );
     }
-    for load in std::mem::take(&mut m.loads) {
-        loss(
-            report,
-            Category::Dropped,
-            "dropped",
+    for load in std::mem::take(&mut s.model.loads) {
+        s.lost(
+            "load_lost",
+            Feature::BodyLoads,
             &path::item("loads", &load.name),
             "Shift has no body loads",
         );
     }
-    for constraint in std::mem::take(&mut m.constraints) {
-        loss(
-            report,
-            Category::Dropped,
-            "dropped",
+    for constraint in std::mem::take(&mut s.model.constraints) {
+        s.lost(
+            "constraint_lost",
+            Feature::Constraints,
             &path::item("constraints", &constraint.name),
             "Shift has no constraints besides joints",
         );
     }
-    for device in std::mem::take(&mut m.devices) {
-        loss(
-            report,
-            Category::Dropped,
-            "dropped",
+    for device in std::mem::take(&mut s.model.devices) {
+        s.lost(
+            "device_lost",
+            Feature::Devices,
             &path::item("devices", &device.name),
             "Shift has no sensors or cameras (lights are kept only when read from Shift)",
         );
     }
-    for body in &mut m.bodies {
-        if !body.shapes.is_empty() || !body.contact_materials.is_empty() {
-            body.shapes.clear();
-            body.contact_materials.clear();
-            loss(
-                report,
-                Category::Dropped,
-                "dropped",
-                &path::field(&path::item("bodies", &body.name), "shapes"),
+}
+
+/// IR shapes (meshes among them, and their colours) and contact materials: Shift names mesh
+/// files only, in its own body data.
+fn drop_shapes(s: &mut LowerSession) {
+    let mut lost: Vec<(&'static str, Feature, String, &'static str)> = Vec::new();
+    for body in &mut s.model.bodies {
+        let at = path::item("bodies", &body.name);
+        let shapes = std::mem::take(&mut body.shapes);
+        let meshes = shapes.iter().any(|x| matches!(x.geometry, Geometry::Mesh(_)));
+        let others = shapes.iter().any(|x| !matches!(x.geometry, Geometry::Mesh(_)));
+        let coloured = shapes.iter().any(|x| x.appearance.is_some());
+        let shapes_at = path::field(&at, "shapes");
+        if others {
+            lost.push((
+                "shapes_lost",
+                Feature::Shapes,
+                shapes_at.clone(),
                 "shapes are not written (Shift names mesh files only)",
-            );
+            ));
         }
-        if !body.gravity {
-            body.gravity = true;
-            loss(
-                report,
-                Category::Dropped,
-                "dropped",
-                &path::item("bodies", &body.name),
-                "Shift applies gravity to every body",
-            );
+        if meshes {
+            lost.push((
+                "mesh_lost",
+                Feature::Meshes,
+                shapes_at.clone(),
+                "IR mesh shapes are not written (Shift names mesh files in its own body data only)",
+            ));
         }
-        for frame in body.frames.iter_mut().filter(|f| f.kind != FrameKind::Frame) {
-            frame.kind = FrameKind::Frame;
-            note(
-                report,
-                "frame",
-                &path::item("bodies", &body.name),
-                format!("the marker {:?} is written as a frame", frame.name),
-            );
+        if coloured {
+            lost.push((
+                "appearance_lost",
+                Feature::Appearance,
+                shapes_at,
+                "the shapes' colours and materials are not written",
+            ));
         }
-        if body.initial_velocity.take().is_some() {
-            loss(
-                report,
-                Category::Dropped,
-                "dropped",
-                &path::item("bodies", &body.name),
-                "Shift cannot give this body an initial velocity",
-            );
+        if !body.contact_materials.is_empty() {
+            body.contact_materials.clear();
+            lost.push((
+                "contact_materials_lost",
+                Feature::ContactMaterials,
+                path::field(&at, "contact_materials"),
+                "Shift has no contact materials",
+            ));
         }
     }
-    tsda_restraints(m, report);
-    let joints: Vec<(String, usize)> = m.joints.iter().map(|j| (j.name.clone(), j.kind.nv())).collect();
-    m.force_elements.retain(|element| {
-        let ir_path = path::item("force_elements", &element.name);
-        match &element.kind {
-            ForceKind::Restraint(r) => match &r.target {
-                mbconv_ir::RestraintTarget::Joint { joint, dof } => {
-                    let ok = *dof == 0 && joints.iter().any(|(name, nv)| name == joint && *nv == 1);
-                    if !ok {
-                        loss(
-                            report,
-                            Category::Dropped,
-                            "dropped",
-                            &ir_path,
-                            "a Shift restraint acts on a one-degree-of-freedom joint",
-                        );
-                    }
-                    ok
-                }
-                mbconv_ir::RestraintTarget::FramePair { .. } => true,
-            },
-            other => {
-                loss(
-                    report,
-                    Category::Dropped,
-                    "dropped",
-                    &ir_path,
-                    format!("Shift has no {} force element", other.type_name()),
-                );
-                false
-            }
+    for (what, feature, at, message) in lost {
+        s.lost(what, feature, &at, message);
+    }
+}
+
+/// Shift applies gravity to every body.
+fn drop_body_gravity_flags(s: &mut LowerSession) {
+    let mut exempt = Vec::new();
+    for body in &mut s.model.bodies {
+        if !body.gravity {
+            body.gravity = true;
+            exempt.push(path::item("bodies", &body.name));
         }
-    });
+    }
+    for at in exempt {
+        s.lost(
+            "body_gravity_exemption_lost",
+            Feature::Gravity,
+            &at,
+            "Shift applies gravity to every body; the body's exemption is lost",
+        );
+    }
+}
+
+/// Markers become frames (Shift has frames only; a marker is a frame with a name).
+fn markers_as_frames(s: &mut LowerSession) {
+    let mut markers = Vec::new();
+    for body in &mut s.model.bodies {
+        for frame in body.frames.iter_mut().filter(|f| f.kind != FrameKind::Frame) {
+            frame.kind = FrameKind::Frame;
+            markers.push((path::item("bodies", &body.name), frame.name.clone()));
+        }
+    }
+    for (at, name) in markers {
+        s.note(
+            "marker_as_frame",
+            Feature::NamedFrames,
+            &at,
+            format!("the marker {name:?} is written as a frame"),
+        );
+    }
+}
+
+/// Body velocities no joint carries (the passes before give every moving body a joint).
+fn drop_body_velocities(s: &mut LowerSession) {
+    let mut lost = Vec::new();
+    for body in &mut s.model.bodies {
+        if body.initial_velocity.take().is_some() {
+            lost.push(path::item("bodies", &body.name));
+        }
+    }
+    for at in lost {
+        s.lost(
+            "body_velocity_lost",
+            Feature::InitialBodyVelocities,
+            &at,
+            "Shift cannot give this body an initial velocity",
+        );
+    }
+}
+
+/// Force elements Shift cannot say: restraints on joints other than one-degree-of-freedom
+/// ones, RSDAs, bushings, TSDAs with other laws or end stops.
+fn drop_force_elements(s: &mut LowerSession) {
+    let joints: Vec<(String, usize)> = s
+        .model
+        .joints
+        .iter()
+        .map(|j| (j.name.clone(), j.kind.nv()))
+        .collect();
+    for element in std::mem::take(&mut s.model.force_elements) {
+        let at = path::item("force_elements", &element.name);
+        let (what, feature, message) = match &element.kind {
+            ForceKind::Restraint(r) => match &r.target {
+                RestraintTarget::Joint { joint, dof } => {
+                    if *dof == 0 && joints.iter().any(|(name, nv)| name == joint && *nv == 1) {
+                        s.model.force_elements.push(element);
+                        continue;
+                    }
+                    (
+                        "restraint_lost",
+                        Feature::Restraints,
+                        "a Shift restraint acts on a one-degree-of-freedom joint".to_owned(),
+                    )
+                }
+                RestraintTarget::FramePair { .. } => {
+                    s.model.force_elements.push(element);
+                    continue;
+                }
+            },
+            ForceKind::Tsda(_) => (
+                "tsda_lost",
+                Feature::Tsda,
+                "only a linear spring-damper without end stops becomes Shift restraints".to_owned(),
+            ),
+            ForceKind::Rsda(_) => (
+                "rsda_lost",
+                Feature::Rsda,
+                "Shift has no rotational spring-damper (only a linear one about a revolute joint's axis, as its \
+                 restraints)"
+                    .to_owned(),
+            ),
+            ForceKind::Bushing(_) => ("bushing_lost", Feature::Bushings, "Shift has no bushings".to_owned()),
+        };
+        s.lost(what, feature, &at, message);
+    }
 }

@@ -15,19 +15,32 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
     row(Feature::MassProperties, Support::Kept),
     row(
         Feature::InertiaProducts,
-        Support::Equivalent("products of inertia in body axes"),
+        Support::Approximated(
+            "products of inertia in body axes; an asymmetric tensor is written by Ixy, Iyz and Izx",
+        ),
     ),
     row(
         Feature::FixedBodies,
         Support::Equivalent("a rigid joint from `fixed`"),
     ),
-    row(Feature::InitialJointPositions, Support::Kept),
+    row(
+        Feature::InitialJointPositions,
+        Support::Approximated(
+            "kept; an immobile group's joints restart from zero at their initial position (a multi-axis \
+             joint's limits and spring rest positions are not rebased)",
+        ),
+    ),
     row(Feature::InitialJointVelocities, Support::Kept),
     row(
         Feature::InitialBodyVelocities,
         Support::Equivalent("joint rates, or a float joint for a floating body"),
     ),
-    row(Feature::FixedJoint, Support::Equivalent("`rigid`")),
+    row(
+        Feature::FixedJoint,
+        Support::Approximated(
+            "`rigid`; a continuous track becomes a plain rigid joint (its surface motion is lost)",
+        ),
+    ),
     row(
         Feature::RevoluteJoint,
         Support::Equivalent(
@@ -44,7 +57,10 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
         Support::Equivalent("two revolute joints through a massless cross body"),
     ),
     row(Feature::SphericalJoint, Support::Equivalent("`spherical`")),
-    row(Feature::EulerJoint, Support::Lost("Shift has no euler joint")),
+    row(
+        Feature::EulerJoint,
+        Support::Equivalent("`spherical` (the angles as the rotation vector of the same rotation)"),
+    ),
     row(
         Feature::CylindricalJoint,
         Support::Lost("Shift has no cylindrical joint"),
@@ -67,17 +83,26 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
     ),
     row(
         Feature::JointSprings,
-        Support::Equivalent("a spring restraint on the joint"),
+        Support::Equivalent(
+            "a spring restraint on a one-degree-of-freedom joint; a multi-degree-of-freedom joint's are lost",
+        ),
     ),
     row(
         Feature::JointDamping,
-        Support::Equivalent("a damper restraint on the joint"),
+        Support::Equivalent(
+            "a damper restraint on a one-degree-of-freedom joint; a multi-degree-of-freedom joint's is lost",
+        ),
     ),
     row(
         Feature::JointFriction,
-        Support::Approximated("a friction restraint stepping from -f to +f at zero rate"),
+        Support::Approximated(
+            "a friction restraint stepping from -f to +f at zero rate; a multi-degree-of-freedom joint's is lost",
+        ),
     ),
-    row(Feature::JointActuators, Support::Lost("Shift has no actuators")),
+    row(
+        Feature::JointActuators,
+        Support::Lost("Shift has no actuators, rotor inertia or gear ratios"),
+    ),
     row(
         Feature::Constraints,
         Support::Lost("Shift has no constraints besides joints"),
@@ -90,7 +115,12 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
     ),
     row(Feature::Rsda, Support::Lost("not converted to restraints")),
     row(Feature::Bushings, Support::Lost("Shift has no bushings")),
-    row(Feature::Restraints, Support::Kept),
+    row(
+        Feature::Restraints,
+        Support::Approximated(
+            "kept on one-degree-of-freedom joints and frame pairs; a restraint on another joint is lost",
+        ),
+    ),
     row(Feature::Motors, Support::Lost("Shift has no motors")),
     row(Feature::BodyLoads, Support::Lost("Shift has no body loads")),
     row(
@@ -115,7 +145,12 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
         Support::Equivalent("assemblies named by `:` paths"),
     ),
     row(Feature::NamedFrames, Support::Kept),
-    row(Feature::Gravity, Support::Kept),
+    row(
+        Feature::Gravity,
+        Support::Approximated(
+            "kept; a body's exemption from gravity is lost (Shift applies it to every body)",
+        ),
+    ),
     row(Feature::TimeStep, Support::Kept),
     row(
         Feature::FormatExtras,

@@ -16,9 +16,10 @@ use crate::spec::{
 };
 use mbconv_ir::format::Exported;
 use mbconv_ir::format::kit::{aids, numbers};
+use mbconv_ir::format::support::Feature;
 use mbconv_ir::kinematics::{Attachment, SpanningTree};
 use mbconv_ir::report::path;
-use mbconv_ir::{Category, Extras, Model, Pose, Report, Severity, Value};
+use mbconv_ir::{Category, Extras, Finding, Model, Pose, Report, Severity, Value};
 use nalgebra::Vector3;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -158,9 +159,9 @@ impl Emitter<'_> {
             .collect();
         for &b in &plan.bodies {
             let body = &m.bodies[b];
-            let kind = match self.tree.attachments[b] {
-                Attachment::Fixed => "weld",
-                Attachment::Floating => "free",
+            let (kind, code, feature) = match self.tree.attachments[b] {
+                Attachment::Fixed => ("weld", "skel.fixed_body_as_weld_joint", Feature::FixedBodies),
+                Attachment::Floating => ("free", "skel.floating_body_as_free_joint", Feature::FreeJoint),
                 Attachment::Joint { .. } => continue,
             };
             let mut name = format!("{}_{kind}", body.name);
@@ -170,12 +171,17 @@ impl Emitter<'_> {
                 n += 1;
             }
             used_names.insert(name.clone());
-            self.report.add(
-                "export.implicit_joint",
-                Severity::Info,
-                Category::Note,
-                path::item("bodies", &body.name),
-                format!("body has no joint; written with a {kind} joint {name:?} to the world at its pose"),
+            self.report.push(
+                Finding::new(
+                    code,
+                    Severity::Info,
+                    Category::Note,
+                    format!(
+                        "body has no joint; written with a {kind} joint {name:?} to the world at its pose"
+                    ),
+                )
+                .for_feature(feature)
+                .at(path::item("bodies", &body.name)),
             );
             element = element.child(
                 XmlElement::new("joint")

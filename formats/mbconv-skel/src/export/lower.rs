@@ -1,13 +1,15 @@
-//! IR -> IR: the model as SKEL can say it, and a finding for every change.
+//! IR -> IR: the model as SKEL can say it, and a finding for every change, as a sequence of
+//! named passes on a [`LowerSession`] (traced for the check's replay on request).
 //!
-//! In order: the simulation settings; items SKEL has no element for (constraints, motors,
-//! loads, devices, world frames, force elements other than the joint springs of
-//! `springs`); loop-closing and unusable joints; body velocities (tree bodies: fitted joint
-//! rates; floating bodies: an explicit free joint carrying them); skeletons (a group for every
-//! tree outside a skeleton group, free stand-ins for joints between two skeletons); joints met
-//! from their child side turned round; joint kinds, actuators and DOF data SKEL lacks; body and
-//! shape data SKEL lacks (`bodies`); and bodies DART never checks for contact
-//! (`collisions`). Emitting the result loses nothing more.
+//! In order: switched-off bodies fixed where they are; the simulation settings; constraints;
+//! loop-closing and unusable joints; RSDAs and TSDAs that are a joint's spring (`springs`)
+//! and the other force elements; motors, loads, devices and world frames; body velocities
+//! (tree bodies: fitted joint rates; floating bodies: an explicit free joint carrying them);
+//! joint actuators, kinds, bushings, ids and DOF data SKEL lacks (`joints`); skeletons (groups
+//! a joint joins merged, a group for every tree outside a skeleton group);
+//! joints met from their child side turned round; parent-side joint frames that agree with
+//! the stored body poses; body and shape data SKEL lacks (`bodies`); bodies DART never checks
+//! for contact (`collisions`); other formats' extras. Emitting the result loses nothing more.
 
 mod bodies;
 mod collisions;
@@ -21,198 +23,224 @@ pub(crate) use support::FEATURE_SUPPORT;
 
 use crate::spec::FORMAT;
 use mbconv_ir::format::Lowered;
+use mbconv_ir::format::kit::{LowerSession, Tracing};
+use mbconv_ir::format::support::Feature;
 use mbconv_ir::report::path;
-use mbconv_ir::{Category, Extras, Model, Report, Severity};
-
-/// The code prefix of lowering findings (`export.<what>`).
-const CODE: &str = "export";
+use mbconv_ir::{ForceKind, Model};
 
 /// Distance (the pose metric: the larger of metres and radians) above which a joint's
 /// parent-side frame is reported as disagreeing with the stored body poses.
 const POSE_MISMATCH: f64 = 1e-6;
 
-/// Lowers `model` for SKEL.
-pub(crate) fn lower(model: &Model) -> Lowered {
-    let mut lowering = Lowering {
-        model: model.clone(),
-        report: Report::default(),
-    };
+/// Lowers `model` for SKEL; with [`Tracing::On`] the result holds the model after each pass.
+pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
+    let mut s = LowerSession::new(FORMAT, model, tracing);
     // DART cannot switch a body off: a switched-off body is fixed where it is.
-    let fixed = mbconv_ir::lower::fix_inactive_bodies(&mut lowering.model, FORMAT);
-    lowering.report.findings.extend(fixed);
-    lowering.simulation();
-    lowering.unsayable_items();
-    lowering.unusable_joints();
-    lowering.velocities();
-    lowering.skeletons();
-    lowering.reversed_joints();
-    lowering.pose_agreement();
-    lowering.joints();
-    lowering.bodies();
-    lowering.collisions(model);
-    Lowered::new(lowering.model, lowering.report)
+    s.run("fix_inactive_bodies", |s| {
+        let findings = mbconv_ir::lower::fix_inactive_bodies(&mut s.model, FORMAT);
+        s.absorb(findings);
+    });
+    s.run("simulation_settings", simulation_settings);
+    s.run("drop_constraints", drop_constraints);
+    // Before any joint is removed: nothing is left naming a joint that is gone.
+    s.run("drop_motors_loads_devices", drop_motors_loads_devices);
+    s.run("drop_restraints", drop_restraints);
+    s.run("drop_world_frames", drop_world_frames);
+    s.run("drop_unusable_joints", tree::drop_unusable_joints);
+    s.run("joint_springs", joint_springs);
+    s.run("drop_force_elements", drop_force_elements);
+    s.run("fit_joint_rates", |s| {
+        let findings = mbconv_ir::lower::fit_joint_rates(&mut s.model, FORMAT);
+        s.absorb(findings);
+    });
+    s.run("explicit_free_joints", tree::explicit_free_joints);
+    s.run("drop_fixed_body_velocities", tree::drop_fixed_body_velocities);
+    s.run("drop_joint_actuators", joints::drop_actuators);
+    s.run("joint_stand_ins", joints::stand_ins);
+    s.run("perpendicular_planar_axes", joints::perpendicular_planar_axes);
+    s.run("drop_joint_bushings", joints::drop_bushings);
+    s.run("drop_joint_ids", joints::drop_joint_ids);
+    s.run("drop_rotor_inertia", joints::drop_rotor_inertia);
+    s.run(
+        "drop_non_skeleton_groups",
+        skeleton_groups::drop_non_skeleton_groups,
+    );
+    s.run("join_jointed_skeletons", skeleton_groups::join_jointed_skeletons);
+    s.run("skeletons", skeleton_groups::skeletons);
+    s.run("reversed_joints", tree::reversed_joints);
+    s.run("parent_frames_from_poses", tree::parent_frames_from_poses);
+    s.run("asymmetric_inertia", bodies::asymmetric_inertia);
+    s.run("marker_rotations", bodies::marker_rotations);
+    s.run("drop_contact_materials", bodies::drop_contact_materials);
+    s.run("drop_unsayable_shapes", bodies::drop_unsayable_shapes);
+    s.run("shape_details", bodies::shape_details);
+    let source = model.clone();
+    s.run("unchecked_contact", |s| collisions::report(s, &source));
+    s.run("drop_foreign_extras", drop_foreign_extras);
+    s.finish()
 }
 
-/// One lowering in progress: the model being changed and the findings so far.
-struct Lowering {
-    model: Model,
-    report: Report,
-}
-
-impl Lowering {
-    fn finding(
-        &mut self,
-        what: &str,
-        severity: Severity,
-        category: Category,
-        at: &str,
-        message: impl Into<String>,
-    ) {
-        self.report
-            .add(&format!("{CODE}.{what}"), severity, category, at, message);
-    }
-
-    /// A warning that something was dropped.
-    fn drop(&mut self, what: &str, at: &str, message: impl Into<String>) {
-        self.finding(what, Severity::Warning, Category::Dropped, at, message);
-    }
-
-    /// Removes the extras other formats own, with one finding per item.
-    fn foreign_extras(&mut self, at: &str, extras: &mut Extras) {
-        let keys = extras.take_foreign(FORMAT);
-        if keys.is_empty() {
-            return;
-        }
-        self.drop(
-            "extras",
-            at,
-            format!("format-specific data SKEL cannot hold: {}", keys.join(", ")),
+/// Gravity (DART's default when the model gives none) and the end time SKEL lacks.
+fn simulation_settings(s: &mut LowerSession) {
+    if s.model.simulation.gravity.is_none() {
+        s.note(
+            "gravity_default",
+            Feature::Gravity,
+            "simulation.gravity",
+            "the model gives no gravity; DART will use 0 0 -9.81 (as mbconv does)",
         );
     }
-
-    /// End time, gravity, foreign simulation and model extras.
-    fn simulation(&mut self) {
-        let mut simulation = std::mem::take(&mut self.model.simulation);
-        if simulation.gravity.is_none() {
-            self.finding(
-                "gravity_default",
-                Severity::Info,
-                Category::Note,
-                "simulation.gravity",
-                "the model gives no gravity; DART will use 0 0 -9.81",
-            );
-        }
-        if simulation.end_time.take().is_some() {
-            self.drop("end_time", "simulation.end_time", "SKEL has no end time");
-        }
-        self.foreign_extras("simulation", &mut simulation.extras);
-        self.model.simulation = simulation;
-        let mut extras = std::mem::take(&mut self.model.extras);
-        self.foreign_extras("model", &mut extras);
-        self.model.extras = extras;
+    if s.model.simulation.end_time.take().is_some() {
+        s.finding(
+            "end_time_lost",
+            Feature::TimeStep,
+            mbconv_ir::Severity::Info,
+            mbconv_ir::Category::Dropped,
+            "simulation.end_time",
+            "SKEL has no end time",
+        );
     }
+}
 
-    /// Constraints, force elements (but joint springs), motors, loads, devices, world frames.
-    fn unsayable_items(&mut self) {
-        let m = &mut self.model;
-        let constraints = std::mem::take(&mut m.constraints);
-        let motors = std::mem::take(&mut m.motors);
-        let loads = std::mem::take(&mut m.loads);
-        let devices = std::mem::take(&mut m.devices);
-        let world_frames = std::mem::take(&mut m.world_frames);
-        for c in constraints {
-            self.drop(
-                "constraint",
-                &path::item("constraints", &c.name),
-                "SKEL has no constraints",
-            );
-        }
-        self.force_elements();
-        for x in motors {
-            self.drop("motor", &path::item("motors", &x.name), "SKEL has no motors");
-        }
-        for x in loads {
-            self.drop(
-                "load",
-                &path::item("loads", &x.name),
-                "SKEL has no external loads",
-            );
-        }
-        for x in devices {
-            self.drop(
-                "device",
-                &path::item("devices", &x.name),
-                "SKEL has no sensors, cameras or lights",
-            );
-        }
-        for x in world_frames {
-            self.drop(
-                "world_frame",
-                &path::item("world_frames", &x.name),
-                "SKEL has no world frames",
-            );
-        }
+/// Constraints: SKEL has none.
+fn drop_constraints(s: &mut LowerSession) {
+    for c in std::mem::take(&mut s.model.constraints) {
+        s.lost(
+            "constraint_lost",
+            Feature::Constraints,
+            &path::item("constraints", &c.name),
+            "SKEL has no constraints",
+        );
     }
+}
 
-    /// Force elements: joint springs where exact (`springs`), dropped otherwise.
-    fn force_elements(&mut self) {
-        let elements = std::mem::take(&mut self.model.force_elements);
-        for element in elements {
-            let at = path::item("force_elements", &element.name);
-            match springs::as_joint_spring(&self.model, &element) {
-                Some(spring) => {
-                    let joint = &mut self.model.joints[spring.joint];
-                    let message = spring.apply(joint);
-                    self.finding("joint_spring", Severity::Info, Category::Note, &at, message);
-                }
-                None => self.drop(
-                    "force_element",
-                    &at,
-                    "SKEL has no spring-dampers, bushings or restraints",
-                ),
-            }
-        }
+/// RSDAs about a revolute joint's axis and TSDAs along a prismatic joint's axis become that
+/// joint's DOF spring (exactly; see `springs`).
+fn joint_springs(s: &mut LowerSession) {
+    let elements = std::mem::take(&mut s.model.force_elements);
+    let mut kept = Vec::with_capacity(elements.len());
+    for element in elements {
+        let Some(spring) = springs::as_joint_spring(&s.model, &element) else {
+            kept.push(element);
+            continue;
+        };
+        let (what, feature) = match element.kind {
+            ForceKind::Rsda(_) => ("rsda_as_joint_spring", Feature::Rsda),
+            _ => ("tsda_as_joint_spring", Feature::Tsda),
+        };
+        let message = spring.apply(&mut s.model.joints[spring.joint]);
+        s.note(
+            what,
+            feature,
+            &path::item("force_elements", &element.name),
+            message,
+        );
     }
+    s.model.force_elements = kept;
+}
 
-    /// Joint kinds, actuators, bushings, ids and DOF data SKEL lacks.
-    fn joints(&mut self) {
-        let mut all = std::mem::take(&mut self.model.joints);
-        for joint in &mut all {
-            let at = path::item("joints", &joint.name);
-            for finding in joints::lower_joint(joint, &at) {
-                self.report.push(finding);
-            }
-            self.foreign_extras(&at, &mut joint.extras);
-        }
-        self.model.joints = all;
+/// Shift restraints: SKEL has none.
+fn drop_restraints(s: &mut LowerSession) {
+    let (restraints, others): (Vec<_>, Vec<_>) = std::mem::take(&mut s.model.force_elements)
+        .into_iter()
+        .partition(|e| matches!(e.kind, ForceKind::Restraint(_)));
+    s.model.force_elements = others;
+    for element in restraints {
+        s.lost(
+            "restraint_lost",
+            Feature::Restraints,
+            &path::item("force_elements", &element.name),
+            "SKEL has no restraints",
+        );
     }
+}
 
-    /// Body and shape data SKEL lacks.
-    fn bodies(&mut self) {
-        let mut all = std::mem::take(&mut self.model.bodies);
-        for body in &mut all {
-            let at = path::item("bodies", &body.name);
-            for (k, shape) in body.shapes.iter_mut().enumerate() {
-                if bodies::missing_geometry(&shape.geometry).is_none() {
-                    self.foreign_extras(&path::index(&at, "shapes", k), &mut shape.extras);
-                }
-            }
-            for finding in bodies::lower_body(body) {
-                self.report.push(finding);
-            }
-            self.foreign_extras(&at, &mut body.extras);
-        }
-        self.model.bodies = all;
+/// The force elements left: SKEL has no spring-dampers between points, bushings or
+/// restraints.
+fn drop_force_elements(s: &mut LowerSession) {
+    for element in std::mem::take(&mut s.model.force_elements) {
+        let (what, feature, message) = match element.kind {
+            ForceKind::Tsda(_) => (
+                "tsda_lost",
+                Feature::Tsda,
+                "SKEL has no spring-damper between points (only along a prismatic joint's axis, as its spring)",
+            ),
+            ForceKind::Rsda(_) => (
+                "rsda_lost",
+                Feature::Rsda,
+                "SKEL has no rotational spring-damper (only a linear one about a revolute joint's axis, as its \
+                 spring)",
+            ),
+            ForceKind::Bushing(_) => ("bushing_lost", Feature::Bushings, "SKEL has no bushings"),
+            ForceKind::Restraint(_) => ("restraint_lost", Feature::Restraints, "SKEL has no restraints"),
+        };
+        s.lost(
+            what,
+            feature,
+            &path::item("force_elements", &element.name),
+            message,
+        );
     }
+}
 
-    /// Pairs of jointed bodies that both collide: DART never checks them (pairs already in one
-    /// DART skeleton of the `source` model were under that rule before).
-    fn collisions(&mut self, source: &Model) {
-        for finding in collisions::unchecked_pairs(&self.model, source) {
-            self.report.push(finding);
-        }
-        for finding in collisions::unchecked_skeletons(&self.model, source) {
-            self.report.push(finding);
-        }
+/// Motors, external loads and devices: SKEL has none.
+fn drop_motors_loads_devices(s: &mut LowerSession) {
+    for x in std::mem::take(&mut s.model.motors) {
+        s.lost(
+            "motor_lost",
+            Feature::Motors,
+            &path::item("motors", &x.name),
+            "SKEL has no motors",
+        );
     }
+    for x in std::mem::take(&mut s.model.loads) {
+        s.lost(
+            "load_lost",
+            Feature::BodyLoads,
+            &path::item("loads", &x.name),
+            "SKEL has no external loads",
+        );
+    }
+    for x in std::mem::take(&mut s.model.devices) {
+        s.lost(
+            "device_lost",
+            Feature::Devices,
+            &path::item("devices", &x.name),
+            "SKEL has no sensors, cameras or lights",
+        );
+    }
+}
+
+/// Frames fixed to the world: SKEL has markers on bodies only.
+fn drop_world_frames(s: &mut LowerSession) {
+    for x in std::mem::take(&mut s.model.world_frames) {
+        s.lost(
+            "world_frame_lost",
+            Feature::NamedFrames,
+            &path::item("world_frames", &x.name),
+            "SKEL has no world frames",
+        );
+    }
+}
+
+/// Other formats' extras: the model's, the simulation's, and every group's, body's, shape's
+/// and joint's.
+fn drop_foreign_extras(s: &mut LowerSession) {
+    let mut m = std::mem::replace(&mut s.model, Model::new(""));
+    s.strip_foreign_extras(&mut m.simulation.extras, "simulation");
+    s.strip_foreign_extras(&mut m.extras, "model");
+    for g in &mut m.groups {
+        s.strip_foreign_extras(&mut g.extras, &path::item("groups", &g.name));
+    }
+    for body in &mut m.bodies {
+        let at = path::item("bodies", &body.name);
+        for (k, shape) in body.shapes.iter_mut().enumerate() {
+            s.strip_foreign_extras(&mut shape.extras, &path::index(&at, "shapes", k));
+        }
+        s.strip_foreign_extras(&mut body.extras, &at);
+    }
+    for joint in &mut m.joints {
+        s.strip_foreign_extras(&mut joint.extras, &path::item("joints", &joint.name));
+    }
+    s.model = m;
 }

@@ -1,84 +1,201 @@
 //! Joints as Shift says them: kinds, axes and joint-level springs, dampers and friction.
 
-use super::{loss, note};
 use crate::spec::{Dialect, primitive_name};
-use mbconv_ir::kinematics::{Configuration, SpanningTree, world_poses};
+use mbconv_ir::format::kit::LowerSession;
+use mbconv_ir::format::support::Feature;
+use mbconv_ir::kinematics::{Configuration, SpanningTree, joint_motion, world_poses};
 use mbconv_ir::report::path;
+use mbconv_ir::rotation::rotation_vector;
 use mbconv_ir::{
     Body, BodyRef, Category, DofProperties, Extras, ForceElement, ForceKind, Inertia, Inertial, Joint,
-    JointKind, Model, PiecewisePolynomial, Pose, Report, Restraint, RestraintTarget, RestraintType,
+    JointKind, Limits, Model, PiecewisePolynomial, Pose, Restraint, RestraintTarget, RestraintType, Severity,
 };
 use nalgebra::{UnitQuaternion, Vector3};
 
-pub(super) fn lower_joints(m: &mut Model, dialect: Dialect, report: &mut Report) {
-    split_universal_joints(m, report);
-    let mut kept = Vec::with_capacity(m.joints.len());
-    for mut joint in std::mem::take(&mut m.joints) {
-        let ir_path = path::item("joints", &joint.name);
+/// An euler joint moves its child like a spherical joint: the angles become the rotation
+/// vector of the same rotation and the angle rates the angular velocity in the child joint
+/// frame. Per-angle DOF data has no spherical equivalent and goes with the spherical joint's
+/// (see [`dofs_as_restraints`]).
+pub(super) fn euler_as_spherical(s: &mut LowerSession) {
+    for j in 0..s.model.joints.len() {
+        let joint = &mut s.model.joints[j];
+        if !matches!(joint.kind, JointKind::Euler { .. }) {
+            continue;
+        }
+        let motion = joint_motion(&joint.kind, &joint.q0).rotation;
+        let twist = mbconv_ir::kinematics::velocity::joint_twist(&joint.kind, &joint.q0, &joint.v0);
+        let w = motion.inverse() * twist.angular;
+        joint.q0 = rotation_vector::from_quaternion(&motion).to_vec();
+        joint.v0 = vec![w.x, w.y, w.z];
+        joint.kind = JointKind::Spherical;
+        let at = path::item("joints", &joint.name);
+        s.note(
+            "euler_as_spherical",
+            Feature::EulerJoint,
+            &at,
+            "the euler joint is written as a spherical joint (its angles as the rotation vector of the same \
+             rotation, their rates as the angular velocity)",
+        );
+    }
+}
+
+/// Joint kinds Shift has no joint for are left out: their child floats (see `float_joints`).
+/// The restraints on a joint that is left out go with it (`shift.restraint_lost`).
+pub(super) fn drop_unsupported_joints(s: &mut LowerSession) {
+    let mut dropped = Vec::new();
+    let mut kept = Vec::with_capacity(s.model.joints.len());
+    for joint in std::mem::take(&mut s.model.joints) {
         match joint.kind {
-            JointKind::Fixed | JointKind::Free | JointKind::Spherical => {}
-            JointKind::Revolute { axis } | JointKind::Prismatic { axis } => {
-                let revolute = matches!(joint.kind, JointKind::Revolute { .. });
-                if dialect == Dialect::Spec && primitive_name(revolute, &axis).is_none() {
-                    turn_to_z(&mut joint, axis);
-                    joint.kind = if revolute {
-                        JointKind::Revolute { axis: Vector3::z() }
-                    } else {
-                        JointKind::Prismatic { axis: Vector3::z() }
-                    };
-                    note(
-                        report,
-                        "axis",
-                        &ir_path,
-                        "the axis is not a coordinate axis: both joint frames are turned so that it is z (Rz/Tz)",
-                    );
-                }
+            JointKind::Fixed
+            | JointKind::Free
+            | JointKind::Spherical
+            | JointKind::Revolute { .. }
+            | JointKind::Prismatic { .. } => kept.push(joint),
+            JointKind::PseudoContinuousTrack { .. } => {
+                let mut weld = joint;
+                weld.kind = JointKind::Fixed;
+                weld.q0.clear();
+                weld.v0.clear();
+                weld.dofs.clear();
+                let at = path::item("joints", &weld.name);
+                s.lost(
+                    "track_as_rigid_joint",
+                    Feature::FixedJoint,
+                    &at,
+                    "Shift has no continuous track; written as a rigid joint (the surface motion is lost)",
+                );
+                kept.push(weld);
             }
             ref other => {
-                loss(
-                    report,
-                    Category::Dropped,
-                    "dropped",
-                    &ir_path,
+                let at = path::item("joints", &joint.name);
+                s.lost(
+                    "joint_lost",
+                    Feature::of_joint(other),
+                    &at,
                     format!("Shift has no {} joint; the joint is left out", other.type_name()),
                 );
-                continue;
+                dropped.push(joint.name.clone());
             }
         }
-        if joint.actuator.take().is_some() {
-            loss(
-                report,
-                Category::Dropped,
-                "dropped",
-                &ir_path,
+    }
+    let on_dropped = |e: &ForceElement| {
+        matches!(&e.kind, ForceKind::Restraint(Restraint { target: RestraintTarget::Joint { joint, .. }, .. })
+            if dropped.contains(joint))
+    };
+    let (lost, others): (Vec<_>, Vec<_>) = std::mem::take(&mut s.model.force_elements)
+        .into_iter()
+        .partition(|e| on_dropped(e));
+    for element in lost {
+        let at = path::item("force_elements", &element.name);
+        s.lost(
+            "restraint_lost",
+            Feature::Restraints,
+            &at,
+            "the restraint acts on a joint Shift has no joint for",
+        );
+    }
+    s.model.force_elements = others;
+    s.model.joints = kept;
+}
+
+/// Spec dialect: a revolute or prismatic axis that is not a coordinate axis turns both joint
+/// frames so that it is z (`Rz`/`Tz`).
+pub(super) fn turn_skewed_axes(s: &mut LowerSession, dialect: Dialect) {
+    if dialect != Dialect::Spec {
+        return;
+    }
+    for j in 0..s.model.joints.len() {
+        let joint = &mut s.model.joints[j];
+        let (revolute, axis) = match joint.kind {
+            JointKind::Revolute { axis } => (true, axis),
+            JointKind::Prismatic { axis } => (false, axis),
+            _ => continue,
+        };
+        if primitive_name(revolute, &axis).is_some() {
+            continue;
+        }
+        let feature = Feature::of_joint(&joint.kind);
+        turn_to_z(joint, axis);
+        joint.kind = if revolute {
+            JointKind::Revolute { axis: Vector3::z() }
+        } else {
+            JointKind::Prismatic { axis: Vector3::z() }
+        };
+        let at = path::item("joints", &joint.name);
+        s.note(
+            "axis_turned_to_z",
+            feature,
+            &at,
+            "the axis is not a coordinate axis: both joint frames are turned so that it is z (Rz/Tz)",
+        );
+    }
+}
+
+/// Joint actuators: Shift has none.
+pub(super) fn drop_actuators(s: &mut LowerSession) {
+    for j in 0..s.model.joints.len() {
+        if s.model.joints[j].actuator.take().is_some() {
+            let at = path::item("joints", &s.model.joints[j].name);
+            s.lost(
+                "actuator_lost",
+                Feature::JointActuators,
+                &at,
                 "Shift has no joint actuators",
             );
         }
-        if joint.bushing.take().is_some() {
-            loss(
-                report,
-                Category::Dropped,
-                "dropped",
-                &ir_path,
+    }
+}
+
+/// Compliant joints: Shift joints are ideal.
+pub(super) fn drop_bushings(s: &mut LowerSession) {
+    for j in 0..s.model.joints.len() {
+        if s.model.joints[j].bushing.take().is_some() {
+            let at = path::item("joints", &s.model.joints[j].name);
+            s.lost(
+                "joint_bushing_lost",
+                Feature::Bushings,
+                &at,
                 "Shift joints are ideal: the bushing compliance is left out",
             );
         }
-        joint.joint_id = None;
-        let (nq, nv) = (joint.kind.nq(), joint.kind.nv());
-        if joint.q0.len() != nq || joint.v0.len() != nv {
-            joint.q0.resize(nq, 0.0);
-            joint.v0.resize(nv, 0.0);
-            note(
-                report,
-                "coordinates",
-                &ir_path,
-                "missing initial coordinates are taken as zero",
+    }
+}
+
+/// Joint ids (Choreonoid's): Shift has none.
+pub(super) fn drop_joint_ids(s: &mut LowerSession) {
+    for j in 0..s.model.joints.len() {
+        if s.model.joints[j].joint_id.take().is_some() {
+            let at = path::item("joints", &s.model.joints[j].name);
+            s.finding(
+                "joint_id_lost",
+                Feature::FormatExtras,
+                Severity::Info,
+                Category::Dropped,
+                &at,
+                "Shift has no joint ids",
             );
         }
-        dof_properties(&mut joint, &mut m.force_elements, report);
-        kept.push(joint);
     }
-    m.joints = kept;
+}
+
+/// Missing initial coordinates are zero (as the IR reads them).
+pub(super) fn fill_coordinates(s: &mut LowerSession) {
+    for j in 0..s.model.joints.len() {
+        let joint = &mut s.model.joints[j];
+        let (nq, nv) = (joint.kind.nq(), joint.kind.nv());
+        if joint.q0.len() == nq && joint.v0.len() == nv {
+            continue;
+        }
+        joint.q0.resize(nq, 0.0);
+        joint.v0.resize(nv, 0.0);
+        let at = path::item("joints", &joint.name);
+        s.note(
+            "coordinates_zeroed",
+            Feature::InitialJointPositions,
+            &at,
+            "missing initial coordinates are taken as zero",
+        );
+    }
 }
 
 /// Turns both joint frames by the rotation taking z onto `axis`: the joint moves the same.
@@ -91,7 +208,22 @@ fn turn_to_z(joint: &mut Joint, axis: Vector3<f64>) {
 
 /// A universal joint becomes a revolute about `axis1` to a massless cross body and a revolute
 /// about `axis2` from it: `R = Rot(axis1, q1)·Rot(axis2, q2)` exactly.
-fn split_universal_joints(m: &mut Model, report: &mut Report) {
+pub(super) fn split_universal_joints(s: &mut LowerSession) {
+    let mut notes = Vec::new();
+    split_universal(&mut s.model, &mut notes);
+    for (at, cross_name) in notes {
+        s.note(
+            "universal_as_two_revolutes",
+            Feature::UniversalJoint,
+            &at,
+            format!(
+                "the universal joint is written as two revolute joints through the massless body {cross_name:?}"
+            ),
+        );
+    }
+}
+
+fn split_universal(m: &mut Model, notes: &mut Vec<(String, String)>) {
     let tree = SpanningTree::new(m);
     let poses = world_poses(m, &tree, Configuration::Reference);
     let mut joints = Vec::with_capacity(m.joints.len());
@@ -138,14 +270,24 @@ fn split_universal_joints(m: &mut Model, report: &mut Report) {
         second.v0 = vec![joint.v0.get(1).copied().unwrap_or(0.0)];
         second.dofs = dof(1);
         second.enabled = joint.enabled;
-        note(
-            report,
-            "universal",
-            &path::item("joints", &joint.name),
-            format!(
-                "the universal joint is written as two revolute joints through the massless body {cross_name:?}"
-            ),
-        );
+        notes.push((path::item("joints", &joint.name), cross_name.clone()));
+        // A restraint on coordinate k of the universal joint acts on revolute k + 1.
+        for element in &mut m.force_elements {
+            if let ForceKind::Restraint(Restraint {
+                target: RestraintTarget::Joint { joint: target, dof },
+                ..
+            }) = &mut element.kind
+                && *target == joint.name
+                && *dof < 2
+            {
+                *target = if *dof == 0 {
+                    first.name.clone()
+                } else {
+                    second.name.clone()
+                };
+                *dof = 0;
+            }
+        }
         for group in &mut m.groups {
             if let Some(i) = group.joints.iter().position(|j| *j == joint.name) {
                 group
@@ -161,104 +303,172 @@ fn split_universal_joints(m: &mut Model, report: &mut Report) {
     m.joints = joints;
 }
 
-/// Joint springs, dampers and friction become restraints on the joint; what else a degree of
-/// freedom carries (limits, rotor inertia) is dropped.
-fn dof_properties(joint: &mut Joint, elements: &mut Vec<ForceElement>, report: &mut Report) {
-    let ir_path = path::item("joints", &joint.name);
-    let dofs = std::mem::take(&mut joint.dofs);
-    if dofs.iter().all(|d| *d == DofProperties::default()) {
-        return;
-    }
-    if joint.kind.nv() != 1 {
-        loss(
-            report,
-            Category::Dropped,
-            "dropped",
-            &ir_path,
-            "springs, damping, friction and limits of a multi-degree-of-freedom joint cannot be written",
-        );
-        return;
-    }
-    let d = &dofs[0];
-    let mut add = |key: &str, restraint_type: RestraintType, knots: Vec<f64>, pieces: Vec<Vec<f64>>| {
-        let mut name = format!("{}.{key}", joint.name);
-        while elements.iter().any(|e| e.name == name) {
-            name.push('_');
+/// Joint springs, dampers and friction become restraints on one-degree-of-freedom joints;
+/// what else a degree of freedom carries (limits, rotor inertia), and everything a
+/// multi-degree-of-freedom joint's carry, is dropped.
+pub(super) fn dofs_as_restraints(s: &mut LowerSession) {
+    for j in 0..s.model.joints.len() {
+        let dofs = std::mem::take(&mut s.model.joints[j].dofs);
+        if dofs.iter().all(|d| *d == DofProperties::default()) {
+            continue;
         }
-        elements.push(ForceElement {
-            name,
-            kind: ForceKind::Restraint(Restraint {
-                restraint_type,
-                target: RestraintTarget::Joint {
-                    joint: joint.name.clone(),
-                    dof: 0,
-                },
-                function: PiecewisePolynomial { knots, pieces },
-            }),
-            extras: Extras::default(),
-        });
-    };
-    if d.spring_stiffness != 0.0 {
-        add(
-            "stiffness",
-            RestraintType::Spring,
-            vec![],
-            vec![vec![
-                -d.spring_stiffness * d.spring_rest_position,
-                d.spring_stiffness,
-            ]],
-        );
-        note(
-            report,
-            "restraint",
-            &ir_path,
-            "the joint spring is written as a spring restraint on the joint",
-        );
+        let joint = s.model.joints[j].clone();
+        let at = path::item("joints", &joint.name);
+        if joint.kind.nv() != 1 {
+            lose_dofs(s, &at, &dofs, "a multi-degree-of-freedom joint's");
+            continue;
+        }
+        let d = &dofs[0];
+        let elements = &mut s.model.force_elements;
+        let mut add = |key: &str, restraint_type: RestraintType, knots: Vec<f64>, pieces: Vec<Vec<f64>>| {
+            let mut name = format!("{}.{key}", joint.name);
+            while elements.iter().any(|e| e.name == name) {
+                name.push('_');
+            }
+            elements.push(ForceElement {
+                name,
+                kind: ForceKind::Restraint(Restraint {
+                    restraint_type,
+                    target: RestraintTarget::Joint {
+                        joint: joint.name.clone(),
+                        dof: 0,
+                    },
+                    function: PiecewisePolynomial { knots, pieces },
+                }),
+                extras: Extras::default(),
+            });
+        };
+        let spring = d.spring_stiffness != 0.0;
+        let damper = d.damping != 0.0;
+        let friction = d.friction != 0.0;
+        if spring {
+            add(
+                "stiffness",
+                RestraintType::Spring,
+                vec![],
+                vec![vec![
+                    -d.spring_stiffness * d.spring_rest_position,
+                    d.spring_stiffness,
+                ]],
+            );
+        }
+        if damper {
+            add(
+                "damping",
+                RestraintType::Damper,
+                vec![],
+                vec![vec![0.0, d.damping]],
+            );
+        }
+        if friction {
+            add(
+                "friction",
+                RestraintType::Friction,
+                vec![0.0],
+                vec![vec![-d.friction], vec![d.friction]],
+            );
+        }
+        if spring {
+            s.note(
+                "joint_spring_as_restraint",
+                Feature::JointSprings,
+                &at,
+                "the joint spring is written as a spring restraint on the joint",
+            );
+        }
+        if damper {
+            s.note(
+                "joint_damping_as_restraint",
+                Feature::JointDamping,
+                &at,
+                "the joint damping is written as a damper restraint on the joint",
+            );
+        }
+        if friction {
+            s.approximated(
+                "joint_friction_as_restraint",
+                Feature::JointFriction,
+                &at,
+                "Coulomb friction is written as a friction restraint stepping from -f to +f at zero rate",
+            );
+        }
+        let rest = DofProperties {
+            spring_stiffness: 0.0,
+            spring_rest_position: 0.0,
+            damping: 0.0,
+            friction: 0.0,
+            name: None,
+            ..d.clone()
+        };
+        lose_dofs(s, &at, std::slice::from_ref(&rest), "Shift joints have no");
     }
-    if d.damping != 0.0 {
-        add(
+}
+
+/// One loss finding per kind of DOF data `dofs` carry (`whose` says whose it is).
+fn lose_dofs(s: &mut LowerSession, at: &str, dofs: &[DofProperties], whose: &str) {
+    let any = |f: &dyn Fn(&DofProperties) -> bool| dofs.iter().any(f);
+    let limited = |l: &Limits| !l.is_unlimited();
+    let losses = [
+        (
+            any(&|d| d.spring_stiffness != 0.0),
+            "joint_springs_lost",
+            Feature::JointSprings,
+            "springs",
+        ),
+        (
+            any(&|d| d.damping != 0.0),
+            "joint_damping_lost",
+            Feature::JointDamping,
             "damping",
-            RestraintType::Damper,
-            vec![],
-            vec![vec![0.0, d.damping]],
-        );
-        note(
-            report,
-            "restraint",
-            &ir_path,
-            "the joint damping is written as a damper restraint on the joint",
-        );
-    }
-    if d.friction != 0.0 {
-        add(
+        ),
+        (
+            any(&|d| d.friction != 0.0),
+            "joint_friction_lost",
+            Feature::JointFriction,
             "friction",
-            RestraintType::Friction,
-            vec![0.0],
-            vec![vec![-d.friction], vec![d.friction]],
-        );
-        loss(
-            report,
-            Category::Approximated,
-            "friction",
-            &ir_path,
-            "Coulomb friction is written as a friction restraint stepping from -f to +f at zero rate",
-        );
+        ),
+        (
+            any(&|d| limited(&d.position_limits)),
+            "joint_limits_lost",
+            Feature::JointLimits,
+            "position limits",
+        ),
+        (
+            any(&|d| {
+                limited(&d.velocity_limits) || limited(&d.acceleration_limits) || limited(&d.effort_limits)
+            }),
+            "joint_velocity_effort_limits_lost",
+            Feature::JointVelocityEffortLimits,
+            "velocity, acceleration or effort limits",
+        ),
+        (
+            any(&|d| d.rotor_inertia != 0.0 || (d.gear_ratio != 0.0 && d.gear_ratio != 1.0)),
+            "rotor_inertia_lost",
+            Feature::JointActuators,
+            "rotor inertia or gear ratio",
+        ),
+    ];
+    let mut reported = false;
+    for (found, what, feature, data) in losses {
+        if found {
+            s.lost(what, feature, at, format!("{whose} {data} cannot be written"));
+            reported = true;
+        }
     }
-    let rest = DofProperties {
-        spring_stiffness: 0.0,
-        spring_rest_position: 0.0,
-        damping: 0.0,
-        friction: 0.0,
-        name: None,
-        ..d.clone()
-    };
-    if rest != DofProperties::default() {
-        loss(
-            report,
+    let named_only = dofs.iter().all(|d| {
+        DofProperties {
+            name: None,
+            ..d.clone()
+        } == DofProperties::default()
+    });
+    if !reported && !named_only {
+        s.finding(
+            "joint_dof_data_lost",
+            Feature::FormatExtras,
+            Severity::Info,
             Category::Dropped,
-            "dropped",
-            &ir_path,
-            "Shift joints have no limits, rotor inertia or gear ratio",
+            at,
+            format!("{whose} other DOF data cannot be written"),
         );
     }
 }

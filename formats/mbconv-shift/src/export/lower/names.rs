@@ -6,20 +6,49 @@
 //! path; names are made legal; and every joint end gets a named frame whose pose is its joint
 //! frame (a `rigid` joint may keep a frame and an offset).
 
-use super::{loss, note};
 use crate::spec::{CHILD_FRAME_KEY, FIXED, ORIGIN, PARENT_FRAME_KEY, PATH_SEPARATOR};
+use mbconv_ir::format::kit::LowerSession;
+use mbconv_ir::format::support::Feature;
 use mbconv_ir::report::path;
 use mbconv_ir::{
     BodyRef, Category, ForceKind, Frame, FrameKind, Group, GroupType, JointKind, Model, Pose, Report,
-    RestraintTarget, Value,
+    RestraintTarget, Severity, Value,
 };
 use std::collections::{HashMap, HashSet};
 
-pub(super) fn settle(m: &mut Model, report: &mut Report) {
-    assemblies(m, report);
-    body_names(m, report);
-    joint_names(m, report);
-    frame_names(m, report);
+/// A finding to report once the model is no longer borrowed: its code's `what`, feature,
+/// severity, category, IR path and message.
+type Said = (&'static str, Feature, Severity, Category, String, String);
+
+fn say(s: &mut LowerSession, said: Vec<Said>) {
+    for (what, feature, severity, category, at, message) in said {
+        s.finding(what, feature, severity, category, &at, message);
+    }
+}
+
+fn note(said: &mut Vec<Said>, what: &'static str, feature: Feature, at: String, message: impl Into<String>) {
+    said.push((what, feature, Severity::Info, Category::Note, at, message.into()));
+}
+
+/// One assembly per body and joint; groups named by their `:` path.
+pub(super) fn assemblies(s: &mut LowerSession) {
+    let mut said = Vec::new();
+    assemblies_of(&mut s.model, &mut s.report, &mut said);
+    say(s, said);
+}
+
+/// Names Shift can say: no `:`, not `fixed` or `origin`, unique.
+pub(super) fn settle_names(s: &mut LowerSession) {
+    body_names(&mut s.model, &mut s.report);
+    joint_names(&mut s.model, &mut s.report);
+    frame_names(&mut s.model, &mut s.report);
+}
+
+/// A named frame for each joint end.
+pub(super) fn joint_frames(s: &mut LowerSession) {
+    let mut said = Vec::new();
+    joint_end_frames(&mut s.model, &mut said);
+    say(s, said);
 }
 
 fn legal(name: &str) -> String {
@@ -31,8 +60,7 @@ fn legal(name: &str) -> String {
     }
 }
 
-/// One assembly per body and joint; groups named by their `:` path.
-fn assemblies(m: &mut Model, report: &mut Report) {
+fn assemblies_of(m: &mut Model, report: &mut Report, said: &mut Vec<Said>) {
     // Each body and joint in the first group that lists it.
     // Sets, not list scans: a model of N bodies in one group costs O(N), not O(N²).
     let mut seen_bodies = HashSet::new();
@@ -47,19 +75,22 @@ fn assemblies(m: &mut Model, report: &mut Report) {
         if group.group_type != GroupType::Assembly {
             group.group_type = GroupType::Assembly;
             note(
-                report,
-                "group",
-                &path::item("groups", &group.name),
+                said,
+                "group_as_assembly",
+                Feature::Groups,
+                path::item("groups", &group.name),
                 "the group is written as an assembly",
             );
         }
         if group.pose.take().is_some() {
-            note(
-                report,
-                "group",
-                &path::item("groups", &group.name),
-                "the group's pose is not written (body poses already place its bodies)",
-            );
+            said.push((
+                "group_pose_lost",
+                Feature::Groups,
+                Severity::Info,
+                Category::Dropped,
+                path::item("groups", &group.name),
+                "the group's pose is not written (body poses already place its bodies)".to_owned(),
+            ));
         }
     }
     let loose_bodies: Vec<String> = m
@@ -83,9 +114,10 @@ fn assemblies(m: &mut Model, report: &mut Report) {
         group.bodies = loose_bodies;
         group.joints = loose_joints;
         note(
-            report,
-            "assembly",
-            &path::item("groups", &name),
+            said,
+            "assembly_added",
+            Feature::Groups,
+            path::item("groups", &name),
             "bodies and joints outside any group go to this assembly",
         );
         m.groups.insert(0, group);
@@ -261,7 +293,7 @@ fn joint_names(m: &mut Model, report: &mut Report) {
     }
 }
 
-/// Legal frame names, then a named frame for each joint end.
+/// Legal frame names.
 fn frame_names(m: &mut Model, report: &mut Report) {
     let owners = m
         .bodies
@@ -283,6 +315,10 @@ fn frame_names(m: &mut Model, report: &mut Report) {
             }
         }
     }
+}
+
+/// A named frame for each joint end; restraint frame pairs checked.
+fn joint_end_frames(m: &mut Model, said: &mut Vec<Said>) {
     for j in 0..m.joints.len() {
         let joint = &m.joints[j];
         let rigid = joint.kind == JointKind::Fixed;
@@ -296,9 +332,9 @@ fn frame_names(m: &mut Model, report: &mut Report) {
             PARENT_FRAME_KEY,
             rigid,
             "parent",
-            report,
+            said,
         );
-        let child_name = name_frame(m, &child, child_pose, j, CHILD_FRAME_KEY, false, "child", report);
+        let child_name = name_frame(m, &child, child_pose, j, CHILD_FRAME_KEY, false, "child", said);
         m.joints[j]
             .extras
             .insert(PARENT_FRAME_KEY, Value::String(parent_name));
@@ -320,13 +356,14 @@ fn frame_names(m: &mut Model, report: &mut Report) {
             for (body, frame) in [(body1, frame1), (body2, frame2)] {
                 if frame != ORIGIN && frames_of(m, body).is_none_or(|fs| !fs.iter().any(|f| &f.name == frame))
                 {
-                    loss(
-                        report,
+                    said.push((
+                        "restraint_frame_missing",
+                        Feature::Restraints,
+                        Severity::Warning,
                         Category::Invalid,
-                        "frame",
-                        &path::item("force_elements", &element.name),
+                        path::item("force_elements", &element.name),
                         format!("frame {frame:?} does not exist on {body}"),
-                    );
+                    ));
                 }
             }
         }
@@ -359,7 +396,7 @@ fn name_frame(
     key: &str,
     any_pose: bool,
     side: &str,
-    report: &mut Report,
+    said: &mut Vec<Said>,
 ) -> String {
     let chosen = match m.joints[j].extras.get(key) {
         Some(Value::String(s)) => Some(s.clone()),
@@ -398,9 +435,10 @@ fn name_frame(
         BodyRef::Body(b) => path::item("bodies", b),
     };
     note(
-        report,
-        "frame",
-        &path::item("joints", &joint_name),
+        said,
+        "joint_frame_added",
+        Feature::NamedFrames,
+        path::item("joints", &joint_name),
         format!("the {side} joint frame is written as the new frame {name:?} on {owner}"),
     );
     if let Some(frames) = frames_of_mut(m, body) {

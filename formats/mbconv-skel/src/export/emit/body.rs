@@ -5,8 +5,9 @@ use crate::export::skel_name;
 use crate::spec::verbatim::{XmlElement, value_element};
 use crate::spec::{PLANE_POINT, SOFT_SHAPE};
 use mbconv_ir::format::kit::aids;
+use mbconv_ir::format::support::Feature;
 use mbconv_ir::report::path;
-use mbconv_ir::{Body, Category, Geometry, Pose, Severity, Shape, ShapeRole};
+use mbconv_ir::{Body, Category, Finding, Geometry, Pose, Severity, Shape, ShapeRole};
 use nalgebra::Vector3;
 
 impl Emitter<'_> {
@@ -138,15 +139,18 @@ impl Emitter<'_> {
             Geometry::Mesh(mesh) => {
                 let file_name = mesh.uri_for_output(self.output);
                 if mesh.resolved_path.is_none() && self.output.is_some() && !mesh.uri.contains("://") {
-                    self.report.add(
-                        "export.mesh_unresolved",
-                        Severity::Warning,
-                        Category::Note,
-                        at,
-                        format!(
-                            "mesh {:?} was not resolved when the model was read; written as is, DART looks for it beside the .skel file",
-                            mesh.uri
-                        ),
+                    self.report.push(
+                        Finding::new(
+                            "skel.mesh_unresolved",
+                            Severity::Warning,
+                            Category::Note,
+                            format!(
+                                "mesh {:?} was not resolved when the model was read; written as is, DART looks for it beside the .skel file",
+                                mesh.uri
+                            ),
+                        )
+                        .for_feature(Feature::Meshes)
+                        .at(at),
                     );
                 }
                 XmlElement::new("mesh")

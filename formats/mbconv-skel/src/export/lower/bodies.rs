@@ -1,9 +1,10 @@
 //! Bodies and shapes as SKEL says them: six inertia numbers, position-only markers, no
 //! contact materials, RGB(A) colours only, the SKEL geometries only, meshes without nodes.
 
-use super::CODE;
+use mbconv_ir::format::kit::LowerSession;
+use mbconv_ir::format::support::Feature;
 use mbconv_ir::report::path;
-use mbconv_ir::{Body, Category, Finding, Geometry, Inertia, Severity, Shape};
+use mbconv_ir::{Category, Geometry, Inertia, Severity};
 use nalgebra::{Matrix3, UnitQuaternion};
 
 /// Relative tolerance under which an inertia tensor counts as symmetric: an asymmetry no larger
@@ -11,83 +12,160 @@ use nalgebra::{Matrix3, UnitQuaternion};
 /// point leaves about 1e-16 of it), not data, and is neither reported nor changed.
 pub(super) const INERTIA_SYMMETRY_TOLERANCE: f64 = 1e-9;
 
-fn finding(
-    what: &str,
-    severity: Severity,
-    category: Category,
-    at: &str,
-    message: impl Into<String>,
-) -> Finding {
-    Finding::new(format!("{CODE}.{what}"), severity, category, message).at(at)
-}
-
-fn dropped(what: &str, at: &str, message: impl Into<String>) -> Finding {
-    finding(what, Severity::Warning, Category::Dropped, at, message)
-}
-
 /// True when `tensor` is asymmetric beyond rounding (see [`INERTIA_SYMMETRY_TOLERANCE`]).
 pub(super) fn really_asymmetric(tensor: &Matrix3<f64>) -> bool {
     let asymmetry = (tensor - tensor.transpose()).abs().max();
     asymmetry > INERTIA_SYMMETRY_TOLERANCE * tensor.abs().max()
 }
 
-/// Lowers one body in place; returns a finding per change.
-pub(super) fn lower_body(body: &mut Body) -> Vec<Finding> {
-    let at = path::item("bodies", &body.name);
-    let mut findings = Vec::new();
-    let tensor = body.inertial.inertia_in_body_axes();
-    if really_asymmetric(&tensor) {
+/// SKEL stores six inertia numbers: an asymmetric tensor is written by its upper triangle.
+pub(super) fn asymmetric_inertia(s: &mut LowerSession) {
+    for b in 0..s.model.bodies.len() {
+        let body = &mut s.model.bodies[b];
+        let tensor = body.inertial.inertia_in_body_axes();
+        if !really_asymmetric(&tensor) {
+            continue;
+        }
         body.inertial.inertia = Inertia::from_moments_products(
             [tensor[(0, 0)], tensor[(1, 1)], tensor[(2, 2)]],
             [tensor[(0, 1)], tensor[(0, 2)], tensor[(1, 2)]],
         );
         body.inertial.inertia_rotation = UnitQuaternion::identity();
-        findings.push(finding(
+        let at = path::item("bodies", &body.name);
+        s.approximated(
             "inertia_asymmetric",
-            Severity::Warning,
-            Category::Approximated,
-            &path::field(&at, "inertial"),
+            Feature::InertiaProducts,
+            &at,
             "the inertia tensor is not symmetric; SKEL stores six numbers, the upper triangle is written",
-        ));
+        );
     }
-    for frame in &mut body.frames {
-        if frame.pose.rotation.angle() != 0.0 {
-            frame.pose.rotation = UnitQuaternion::identity();
-            findings.push(finding(
-                "marker_rotation",
-                Severity::Warning,
-                Category::Approximated,
-                &path::field(&at, "frames"),
-                format!(
-                    "frame {:?} becomes a marker, which has a position only",
-                    frame.name
-                ),
-            ));
+}
+
+/// Frames become markers, which have a position only.
+pub(super) fn marker_rotations(s: &mut LowerSession) {
+    for b in 0..s.model.bodies.len() {
+        let mut turned = Vec::new();
+        for frame in &mut s.model.bodies[b].frames {
+            if frame.pose.rotation.angle() != 0.0 {
+                frame.pose.rotation = UnitQuaternion::identity();
+                turned.push(frame.name.clone());
+            }
+        }
+        let at = path::item("bodies", &s.model.bodies[b].name);
+        for name in turned {
+            s.approximated(
+                "marker_rotation_lost",
+                Feature::NamedFrames,
+                &at,
+                format!("frame {name:?} becomes a marker, which has a position only"),
+            );
         }
     }
-    if !body.contact_materials.is_empty() {
+}
+
+/// Contact materials of bodies and shapes, and shapes' contact radii: SKEL has none.
+pub(super) fn drop_contact_materials(s: &mut LowerSession) {
+    for b in 0..s.model.bodies.len() {
+        let body = &mut s.model.bodies[b];
+        let at = path::item("bodies", &body.name);
+        let on_body = !body.contact_materials.is_empty();
         body.contact_materials.clear();
-        findings.push(dropped(
-            "contact_material",
-            &path::field(&at, "contact_materials"),
-            "SKEL has no contact materials",
-        ));
-    }
-    let shapes = std::mem::take(&mut body.shapes);
-    for (k, mut shape) in shapes.into_iter().enumerate() {
-        let shape_at = path::index(&at, "shapes", k);
-        if let Some(kind) = missing_geometry(&shape.geometry) {
-            findings.push(dropped(
-                "geometry",
-                &shape_at,
-                format!("SKEL has no {kind} geometry"),
-            ));
-            continue;
+        let mut on_shapes = Vec::new();
+        for (k, shape) in body.shapes.iter_mut().enumerate() {
+            if shape.contact_material.is_some() || shape.contact_radius.is_some() {
+                shape.contact_material = None;
+                shape.contact_radius = None;
+                on_shapes.push(path::index(&at, "shapes", k));
+            }
         }
-        lower_shape(&mut shape, &shape_at, &mut findings);
-        body.shapes.push(shape);
+        if on_body {
+            s.lost(
+                "contact_material_lost",
+                Feature::ContactMaterials,
+                &path::field(&at, "contact_materials"),
+                "SKEL has no contact materials",
+            );
+        }
+        for shape_at in on_shapes {
+            s.lost(
+                "shape_contact_lost",
+                Feature::ContactMaterials,
+                &shape_at,
+                "SKEL shapes have no contact material or radius",
+            );
+        }
     }
-    findings
+}
+
+/// Shapes whose geometry SKEL has no element for.
+pub(super) fn drop_unsayable_shapes(s: &mut LowerSession) {
+    for b in 0..s.model.bodies.len() {
+        let at = path::item("bodies", &s.model.bodies[b].name);
+        let shapes = std::mem::take(&mut s.model.bodies[b].shapes);
+        let mut kept = Vec::with_capacity(shapes.len());
+        for (k, shape) in shapes.into_iter().enumerate() {
+            match missing_geometry(&shape.geometry) {
+                Some(kind) => s.lost(
+                    "geometry_lost",
+                    Feature::Shapes,
+                    &path::index(&at, "shapes", k),
+                    format!("SKEL has no {kind} geometry"),
+                ),
+                None => kept.push(shape),
+            }
+        }
+        s.model.bodies[b].shapes = kept;
+    }
+}
+
+/// Appearance fields besides RGB(A) and mesh nodes: SKEL has neither.
+pub(super) fn shape_details(s: &mut LowerSession) {
+    for b in 0..s.model.bodies.len() {
+        let at = path::item("bodies", &s.model.bodies[b].name);
+        let mut appearance = Vec::new();
+        let mut nodes = Vec::new();
+        for (k, shape) in s.model.bodies[b].shapes.iter_mut().enumerate() {
+            if let Some(a) = &mut shape.appearance
+                && (a.specular.is_some()
+                    || a.emissive.is_some()
+                    || a.ambient_intensity.is_some()
+                    || a.shininess.is_some()
+                    || a.transparency.is_some()
+                    || a.texture.is_some())
+            {
+                a.specular = None;
+                a.emissive = None;
+                a.ambient_intensity = None;
+                a.shininess = None;
+                a.transparency = None;
+                a.texture = None;
+                appearance.push(path::index(&at, "shapes", k));
+            }
+            if let Geometry::Mesh(mesh) = &mut shape.geometry
+                && mesh.node.take().is_some()
+            {
+                nodes.push(path::index(&at, "shapes", k));
+            }
+        }
+        for shape_at in appearance {
+            s.finding(
+                "appearance_lost",
+                Feature::Appearance,
+                Severity::Info,
+                Category::Dropped,
+                &shape_at,
+                "SKEL colours are RGB(A) only; other appearance fields are dropped",
+            );
+        }
+        for shape_at in nodes {
+            s.lost(
+                "mesh_node_lost",
+                Feature::Meshes,
+                &shape_at,
+                "SKEL meshes cannot name a node inside the file",
+            );
+        }
+    }
 }
 
 /// The name of a geometry SKEL has no element for.
@@ -109,49 +187,6 @@ pub(super) fn missing_geometry(geometry: &Geometry) -> Option<&'static str> {
         Geometry::ElevationGrid(_) => Some("elevation grid"),
         Geometry::IndexedFaceSet(_) => Some("indexed face set"),
         _ => Some("triangle mesh"),
-    }
-}
-
-fn lower_shape(shape: &mut Shape, at: &str, findings: &mut Vec<Finding>) {
-    if let Some(a) = &mut shape.appearance
-        && (a.specular.is_some()
-            || a.emissive.is_some()
-            || a.ambient_intensity.is_some()
-            || a.shininess.is_some()
-            || a.transparency.is_some()
-            || a.texture.is_some())
-    {
-        a.specular = None;
-        a.emissive = None;
-        a.ambient_intensity = None;
-        a.shininess = None;
-        a.transparency = None;
-        a.texture = None;
-        findings.push(finding(
-            "appearance",
-            Severity::Info,
-            Category::Dropped,
-            at,
-            "SKEL colours are RGB(A) only; other appearance fields are dropped",
-        ));
-    }
-    if shape.contact_material.is_some() || shape.contact_radius.is_some() {
-        shape.contact_material = None;
-        shape.contact_radius = None;
-        findings.push(dropped(
-            "contact",
-            at,
-            "SKEL shapes have no contact material or radius",
-        ));
-    }
-    if let Geometry::Mesh(mesh) = &mut shape.geometry
-        && mesh.node.take().is_some()
-    {
-        findings.push(dropped(
-            "mesh_node",
-            at,
-            "SKEL meshes cannot name a node inside the file",
-        ));
     }
 }
 

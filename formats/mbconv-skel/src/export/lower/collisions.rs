@@ -5,9 +5,10 @@
 //! unless the source model already had them in one DART skeleton (read from SKEL, where the
 //! same rules applied).
 
-use super::CODE;
+use mbconv_ir::format::kit::LowerSession;
+use mbconv_ir::format::support::Feature;
 use mbconv_ir::report::path;
-use mbconv_ir::{Body, Category, Finding, GroupType, Model, Severity, ShapeRole};
+use mbconv_ir::{Body, GroupType, Model, ShapeRole};
 use std::collections::BTreeSet;
 
 /// True when the body has a shape that collides.
@@ -26,9 +27,22 @@ fn in_one_skeleton(model: &Model, a: &str, b: &str) -> bool {
     })
 }
 
+/// The notes of [`unchecked_pairs`] and [`unchecked_skeletons`] for the lowered model.
+pub(super) fn report(s: &mut LowerSession, source: &Model) {
+    for (what, at, message) in unchecked_pairs(&s.model, source)
+        .into_iter()
+        .chain(unchecked_skeletons(&s.model, source))
+    {
+        s.note(what, Feature::Shapes, &at, message);
+    }
+}
+
+/// A note: its code's `what`, its IR path and its message.
+type Note = (&'static str, String, String);
+
 /// One note per pair of bodies joined by an enabled joint of the lowered `model` that both
 /// collide, except pairs one skeleton of the `source` model already held.
-pub(super) fn unchecked_pairs(model: &Model, source: &Model) -> Vec<Finding> {
+fn unchecked_pairs(model: &Model, source: &Model) -> Vec<Note> {
     let mut seen = BTreeSet::new();
     let mut findings = Vec::new();
     for joint in model.joints.iter().filter(|j| j.enabled) {
@@ -46,26 +60,19 @@ pub(super) fn unchecked_pairs(model: &Model, source: &Model) -> Vec<Finding> {
             continue;
         }
         let (path_a, path_b) = (path::item("bodies", a), path::item("bodies", b));
-        findings.push(
-            Finding::new(
-                format!("{CODE}.unchecked_contact"),
-                Severity::Info,
-                Category::Note,
-                format!(
-                    "{path_a} and {path_b} both collide but are joined by joint {:?}: not checked for contact in \
-                     DART, which never collides a body with its parent",
-                    joint.name
-                ),
-            )
-            .at(path_a),
+        let message = format!(
+            "{path_a} and {path_b} both collide but are joined by joint {:?}: not checked for contact in DART, \
+             which never collides a body with its parent",
+            joint.name
         );
+        findings.push(("unchecked_contact", path_a, message));
     }
     findings
 }
 
 /// One note per skeleton of the lowered `model` that the `source` model did not have, when two
 /// or more of its bodies collide: DART checks no two bodies of one skeleton by default.
-pub(super) fn unchecked_skeletons(model: &Model, source: &Model) -> Vec<Finding> {
+fn unchecked_skeletons(model: &Model, source: &Model) -> Vec<Note> {
     let mut findings = Vec::new();
     for group in model
         .groups
@@ -88,19 +95,16 @@ pub(super) fn unchecked_skeletons(model: &Model, source: &Model) -> Vec<Finding>
         if colliding.len() < 2 {
             continue;
         }
-        findings.push(
-            Finding::new(
-                format!("{CODE}.unchecked_self_contact"),
-                Severity::Info,
-                Category::Note,
-                format!(
-                    "bodies {} share one DART skeleton, whose bodies DART does not check against each other \
-                     by default (self-collision off)",
-                    colliding.join(", ")
-                ),
-            )
-            .at(path::item("groups", &group.name)),
+        let message = format!(
+            "bodies {} share one DART skeleton, whose bodies DART does not check against each other by default \
+             (self-collision off)",
+            colliding.join(", ")
         );
+        findings.push((
+            "unchecked_self_contact",
+            path::item("groups", &group.name),
+            message,
+        ));
     }
     findings
 }

@@ -8,8 +8,11 @@
 //! axes, times -1 when the RSDA's first body is the joint's child) and `θ₀` the angle at
 //! `q = 0`. The RSDA torque `-k(θ - θ_free) - d·θ̇` is then the DOF spring `-k(q - q_rest)`
 //! with `q_rest = c·(θ_free - θ₀)` and the damper `-d·q̇`, which is what DART's
-//! `<spring_stiffness>`, `<spring_rest_position>` and `<damping>` say. A spring the joint
-//! already has adds up (stiffnesses and dampings add, rest positions average by stiffness).
+//! `<spring_stiffness>`, `<spring_rest_position>` and `<damping>` say. The RSDA angle is
+//! measured in (-π, π]: when the initial `c·q + θ₀` lies `n` turns outside it, `q_rest` gains
+//! `c·2πn`, so that the spring pulls the same way from the start (the two agree while the
+//! angle does not wrap again). A spring the joint already has adds up (stiffnesses and
+//! dampings add, rest positions average by stiffness).
 //!
 //! For a TSDA whose attachment points lie on the prismatic axis, the length is
 //! `L = s·(ℓ₀ + q)` with `ℓ₀` the signed distance between the points along the axis at `q = 0`
@@ -20,6 +23,7 @@
 use crate::spec::plain_dof;
 use mbconv_ir::{ForceElement, ForceKind, Joint, JointKind, Model, Pose, Rsda, SpringDamperLaw, Tsda};
 use nalgebra::Vector3;
+use std::f64::consts::TAU;
 
 /// How far (as a unit-vector difference) an RSDA axis may be from the joint axis and still
 /// count as the same axis.
@@ -107,11 +111,14 @@ fn rsda_spring(model: &Model, rsda: &Rsda) -> Option<JointSpring> {
         let m = relative.to_rotation_matrix().into_inner();
         let angle_at_zero = m[(1, 0)].atan2(m[(0, 0)]);
         let c = sign * sigma;
+        // The RSDA angle is measured in (-π, π]: at the initial q it is `c·q + θ₀ - 2πn`.
+        let initial = c * joint.q0.first().copied().unwrap_or(0.0) + angle_at_zero;
+        let turns = ((initial - initial.sin().atan2(initial.cos())) / TAU).round();
         Some(JointSpring {
             joint: j,
             element: "RSDA",
             stiffness: stiffness.unwrap_or(0.0),
-            rest_position: c * (free_angle - angle_at_zero),
+            rest_position: c * (free_angle - angle_at_zero + TAU * turns),
             damping: damping.unwrap_or(0.0),
         })
     })

@@ -14,15 +14,25 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
         Feature::FixedBodies,
         Support::Equivalent("a weld joint to the world"),
     ),
-    row(Feature::InitialJointPositions, Support::Kept),
+    row(
+        Feature::InitialJointPositions,
+        Support::Approximated(
+            "kept; where a stored body pose disagrees with its joint's frames, the parent-side frame is moved \
+             to agree with the pose (DART derives it from the poses)",
+        ),
+    ),
     row(Feature::InitialJointVelocities, Support::Kept),
     row(
         Feature::InitialBodyVelocities,
         Support::Equivalent(
-            "a free joint from the world carrying the velocity; tree bodies' as fitted joint rates",
+            "a free joint from the world carrying the velocity; tree bodies' as fitted joint rates; a fixed \
+             body's is lost",
         ),
     ),
-    row(Feature::FixedJoint, Support::Kept),
+    row(
+        Feature::FixedJoint,
+        Support::Approximated("kept; a continuous track becomes a weld (its surface motion is lost)"),
+    ),
     row(Feature::RevoluteJoint, Support::Kept),
     row(Feature::PrismaticJoint, Support::Kept),
     row(
@@ -36,7 +46,10 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
         Feature::CylindricalJoint,
         Support::Lost("no cylindrical joint: a free joint stands in"),
     ),
-    row(Feature::PlanarJoint, Support::Kept),
+    row(
+        Feature::PlanarJoint,
+        Support::Approximated("kept; non-perpendicular axes are made perpendicular, as DART does"),
+    ),
     row(Feature::TranslationalJoint, Support::Kept),
     row(Feature::FreeJoint, Support::Kept),
     row(
@@ -54,12 +67,16 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
     row(Feature::JointFriction, Support::Kept),
     row(
         Feature::JointActuators,
-        Support::Approximated("DART's actuator types; position actuators are dropped"),
+        Support::Approximated(
+            "DART's actuator types; position actuators, rotor inertia and gear ratios are dropped",
+        ),
     ),
     row(Feature::Constraints, Support::Lost("SKEL has no constraints")),
     row(
         Feature::Tsda,
-        Support::Lost("SKEL has no spring-dampers between points"),
+        Support::Equivalent(
+            "along a prismatic joint's axis with a linear law and no end stops: the joint's spring; others lost",
+        ),
     ),
     row(
         Feature::Rsda,
@@ -97,7 +114,10 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
         Support::Approximated("markers on bodies, position only; world frames dropped"),
     ),
     row(Feature::Gravity, Support::Kept),
-    row(Feature::TimeStep, Support::Kept),
+    row(
+        Feature::TimeStep,
+        Support::Approximated("the time step is kept; the end time is lost"),
+    ),
     row(
         Feature::FormatExtras,
         Support::Lost("other formats' data has no place in SKEL"),
