@@ -245,7 +245,12 @@ pub fn simulate_original(model: &Model, settings: &CheckSettings) -> Original {
 /// order) at a hundredth of the tolerance (100 times more accurate where the error control
 /// limits the steps). The largest COM distance between the two at the run's samples is then
 /// the run's error to within a few percent. `None` when the reference run fails.
-fn reference_gap(model: &Model, simulation: &SimulationSettings, tolerance: f64, run: &Motion) -> Option<f64> {
+fn reference_gap(
+    model: &Model,
+    simulation: &SimulationSettings,
+    tolerance: f64,
+    run: &Motion,
+) -> Option<f64> {
     let reference_settings = SimulationSettings {
         dt: simulation.dt / 2.0,
         integrator: accurate(tolerance / 100.0),
