@@ -8,8 +8,9 @@
 use crate::compare::{BodyMatch, Difference, Tolerances, moved_bodies};
 use crate::motion::{Motion, SimulationSettings};
 use crate::roundtrip::{Step, StepError};
+use mbconv_ir::format::kit::PassSnapshot;
 use mbconv_ir::format::{Format, Options};
-use mbconv_ir::{BodyRef, ConstraintKind, Finding, ForceKind, Model, MotorTarget, RestraintTarget};
+use mbconv_ir::{BodyRef, ConstraintKind, Finding, ForceKind, Model, MotorTarget, Report, RestraintTarget};
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -64,48 +65,53 @@ pub(crate) fn attribute(
     let mut before_model = model.clone();
     let mut before_motion = original.clone();
     let mut explanations = Vec::new();
-    for snapshot in &traced.passes {
+    // Passes whose model could not be simulated on its own (a pass that drops a joint before
+    // the pass that drops the elements naming it leaves such a model): their change is judged
+    // together with the next pass's, and their findings excuse it too.
+    let mut pending: Vec<&PassSnapshot> = Vec::new();
+    let last = traced.passes.iter().rposition(|p| p.model.is_some());
+    for (index, snapshot) in traced.passes.iter().enumerate() {
         let Some(after_model) = &snapshot.model else {
             continue;
         };
-        let after_motion = Motion::simulate(after_model, simulation).map_err(|e| {
-            StepError::simulation(
-                Step::SimulateLowered,
-                &mbconv_solver::SolverError::Options(format!("after pass {}: {e}", snapshot.pass)),
-            )
-        })?;
-        let matching = BodyMatch::new(&before_motion.bodies, &after_motion.bodies, &[&snapshot.report]);
+        pending.push(snapshot);
+        let after_motion = match Motion::simulate(after_model, simulation) {
+            Ok(motion) => motion,
+            Err(_) if Some(index) != last => continue,
+            Err(e) => {
+                let names: Vec<&str> = pending.iter().map(|p| p.pass.as_str()).collect();
+                return Err(StepError::new(
+                    Step::SimulateLowered,
+                    format!("after lowering pass {}: {e}", names.join(" + ")),
+                ));
+            }
+        };
+        let pass = pending.iter().map(|p| p.pass.as_str()).collect::<Vec<_>>().join(" + ");
+        let reports: Vec<&Report> = pending.iter().map(|p| &p.report).collect();
+        let matching = BodyMatch::new(&before_motion.bodies, &after_motion.bodies, &reports);
         let difference = Difference::between(&before_motion, &after_motion, &matching);
         if !difference.within(tolerances) {
             let moved = moved_bodies(&before_motion, &after_motion, &matching, tolerances);
-            let excuses: Vec<&Finding> = snapshot
-                .report
-                .findings
+            let excuses: Vec<(&str, &Finding)> = pending
                 .iter()
-                .filter(|f| f.can_change_motion())
-                .filter(|f| {
-                    touches(
-                        &before_model,
-                        after_model,
-                        f.path.as_deref().unwrap_or(""),
-                        &moved,
-                    )
-                })
+                .flat_map(|p| p.report.findings.iter().map(move |f| (p.pass.as_str(), f)))
+                .filter(|(_, f)| f.can_change_motion())
+                .filter(|(_, f)| touches(&before_model, after_model, f.path.as_deref().unwrap_or(""), &moved))
                 .collect();
             if excuses.is_empty() {
                 return Ok(Attribution::Guilty {
-                    pass: snapshot.pass.clone(),
+                    pass,
                     difference,
                     moved,
                     others: explanations,
                 });
             }
             let mut seen = BTreeSet::new();
-            for finding in excuses {
+            for (pass, finding) in excuses {
                 let path = finding.path.clone().unwrap_or_default();
                 if seen.insert((finding.code.clone(), path.clone())) {
                     explanations.push(Explanation {
-                        pass: snapshot.pass.clone(),
+                        pass: pass.to_owned(),
                         code: finding.code.clone(),
                         path,
                         max_com_error: difference.max_com_error,
@@ -113,6 +119,7 @@ pub(crate) fn attribute(
                 }
             }
         }
+        pending.clear();
         before_model.clone_from(after_model);
         before_motion = after_motion;
     }

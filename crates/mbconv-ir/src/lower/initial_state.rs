@@ -5,6 +5,7 @@ use crate::format::support::Feature;
 use crate::kinematics::velocity::initial_twists;
 use crate::kinematics::{Attachment, Configuration, SpanningTree, joint_motion, world_poses};
 use crate::model::Model;
+use crate::model::force::{ForceKind, RestraintTarget, RestraintType};
 use crate::model::body::Twist;
 use crate::model::joint::{Joint, JointKind};
 use crate::pose::Pose;
@@ -49,7 +50,10 @@ pub fn bake_initial_state(model: &mut Model, format: &str) -> Vec<Finding> {
         for &j in &tree_joints {
             let joint = &mut model.joints[j];
             if is_nonzero(&joint.q0) {
-                findings.extend(rebase_joint(joint, format));
+                let name = joint.name.clone();
+                let (rebased, shifted) = rebase_joint(joint, format);
+                findings.extend(rebased);
+                findings.extend(shift_restraints(model, &name, shifted.as_deref(), format));
             }
         }
         for (b, body) in model.bodies.iter_mut().enumerate() {
@@ -76,8 +80,44 @@ pub fn bake_initial_state(model: &mut Model, format: &str) -> Vec<Finding> {
     findings
 }
 
+/// Re-expresses the spring restraints on joint `joint`'s coordinates in its rebased
+/// coordinates: a spring restraint is a function of the coordinate, `f(q)`, and after the
+/// rebase the coordinate is `q − q0`, so the function becomes `f(q' + q0)` (exact; dampers and
+/// friction act on the rate, which does not change). `shifted` is `q0` when the joint's
+/// coordinates separate, `None` when they do not: then such restraints are reported as
+/// approximated.
+fn shift_restraints(model: &mut Model, joint: &str, shifted: Option<&[f64]>, format: &str) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for element in &mut model.force_elements {
+        let ForceKind::Restraint(restraint) = &mut element.kind else {
+            continue;
+        };
+        let RestraintTarget::Joint { joint: target, dof } = &restraint.target else {
+            continue;
+        };
+        if target != joint || restraint.restraint_type != RestraintType::Spring {
+            continue;
+        }
+        match shifted.and_then(|q0| q0.get(*dof)) {
+            Some(q) => restraint.function = restraint.function.shifted(*q),
+            None => findings.push(
+                Finding::new(
+                    format!("{format}.restraint_coordinates_rebased"),
+                    Severity::Warning,
+                    Category::Approximated,
+                    "the spring restraint on the joint's coordinate keeps its function, but the joint's coordinates now start at its initial position and do not separate",
+                )
+                .for_feature(Feature::Restraints)
+                .at(path::item("force_elements", &element.name)),
+            ),
+        }
+    }
+    findings
+}
+
 /// Makes `q0` the joint's zero: frames absorb `J(q0)`, limits and spring rest positions shift.
-fn rebase_joint(joint: &mut Joint, format: &str) -> Vec<Finding> {
+/// Returns the findings and, when the coordinates separate, the `q0` they were shifted by.
+fn rebase_joint(joint: &mut Joint, format: &str) -> (Vec<Finding>, Option<Vec<f64>>) {
     let at = path::item("joints", &joint.name);
     let q0 = std::mem::replace(&mut joint.q0, vec![0.0; joint.kind.nq()]);
     let mut findings = vec![note(
@@ -87,8 +127,10 @@ fn rebase_joint(joint: &mut Joint, format: &str) -> Vec<Finding> {
         &at,
         "the joint's initial position is baked into the body poses and joint frames (the format has no joint coordinates)",
     )];
+    let mut shifted = None;
     match separable_split(&joint.kind, &q0) {
         Some((before, after)) => {
+            shifted = Some(q0.clone());
             joint.parent_frame = joint.parent_frame * before;
             joint.child_frame = joint.child_frame * after.inverse();
             for (dof, q) in joint.dofs.iter_mut().zip(&q0) {
@@ -117,7 +159,7 @@ fn rebase_joint(joint: &mut Joint, format: &str) -> Vec<Finding> {
             }
         }
     }
-    findings
+    (findings, shifted)
 }
 
 /// `(A, B)` with `J(q0 + q) = A·J(q)·B` for joint types whose coordinates separate.
@@ -223,10 +265,13 @@ pub fn disable_immobile_groups(model: &mut Model, format: &str) -> Vec<Finding> 
             }
             if let Attachment::Joint { joint, .. } = attachment {
                 let joint = &mut model.joints[*joint];
-                if is_nonzero(&joint.q0) {
-                    findings.extend(rebase_joint(joint, format));
-                }
                 joint.v0.iter_mut().for_each(|x| *x = 0.0);
+                if is_nonzero(&joint.q0) {
+                    let name = joint.name.clone();
+                    let (rebased, shifted) = rebase_joint(joint, format);
+                    findings.extend(rebased);
+                    findings.extend(shift_restraints(model, &name, shifted.as_deref(), format));
+                }
             }
             model.bodies[b].pose = poses[b];
             model.bodies[b].initial_velocity = None;

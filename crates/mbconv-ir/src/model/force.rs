@@ -310,6 +310,47 @@ pub struct PiecewisePolynomial {
 }
 
 impl PiecewisePolynomial {
+    /// The same function of a shifted argument: `g(y) = f(y + a)`, with the knots moved by
+    /// `−a` and each piece's coefficients expanded about the new origin (Taylor shift).
+    ///
+    /// ```
+    /// use mbconv_ir::PiecewisePolynomial;
+    /// let f = PiecewisePolynomial { knots: vec![0.0], pieces: vec![vec![1.0, 2.0], vec![1.0, -1.0, 3.0]] };
+    /// let g = f.shifted(0.5);
+    /// for y in [-2.0, -0.6, -0.5, -0.25, 0.0, 1.5] {
+    ///     assert!((g.value(y) - f.value(y + 0.5)).abs() < 1e-12, "{y}");
+    /// }
+    /// ```
+    pub fn shifted(&self, a: f64) -> Self {
+        let pieces = self
+            .pieces
+            .iter()
+            .map(|c| {
+                // g_j = Σ_{k ≥ j} c_k · C(k, j) · a^(k − j)
+                (0..c.len())
+                    .map(|j| {
+                        let mut binomial = 1.0;
+                        let mut power = 1.0;
+                        let mut sum = 0.0;
+                        for (step, ck) in c.iter().enumerate().skip(j) {
+                            if step > j {
+                                let m = (step - j) as f64;
+                                binomial *= (j as f64 + m) / m;
+                                power *= a;
+                            }
+                            sum += ck * binomial * power;
+                        }
+                        sum
+                    })
+                    .collect()
+            })
+            .collect();
+        Self {
+            knots: self.knots.iter().map(|k| k - a).collect(),
+            pieces,
+        }
+    }
+
     /// The value at `x`.
     pub fn value(&self, x: f64) -> f64 {
         let i = self.knots.partition_point(|k| *k <= x);
