@@ -2,7 +2,7 @@
 
 use crate::failure::Failure;
 use anyhow::Context;
-use mbconv_ir::format::{Format, FormatError, Imported, Options, Registry, Source};
+use mbconv::ir::format::{Format, FormatError, Imported, Options, Registry, Source};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -189,12 +189,12 @@ pub struct Loaded<'r> {
     /// The model, the importer's report and source map.
     pub imported: Imported,
     /// What validation found, with spans from the source map.
-    pub validation: mbconv_ir::Report,
+    pub validation: mbconv::ir::Report,
 }
 
 impl Loaded<'_> {
     /// The importer's report, naming the input file.
-    pub fn import_report(&self) -> mbconv_ir::Report {
+    pub fn import_report(&self) -> mbconv::ir::Report {
         let mut report = self.imported.report.clone();
         report.file = Some(self.source.name.clone());
         report
@@ -213,7 +213,7 @@ impl Loaded<'_> {
 
     /// [`Loaded::admit`], writing the findings to `log` instead of standard error.
     pub fn admit_into(&self, strict: bool, quiet: bool, log: &mut String) -> Result<(), Failure> {
-        use mbconv_ir::validate::{Admission, admission};
+        use mbconv::ir::validate::{Admission, admission};
         let verdict = admission(&self.validation);
         let refused = match verdict {
             Admission::Invalid { .. } => true,
@@ -248,7 +248,7 @@ pub fn load<'r>(
     let source = read_source(path)?;
     let format = input_format(registry, &source, path, from, ir_accepted)?;
     let imported = read_model(registry, format, &source, options)?;
-    let mut validation = mbconv_ir::validate::validate_with_spans(&imported.model, &imported.source_map);
+    let mut validation = mbconv::ir::validate::validate_with_spans(&imported.model, &imported.source_map);
     // The spans point into the file the importer says, else the input.
     validation.file = Some(
         imported

@@ -1,6 +1,6 @@
 //! Printing diagnostics and conversion reports.
 
-use mbconv_ir::{Report, Severity};
+use mbconv::ir::{Report, Severity};
 use std::io::IsTerminal;
 
 /// Sets miette's renderer: colours only on a terminal and without `NO_COLOR`.

@@ -4,10 +4,10 @@ use crate::cli::{BushingCommand, BushingDesignArgs, BushingReplaceArgs, Underdam
 use crate::failure::Failure;
 use crate::io::{diagnostic_failure, is_stdio, load, write_atomic};
 use crate::render::print_report;
+use mbconv::ir::Report;
+use mbconv::ir::format::{Options, Registry};
 use mbconv_bushing::design::UnderdampedFormula;
 use mbconv_bushing::{DesignInputs, ReplaceParams};
-use mbconv_ir::Report;
-use mbconv_ir::format::{Options, Registry};
 
 /// Runs a bushing subcommand.
 pub fn run(registry: &Registry, command: &BushingCommand, quiet: bool) -> Result<(), Failure> {

@@ -3,10 +3,10 @@
 use crate::cli::{CheckArgs, IntegratorName};
 use crate::failure::Failure;
 use crate::io::{load, parse_options, write_atomic};
-use mbconv_check::{CheckReport, CheckSettings, Tolerances, Verdict};
-use mbconv_ir::Model;
-use mbconv_ir::format::{Format, Options, Registry};
-use mbconv_solver::Integrator;
+use mbconv::checker::{CheckReport, CheckSettings, Tolerances, Verdict};
+use mbconv::ir::Model;
+use mbconv::ir::format::{Format, Options, Registry};
+use mbconv::solver::Integrator;
 
 /// Largest model `convert` checks without `--check`, in body-steps: simulation steps times
 /// the model's size, where each body counts 1 and each closed loop, constraint and motor
@@ -27,7 +27,7 @@ pub fn body_steps(model: &Model, settings: &CheckSettings) -> usize {
     } else {
         usize::MAX
     };
-    let loops = mbconv_ir::ModelSummary::new(model).loop_count;
+    let loops = mbconv::ir::ModelSummary::new(model).loop_count;
     let size = model.bodies.len().max(1)
         + CONSTRAINT_WEIGHT * (loops + model.constraints.len() + model.motors.len());
     steps.saturating_mul(size)
@@ -39,8 +39,8 @@ pub fn integrator(name: IntegratorName) -> Integrator {
         IntegratorName::SemiImplicitEuler => Integrator::SemiImplicitEuler,
         IntegratorName::Rk4 => Integrator::Rk4,
         IntegratorName::Dopri5 => Integrator::Dopri5 {
-            rtol: mbconv_solver::DEFAULT_RTOL,
-            atol: mbconv_solver::DEFAULT_ATOL,
+            rtol: mbconv::solver::DEFAULT_RTOL,
+            atol: mbconv::solver::DEFAULT_ATOL,
         },
     }
 }
@@ -70,20 +70,21 @@ pub fn check(registry: &Registry, args: &CheckArgs, quiet: bool) -> Result<(), F
             let converted = load(registry, other, None, &Options::default(), false)?;
             converted.admit(args.strict, true)?;
             let format = converted.format.info().name;
-            mbconv_check::check_against(model, &name, &converted.imported, format, &settings)
+            mbconv::checker::check_against(model, &name, &converted.imported, format, &settings)
         }
         None => {
             let formats = targets(registry, &args.via)?;
-            mbconv_check::check(model, &name, registry, &formats, &settings)
+            mbconv::checker::check(model, &name, registry, &formats, &settings)
         }
     };
     if args.json {
-        println!("{}", mbconv_check::render_json(&report));
+        println!("{}", mbconv::checker::render_json(&report));
     } else {
-        print!("{}", mbconv_check::render_table(&report));
+        print!("{}", mbconv::checker::render_table(&report));
     }
     if let Some(path) = &args.plot {
-        let svg = mbconv_check::plot_svg(&report).map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
+        let svg =
+            mbconv::checker::plot_svg(&report).map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
         write_atomic(path, &svg, args.force)?;
         if !quiet {
             eprintln!("wrote {}", path.display());
@@ -163,7 +164,7 @@ pub fn after_convert(
     settings
         .write_options
         .insert(format_name.to_owned(), request.write_options.clone());
-    let report = mbconv_check::check(
+    let report = mbconv::checker::check(
         request.model,
         request.name,
         registry,
@@ -174,7 +175,7 @@ pub fn after_convert(
         return Ok(());
     };
     if !request.quiet || target.verdict.is_failure() {
-        log.line(mbconv_check::summary_line(target));
+        log.line(mbconv::checker::summary_line(target));
     }
     if target.verdict == Verdict::Unexplained {
         return Err(Failure::check_failed(format!(

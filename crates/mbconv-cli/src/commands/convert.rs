@@ -7,7 +7,7 @@ use crate::io::{
     write_atomic,
 };
 use crate::render::{Log, format_report};
-use mbconv_ir::format::{Direction, Format, Options, Registry};
+use mbconv::ir::format::{Direction, Format, Options, Registry};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};

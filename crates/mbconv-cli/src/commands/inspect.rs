@@ -4,8 +4,8 @@ use crate::cli::InspectArgs;
 use crate::failure::Failure;
 use crate::io::{Loaded, parse_options};
 use crate::render::print_report;
-use mbconv_ir::format::Registry;
-use mbconv_ir::{ModelSummary, Severity};
+use mbconv::ir::format::Registry;
+use mbconv::ir::{ModelSummary, Severity};
 
 fn load<'r>(registry: &'r Registry, args: &InspectArgs) -> Result<Loaded<'r>, Failure> {
     crate::io::load(

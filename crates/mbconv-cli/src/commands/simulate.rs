@@ -3,9 +3,9 @@
 use crate::cli::{DynamicsArgs, IntegratorName, SimulateArgs};
 use crate::failure::Failure;
 use crate::io::{is_stdio, parse_options, write_atomic};
-use mbconv_ir::Model;
-use mbconv_ir::format::Registry;
-use mbconv_solver::{Integrator, SimulateOptions, Trajectory};
+use mbconv::ir::Model;
+use mbconv::ir::format::Registry;
+use mbconv::solver::{Integrator, SimulateOptions, Trajectory};
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -64,7 +64,7 @@ pub fn simulate(registry: &Registry, args: &SimulateArgs, quiet: bool) -> Result
         );
         bar
     });
-    let summary = mbconv_solver::simulate(&model, &options, &mut |sample| {
+    let summary = mbconv::solver::simulate(&model, &options, &mut |sample| {
         if let Some(bar) = &progress {
             bar.set_position((1000.0 * sample.t / args.duration.max(f64::MIN_POSITIVE)) as u64);
             bar.set_message(format!("{:.3}", sample.t));
@@ -118,8 +118,8 @@ pub fn dynamics(registry: &Registry, args: &DynamicsArgs, quiet: bool) -> Result
         args.dt.or(model.simulation.time_step)
     };
     let report = match step {
-        Some(dt) => mbconv_solver::dynamics_report_implicit(&model, dt),
-        None => mbconv_solver::dynamics_report(&model),
+        Some(dt) => mbconv::solver::dynamics_report_implicit(&model, dt),
+        None => mbconv::solver::dynamics_report(&model),
     }
     .map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
     if args.json {
