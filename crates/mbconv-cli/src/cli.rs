@@ -38,6 +38,10 @@ pub struct Cli {
     /// Print only errors.
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// Print every finding, one line each (by default a command prints its warnings grouped
+    /// by code, counts its notes, and ends a conversion with one summary line).
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
 }
 
 /// The subcommands.
@@ -123,6 +127,11 @@ pub struct ConversionFlags {
     /// Replace an output file that exists (by default it is kept and the command fails).
     #[arg(long)]
     pub force: bool,
+    /// Print the whole report (every finding of the reading, validation and writing, and the
+    /// outcome) as one JSON object on standard output instead of the messages; in a batch,
+    /// one object for every file.
+    #[arg(long)]
+    pub json: bool,
     /// A reader setting, `KEY=VALUE` (repeatable); see `docs/formats/`.
     #[arg(long = "read-option", value_name = "KEY=VALUE")]
     pub read_options: Vec<String>,
@@ -451,6 +460,8 @@ pub enum Invocation {
         args: ShortcutArgs,
         /// `--quiet`.
         quiet: bool,
+        /// `--verbose`.
+        verbose: bool,
     },
 }
 
@@ -502,6 +513,7 @@ where
             shortcut,
             args,
             quiet: matches.get_flag("quiet"),
+            verbose: matches.get_flag("verbose"),
         });
     }
     Cli::from_arg_matches(&matches)

@@ -1,6 +1,6 @@
 //! Printing diagnostics and conversion reports.
 
-use mbconv::ir::{Report, Severity};
+use mbconv::ir::{Category, Finding, Report, Severity};
 use std::io::IsTerminal;
 
 /// Sets miette's renderer: colours only on a terminal and without `NO_COLOR`.
@@ -16,40 +16,202 @@ pub fn install_miette_hook() {
     }));
 }
 
-/// Prints a report's findings to standard error, one per line:
-/// `file:line:column: severity[code] path: message`. With `quiet`, only errors.
-pub fn print_report(report: &Report, quiet: bool) {
-    eprint!("{}", format_report(report, quiet));
+/// How much of a report the commands print.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verbosity {
+    /// `--quiet`: errors only.
+    Quiet,
+    /// The default: errors one line each, warnings grouped by code (one line per code, with a
+    /// count when it repeats), notes only counted.
+    Grouped,
+    /// `-v`: every finding, one line each.
+    Every,
 }
 
-/// A report's findings as [`print_report`] prints them, one line each. Each finding names the
-/// file its line belongs to (its own, else the report's).
-pub fn format_report(report: &Report, quiet: bool) -> String {
+impl Verbosity {
+    /// From the `--quiet` and `--verbose` flags (quiet wins).
+    pub fn new(quiet: bool, verbose: bool) -> Self {
+        match (quiet, verbose) {
+            (true, _) => Self::Quiet,
+            (false, true) => Self::Every,
+            (false, false) => Self::Grouped,
+        }
+    }
+    /// True for `--quiet`.
+    pub fn is_quiet(self) -> bool {
+        self == Self::Quiet
+    }
+}
+
+/// Prints a report's findings to standard error as [`format_report`] writes them.
+pub fn print_report(report: &Report, verbosity: Verbosity) {
+    eprint!("{}", format_report(report, verbosity));
+}
+
+/// A report's findings as [`print_report`] prints them: one line each,
+/// `file:line:column: severity[code] path: message`, naming the file each belongs to (its own,
+/// else the report's). By default ([`Verbosity::Grouped`]) the warnings of one code and file
+/// make one line, `file: warning[code] N × feature dropped: message (path, …; -v lists them)`,
+/// and notes are left out; with [`Verbosity::Quiet`] only errors are printed.
+pub fn format_report(report: &Report, verbosity: Verbosity) -> String {
     let mut out = String::new();
-    for finding in &report.findings {
-        if quiet && finding.severity < Severity::Error {
-            continue;
+    let shown = |f: &&Finding| match verbosity {
+        Verbosity::Quiet => f.severity >= Severity::Error,
+        Verbosity::Grouped => f.severity >= Severity::Warning,
+        Verbosity::Every => true,
+    };
+    let findings: Vec<&Finding> = report.findings.iter().filter(shown).collect();
+    if verbosity != Verbosity::Grouped {
+        for finding in findings {
+            out.push_str(&finding_line(report, finding));
         }
-        let mut place = report.file_of(finding).unwrap_or_default().to_owned();
-        if let Some(span) = &finding.span {
-            place = format!("{place}:{}:{}", span.line, span.column);
+        return out;
+    }
+    // Groups in the order of their first finding; errors are never grouped.
+    let mut groups: Vec<Vec<&Finding>> = Vec::new();
+    for finding in findings {
+        let group = groups.iter_mut().find(|g| {
+            let first = g[0];
+            finding.severity < Severity::Error
+                && first.severity == finding.severity
+                && first.code == finding.code
+                && report.file_of(first) == report.file_of(finding)
+        });
+        match group {
+            Some(group) => group.push(finding),
+            None => groups.push(vec![finding]),
         }
-        let path = finding
-            .path
-            .as_deref()
-            .map(|p| format!(" {p}"))
-            .unwrap_or_default();
-        let lead = if place.is_empty() {
-            String::new()
-        } else {
-            format!("{place}: ")
-        };
-        out.push_str(&format!(
-            "{lead}{}[{}]{path}: {}\n",
-            finding.severity, finding.code, finding.message
-        ));
+    }
+    for group in groups {
+        match group.as_slice() {
+            [one] => out.push_str(&finding_line(report, one)),
+            many => out.push_str(&group_line(report, many)),
+        }
     }
     out
+}
+
+/// `file:line:column: ` of a finding, or nothing when it names no file.
+fn place(report: &Report, finding: &Finding, with_span: bool) -> String {
+    let mut place = report.file_of(finding).unwrap_or_default().to_owned();
+    if with_span && let Some(span) = &finding.span {
+        place = format!("{place}:{}:{}", span.line, span.column);
+    }
+    if place.is_empty() {
+        place
+    } else {
+        format!("{place}: ")
+    }
+}
+
+fn finding_line(report: &Report, finding: &Finding) -> String {
+    let path = finding
+        .path
+        .as_deref()
+        .map(|p| format!(" {p}"))
+        .unwrap_or_default();
+    format!(
+        "{}{}[{}]{path}: {}\n",
+        place(report, finding, true),
+        finding.severity,
+        finding.code,
+        finding.message
+    )
+}
+
+/// How many paths a grouped line names before `… N more`.
+const PATHS_SHOWN: usize = 3;
+
+/// One line for several findings of one code: their count, what they did to which feature
+/// (when they agree), the message (the first one's when they differ) and the first paths.
+fn group_line(report: &Report, group: &[&Finding]) -> String {
+    let first = group[0];
+    let same = |f: fn(&Finding) -> String| group.iter().all(|g| f(g) == f(first));
+    let feature = first.feature.filter(|_| same(|f| format!("{:?}", f.feature)));
+    let category = same(|f| format!("{:?}", f.category)).then_some(first.category);
+    let what = match (feature, category) {
+        (Some(feature), Some(category)) => format!(" {} {}", feature.title(), category_word(category)),
+        (Some(feature), None) => format!(" {}", feature.title()),
+        (None, Some(category)) if category.is_loss() => format!(" items {}", category_word(category)),
+        _ => String::new(),
+    };
+    let message = if same(|f| f.message.clone()) {
+        first.message.clone()
+    } else {
+        format!("{} (and alike)", first.message)
+    };
+    let paths: Vec<&str> = group.iter().filter_map(|f| f.path.as_deref()).collect();
+    let mut listed = paths
+        .iter()
+        .take(PATHS_SHOWN)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if paths.len() > PATHS_SHOWN {
+        listed.push_str(&format!(", … {} more", paths.len() - PATHS_SHOWN));
+    }
+    if !listed.is_empty() {
+        listed.push_str("; ");
+    }
+    format!(
+        "{}{}[{}] {} ×{what}: {message} ({listed}-v lists them)\n",
+        place(report, first, false),
+        first.severity,
+        first.code,
+        group.len()
+    )
+}
+
+fn category_word(category: Category) -> &'static str {
+    match category {
+        Category::Dropped => "dropped",
+        Category::Approximated => "approximated",
+        Category::Renamed => "renamed",
+        Category::Defaulted => "defaulted",
+        Category::Ignored => "ignored",
+        Category::Invalid => "invalid",
+        Category::Note => "noted",
+    }
+}
+
+/// Counts of a conversion's findings by severity, for its summary line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Errors.
+    pub errors: usize,
+    /// Warnings.
+    pub warnings: usize,
+    /// Notes (information).
+    pub notes: usize,
+}
+
+impl Tally {
+    /// Adds the findings of `report`.
+    pub fn add(&mut self, report: &Report) {
+        for f in &report.findings {
+            match f.severity {
+                Severity::Error => self.errors += 1,
+                Severity::Warning => self.warnings += 1,
+                Severity::Info => self.notes += 1,
+            }
+        }
+    }
+    /// `N warnings, M notes` (what there is), with a hint at `-v` when the default output
+    /// left findings out or grouped them.
+    pub fn describe(&self, verbosity: Verbosity) -> String {
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        let mut parts = Vec::new();
+        if self.errors > 0 {
+            parts.push(plural(self.errors, "error"));
+        }
+        parts.push(plural(self.warnings, "warning"));
+        parts.push(plural(self.notes, "note"));
+        let mut text = parts.join(", ");
+        if verbosity == Verbosity::Grouped && self.warnings + self.notes > 0 {
+            text.push_str(" (-v lists every finding)");
+        }
+        text
+    }
 }
 
 /// Where a command's messages go: straight to standard error, or into a buffer that a batch

@@ -291,6 +291,7 @@ fn check_fixture(prefix: &str, file: &str) {
         "-o",
         written.to_str().unwrap(),
         "--force", // the place persists from run to run
+        "-v",      // every finding on its own line, notes included
     ]);
     let stderr = String::from_utf8_lossy(&convert.stderr).into_owned();
     assert!(convert.status.success(), "{what}: conversion failed: {stderr}");

@@ -73,6 +73,7 @@ fn a_registered_format_gets_its_shortcuts_in_the_parser() {
             shortcut,
             args,
             quiet,
+            verbose,
         } = parsed
         else {
             panic!("{name} is not parsed as a shortcut");
@@ -80,7 +81,7 @@ fn a_registered_format_gets_its_shortcuts_in_the_parser() {
         assert_eq!((shortcut.from, shortcut.to), (from, to), "{name}");
         assert_eq!(args.input, std::path::Path::new("in.model"));
         assert_eq!(args.output.as_deref(), Some(std::path::Path::new("out.model")));
-        assert!(quiet);
+        assert!(quiet && !verbose);
     }
     // Without the toy format, the same command line is refused.
     let err = parse_from(&mbconv::formats(), ["mbconv", "toy2skel", "in.model"]).unwrap_err();

@@ -3,6 +3,7 @@
 use crate::cli::{CheckArgs, IntegratorName};
 use crate::failure::Failure;
 use crate::io::{load, parse_options, write_atomic};
+use crate::render::Verbosity;
 use mbconv::checker::{CheckReport, CheckSettings, Tolerances, Verdict};
 use mbconv::ir::Model;
 use mbconv::ir::format::{Format, Options, Registry};
@@ -46,7 +47,7 @@ pub fn integrator(name: IntegratorName) -> Integrator {
 }
 
 /// Runs `mbconv check`.
-pub fn check(registry: &Registry, args: &CheckArgs, quiet: bool) -> Result<(), Failure> {
+pub fn check(registry: &Registry, args: &CheckArgs, verbosity: Verbosity) -> Result<(), Failure> {
     let settings = CheckSettings {
         duration: args.duration,
         dt: args.dt,
@@ -62,13 +63,13 @@ pub fn check(registry: &Registry, args: &CheckArgs, quiet: bool) -> Result<(), F
     }
     let read_options = parse_options(&args.read_options)?;
     let loaded = load(registry, &args.model, args.from.as_deref(), &read_options, false)?;
-    loaded.admit(args.strict, true)?;
+    loaded.admit(args.strict, Verbosity::Quiet)?;
     let name = loaded.source.name.clone();
     let model = &loaded.imported.model;
     let report = match &args.against {
         Some(other) => {
             let converted = load(registry, other, None, &Options::default(), false)?;
-            converted.admit(args.strict, true)?;
+            converted.admit(args.strict, Verbosity::Quiet)?;
             let format = converted.format.info().name;
             mbconv::checker::check_against(model, &name, &converted.imported, format, &settings)
         }
@@ -86,7 +87,7 @@ pub fn check(registry: &Registry, args: &CheckArgs, quiet: bool) -> Result<(), F
         let svg =
             mbconv::checker::plot_svg(&report).map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
         write_atomic(path, &svg, args.force)?;
-        if !quiet {
+        if !verbosity.is_quiet() {
             eprintln!("wrote {}", path.display());
         }
     }
@@ -132,8 +133,8 @@ pub struct AfterConvert<'a> {
     pub write_options: &'a Options,
     /// `--check`: check whatever the model's size.
     pub forced: bool,
-    /// `--quiet`.
-    pub quiet: bool,
+    /// How much to print (`--quiet`, `-v`).
+    pub verbosity: Verbosity,
     /// The conversion wrote a file (not standard output).
     pub to_file: bool,
 }
@@ -153,7 +154,7 @@ pub fn after_convert(
     };
     let work = body_steps(request.model, &settings);
     if !request.forced && work > AUTO_CHECK_BODY_STEPS {
-        if !request.quiet {
+        if !request.verbosity.is_quiet() {
             log.line(format!(
                 "check: skipped (the model is {work} body-steps, more than the {AUTO_CHECK_BODY_STEPS} checked by default; pass --check to run it)"
             ));
@@ -174,7 +175,7 @@ pub fn after_convert(
     let Some(target) = report.targets.first() else {
         return Ok(());
     };
-    if !request.quiet || target.verdict.is_failure() {
+    if !request.verbosity.is_quiet() || target.verdict.is_failure() {
         log.line(mbconv::checker::summary_line(target));
     }
     if target.verdict == Verdict::Unexplained {

@@ -9,6 +9,7 @@ mod simulate;
 
 use crate::cli::{Command, Invocation};
 use crate::failure::Failure;
+use crate::render::Verbosity;
 use mbconv::Registry;
 
 /// Runs one command.
@@ -18,6 +19,7 @@ pub fn run(registry: &Registry, invocation: Invocation) -> Result<(), Failure> {
             shortcut,
             args,
             quiet,
+            verbose,
         } => {
             let request = convert::Request {
                 input: &args.input,
@@ -26,16 +28,16 @@ pub fn run(registry: &Registry, invocation: Invocation) -> Result<(), Failure> {
                 to: Some(shortcut.to),
                 flags: &args.flags,
                 ir_input_accepted: true,
-                quiet,
+                verbosity: Verbosity::new(quiet, verbose),
             };
             return convert::convert(registry, &request);
         }
         Invocation::Command(cli) => cli,
     };
-    let quiet = cli.quiet;
+    let verbosity = Verbosity::new(cli.quiet, cli.verbose);
     match &cli.command {
         Command::Convert(args) if convert::is_batch(&args.inputs, args.output.as_deref()) => {
-            convert::batch(registry, &args.inputs, args, quiet)
+            convert::batch(registry, &args.inputs, args, verbosity)
         }
         Command::Convert(args) => convert::convert(
             registry,
@@ -46,15 +48,15 @@ pub fn run(registry: &Registry, invocation: Invocation) -> Result<(), Failure> {
                 to: args.to.as_deref(),
                 flags: &args.flags,
                 ir_input_accepted: false,
-                quiet,
+                verbosity,
             },
         ),
-        Command::Check(args) => check::check(registry, args, quiet),
-        Command::Info(args) => inspect::info(registry, args, quiet),
-        Command::Validate(args) => inspect::validate(registry, args, quiet),
-        Command::Simulate(args) => simulate::simulate(registry, args, quiet),
-        Command::Dynamics(args) => simulate::dynamics(registry, args, quiet),
-        Command::Bushing(command) => bushing::run(registry, command, quiet),
+        Command::Check(args) => check::check(registry, args, verbosity),
+        Command::Info(args) => inspect::info(registry, args, verbosity),
+        Command::Validate(args) => inspect::validate(registry, args, verbosity),
+        Command::Simulate(args) => simulate::simulate(registry, args, verbosity),
+        Command::Dynamics(args) => simulate::dynamics(registry, args, verbosity),
+        Command::Bushing(command) => bushing::run(registry, command, verbosity),
         Command::Formats(args) => {
             formats::list(registry, args.settings);
             Ok(())
