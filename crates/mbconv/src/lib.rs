@@ -100,6 +100,21 @@ pub struct Options {
 }
 
 /// What [`convert`] did.
+///
+/// ```
+/// # fn main() -> Result<(), mbconv::Error> {
+/// let dir = tempfile::tempdir().unwrap();
+/// let input = dir.path().join("p.mbir.json");
+/// mbconv::write(&mbconv::demo::pendulum(), &input)?;
+/// let conversion = mbconv::convert(&input, dir.path().join("p.json"), &mbconv::Options::default())?;
+/// assert_eq!(conversion.model, mbconv::demo::pendulum());
+/// // Every finding of the reading, validation and writing names its file.
+/// for finding in &conversion.report.findings {
+///     assert!(finding.file.is_some());
+/// }
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone, Debug)]
 pub struct Conversion {
     /// The model as read (and validated).
@@ -127,6 +142,16 @@ impl Conversion {
 }
 
 /// What [`write`] wrote.
+///
+/// ```
+/// # fn main() -> Result<(), mbconv::Error> {
+/// let dir = tempfile::tempdir().unwrap();
+/// let written = mbconv::write(&mbconv::demo::pendulum(), dir.path().join("p.skel"))?;
+/// assert_eq!(written.files.len(), 1);
+/// assert!(written.report.file.as_deref().unwrap().ends_with("p.skel"));
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone, Debug)]
 pub struct Written {
     /// What the writer could not say or had to change, naming the output file.
@@ -273,6 +298,16 @@ pub fn check(model: &Model, targets: &[&str], settings: &CheckSettings) -> Resul
 }
 
 /// A simulation: every sample, and what the integrator did.
+///
+/// ```
+/// # fn main() -> Result<(), mbconv::Error> {
+/// let options = mbconv::SimulateOptions { duration: 0.1, every: 10, ..Default::default() };
+/// let simulated = mbconv::simulate(&mbconv::demo::pendulum(), &options)?;
+/// assert_eq!(simulated.trajectory.t.len(), simulated.summary.samples);
+/// assert_eq!(simulated.trajectory.bodies, ["bob"]);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone, Debug)]
 pub struct Simulated {
     /// Time, body poses and (when asked for) energies at every sample.
