@@ -52,7 +52,8 @@ pub fn print_report(report: &Report, verbosity: Verbosity) {
 /// `file:line:column: severity[code] path: message`, naming the file each belongs to (its own,
 /// else the report's). By default ([`Verbosity::Grouped`]) the warnings of one code and file
 /// make one line, `file: warning[code] N × feature dropped: message (path, …; -v lists them)`,
-/// and notes are left out; with [`Verbosity::Quiet`] only errors are printed.
+/// and notes are left out; codes repeated on the very same items share a line. With
+/// [`Verbosity::Quiet`] only errors are printed.
 pub fn format_report(report: &Report, verbosity: Verbosity) -> String {
     let mut out = String::new();
     let shown = |f: &&Finding| match verbosity {
@@ -82,10 +83,31 @@ pub fn format_report(report: &Report, verbosity: Verbosity) -> String {
             None => groups.push(vec![finding]),
         }
     }
+    // Repeated codes on the very same items (a joint's position and its velocity limits, a
+    // shape and its mesh) share one line.
+    let paths = |g: &[&Finding]| g.iter().map(|f| f.path.clone()).collect::<Vec<_>>();
+    let mut lines: Vec<Vec<Vec<&Finding>>> = Vec::new();
     for group in groups {
-        match group.as_slice() {
-            [one] => out.push_str(&finding_line(report, one)),
-            many => out.push_str(&group_line(report, many)),
+        let joined = (group.len() > 1)
+            .then(|| {
+                lines.iter_mut().find(|line| {
+                    let first = &line[0];
+                    first.len() > 1
+                        && first[0].severity == group[0].severity
+                        && report.file_of(first[0]) == report.file_of(group[0])
+                        && paths(first) == paths(&group)
+                })
+            })
+            .flatten();
+        match joined {
+            Some(line) => line.push(group),
+            None => lines.push(vec![group]),
+        }
+    }
+    for line in lines {
+        match line.as_slice() {
+            [one] if one.len() == 1 => out.push_str(&finding_line(report, one[0])),
+            groups => out.push_str(&group_line(report, groups)),
         }
     }
     out
@@ -122,25 +144,33 @@ fn finding_line(report: &Report, finding: &Finding) -> String {
 /// How many paths a grouped line names before `… N more`.
 const PATHS_SHOWN: usize = 3;
 
-/// One line for several findings of one code: their count, what they did to which feature
-/// (when they agree), the message (the first one's when they differ) and the first paths.
-fn group_line(report: &Report, group: &[&Finding]) -> String {
-    let first = group[0];
-    let same = |f: fn(&Finding) -> String| group.iter().all(|g| f(g) == f(first));
-    let feature = first.feature.filter(|_| same(|f| format!("{:?}", f.feature)));
-    let category = same(|f| format!("{:?}", f.category)).then_some(first.category);
-    let what = match (feature, category) {
-        (Some(feature), Some(category)) => format!(" {} {}", feature.title(), category_word(category)),
-        (Some(feature), None) => format!(" {}", feature.title()),
-        (None, Some(category)) if category.is_loss() => format!(" items {}", category_word(category)),
-        _ => String::new(),
-    };
-    let message = if same(|f| f.message.clone()) {
-        first.message.clone()
-    } else {
-        format!("{} (and alike)", first.message)
-    };
-    let paths: Vec<&str> = group.iter().filter_map(|f| f.path.as_deref()).collect();
+/// One line for several findings of one code, or of several codes on the same items: their
+/// count, what they did to which feature (when a code's findings agree), the message (the
+/// first one's when they differ) and the first paths.
+fn group_line(report: &Report, groups: &[Vec<&Finding>]) -> String {
+    let first = groups[0][0];
+    let mut codes = Vec::new();
+    let mut whats = Vec::new();
+    for group in groups {
+        let lead = group[0];
+        let same = |f: fn(&Finding) -> String| group.iter().all(|g| f(g) == f(lead));
+        let feature = lead.feature.filter(|_| same(|f| format!("{:?}", f.feature)));
+        let category = same(|f| format!("{:?}", f.category)).then_some(lead.category);
+        let what = match (feature, category) {
+            (Some(feature), Some(category)) => format!("{} {}: ", feature.title(), category_word(category)),
+            (Some(feature), None) => format!("{}: ", feature.title()),
+            (None, Some(category)) if category.is_loss() => format!("items {}: ", category_word(category)),
+            _ => String::new(),
+        };
+        let message = if same(|f| f.message.clone()) {
+            lead.message.clone()
+        } else {
+            format!("{} (and alike)", lead.message)
+        };
+        codes.push(lead.code.as_str());
+        whats.push(format!("{what}{message}"));
+    }
+    let paths: Vec<&str> = groups[0].iter().filter_map(|f| f.path.as_deref()).collect();
     let mut listed = paths
         .iter()
         .take(PATHS_SHOWN)
@@ -154,11 +184,12 @@ fn group_line(report: &Report, group: &[&Finding]) -> String {
         listed.push_str("; ");
     }
     format!(
-        "{}{}[{}] {} ×{what}: {message} ({listed}-v lists them)\n",
+        "{}{}[{}] {} × {} ({listed}-v lists them)\n",
         place(report, first, false),
         first.severity,
-        first.code,
-        group.len()
+        codes.join(", "),
+        groups[0].len(),
+        whats.join("; ")
     )
 }
 
