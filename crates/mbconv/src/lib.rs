@@ -2,7 +2,7 @@
 //! Chrono YAML, DART SKEL, Choreonoid Body, Shift JSON and the mbconv IR as JSON, all through
 //! one neutral model, [`Model`]. It is the crate for tool authors: one dependency, a cargo
 //! feature per format (`chrono`, `skel`, `body`, `shift`, all on by default; the IR's own JSON
-//! is always built), a few functions ([`read`], [`read_str`], [`write`], [`convert`],
+//! is always built), a few functions ([`read`], [`read_str`], [`write()`], [`convert`],
 //! [`check`], [`simulate`], [`formats`]), and a [`Report`] with every conversion that says
 //! what it could not carry.
 //!
@@ -141,7 +141,7 @@ impl Conversion {
     }
 }
 
-/// What [`write`] wrote.
+/// What [`write()`] wrote.
 ///
 /// ```
 /// # fn main() -> Result<(), mbconv::Error> {
