@@ -12,7 +12,7 @@ pub fn exercise(format: &str, data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let registry = mbconv_cli::registry::registry();
+    let registry = mbconv::formats();
     let Ok(reader) = registry.get(format) else {
         panic!("no format {format} in this build");
     };

@@ -31,7 +31,7 @@ pub fn run() -> Result<()> {
     let root = crate::workspace_root();
     let corpus =
         std::env::var_os("MBCONV_CORPUS").map_or_else(|| root.join("../shared/corpus"), PathBuf::from);
-    let registry = mbconv_cli::registry::registry();
+    let registry = mbconv::formats();
     let mut files = Vec::new();
     for (label, dir) in [("fixtures", root.join("fixtures")), ("corpus", corpus.clone())] {
         if !dir.is_dir() {
@@ -95,7 +95,7 @@ pub fn run() -> Result<()> {
 pub fn loss_matrix() -> Result<()> {
     use mbconv_test_support::{FIXTURE_MODEL_DIRS, FIXTURES_NOT_MODELS, fixtures_root};
     let out = crate::workspace_root().join("docs/loss-matrix.md");
-    let registry = mbconv_cli::registry::registry();
+    let registry = mbconv::formats();
     let models = mbconv_check::read_models(
         &registry,
         &fixtures_root(),

@@ -91,6 +91,7 @@ const INFO: FormatInfo = FormatInfo {
     aliases: &[],
     extensions: &["mbir.json"],
     description: "IR JSON written by a test writer",
+    shortcut: None,
 };
 
 fn dropped_q0() -> Finding {

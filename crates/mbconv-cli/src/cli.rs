@@ -1,12 +1,16 @@
-//! Command-line arguments.
+//! Command-line arguments: the built-in subcommands ([`Cli`]) and the `x2y` shortcuts, made
+//! at run time from a registry's short names ([`command`], [`parse_from`]).
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use mbconv::{Registry, Shortcut};
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 const EXAMPLES: &str = "\
 Examples:
   mbconv convert robot.skel -o robot.yaml        convert by file extension
-  mbconv skel2yaml robot.skel                    shortcut: writes robot.yaml beside the input
+  mbconv skel2yaml robot.skel                    shortcut (one per pair of formats, see
+                                                 `mbconv formats`): writes robot.yaml
   mbconv body2json arm.body -o - --strict        to stdout; fail if anything would be lost
   mbconv info model.mbir.json --json             bodies, joints, dof and loops as JSON
   mbconv validate model.yaml                     check a model, exit 2 if invalid
@@ -34,6 +38,10 @@ pub struct Cli {
     /// Print only errors.
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// Print every finding, one line each (by default a command prints its warnings grouped
+    /// by code, counts its notes, and ends a conversion with one summary line).
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
 }
 
 /// The subcommands.
@@ -41,42 +49,6 @@ pub struct Cli {
 pub enum Command {
     /// Convert a model from one format to another.
     Convert(ConvertArgs),
-    /// DART SKEL -> Chrono YAML.
-    #[command(name = "skel2yaml")]
-    Skel2Yaml(ShortcutArgs),
-    /// DART SKEL -> Choreonoid Body.
-    #[command(name = "skel2body")]
-    Skel2Body(ShortcutArgs),
-    /// DART SKEL -> Shift JSON.
-    #[command(name = "skel2json")]
-    Skel2Json(ShortcutArgs),
-    /// Chrono YAML -> DART SKEL.
-    #[command(name = "yaml2skel")]
-    Yaml2Skel(ShortcutArgs),
-    /// Chrono YAML -> Choreonoid Body.
-    #[command(name = "yaml2body")]
-    Yaml2Body(ShortcutArgs),
-    /// Chrono YAML -> Shift JSON.
-    #[command(name = "yaml2json")]
-    Yaml2Json(ShortcutArgs),
-    /// Choreonoid Body -> DART SKEL.
-    #[command(name = "body2skel")]
-    Body2Skel(ShortcutArgs),
-    /// Choreonoid Body -> Chrono YAML.
-    #[command(name = "body2yaml")]
-    Body2Yaml(ShortcutArgs),
-    /// Choreonoid Body -> Shift JSON.
-    #[command(name = "body2json")]
-    Body2Json(ShortcutArgs),
-    /// Shift JSON -> DART SKEL.
-    #[command(name = "json2skel")]
-    Json2Skel(ShortcutArgs),
-    /// Shift JSON -> Chrono YAML.
-    #[command(name = "json2yaml")]
-    Json2Yaml(ShortcutArgs),
-    /// Shift JSON -> Choreonoid Body.
-    #[command(name = "json2body")]
-    Json2Body(ShortcutArgs),
     /// Prove a conversion by simulation: convert to each target, read back, simulate the
     /// original and the conversion, compare body motions; exit 1 if a difference is
     /// unexplained or a step failed.
@@ -103,28 +75,6 @@ pub struct FormatsArgs {
     /// KEY=VALUE): name, values, default, what it does.
     #[arg(long)]
     pub settings: bool,
-}
-
-impl Command {
-    /// The `(from, to)` short names of a shortcut command.
-    pub fn shortcut(&self) -> Option<(&'static str, &'static str, &ShortcutArgs)> {
-        use Command::*;
-        Some(match self {
-            Skel2Yaml(a) => ("skel", "yaml", a),
-            Skel2Body(a) => ("skel", "body", a),
-            Skel2Json(a) => ("skel", "json", a),
-            Yaml2Skel(a) => ("yaml", "skel", a),
-            Yaml2Body(a) => ("yaml", "body", a),
-            Yaml2Json(a) => ("yaml", "json", a),
-            Body2Skel(a) => ("body", "skel", a),
-            Body2Yaml(a) => ("body", "yaml", a),
-            Body2Json(a) => ("body", "json", a),
-            Json2Skel(a) => ("json", "skel", a),
-            Json2Yaml(a) => ("json", "yaml", a),
-            Json2Body(a) => ("json", "body", a),
-            _ => return None,
-        })
-    }
 }
 
 /// Arguments of `convert`.
@@ -177,17 +127,25 @@ pub struct ConversionFlags {
     /// Replace an output file that exists (by default it is kept and the command fails).
     #[arg(long)]
     pub force: bool,
+    /// Print the whole report (every finding of the reading, validation and writing, and the
+    /// outcome) as one JSON object on standard output instead of the messages; in a batch,
+    /// one object for every file.
+    #[arg(long)]
+    pub json: bool,
     /// A reader setting, `KEY=VALUE` (repeatable); see `docs/formats/`.
     #[arg(long = "read-option", value_name = "KEY=VALUE")]
     pub read_options: Vec<String>,
     /// A writer setting, `KEY=VALUE` (repeatable); see `docs/formats/`.
     #[arg(long = "write-option", value_name = "KEY=VALUE")]
     pub write_options: Vec<String>,
-    /// Chrono: simulation file to take gravity and time step from.
-    #[arg(long, value_name = "FILE")]
+    /// The Chrono reader's setting `--read-option sim=FILE` (simulation file to take gravity
+    /// and time step from), under its old name; hidden, kept for compatibility.
+    #[arg(long, value_name = "FILE", hide = true)]
     pub chrono_sim: Option<PathBuf>,
-    /// Chrono: also write a simulation file with this name beside the model.
-    #[arg(long, value_name = "FILE")]
+    /// The Chrono writer's setting `--write-option sim-out=FILE` (also write a simulation
+    /// file of this name beside the model), under its old name; hidden, kept for
+    /// compatibility.
+    #[arg(long, value_name = "FILE", hide = true)]
     pub chrono_sim_out: Option<String>,
     /// Check the conversion by simulation even for a large model (by default only models of
     /// at most 100 000 body-steps are checked, a loop, constraint or motor counting as 10
@@ -222,7 +180,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FORMAT")]
     pub from: Option<String>,
     /// Simulated time in seconds.
-    #[arg(long, default_value_t = mbconv_check::DEFAULT_DURATION)]
+    #[arg(long, default_value_t = mbconv::checker::DEFAULT_DURATION)]
     pub duration: f64,
     /// Time step in seconds. Default: the model's own, else 1e-3.
     #[arg(long)]
@@ -487,4 +445,78 @@ pub struct BushingReplaceArgs {
     /// Maximum angle (rad) under --max-torque.
     #[arg(long)]
     pub max_angle: Option<f64>,
+}
+
+/// What a command line asks for.
+#[derive(Debug)]
+pub enum Invocation {
+    /// A built-in subcommand.
+    Command(Cli),
+    /// An `x2y` conversion shortcut of the registry.
+    Shortcut {
+        /// Which formats it converts between.
+        shortcut: Shortcut,
+        /// Its arguments.
+        args: ShortcutArgs,
+        /// `--quiet`.
+        quiet: bool,
+        /// `--verbose`.
+        verbose: bool,
+    },
+}
+
+/// The parser: the built-in subcommands, and one `x2y` shortcut subcommand for every pair of
+/// `registry`'s formats that register a short name ([`Registry::shortcuts`]), each taking
+/// [`ShortcutArgs`].
+///
+/// ```
+/// let command = mbconv_cli::cli::command(&mbconv::formats());
+/// assert!(command.find_subcommand("json2body").is_some());
+/// assert!(command.find_subcommand("convert").is_some());
+/// ```
+pub fn command(registry: &Registry) -> clap::Command {
+    let mut command = Cli::command();
+    for shortcut in registry.shortcuts() {
+        let about = format!(
+            "Convert {} -> {} (shortcut; `mbconv formats` names the formats).",
+            shortcut.from, shortcut.to
+        );
+        let subcommand = ShortcutArgs::augment_args(clap::Command::new(shortcut.name.clone()));
+        command = command.subcommand(subcommand.about(about));
+    }
+    command
+}
+
+/// Parses a command line (the program name first) against [`command`]`(registry)`.
+///
+/// ```
+/// use mbconv_cli::cli::{Command, Invocation, parse_from};
+/// let registry = mbconv::formats();
+/// let Ok(Invocation::Command(cli)) = parse_from(&registry, ["mbconv", "formats"]) else {
+///     panic!("formats is a command")
+/// };
+/// assert!(matches!(cli.command, Command::Formats(_)));
+/// assert!(parse_from(&registry, ["mbconv", "skel2nothing", "a.skel"]).is_err());
+/// ```
+pub fn parse_from<I, T>(registry: &Registry, args: I) -> Result<Invocation, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let mut command = command(registry);
+    let matches = command.try_get_matches_from_mut(args)?;
+    if let Some((name, sub)) = matches.subcommand()
+        && let Some(shortcut) = registry.shortcuts().into_iter().find(|s| s.name == name)
+    {
+        let args = ShortcutArgs::from_arg_matches(sub).map_err(|e| e.format(&mut command))?;
+        return Ok(Invocation::Shortcut {
+            shortcut,
+            args,
+            quiet: matches.get_flag("quiet"),
+            verbose: matches.get_flag("verbose"),
+        });
+    }
+    Cli::from_arg_matches(&matches)
+        .map(Invocation::Command)
+        .map_err(|e| e.format(&mut command))
 }

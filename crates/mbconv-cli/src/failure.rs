@@ -54,8 +54,8 @@ impl From<anyhow::Error> for Failure {
     }
 }
 
-impl From<mbconv_ir::format::LookupError> for Failure {
-    fn from(e: mbconv_ir::format::LookupError) -> Self {
+impl From<mbconv::ir::format::LookupError> for Failure {
+    fn from(e: mbconv::ir::format::LookupError) -> Self {
         Self::bad_input(e)
     }
 }

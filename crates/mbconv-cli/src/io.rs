@@ -1,8 +1,9 @@
 //! Reading inputs and writing outputs (atomically, never over the input).
 
 use crate::failure::Failure;
+use crate::render::Verbosity;
 use anyhow::Context;
-use mbconv_ir::format::{Format, FormatError, Imported, Options, Registry, Source};
+use mbconv::ir::format::{Format, FormatError, Imported, Options, Registry, Source};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -189,39 +190,49 @@ pub struct Loaded<'r> {
     /// The model, the importer's report and source map.
     pub imported: Imported,
     /// What validation found, with spans from the source map.
-    pub validation: mbconv_ir::Report,
+    pub validation: mbconv::ir::Report,
 }
 
 impl Loaded<'_> {
     /// The importer's report, naming the input file.
-    pub fn import_report(&self) -> mbconv_ir::Report {
+    pub fn import_report(&self) -> mbconv::ir::Report {
         let mut report = self.imported.report.clone();
         report.file = Some(self.source.name.clone());
         report
     }
 
     /// The policy every command applies to a model it reads (`docs/errors.md`): prints the
-    /// import and validation findings (with `quiet`, errors only, unless the model is refused)
+    /// import and validation findings (as `verbosity` says; with `--quiet`, errors only, unless
+    /// the model is refused)
     /// and fails with exit 2 when the model is invalid, or with exit 1 when it is physically
     /// dubious and `strict` is set.
-    pub fn admit(&self, strict: bool, quiet: bool) -> Result<(), Failure> {
+    pub fn admit(&self, strict: bool, verbosity: Verbosity) -> Result<(), Failure> {
         let mut log = String::new();
-        let result = self.admit_into(strict, quiet, &mut log);
+        let result = self.admit_into(strict, verbosity, &mut log);
         eprint!("{log}");
         result
     }
 
     /// [`Loaded::admit`], writing the findings to `log` instead of standard error.
-    pub fn admit_into(&self, strict: bool, quiet: bool, log: &mut String) -> Result<(), Failure> {
-        use mbconv_ir::validate::{Admission, admission};
+    pub fn admit_into(&self, strict: bool, verbosity: Verbosity, log: &mut String) -> Result<(), Failure> {
+        use mbconv::ir::validate::{Admission, admission};
         let verdict = admission(&self.validation);
         let refused = match verdict {
             Admission::Invalid { .. } => true,
             Admission::Dubious { .. } => strict,
             Admission::Clean => false,
         };
-        log.push_str(&crate::render::format_report(&self.import_report(), quiet));
-        log.push_str(&crate::render::format_report(&self.validation, quiet && !refused));
+        log.push_str(&crate::render::format_report(&self.import_report(), verbosity));
+        // A refused model's findings are printed even with --quiet: they say why.
+        let validation_verbosity = if refused && verbosity.is_quiet() {
+            Verbosity::Grouped
+        } else {
+            verbosity
+        };
+        log.push_str(&crate::render::format_report(
+            &self.validation,
+            validation_verbosity,
+        ));
         match verdict {
             Admission::Invalid { errors } => Err(Failure::bad_input(miette::miette!(
                 "{} is not a valid model ({errors} errors)",
@@ -248,7 +259,7 @@ pub fn load<'r>(
     let source = read_source(path)?;
     let format = input_format(registry, &source, path, from, ir_accepted)?;
     let imported = read_model(registry, format, &source, options)?;
-    let mut validation = mbconv_ir::validate::validate_with_spans(&imported.model, &imported.source_map);
+    let mut validation = mbconv::ir::validate::validate_with_spans(&imported.model, &imported.source_map);
     // The spans point into the file the importer says, else the input.
     validation.file = Some(
         imported

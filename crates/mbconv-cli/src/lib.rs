@@ -1,14 +1,18 @@
-//! The parts of the `mbconv` command-line tool that other tools of the workspace share: the
-//! registry of every format this build reads and writes (`cargo xtask corpus` and
-//! `cargo xtask loss-matrix` use it, so that they see exactly the formats the CLI sees).
+//! The command line of the `mbconv` tool: its arguments, and the parser that adds one `x2y`
+//! shortcut for every pair of the registry's formats with a short name ([`cli::parse_from`]),
+//! so that a format that registers a short name gets its shortcuts with no change here.
 //!
-//! It is not the command-line interface itself (that is the `mbconv` binary of this package)
-//! and holds no conversion logic: formats live in their own crates, the check in
-//! `mbconv-check`.
+//! It is not the library for tool authors (that is the `mbconv` crate, which this package
+//! uses for every format, the check and the simulator) and holds no conversion logic: the
+//! commands themselves live in the `mbconv` binary of this package.
 //!
 //! ```
-//! let registry = mbconv_cli::registry::registry();
-//! assert!(registry.get("mbir").is_ok());
+//! use mbconv_cli::cli::{Invocation, parse_from};
+//! let registry = mbconv::formats();
+//! let Ok(Invocation::Shortcut { shortcut, .. }) = parse_from(&registry, ["mbconv", "skel2yaml", "arm.skel"]) else {
+//!     panic!("skel2yaml is a shortcut")
+//! };
+//! assert_eq!((shortcut.from, shortcut.to), ("skel", "chrono"));
 //! ```
 
-pub mod registry;
+pub mod cli;

@@ -5,26 +5,26 @@
 //! writes atomically and prints the conversion report. Exit codes: 0 ok, 1 a check failed
 //! (`--strict` loss), 2 bad input or usage.
 
-mod cli;
 mod commands;
 mod failure;
 mod io;
 mod render;
 
-use clap::Parser;
+use mbconv_cli::cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     render::install_miette_hook();
-    let cli = match cli::Cli::try_parse() {
-        Ok(cli) => cli,
+    let registry = mbconv::formats();
+    let invocation = match cli::parse_from(&registry, std::env::args_os()) {
+        Ok(invocation) => invocation,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
             let _ = e.print();
             return ExitCode::from(code);
         }
     };
-    match commands::run(cli) {
+    match commands::run(&registry, invocation) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => failure.report(),
     }

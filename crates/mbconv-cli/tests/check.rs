@@ -2,8 +2,8 @@
 //! `--against`, JSON, plots.
 #![allow(clippy::unwrap_used)]
 
-use mbconv_check::CheckSettings;
-use mbconv_ir::format::{Options, Source};
+use mbconv::checker::CheckSettings;
+use mbconv::ir::format::{Options, Source};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -31,7 +31,7 @@ const NOT_MODELS: [(&str, &str); 1] = [("chrono/solver.yaml", "a Chrono solver f
 /// `check --all` on every fixture: no `unexplained`, no `failed`.
 #[test]
 fn every_fixture_checks_without_unexplained_or_failed() {
-    let registry = mbconv_cli::registry::registry();
+    let registry = mbconv::formats();
     let formats: Vec<_> = registry.formats().collect();
     let mut files = Vec::new();
     for dir in ["chrono", "skel", "ir", "body", "shift"] {
@@ -55,7 +55,7 @@ fn every_fixture_checks_without_unexplained_or_failed() {
         let imported = registry
             .read(format, &source, &Options::default())
             .unwrap_or_else(|e| panic!("{file}: {e}"));
-        let report = mbconv_check::check(
+        let report = mbconv::checker::check(
             &imported.model,
             file,
             &registry,

@@ -24,20 +24,10 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-const SHORTCUTS: [&str; 12] = [
-    "skel2yaml",
-    "skel2body",
-    "skel2json",
-    "yaml2skel",
-    "yaml2body",
-    "yaml2json",
-    "body2skel",
-    "body2yaml",
-    "body2json",
-    "json2skel",
-    "json2yaml",
-    "json2body",
-];
+/// The `x2y` shortcuts of this build, from the registry's short names.
+fn shortcuts() -> Vec<mbconv::Shortcut> {
+    mbconv::formats().shortcuts()
+}
 
 /// Formats this build reads and writes, from `mbconv formats`.
 fn built_formats() -> Vec<String> {
@@ -48,22 +38,14 @@ fn built_formats() -> Vec<String> {
         .collect()
 }
 
-fn long_name(short: &str) -> &'static str {
-    match short {
-        "skel" => "skel",
-        "yaml" => "chrono",
-        "body" => "body",
-        "json" => "shift",
-        _ => unreachable!(),
-    }
-}
-
 #[test]
 fn help_lists_every_command() {
     let out = mbconv(&["--help"]);
     assert!(out.status.success());
     let help = stdout(&out);
-    for cmd in SHORTCUTS.iter().chain(&[
+    let shortcuts: Vec<String> = shortcuts().into_iter().map(|s| s.name).collect();
+    assert_eq!(shortcuts.len(), 12, "{shortcuts:?}");
+    for cmd in shortcuts.iter().map(String::as_str).chain([
         "convert", "info", "validate", "formats", "simulate", "dynamics", "bushing",
     ]) {
         assert!(help.contains(cmd), "--help does not list {cmd}:\n{help}");
@@ -75,9 +57,8 @@ fn every_shortcut_converts_or_names_the_missing_format() {
     let dir = tempfile::tempdir().unwrap();
     let built = built_formats();
     assert!(built.contains(&"mbir".to_owned()));
-    for shortcut in SHORTCUTS {
-        let (from, to) = shortcut.split_once('2').unwrap();
-        let (from, to) = (long_name(from), long_name(to));
+    for mbconv::Shortcut { name, from, to } in shortcuts() {
+        let shortcut = name.as_str();
         let out_path = dir.path().join(format!("{shortcut}.out"));
         // The IR JSON example stands in for the input format.
         let out = mbconv(&[

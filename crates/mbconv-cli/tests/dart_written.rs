@@ -291,6 +291,7 @@ fn check_fixture(prefix: &str, file: &str) {
         "-o",
         written.to_str().unwrap(),
         "--force", // the place persists from run to run
+        "-v",      // every finding on its own line, notes included
     ]);
     let stderr = String::from_utf8_lossy(&convert.stderr).into_owned();
     assert!(convert.status.success(), "{what}: conversion failed: {stderr}");
@@ -606,7 +607,7 @@ const TRAJECTORY_TOLERANCE: f64 = 1e-6;
 /// are `explained` (the check names the losses) and listed by the test's output.
 #[test]
 fn skel_written_from_exact_chrono_fixtures_moves_in_dart_as_the_original_does_in_mbconv() {
-    let registry = mbconv_cli::registry::registry();
+    let registry = mbconv::formats();
     let skel = registry.get("skel").unwrap();
     let mut compared = Vec::new();
     let mut failures = Vec::new();
@@ -623,16 +624,16 @@ fn skel_written_from_exact_chrono_fixtures_moves_in_dart_as_the_original_does_in
             "{file}: DART refused the SKEL: {golden}"
         );
         let path = workspace().join("fixtures/chrono").join(&file);
-        let source = mbconv_ir::format::Source::from_path(&path).unwrap();
+        let source = mbconv::ir::format::Source::from_path(&path).unwrap();
         let format = registry.detect(&path, Some(&source.text)).unwrap();
         let model = registry
-            .read(format, &source, &mbconv_ir::format::Options::default())
+            .read(format, &source, &mbconv::ir::format::Options::default())
             .unwrap()
             .model;
-        let settings = mbconv_check::CheckSettings::default();
-        let report = mbconv_check::check(&model, &file, &registry, &[skel], &settings);
+        let settings = mbconv::checker::CheckSettings::default();
+        let report = mbconv::checker::check(&model, &file, &registry, &[skel], &settings);
         let verdict = report.targets[0].verdict;
-        if verdict != mbconv_check::Verdict::Exact {
+        if verdict != mbconv::checker::Verdict::Exact {
             println!("{file}: chrono -> skel is {verdict}, not compared with DART");
             continue;
         }
@@ -642,7 +643,7 @@ fn skel_written_from_exact_chrono_fixtures_moves_in_dart_as_the_original_does_in
             dt, simulation.dt,
             "{file}: DART ran the written SKEL at the model's step"
         );
-        let motion = mbconv_check::Motion::simulate(&model, &simulation).unwrap();
+        let motion = mbconv::checker::Motion::simulate(&model, &simulation).unwrap();
         let mut worst = 0.0_f64;
         for (name, samples) in golden["bodies"].as_object().unwrap() {
             let Some(body) = motion.body_index(name) else {

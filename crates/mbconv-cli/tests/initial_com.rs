@@ -4,9 +4,9 @@
 //! (or its joint). Bodies are matched by name through the renames the reports list.
 #![allow(clippy::unwrap_used)]
 
-use mbconv_ir::format::{Options, Source};
-use mbconv_ir::kinematics::{Configuration, SpanningTree, world_poses};
-use mbconv_ir::{Model, Report};
+use mbconv::ir::format::{Options, Source};
+use mbconv::ir::kinematics::{Configuration, SpanningTree, world_poses};
+use mbconv::ir::{Model, Report};
 use nalgebra::Vector3;
 use std::path::Path;
 
@@ -43,7 +43,7 @@ fn reported(report: &Report, model: &Model, body: &str) -> bool {
 
 #[test]
 fn every_fixture_starts_every_body_where_it_started_in_every_format() {
-    let registry = mbconv_cli::registry::registry();
+    let registry = mbconv::formats();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
     let mut failures = Vec::new();
     let mut compared = 0;
@@ -62,7 +62,7 @@ fn every_fixture_starts_every_body_where_it_started_in_every_format() {
             let Ok(imported) = registry.read(from, &source, &Options::default()) else {
                 continue;
             };
-            if mbconv_ir::validate(&imported.model).has_errors() {
+            if mbconv::ir::validate(&imported.model).has_errors() {
                 continue; // deliberately invalid fixtures
             }
             let before = initial_coms(&imported.model);

@@ -4,12 +4,12 @@
 //! disagree either way: a row declared lost or approximated that no fixture produces, a loss
 //! finding with no row, or a loss on a row declared kept.
 
-use mbconv_check::{ProducedFindings, read_models};
+use mbconv::checker::{ProducedFindings, read_models};
 use mbconv_test_support::{FIXTURE_MODEL_DIRS, FIXTURES_NOT_MODELS, fixtures_root};
 use std::path::Path;
 
-fn produced() -> (mbconv_ir::format::Registry, ProducedFindings) {
-    let registry = mbconv_cli::registry::registry();
+fn produced() -> (mbconv::ir::format::Registry, ProducedFindings) {
+    let registry = mbconv::formats();
     let models = read_models(
         &registry,
         &fixtures_root(),
@@ -39,7 +39,7 @@ fn committed_loss_matrix_is_what_the_tables_and_fixtures_give() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/loss-matrix.md");
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     let (registry, produced) = produced();
-    let generated = mbconv_check::loss_matrix(&registry, &produced);
+    let generated = mbconv::checker::loss_matrix(&registry, &produced);
     let first_difference = committed
         .lines()
         .zip(generated.lines())

@@ -306,13 +306,36 @@ fn findings_name_the_file_their_line_belongs_to() {
         + 1;
     let expected = format!("model.yaml:{bob_line}:");
     let (m, s) = (model.to_str().unwrap(), sim.to_str().unwrap());
+    let sim_option = format!("sim={s}");
     let converted = dir.path().join("out.skel");
     let o = converted.to_str().unwrap();
+    // `-v`: every finding, notes included (by default notes are only counted).
     for args in [
         vec!["validate", s],
-        vec!["info", s],
-        vec!["convert", m, "--chrono-sim", s, "-o", o, "--no-check", "--force"],
-        vec!["convert", s, "-o", o, "--no-check", "--force"],
+        vec!["info", s, "-v"],
+        vec![
+            "convert",
+            m,
+            "--chrono-sim",
+            s,
+            "-o",
+            o,
+            "--no-check",
+            "--force",
+            "-v",
+        ],
+        vec![
+            "convert",
+            m,
+            "--read-option",
+            &sim_option,
+            "-o",
+            o,
+            "--no-check",
+            "--force",
+            "-v",
+        ],
+        vec!["convert", s, "-o", o, "--no-check", "--force", "-v"],
     ] {
         let out = mbconv(&args);
         let err = stderr(&out);

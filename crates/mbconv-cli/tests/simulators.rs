@@ -8,7 +8,7 @@
 //! * a case the simulators could not run is one whose model mbconv refuses on purpose.
 #![allow(clippy::unwrap_used)]
 
-use mbconv_ir::format::{Options, Source};
+use mbconv::ir::format::{Options, Source};
 use mbconv_test_support::simulators::{
     Agreement, SimulatorCase, agreement, simulator_case, simulator_golden_dir,
 };
@@ -57,7 +57,7 @@ fn files_under(dir: &Path) -> BTreeSet<PathBuf> {
 
 /// The loss codes that reading the model and lowering it for the target report.
 fn reported_losses(case: &SimulatorCase) -> BTreeSet<String> {
-    let registry = mbconv_cli::registry::registry();
+    let registry = mbconv::formats();
     let source = Source::from_path(&case.source).unwrap();
     let from = registry.detect(&case.source, Some(&source.text)).unwrap();
     let imported = registry.read(from, &source, &Options::default()).unwrap();

@@ -26,6 +26,7 @@ const INFO: FormatInfo = FormatInfo {
     aliases: &["ir", "mbir-json"],
     extensions: &["mbir.json"],
     description: "mbconv IR as JSON (lossless)",
+    shortcut: None,
 };
 
 #[derive(Serialize, Deserialize)]

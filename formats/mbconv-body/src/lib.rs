@@ -59,6 +59,7 @@ const INFO: FormatInfo = FormatInfo {
     aliases: &["choreonoid"],
     extensions: &["body"],
     description: "Choreonoid Body (YAML)",
+    shortcut: Some("body"),
 };
 
 impl Format for BodyFormat {

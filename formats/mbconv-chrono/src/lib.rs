@@ -45,6 +45,7 @@ const INFO: FormatInfo = FormatInfo {
     aliases: &["yaml", "chrono-yaml"],
     extensions: &["yaml", "yml"],
     description: "Project Chrono YAML multibody models (chrono-version 10.0)",
+    shortcut: Some("yaml"),
 };
 
 /// The values of the `angles` write setting.

@@ -46,6 +46,7 @@ const INFO: FormatInfo = FormatInfo {
     aliases: &["json", "shift-json"],
     extensions: &["json"],
     description: "Shift JSON",
+    shortcut: Some("json"),
 };
 
 impl Format for ShiftFormat {

@@ -48,6 +48,7 @@ const INFO: FormatInfo = FormatInfo {
     aliases: &["dart"],
     extensions: &["skel"],
     description: "DART SKEL (XML)",
+    shortcut: Some("skel"),
 };
 
 impl Format for SkelFormat {

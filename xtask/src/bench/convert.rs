@@ -104,7 +104,7 @@ pub fn convert(plan: &Plan) -> Result<()> {
     if dir.exists() {
         std::fs::remove_dir_all(&dir).with_context(|| format!("cannot clear {}", dir.display()))?;
     }
-    let registry = mbconv_cli::registry::registry();
+    let registry = mbconv::formats();
     // Every format this build writes, with the extension its files get.
     let formats: Vec<(&str, &str)> = registry
         .formats()

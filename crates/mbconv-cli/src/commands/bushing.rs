@@ -3,17 +3,18 @@
 use crate::cli::{BushingCommand, BushingDesignArgs, BushingReplaceArgs, UnderdampedFormulaName};
 use crate::failure::Failure;
 use crate::io::{diagnostic_failure, is_stdio, load, write_atomic};
+use crate::render::Verbosity;
 use crate::render::print_report;
+use mbconv::ir::Report;
+use mbconv::ir::format::{Options, Registry};
 use mbconv_bushing::design::UnderdampedFormula;
 use mbconv_bushing::{DesignInputs, ReplaceParams};
-use mbconv_ir::Report;
-use mbconv_ir::format::{Options, Registry};
 
 /// Runs a bushing subcommand.
-pub fn run(registry: &Registry, command: &BushingCommand, quiet: bool) -> Result<(), Failure> {
+pub fn run(registry: &Registry, command: &BushingCommand, verbosity: Verbosity) -> Result<(), Failure> {
     match command {
         BushingCommand::Design(args) => design(args),
-        BushingCommand::Replace(args) => replace(registry, args, quiet),
+        BushingCommand::Replace(args) => replace(registry, args, verbosity),
     }
 }
 
@@ -55,7 +56,7 @@ fn design(args: &BushingDesignArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-fn replace(registry: &Registry, args: &BushingReplaceArgs, quiet: bool) -> Result<(), Failure> {
+fn replace(registry: &Registry, args: &BushingReplaceArgs, verbosity: Verbosity) -> Result<(), Failure> {
     let loaded = load(
         registry,
         &args.model,
@@ -65,7 +66,7 @@ fn replace(registry: &Registry, args: &BushingReplaceArgs, quiet: bool) -> Resul
     )?;
     let output = args.output.clone().unwrap_or_else(|| "-".into());
     crate::io::ensure_new(&output, args.force)?;
-    loaded.admit(args.strict, quiet)?;
+    loaded.admit(args.strict, verbosity)?;
     let (source, imported) = (&loaded.source, &loaded.imported);
     let out_format = match (&args.to, &args.output) {
         (Some(name), _) => registry.get(name)?,
@@ -97,6 +98,6 @@ fn replace(registry: &Registry, args: &BushingReplaceArgs, quiet: bool) -> Resul
     let mut report = Report::for_file(source.name.clone());
     report.findings.extend(findings);
     report.extend(exported.report);
-    print_report(&report, quiet);
+    print_report(&report, verbosity);
     write_atomic(&output, &exported.text, args.force)
 }

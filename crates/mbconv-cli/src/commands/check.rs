@@ -3,10 +3,11 @@
 use crate::cli::{CheckArgs, IntegratorName};
 use crate::failure::Failure;
 use crate::io::{load, parse_options, write_atomic};
-use mbconv_check::{CheckReport, CheckSettings, Tolerances, Verdict};
-use mbconv_ir::Model;
-use mbconv_ir::format::{Format, Options, Registry};
-use mbconv_solver::Integrator;
+use crate::render::Verbosity;
+use mbconv::checker::{CheckReport, CheckSettings, Tolerances, Verdict};
+use mbconv::ir::Model;
+use mbconv::ir::format::{Format, Options, Registry};
+use mbconv::solver::Integrator;
 
 /// Largest model `convert` checks without `--check`, in body-steps: simulation steps times
 /// the model's size, where each body counts 1 and each closed loop, constraint and motor
@@ -27,7 +28,7 @@ pub fn body_steps(model: &Model, settings: &CheckSettings) -> usize {
     } else {
         usize::MAX
     };
-    let loops = mbconv_ir::ModelSummary::new(model).loop_count;
+    let loops = mbconv::ir::ModelSummary::new(model).loop_count;
     let size = model.bodies.len().max(1)
         + CONSTRAINT_WEIGHT * (loops + model.constraints.len() + model.motors.len());
     steps.saturating_mul(size)
@@ -39,14 +40,14 @@ pub fn integrator(name: IntegratorName) -> Integrator {
         IntegratorName::SemiImplicitEuler => Integrator::SemiImplicitEuler,
         IntegratorName::Rk4 => Integrator::Rk4,
         IntegratorName::Dopri5 => Integrator::Dopri5 {
-            rtol: mbconv_solver::DEFAULT_RTOL,
-            atol: mbconv_solver::DEFAULT_ATOL,
+            rtol: mbconv::solver::DEFAULT_RTOL,
+            atol: mbconv::solver::DEFAULT_ATOL,
         },
     }
 }
 
 /// Runs `mbconv check`.
-pub fn check(registry: &Registry, args: &CheckArgs, quiet: bool) -> Result<(), Failure> {
+pub fn check(registry: &Registry, args: &CheckArgs, verbosity: Verbosity) -> Result<(), Failure> {
     let settings = CheckSettings {
         duration: args.duration,
         dt: args.dt,
@@ -62,30 +63,31 @@ pub fn check(registry: &Registry, args: &CheckArgs, quiet: bool) -> Result<(), F
     }
     let read_options = parse_options(&args.read_options)?;
     let loaded = load(registry, &args.model, args.from.as_deref(), &read_options, false)?;
-    loaded.admit(args.strict, true)?;
+    loaded.admit(args.strict, Verbosity::Quiet)?;
     let name = loaded.source.name.clone();
     let model = &loaded.imported.model;
     let report = match &args.against {
         Some(other) => {
             let converted = load(registry, other, None, &Options::default(), false)?;
-            converted.admit(args.strict, true)?;
+            converted.admit(args.strict, Verbosity::Quiet)?;
             let format = converted.format.info().name;
-            mbconv_check::check_against(model, &name, &converted.imported, format, &settings)
+            mbconv::checker::check_against(model, &name, &converted.imported, format, &settings)
         }
         None => {
             let formats = targets(registry, &args.via)?;
-            mbconv_check::check(model, &name, registry, &formats, &settings)
+            mbconv::checker::check(model, &name, registry, &formats, &settings)
         }
     };
     if args.json {
-        println!("{}", mbconv_check::render_json(&report));
+        println!("{}", mbconv::checker::render_json(&report));
     } else {
-        print!("{}", mbconv_check::render_table(&report));
+        print!("{}", mbconv::checker::render_table(&report));
     }
     if let Some(path) = &args.plot {
-        let svg = mbconv_check::plot_svg(&report).map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
+        let svg =
+            mbconv::checker::plot_svg(&report).map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
         write_atomic(path, &svg, args.force)?;
-        if !quiet {
+        if !verbosity.is_quiet() {
             eprintln!("wrote {}", path.display());
         }
     }
@@ -131,8 +133,8 @@ pub struct AfterConvert<'a> {
     pub write_options: &'a Options,
     /// `--check`: check whatever the model's size.
     pub forced: bool,
-    /// `--quiet`.
-    pub quiet: bool,
+    /// How much to print (`--quiet`, `-v`).
+    pub verbosity: Verbosity,
     /// The conversion wrote a file (not standard output).
     pub to_file: bool,
 }
@@ -152,7 +154,7 @@ pub fn after_convert(
     };
     let work = body_steps(request.model, &settings);
     if !request.forced && work > AUTO_CHECK_BODY_STEPS {
-        if !request.quiet {
+        if !request.verbosity.is_quiet() {
             log.line(format!(
                 "check: skipped (the model is {work} body-steps, more than the {AUTO_CHECK_BODY_STEPS} checked by default; pass --check to run it)"
             ));
@@ -163,7 +165,7 @@ pub fn after_convert(
     settings
         .write_options
         .insert(format_name.to_owned(), request.write_options.clone());
-    let report = mbconv_check::check(
+    let report = mbconv::checker::check(
         request.model,
         request.name,
         registry,
@@ -173,8 +175,8 @@ pub fn after_convert(
     let Some(target) = report.targets.first() else {
         return Ok(());
     };
-    if !request.quiet || target.verdict.is_failure() {
-        log.line(mbconv_check::summary_line(target));
+    if !request.verbosity.is_quiet() || target.verdict.is_failure() {
+        log.line(mbconv::checker::summary_line(target));
     }
     if target.verdict == Verdict::Unexplained {
         return Err(Failure::check_failed(format!(

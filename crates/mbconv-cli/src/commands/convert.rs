@@ -6,8 +6,9 @@ use crate::io::{
     default_output, diagnostic_failure, ensure_new, ensure_not_input, is_stdio, load, parse_options,
     write_atomic,
 };
-use crate::render::{Log, format_report};
-use mbconv_ir::format::{Direction, Format, Options, Registry};
+use crate::render::{Log, Tally, Verbosity, format_report};
+use mbconv::ir::Report;
+use mbconv::ir::format::{Direction, Format, Options, Registry};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -21,21 +22,67 @@ pub struct Request<'a> {
     pub flags: &'a ConversionFlags,
     /// Shortcuts also accept IR JSON in place of their input format.
     pub ir_input_accepted: bool,
-    pub quiet: bool,
+    /// How much to print (`--json` prints nothing but failures on standard error).
+    pub verbosity: Verbosity,
 }
 
 /// What a conversion that wrote its file found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Converted {
     /// The import or export reported a loss.
     pub losses: bool,
+    /// The input and output formats.
+    pub formats: (&'static str, &'static str),
+    /// Every finding of the reading, validation and writing, each naming its file.
+    pub report: Report,
 }
 
-/// Reads, validates, writes and reports; messages go to standard error as they come.
+/// Reads, validates, writes and reports; messages go to standard error as they come (with
+/// `--json`, the report goes to standard output as one JSON object once the file is written).
 pub fn convert(registry: &Registry, request: &Request) -> Result<(), Failure> {
     let out_format = target_format(registry, request.to, request.output)?;
+    if request.flags.json && request.output.is_some_and(is_stdio) {
+        return Err(Failure::bad_input(miette::miette!(
+            "--json prints the report on standard output: write the model to a file with -o FILE"
+        )));
+    }
     let write_options = write_options(out_format, request.flags)?;
-    convert_one(registry, request, out_format, &write_options, &mut Log::direct()).map(|_| ())
+    let converted = convert_one(registry, request, out_format, &write_options, &mut Log::direct())?;
+    if request.flags.json {
+        let output = match request.output {
+            Some(out) => out.to_path_buf(),
+            None => default_output(request.input, out_format),
+        };
+        let value = json_entry(request.input, &output, Ok(&converted));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&value).map_err(anyhow::Error::from)?
+        );
+    }
+    Ok(())
+}
+
+/// The JSON of one conversion: its files, formats, outcome and whole report (or the reason it
+/// failed).
+fn json_entry(input: &Path, output: &Path, result: Result<&Converted, String>) -> serde_json::Value {
+    let mut entry = serde_json::json!({
+        "input": input.display().to_string(),
+        "output": output.display().to_string(),
+    });
+    match result {
+        Ok(converted) => {
+            entry["status"] = "converted".into();
+            entry["from"] = converted.formats.0.into();
+            entry["to"] = converted.formats.1.into();
+            entry["losses"] = converted.losses.into();
+            entry["report"] = serde_json::to_value(&converted.report).unwrap_or_default();
+        }
+        Err(message) => {
+            entry["status"] = "failed".into();
+            entry["error"] = message.into();
+        }
+    }
+    entry
 }
 
 /// The target format: `to`, else by the output file's extension.
@@ -96,8 +143,14 @@ fn convert_one(
         &read_options,
         request.ir_input_accepted,
     )?;
+    // With --json the findings go into the JSON object, not to standard error.
+    let verbosity = if request.flags.json {
+        Verbosity::Quiet
+    } else {
+        request.verbosity
+    };
     let mut findings = String::new();
-    let admitted = loaded.admit_into(request.flags.strict, request.quiet, &mut findings);
+    let admitted = loaded.admit_into(request.flags.strict, verbosity, &mut findings);
     log.write(&findings);
     admitted?;
     let (in_format, imported) = (loaded.format, &loaded.imported);
@@ -110,7 +163,7 @@ fn convert_one(
     let mut export_report = exported.report.clone();
     export_report.file = Some(output.display().to_string());
 
-    log.write(&format_report(&export_report, request.quiet));
+    log.write(&format_report(&export_report, verbosity));
     let losses = import_report.has_loss() || export_report.has_loss();
     if request.flags.strict && losses {
         let losses = import_report
@@ -139,15 +192,30 @@ fn convert_one(
         write_atomic(path, text, request.flags.force)?;
     }
     write_atomic(&output, &exported.text, request.flags.force)?;
-    if !request.quiet && !is_stdio(&output) {
+    let mut report = import_report;
+    report.pin_file();
+    let mut validation = loaded.validation.clone();
+    validation.pin_file();
+    report.extend(validation);
+    export_report.pin_file();
+    report.extend(export_report);
+    report.file = None;
+    if !verbosity.is_quiet() && !is_stdio(&output) {
+        let mut tally = Tally::default();
+        tally.add(&report);
         log.line(format!(
-            "wrote {} ({} -> {})",
+            "wrote {} ({} -> {}): {}",
             output.display(),
             in_format.info().name,
-            out_format.info().name
+            out_format.info().name,
+            tally.describe(verbosity)
         ));
     }
-    let converted = Converted { losses };
+    let converted = Converted {
+        losses,
+        formats: (in_format.info().name, out_format.info().name),
+        report,
+    };
     if request.flags.no_check {
         return Ok(converted);
     }
@@ -159,7 +227,7 @@ fn convert_one(
             format: out_format,
             write_options: &write_options,
             forced: request.flags.check,
-            quiet: request.quiet,
+            verbosity,
             to_file: !is_stdio(&output),
         },
         &output.display().to_string(),
@@ -265,7 +333,8 @@ impl Batch {
 /// How one file of a batch went.
 enum Outcome {
     Converted(Converted),
-    Failed,
+    /// Why it failed.
+    Failed(String),
 }
 
 /// `mbconv convert IN... --to F -o DIR`: converts every input (every model of a directory
@@ -275,7 +344,7 @@ pub fn batch(
     registry: &Registry,
     inputs: &[PathBuf],
     args: &crate::cli::ConvertArgs,
-    quiet: bool,
+    verbosity: Verbosity,
 ) -> Result<(), Failure> {
     use rayon::prelude::*;
     let Some(out_dir) = args.output.as_deref().filter(|o| !is_stdio(o)) else {
@@ -316,7 +385,7 @@ pub fn batch(
         })
         .collect();
 
-    let bar = progress_bar(batch.jobs.len() as u64, quiet);
+    let bar = progress_bar(batch.jobs.len() as u64, verbosity.is_quiet());
     let results: Vec<(Outcome, String)> = batch
         .jobs
         .par_iter()
@@ -347,7 +416,7 @@ pub fn batch(
                             to: Some(to),
                             flags: &args.flags,
                             ir_input_accepted: false,
-                            quiet,
+                            verbosity,
                         };
                         convert_one(registry, &request, out_format, &write_options, &mut log)
                     }),
@@ -355,9 +424,10 @@ pub fn batch(
             let outcome = match result {
                 Ok(converted) => Outcome::Converted(converted),
                 Err(failure) => {
-                    log.write(&failure.message());
+                    let message = failure.message();
+                    log.write(&message);
                     log.line(format!("{}: failed", input.display()));
-                    Outcome::Failed
+                    Outcome::Failed(message.trim_end().to_owned())
                 }
             };
             bar.inc(1);
@@ -367,14 +437,22 @@ pub fn batch(
     bar.finish_and_clear();
 
     let (mut converted, mut with_losses, mut failed) = (0, 0, 0);
-    for (outcome, messages) in &results {
+    let mut entries = Vec::new();
+    for ((outcome, messages), (input, output)) in results.iter().zip(&batch.jobs) {
         eprint!("{messages}");
         match outcome {
             Outcome::Converted(c) => {
                 converted += 1;
                 with_losses += usize::from(c.losses);
             }
-            Outcome::Failed => failed += 1,
+            Outcome::Failed(_) => failed += 1,
+        }
+        if args.flags.json {
+            let result = match outcome {
+                Outcome::Converted(c) => Ok(c),
+                Outcome::Failed(message) => Err(message.clone()),
+            };
+            entries.push(json_entry(input, output, result));
         }
     }
     let summary = format!(
@@ -382,7 +460,21 @@ pub fn batch(
         results.len(),
         out_dir.display()
     );
-    eprintln!("{summary}");
+    if args.flags.json {
+        let value = serde_json::json!({
+            "files": entries,
+            "converted": converted,
+            "with_losses": with_losses,
+            "failed": failed,
+            "output": out_dir.display().to_string(),
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&value).map_err(anyhow::Error::from)?
+        );
+    } else {
+        eprintln!("{summary}");
+    }
     if failed > 0 {
         return Err(Failure::check_failed(format!(
             "{failed} of {} files failed",

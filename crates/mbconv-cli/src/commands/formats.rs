@@ -1,17 +1,21 @@
 //! `mbconv formats`.
 
-use mbconv_ir::format::{Registry, SettingSpec};
+use mbconv::ir::format::{Registry, SettingSpec};
 
-/// Prints every format with its status; with `settings`, each format's read and write
-/// settings too.
+/// Prints every format with its status and short name, then the `x2y` shortcuts the short
+/// names make; with `settings`, each format's read and write settings too.
 pub fn list(registry: &Registry, settings: bool) {
-    println!("{:<8} {:<11} {:<26} description", "name", "status", "extensions");
+    println!(
+        "{:<8} {:<11} {:<6} {:<26} description",
+        "name", "status", "short", "extensions"
+    );
     for f in registry.formats() {
         let info = f.info();
         println!(
-            "{:<8} {:<11} {:<26} {}",
+            "{:<8} {:<11} {:<6} {:<26} {}",
             info.name,
             "read+write",
+            info.shortcut.unwrap_or("-"),
             extensions(info.extensions),
             info.description
         );
@@ -22,11 +26,19 @@ pub fn list(registry: &Registry, settings: bool) {
     }
     for info in registry.planned() {
         println!(
-            "{:<8} {:<11} {:<26} {}",
+            "{:<8} {:<11} {:<6} {:<26} {}",
             info.name,
             "not built",
+            info.shortcut.unwrap_or("-"),
             extensions(info.extensions),
             info.description
+        );
+    }
+    let shortcuts: Vec<String> = registry.shortcuts().into_iter().map(|s| s.name).collect();
+    if !shortcuts.is_empty() {
+        println!(
+            "shortcuts (`mbconv X2Y INPUT [-o OUTPUT]`, X and Y short names): {}",
+            shortcuts.join(" ")
         );
     }
 }

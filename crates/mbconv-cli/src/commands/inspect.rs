@@ -3,9 +3,10 @@
 use crate::cli::InspectArgs;
 use crate::failure::Failure;
 use crate::io::{Loaded, parse_options};
+use crate::render::Verbosity;
 use crate::render::print_report;
-use mbconv_ir::format::Registry;
-use mbconv_ir::{ModelSummary, Severity};
+use mbconv::ir::format::Registry;
+use mbconv::ir::{ModelSummary, Severity};
 
 fn load<'r>(registry: &'r Registry, args: &InspectArgs) -> Result<Loaded<'r>, Failure> {
     crate::io::load(
@@ -18,9 +19,9 @@ fn load<'r>(registry: &'r Registry, args: &InspectArgs) -> Result<Loaded<'r>, Fa
 }
 
 /// Prints a summary of the model at its initial state.
-pub fn info(registry: &Registry, args: &InspectArgs, quiet: bool) -> Result<(), Failure> {
+pub fn info(registry: &Registry, args: &InspectArgs, verbosity: Verbosity) -> Result<(), Failure> {
     let loaded = load(registry, args)?;
-    loaded.admit(args.strict, quiet)?;
+    loaded.admit(args.strict, verbosity)?;
     let summary = ModelSummary::new(&loaded.imported.model);
     if args.json {
         println!(
@@ -73,7 +74,7 @@ pub fn info(registry: &Registry, args: &InspectArgs, quiet: bool) -> Result<(), 
 }
 
 /// Validates a model; exit 2 when it has errors.
-pub fn validate(registry: &Registry, args: &InspectArgs, quiet: bool) -> Result<(), Failure> {
+pub fn validate(registry: &Registry, args: &InspectArgs, verbosity: Verbosity) -> Result<(), Failure> {
     let loaded = load(registry, args)?;
     let source = &loaded.source;
     let mut all = loaded.import_report();
@@ -88,7 +89,13 @@ pub fn validate(registry: &Registry, args: &InspectArgs, quiet: bool) -> Result<
             serde_json::to_string_pretty(&all).map_err(anyhow::Error::from)?
         );
     } else {
-        print_report(&all, quiet);
+        // Listing the findings is what `validate` is for: every one, unless --quiet.
+        let every = if verbosity.is_quiet() {
+            verbosity
+        } else {
+            Verbosity::Every
+        };
+        print_report(&all, every);
     }
     let errors = all.at_least(Severity::Error).count();
     let warnings = all
@@ -97,14 +104,14 @@ pub fn validate(registry: &Registry, args: &InspectArgs, quiet: bool) -> Result<
         .filter(|f| f.severity == Severity::Warning)
         .count();
     // The same policy as every command; the findings are printed above.
-    let verdict = loaded.admit_into(args.strict, quiet, &mut String::new());
+    let verdict = loaded.admit_into(args.strict, verbosity, &mut String::new());
     if !args.json {
         match &verdict {
             Err(_) if errors > 0 => {
                 eprintln!("{}: invalid ({errors} errors, {warnings} warnings)", source.name)
             }
             Err(_) => eprintln!("{}: refused by --strict ({warnings} warnings)", source.name),
-            Ok(()) if !quiet => eprintln!("{}: valid ({warnings} warnings)", source.name),
+            Ok(()) if !verbosity.is_quiet() => eprintln!("{}: valid ({warnings} warnings)", source.name),
             Ok(()) => {}
         }
     }

@@ -7,38 +7,40 @@ mod formats;
 mod inspect;
 mod simulate;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Command, Invocation};
 use crate::failure::Failure;
-use mbconv_cli::registry::{SHORT_NAMES, registry};
+use crate::render::Verbosity;
+use mbconv::Registry;
 
 /// Runs one command.
-pub fn run(cli: Cli) -> Result<(), Failure> {
-    let registry = registry();
-    let quiet = cli.quiet;
-    if let Some((from, to, args)) = cli.command.shortcut() {
-        fn long(short: &'static str) -> &'static str {
-            SHORT_NAMES
-                .iter()
-                .find(|(s, _)| *s == short)
-                .map_or(short, |(_, l)| *l)
-        }
-        let request = convert::Request {
-            input: &args.input,
-            output: args.output.as_deref(),
-            from: Some(long(from)),
-            to: Some(long(to)),
-            flags: &args.flags,
-            ir_input_accepted: true,
+pub fn run(registry: &Registry, invocation: Invocation) -> Result<(), Failure> {
+    let cli = match invocation {
+        Invocation::Shortcut {
+            shortcut,
+            args,
             quiet,
-        };
-        return convert::convert(&registry, &request);
-    }
+            verbose,
+        } => {
+            let request = convert::Request {
+                input: &args.input,
+                output: args.output.as_deref(),
+                from: Some(shortcut.from),
+                to: Some(shortcut.to),
+                flags: &args.flags,
+                ir_input_accepted: true,
+                verbosity: Verbosity::new(quiet, verbose),
+            };
+            return convert::convert(registry, &request);
+        }
+        Invocation::Command(cli) => cli,
+    };
+    let verbosity = Verbosity::new(cli.quiet, cli.verbose);
     match &cli.command {
         Command::Convert(args) if convert::is_batch(&args.inputs, args.output.as_deref()) => {
-            convert::batch(&registry, &args.inputs, args, quiet)
+            convert::batch(registry, &args.inputs, args, verbosity)
         }
         Command::Convert(args) => convert::convert(
-            &registry,
+            registry,
             &convert::Request {
                 input: &args.inputs[0],
                 output: args.output.as_deref(),
@@ -46,19 +48,18 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                 to: args.to.as_deref(),
                 flags: &args.flags,
                 ir_input_accepted: false,
-                quiet,
+                verbosity,
             },
         ),
-        Command::Check(args) => check::check(&registry, args, quiet),
-        Command::Info(args) => inspect::info(&registry, args, quiet),
-        Command::Validate(args) => inspect::validate(&registry, args, quiet),
-        Command::Simulate(args) => simulate::simulate(&registry, args, quiet),
-        Command::Dynamics(args) => simulate::dynamics(&registry, args, quiet),
-        Command::Bushing(command) => bushing::run(&registry, command, quiet),
+        Command::Check(args) => check::check(registry, args, verbosity),
+        Command::Info(args) => inspect::info(registry, args, verbosity),
+        Command::Validate(args) => inspect::validate(registry, args, verbosity),
+        Command::Simulate(args) => simulate::simulate(registry, args, verbosity),
+        Command::Dynamics(args) => simulate::dynamics(registry, args, verbosity),
+        Command::Bushing(command) => bushing::run(registry, command, verbosity),
         Command::Formats(args) => {
-            formats::list(&registry, args.settings);
+            formats::list(registry, args.settings);
             Ok(())
         }
-        _ => unreachable!("shortcuts are handled above"),
     }
 }

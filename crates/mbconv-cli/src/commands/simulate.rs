@@ -3,9 +3,10 @@
 use crate::cli::{DynamicsArgs, IntegratorName, SimulateArgs};
 use crate::failure::Failure;
 use crate::io::{is_stdio, parse_options, write_atomic};
-use mbconv_ir::Model;
-use mbconv_ir::format::Registry;
-use mbconv_solver::{Integrator, SimulateOptions, Trajectory};
+use crate::render::Verbosity;
+use mbconv::ir::Model;
+use mbconv::ir::format::Registry;
+use mbconv::solver::{Integrator, SimulateOptions, Trajectory};
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -16,15 +17,15 @@ fn load(
     from: Option<&str>,
     read_options: &[String],
     strict: bool,
-    quiet: bool,
+    verbosity: Verbosity,
 ) -> Result<Model, Failure> {
     let loaded = crate::io::load(registry, path, from, &parse_options(read_options)?, false)?;
-    loaded.admit(strict, quiet)?;
+    loaded.admit(strict, verbosity)?;
     Ok(loaded.imported.model)
 }
 
 /// Simulates and writes the trajectory.
-pub fn simulate(registry: &Registry, args: &SimulateArgs, quiet: bool) -> Result<(), Failure> {
+pub fn simulate(registry: &Registry, args: &SimulateArgs, verbosity: Verbosity) -> Result<(), Failure> {
     if let Some(output) = &args.output {
         crate::io::ensure_new(output, args.force)?;
     }
@@ -34,7 +35,7 @@ pub fn simulate(registry: &Registry, args: &SimulateArgs, quiet: bool) -> Result
         args.from.as_deref(),
         &args.read_options,
         args.strict,
-        quiet,
+        verbosity,
     )?;
     let dt = args.dt.or(model.simulation.time_step).unwrap_or(1e-3);
     let options = SimulateOptions {
@@ -56,7 +57,7 @@ pub fn simulate(registry: &Registry, args: &SimulateArgs, quiet: bool) -> Result
     let bodies = model.bodies.iter().map(|b| b.name.clone()).collect();
     let mut trajectory = Trajectory::new(bodies, args.energy);
     let steps = (args.duration / dt).ceil();
-    let progress = (std::io::stderr().is_terminal() && !quiet && steps >= 1e4).then(|| {
+    let progress = (std::io::stderr().is_terminal() && !verbosity.is_quiet() && steps >= 1e4).then(|| {
         let bar = indicatif::ProgressBar::new(1000);
         bar.set_style(
             indicatif::ProgressStyle::with_template("{bar:40} {percent:>3}% t = {msg} s  eta {eta}")
@@ -64,7 +65,7 @@ pub fn simulate(registry: &Registry, args: &SimulateArgs, quiet: bool) -> Result
         );
         bar
     });
-    let summary = mbconv_solver::simulate(&model, &options, &mut |sample| {
+    let summary = mbconv::solver::simulate(&model, &options, &mut |sample| {
         if let Some(bar) = &progress {
             bar.set_position((1000.0 * sample.t / args.duration.max(f64::MIN_POSITIVE)) as u64);
             bar.set_message(format!("{:.3}", sample.t));
@@ -85,7 +86,7 @@ pub fn simulate(registry: &Registry, args: &SimulateArgs, quiet: bool) -> Result
     let text = String::from_utf8(buffer).map_err(anyhow::Error::from)?;
     let output = args.output.clone().unwrap_or_else(|| "-".into());
     write_atomic(&output, &text, args.force)?;
-    if !quiet {
+    if !verbosity.is_quiet() {
         eprintln!(
             "simulated {} s in {} steps; assembly residual {:.3e}, largest constraint residual {:.3e}{}",
             summary.final_time,
@@ -103,14 +104,14 @@ pub fn simulate(registry: &Registry, args: &SimulateArgs, quiet: bool) -> Result
 }
 
 /// Prints positions, velocities and accelerations at the initial state.
-pub fn dynamics(registry: &Registry, args: &DynamicsArgs, quiet: bool) -> Result<(), Failure> {
+pub fn dynamics(registry: &Registry, args: &DynamicsArgs, verbosity: Verbosity) -> Result<(), Failure> {
     let model = load(
         registry,
         &args.model,
         args.from.as_deref(),
         &args.read_options,
         args.strict,
-        quiet,
+        verbosity,
     )?;
     let step = if args.continuous {
         None
@@ -118,8 +119,8 @@ pub fn dynamics(registry: &Registry, args: &DynamicsArgs, quiet: bool) -> Result
         args.dt.or(model.simulation.time_step)
     };
     let report = match step {
-        Some(dt) => mbconv_solver::dynamics_report_implicit(&model, dt),
-        None => mbconv_solver::dynamics_report(&model),
+        Some(dt) => mbconv::solver::dynamics_report_implicit(&model, dt),
+        None => mbconv::solver::dynamics_report(&model),
     }
     .map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
     if args.json {

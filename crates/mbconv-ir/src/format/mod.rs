@@ -309,6 +309,10 @@ pub struct FormatInfo {
     pub extensions: &'static [&'static str],
     /// One line for `mbconv formats`.
     pub description: &'static str,
+    /// The short name of the `x2y` conversion shortcuts (`yaml` gives `yaml2skel`,
+    /// `skel2yaml`, …), generated for every pair of built formats that have one; `None`: the
+    /// format has no shortcuts.
+    pub shortcut: Option<&'static str>,
 }
 
 impl FormatInfo {
@@ -320,7 +324,7 @@ impl FormatInfo {
     ///
     /// ```
     /// use mbconv_ir::format::FormatInfo;
-    /// let info = FormatInfo { name: "mbir", aliases: &[], extensions: &["mbir.json"], description: "IR" };
+    /// let info = FormatInfo { name: "mbir", aliases: &[], extensions: &["mbir.json"], description: "IR", shortcut: None };
     /// assert_eq!(info.matching_extension_len(std::path::Path::new("a.MBIR.json")), Some(9));
     /// assert_eq!(info.matching_extension_len(std::path::Path::new("a.json")), None);
     /// ```
@@ -436,7 +440,7 @@ pub enum LookupError {
 /// use mbconv_ir::format::{FormatInfo, Registry};
 /// let mut registry = Registry::new();
 /// registry.register(Box::new(mbconv_ir::mbir::MbirFormat));
-/// registry.register_planned(FormatInfo { name: "skel", aliases: &[], extensions: &["skel"], description: "DART SKEL" });
+/// registry.register_planned(FormatInfo { name: "skel", aliases: &[], extensions: &["skel"], description: "DART SKEL", shortcut: Some("skel") });
 /// assert!(registry.get("mbir").is_ok());
 /// assert!(registry.get("skel").is_err());
 /// ```
@@ -469,6 +473,37 @@ impl Registry {
     /// Known but unavailable formats.
     pub fn planned(&self) -> impl Iterator<Item = &FormatInfo> {
         self.planned.iter()
+    }
+    /// The `x2y` conversion shortcuts: one for every ordered pair of distinct built formats
+    /// that both have a [`FormatInfo::shortcut`] name, in registration order. A format that
+    /// registers a short name gets its shortcuts to and from every other such format.
+    ///
+    /// ```
+    /// use mbconv_ir::format::Registry;
+    /// let mut registry = Registry::new();
+    /// registry.register(Box::new(mbconv_ir::mbir::MbirFormat));
+    /// // The IR's JSON has no short name: no shortcuts.
+    /// assert!(registry.shortcuts().is_empty());
+    /// ```
+    pub fn shortcuts(&self) -> Vec<Shortcut> {
+        let named: Vec<(&str, &FormatInfo)> = self
+            .formats
+            .iter()
+            .filter_map(|f| f.info().shortcut.map(|short| (short, f.info())))
+            .collect();
+        let mut shortcuts = Vec::new();
+        for (from_short, from) in &named {
+            for (to_short, to) in &named {
+                if from.name != to.name {
+                    shortcuts.push(Shortcut {
+                        name: format!("{from_short}2{to_short}"),
+                        from: from.name,
+                        to: to.name,
+                    });
+                }
+            }
+        }
+        shortcuts
     }
     /// The format with this name or alias.
     pub fn get(&self, name: &str) -> Result<&dyn Format, LookupError> {
@@ -568,6 +603,18 @@ impl Registry {
             path: path.display().to_string(),
         })
     }
+}
+
+/// One `x2y` conversion shortcut of a [`Registry`]: `skel2yaml` converts from `skel` to
+/// `chrono`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shortcut {
+    /// The command name, `<from short name>2<to short name>`.
+    pub name: String,
+    /// The registry name of the input format.
+    pub from: &'static str,
+    /// The registry name of the output format.
+    pub to: &'static str,
 }
 
 fn not_built(info: &FormatInfo) -> LookupError {
