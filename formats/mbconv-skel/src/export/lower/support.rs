@@ -18,7 +18,8 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
         Feature::InitialJointPositions,
         Support::Approximated(
             "kept; where a stored body pose disagrees with its joint's frames, the parent-side frame is moved \
-             to agree with the pose (DART derives it from the poses)",
+             to agree with the pose (DART derives it from the poses); a free or planar joint met from its child \
+             side is turned round without converting its coordinates, rates and DOF data",
         ),
     ),
     row(Feature::InitialJointVelocities, Support::Kept),

@@ -132,7 +132,7 @@ fn flip_as_is(s: &mut LowerSession, j: usize) {
     } else {
         s.approximated(
             "reversed_joint_coordinates_lost",
-            feature,
+            Feature::InitialJointPositions,
             &at,
             format!(
                 "a {kind} joint met from its child side is written with parent and child swapped; its coordinates \
