@@ -6,8 +6,8 @@
 //! emitter writes the model as it is and loses nothing more.
 //!
 //! The passes, in order: `disable_immobile_groups`, `fix_inactive_bodies`,
-//! `bake_initial_state`, `omit_disabled_joints`, `joint_kinds`, `joint_data`, `constraints`,
-//! `force_elements`, `motors`, `loads`, `ground_for_the_world`, `joint_frames`,
+//! `force_elements`, `motors`, `loads`, `bake_initial_state`, `omit_disabled_joints`,
+//! `joint_kinds`, `joint_data`, `constraints`, `ground_for_the_world`, `joint_frames`,
 //! `joint_springs`, `rsda_frames`, `motor_frames`, `body_data`, `shapes`,
 //! `quantise_body_velocities`, `mesh_paths`, `contact_between_jointed_bodies`,
 //! `devices_groups_and_frames`, `simulation_settings`.
@@ -59,6 +59,11 @@ pub(crate) fn lower(model: &Model, settings: &LowerSettings, tracing: Tracing) -
     pass(&mut s, "fix_inactive_bodies", |s, m| {
         s.absorb(mbconv_ir::lower::fix_inactive_bodies(m, FORMAT));
     });
+    // What acts on joint coordinates (restraints, joint motors) goes before the coordinates
+    // are rebased, so that its loss is reported where the motion changes.
+    pass(&mut s, "force_elements", forces::force_elements);
+    pass(&mut s, "motors", drives::motors);
+    pass(&mut s, "loads", drives::loads);
     // Chrono has no joint coordinates: the initial state goes into body poses and velocities.
     pass(&mut s, "bake_initial_state", |s, m| {
         s.absorb(mbconv_ir::lower::bake_initial_state(m, FORMAT));
@@ -67,9 +72,6 @@ pub(crate) fn lower(model: &Model, settings: &LowerSettings, tracing: Tracing) -
     pass(&mut s, "joint_kinds", links::joint_kinds);
     pass(&mut s, "joint_data", links::joint_data);
     pass(&mut s, "constraints", links::constraints);
-    pass(&mut s, "force_elements", forces::force_elements);
-    pass(&mut s, "motors", drives::motors);
-    pass(&mut s, "loads", drives::loads);
     pass(&mut s, "ground_for_the_world", ground_for_the_world);
     pass(&mut s, "joint_frames", links::joint_frames);
     pass(&mut s, "joint_springs", springs::joint_springs);
