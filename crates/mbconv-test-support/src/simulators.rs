@@ -135,6 +135,21 @@ impl CaseOutcome {
     }
 }
 
+/// True when a golden file was made by the judge of this module (the source simulator on the
+/// lowered model written back; `merge.py` then records `lowered_losses`, even empty), not by
+/// the earlier one that ran the original.
+///
+/// ```
+/// use mbconv_test_support::simulators::made_on_the_lowered_model;
+/// assert!(made_on_the_lowered_model(&serde_json::json!({"case": "c", "lowered_losses": []})));
+/// assert!(!made_on_the_lowered_model(&serde_json::json!({"case": "c", "max_com_difference": 0.0})));
+/// ```
+pub fn made_on_the_lowered_model(golden: &serde_json::Value) -> bool {
+    golden
+        .get("lowered_losses")
+        .is_some_and(serde_json::Value::is_array)
+}
+
 /// Reads a pair's golden file.
 ///
 /// ```
