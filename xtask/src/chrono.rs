@@ -82,7 +82,7 @@ pub fn golden() -> Result<()> {
 /// names start with.
 fn chrono_models() -> Result<Vec<(&'static str, PathBuf)>> {
     let root = workspace_root();
-    let corpus = root.join("../shared/corpus/chrono");
+    let corpus = mbconv_test_support::corpus_root().join("chrono");
     let mut models = Vec::new();
     for (prefix, dir) in [
         ("corpus", corpus.clone()),
@@ -272,7 +272,7 @@ fn skel_models() -> Result<Vec<(&'static str, PathBuf)>> {
     let mut models = Vec::new();
     for (prefix, dir) in [
         ("fixtures", root.join("fixtures/skel")),
-        ("corpus", root.join("../shared/corpus/skel")),
+        ("corpus", mbconv_test_support::corpus_root().join("skel")),
     ] {
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
             .with_context(|| format!("cannot list {}", dir.display()))?
