@@ -245,7 +245,7 @@ fn cross_golden() -> Result<()> {
     let work = root.join("target/tmp/simulators");
     let _ = std::fs::remove_dir_all(&golden);
     let _ = std::fs::remove_dir_all(&work);
-    let registry = mbconv_cli::registry::registry();
+    let registry = mbconv::formats();
     let cases = Cases {
         python: &python,
         mbconv: &mbconv,

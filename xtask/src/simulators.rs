@@ -149,7 +149,7 @@ pub fn rewrite_section() -> Result<()> {
     let root = crate::workspace_root();
     let out = root.join("docs/corpus-matrix.md");
     let matrix = std::fs::read_to_string(&out).with_context(|| format!("cannot read {}", out.display()))?;
-    let registry = mbconv_cli::registry::registry();
+    let registry = mbconv::formats();
     let mut models: Vec<(String, std::path::PathBuf)> = cases()
         .into_iter()
         .map(|(case, _)| (case.shown, case.source))
