@@ -4,13 +4,16 @@
 //! * Reader golden data (`formats/mbconv-chrono/tests/golden/chrono/`): Chrono's own initial
 //!   state (body frames, centres of mass, masses, velocities) of every Chrono model of the corpus
 //!   and of `fixtures/chrono/`, from `chrono_oracle FILE --json`.
-//! * Cross-simulator golden data (`crates/mbconv-cli/tests/golden/simulators/`): each SKEL
-//!   fixture and corpus model simulated by DART, against Chrono running what
-//!   `mbconv convert --to chrono` wrote (its simulation file); each Chrono fixture and corpus
-//!   model simulated by Chrono, against DART running what `mbconv convert --to skel` wrote. Both
-//!   at dt = 1e-4 for 1 s, every body's centre of mass every 0.1 s, no contact on either side
-//!   (DART: collisions off; Chrono: the sparse direct solver). The converted files are kept
-//!   beside the data, so a test can tell when mbconv writes something else.
+//! * Cross-simulator golden data (`crates/mbconv-cli/tests/golden/simulators/`): for each SKEL
+//!   fixture and corpus model, Chrono runs what `mbconv convert --to chrono` wrote (its
+//!   simulation file) and DART runs the model lowered for Chrono and written back as SKEL by
+//!   the library (`mbconv_cli::written_back`: the conversion's losses on both sides); for each
+//!   Chrono fixture and corpus model, DART runs what `mbconv convert --to skel` wrote and
+//!   Chrono runs the model lowered for SKEL written back as Chrono YAML. Both at dt = 1e-4 and
+//!   5e-5 for 1 s, every body's centre of mass every 0.1 s, no contact on either side (DART:
+//!   collisions off; Chrono: the sparse direct solver). The files both simulators ran are kept
+//!   beside the data (`written/CASE/` the conversion, `written/CASE/lowered/` the lowered model
+//!   written back), so a test can tell when mbconv writes something else.
 //!
 //! CI never builds Chrono: the tests read the committed data.
 
@@ -79,7 +82,7 @@ pub fn golden() -> Result<()> {
 /// names start with.
 fn chrono_models() -> Result<Vec<(&'static str, PathBuf)>> {
     let root = workspace_root();
-    let corpus = root.join("../shared/corpus/chrono");
+    let corpus = mbconv_test_support::corpus_root().join("chrono");
     let mut models = Vec::new();
     for (prefix, dir) in [
         ("corpus", corpus.clone()),
@@ -242,9 +245,11 @@ fn cross_golden() -> Result<()> {
     let work = root.join("target/tmp/simulators");
     let _ = std::fs::remove_dir_all(&golden);
     let _ = std::fs::remove_dir_all(&work);
+    let registry = mbconv::formats();
     let cases = Cases {
         python: &python,
         mbconv: &mbconv,
+        registry: &registry,
         golden: &golden,
         work: &work,
     };
@@ -267,7 +272,7 @@ fn skel_models() -> Result<Vec<(&'static str, PathBuf)>> {
     let mut models = Vec::new();
     for (prefix, dir) in [
         ("fixtures", root.join("fixtures/skel")),
-        ("corpus", root.join("../shared/corpus/skel")),
+        ("corpus", mbconv_test_support::corpus_root().join("skel")),
     ] {
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
             .with_context(|| format!("cannot list {}", dir.display()))?
@@ -287,22 +292,32 @@ fn skel_models() -> Result<Vec<(&'static str, PathBuf)>> {
 struct Cases<'a> {
     python: &'a Path,
     mbconv: &'a Path,
+    registry: &'a mbconv_ir::format::Registry,
     golden: &'a Path,
     work: &'a Path,
 }
 
 impl Cases<'_> {
-    /// DART on the SKEL original; Chrono on what mbconv wrote for it.
+    /// DART on the SKEL model lowered for Chrono and written back as SKEL; Chrono on what
+    /// mbconv wrote for it.
     fn skel_to_chrono(&self, prefix: &str, skel: &Path) -> Result<()> {
         let case = format!("skel2chrono__{prefix}__{}", stem(skel));
         let dir = self.work.join(&case);
         std::fs::create_dir_all(&dir)?;
         let written = dir.join(format!("{}.yaml", stem(skel)));
         let converted = self.convert(skel, &written);
+        let back = self.write_back(skel, "chrono", &written, &dir, "skel");
         let simulation = dir.join(format!("{}.simulation.yaml", stem(skel)));
         for step in &STEPS {
             let dart_out = dir.join(format!("dart{}.json", step.suffix));
-            self.dart(skel, &dart_out, step)?;
+            match (&converted, &back) {
+                (Err(e), _) => std::fs::write(&dart_out, load_error(&format!("mbconv convert failed: {e}")))?,
+                (Ok(()), Ok(back)) => self.dart(&back.entry, &dart_out, step)?,
+                (Ok(()), Err(e)) => std::fs::write(
+                    &dart_out,
+                    load_error(&format!("mbconv could not write the lowered model back: {e}")),
+                )?,
+            }
             let chrono_out = dir.join(format!("chrono{}.csv", step.suffix));
             match &converted {
                 Ok(()) if simulation.exists() => chrono(
@@ -314,7 +329,7 @@ impl Cases<'_> {
             }
         }
         self.keep_written(&case, &dir)?;
-        self.merge(&case, |suffix| {
+        self.merge(&case, &back, |suffix| {
             (
                 format!("dart:{}", dir.join(format!("dart{suffix}.json")).display()),
                 format!("chrono:{}", dir.join(format!("chrono{suffix}.csv")).display()),
@@ -322,41 +337,63 @@ impl Cases<'_> {
         })
     }
 
-    /// Chrono on the Chrono original; DART on what mbconv wrote for it.
+    /// Chrono on the Chrono model lowered for SKEL and written back as Chrono YAML; DART on
+    /// what mbconv wrote for it.
     fn chrono_to_skel(&self, prefix: &str, model: &Path) -> Result<()> {
         let case = format!("chrono2skel__{prefix}__{}", stem(model));
         let dir = self.work.join(&case);
         std::fs::create_dir_all(&dir)?;
         let written = dir.join(format!("{}.skel", stem(model)));
         let converted = self.convert(model, &written);
-        let gravity = !is_simulation_file(model);
+        let back = self.write_back(model, "skel", &written, &dir, "yaml");
         for step in &STEPS {
             let chrono_out = dir.join(format!("chrono{}.csv", step.suffix));
-            let loadable = Loadable::new(prefix, model)?;
-            chrono(
-                &self.chrono_run_args(loadable.path(), &chrono_out, gravity, step),
-                &chrono_out,
-            )?;
-            drop(loadable);
+            match (&converted, &back) {
+                (Err(e), _) => std::fs::write(&chrono_out, format!("error: mbconv convert failed: {e}\n"))?,
+                // The written-back entry is a simulation file (it states the model's gravity)
+                // or a model file alone, which runs with the parser's default gravity, as
+                // mbconv reads it.
+                (Ok(()), Ok(back)) => chrono(
+                    &self.chrono_run_args(&back.entry, &chrono_out, !is_simulation_file(&back.entry), step),
+                    &chrono_out,
+                )?,
+                (Ok(()), Err(e)) => std::fs::write(
+                    &chrono_out,
+                    format!("error: mbconv could not write the lowered model back: {e}\n"),
+                )?,
+            }
             let dart_out = dir.join(format!("dart{}.json", step.suffix));
             match &converted {
                 Ok(()) => self.dart(&written, &dart_out, step)?,
-                Err(e) => std::fs::write(
-                    &dart_out,
-                    format!(
-                        "{{\"load_error\": {:?}}}\n",
-                        format!("mbconv convert failed: {e}")
-                    ),
-                )?,
+                Err(e) => std::fs::write(&dart_out, load_error(&format!("mbconv convert failed: {e}")))?,
             }
         }
         self.keep_written(&case, &dir)?;
-        self.merge(&case, |suffix| {
+        self.merge(&case, &back, |suffix| {
             (
                 format!("chrono:{}", dir.join(format!("chrono{suffix}.csv")).display()),
                 format!("dart:{}", dir.join(format!("dart{suffix}.json")).display()),
             )
         })
+    }
+
+    /// The source model lowered for `target` (as the conversion to `converted` lowers it),
+    /// written back in its own format under `dir/lowered/`.
+    fn write_back(
+        &self,
+        source: &Path,
+        target: &str,
+        converted: &Path,
+        dir: &Path,
+        extension: &str,
+    ) -> Result<mbconv_cli::written_back::WrittenBack> {
+        let output = dir.join("lowered").join(format!("{}.{extension}", stem(source)));
+        eprintln!(
+            "+ write {} lowered for {target} back as {}",
+            source.display(),
+            output.display()
+        );
+        mbconv_cli::written_back::write_lowered_back(self.registry, source, target, converted, &output)
     }
 
     fn chrono_run_args<'s>(
@@ -417,26 +454,41 @@ impl Cases<'_> {
         )
     }
 
-    /// Copies what mbconv wrote for `case` next to the golden data.
+    /// Copies what mbconv wrote for `case` (the conversion, and under `lowered/` the lowered
+    /// model written back) next to the golden data.
     fn keep_written(&self, case: &str, dir: &Path) -> Result<()> {
-        let keep = self.golden.join("written").join(case);
-        std::fs::create_dir_all(&keep)?;
-        for entry in std::fs::read_dir(dir)? {
-            let path = entry?.path();
-            let is_written = path.extension().is_some_and(|e| e == "yaml" || e == "skel");
-            if let (true, Some(name)) = (is_written, path.file_name()) {
-                std::fs::copy(&path, keep.join(name))?;
+        for sub in ["", "lowered"] {
+            let from = dir.join(sub);
+            let keep = self.golden.join("written").join(case).join(sub);
+            if !from.is_dir() {
+                continue;
+            }
+            std::fs::create_dir_all(&keep)?;
+            for entry in std::fs::read_dir(&from)? {
+                let path = entry?.path();
+                let is_written = path.extension().is_some_and(|e| e == "yaml" || e == "skel");
+                if let (true, Some(name)) = (is_written, path.file_name()) {
+                    std::fs::copy(&path, keep.join(name))?;
+                }
             }
         }
         Ok(())
     }
 
     /// Merges the runs of `case` into its golden file; `sides(suffix)` names the source and
-    /// target runs of the step with that file suffix.
-    fn merge(&self, case: &str, sides: impl Fn(&str) -> (String, String)) -> Result<()> {
+    /// target runs of the step with that file suffix; `back` is the written-back model the
+    /// source simulator ran, whose motion-changing findings the golden file records.
+    fn merge(
+        &self,
+        case: &str,
+        back: &Result<mbconv_cli::written_back::WrittenBack>,
+        sides: impl Fn(&str) -> (String, String),
+    ) -> Result<()> {
         let out = self.golden.join(format!("{case}.json"));
         let (source, target) = sides(STEPS[0].suffix);
         let (half_source, half_target) = sides(STEPS[1].suffix);
+        let losses = back.as_ref().map(|b| b.motion_losses.clone()).unwrap_or_default();
+        let losses = serde_json::to_string(&losses)?;
         run(
             self.python,
             &[
@@ -453,9 +505,16 @@ impl Cases<'_> {
                 case,
                 "--dt",
                 STEPS[0].dt,
+                "--lowered-losses",
+                &losses,
                 "--out",
                 &out.to_string_lossy(),
             ],
         )
     }
+}
+
+/// A DART run that did not happen, as `dart_trajectory.py` records a load error.
+fn load_error(message: &str) -> String {
+    format!("{}\n", serde_json::json!({ "load_error": message }))
 }

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// What happened to one file.
-enum Outcome {
+pub(crate) enum Outcome {
     /// No built format reads this kind of file.
     NotAModel,
     /// A format claimed it but could not read it, or the model is invalid.
@@ -65,19 +65,9 @@ pub fn run() -> Result<()> {
         .collect();
     bar.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
-    let verdict_of = |shown: &str, target: &str| {
-        outcomes
-            .iter()
-            .find(|(s, _)| s == shown)
-            .and_then(|(_, outcome)| match outcome {
-                Outcome::Checked { targets, .. } => {
-                    targets.iter().find(|t| t.format == target).map(|t| t.verdict)
-                }
-                _ => None,
-            })
-    };
+    let verdict_of = |shown: &str, target: &str| verdict_in(&outcomes, shown, target);
     let mut text = matrix(&registry, &outcomes);
-    text.push_str(&crate::simulators::section(&registry, &verdict_of));
+    text.push_str(&crate::simulators::section(&verdict_of));
     let text = machine_independent(&text, &root, &corpus);
     let out = root.join("docs/corpus-matrix.md");
     std::fs::write(&out, &text).with_context(|| format!("cannot write {}", out.display()))?;
@@ -88,6 +78,19 @@ pub fn run() -> Result<()> {
         out.display()
     );
     Ok(())
+}
+
+/// mbconv's verdict for the model shown as `shown` converted to `target`, among `outcomes`.
+pub(crate) fn verdict_in(outcomes: &[(String, Outcome)], shown: &str, target: &str) -> Option<Verdict> {
+    outcomes
+        .iter()
+        .find(|(s, _)| s == shown)
+        .and_then(|(_, outcome)| match outcome {
+            Outcome::Checked { targets, .. } => {
+                targets.iter().find(|t| t.format == target).map(|t| t.verdict)
+            }
+            _ => None,
+        })
 }
 
 /// Writes `docs/loss-matrix.md` from the registry's feature tables and the findings the
@@ -115,7 +118,7 @@ pub fn loss_matrix() -> Result<()> {
 
 /// Messages may name files by absolute path; the matrix names them relative to the corpus and
 /// the workspace, so that it reads the same on every machine.
-fn machine_independent(text: &str, root: &Path, corpus: &Path) -> String {
+pub(crate) fn machine_independent(text: &str, root: &Path, corpus: &Path) -> String {
     let corpus = corpus.display().to_string();
     let root = format!("{}/", root.display());
     text.replace(&corpus, "corpus").replace(&root, "")
@@ -150,7 +153,8 @@ fn readable_kind(registry: &Registry, path: &Path) -> bool {
     std::fs::read_to_string(path).is_ok_and(|text| claimed.iter().any(|f| f.sniff(&text)))
 }
 
-fn check_file(registry: &Registry, shown: &str, path: &Path) -> Outcome {
+/// Reads `path` and checks it against every format (as `mbconv check --all`).
+pub(crate) fn check_file(registry: &Registry, shown: &str, path: &Path) -> Outcome {
     let source = match Source::from_path(path) {
         Ok(source) => source.with_path(shown, Some(path.to_path_buf())),
         Err(_) => return Outcome::NotAModel,

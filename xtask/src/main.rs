@@ -17,6 +17,8 @@
 //!   model of the corpus and `fixtures/body/`, and from mbconv's rewrites of them.
 //! * `cargo xtask corpus` — `mbconv check --all` on every model of `../shared/corpus/` and
 //!   `fixtures/` (all cores), writing `docs/corpus-matrix.md`.
+//! * `cargo xtask corpus simulators` — only the simulators' section of `docs/corpus-matrix.md`
+//!   (from the golden data of `cargo xtask golden chrono`).
 //! * `cargo xtask loss-matrix` — `docs/loss-matrix.md` from the formats' feature tables.
 //! * `cargo xtask bench solver [--rounds N]` — mbconv's forward dynamics and semi-implicit
 //!   Euler step beside Pinocchio's `aba` and MuJoCo's `mj_step` on 7/30/100-link chains,
@@ -59,6 +61,8 @@ tasks:
                            choreonoid)
   corpus                   mbconv check --all on every corpus model and fixture (all
                            cores); writes docs/corpus-matrix.md
+  corpus simulators        rewrite only the simulators' section of docs/corpus-matrix.md
+                           from the cross-simulator golden data
   loss-matrix              write docs/loss-matrix.md from the formats' feature tables
   bench solver [--rounds N] solver benchmarks beside Pinocchio and MuJoCo, alternated
                            N times (default 3), best median of each, with ratios
@@ -85,6 +89,7 @@ fn main() -> Result<()> {
         ["golden", "chrono"] => chrono::golden(),
         ["golden", "choreonoid"] => choreonoid::golden(),
         ["corpus"] => corpus::run(),
+        ["corpus", "simulators"] => simulators::rewrite_section(),
         ["loss-matrix"] => corpus::loss_matrix(),
         ["bench", "solver"] => bench::solver(3),
         ["bench", "solver", "--rounds", n] => bench::solver(n.parse()?),

@@ -1,6 +1,8 @@
 //! The command line of the `mbconv` tool: its arguments, and the parser that adds one `x2y`
 //! shortcut for every pair of the registry's formats with a short name ([`cli::parse_from`]),
-//! so that a format that registers a short name gets its shortcuts with no change here.
+//! so that a format that registers a short name gets its shortcuts with no change here; and
+//! the lowered model written back in its source format that the simulators judge a conversion
+//! against ([`written_back`], for `cargo xtask golden chrono` and the simulator golden test).
 //!
 //! It is not the library for tool authors (that is the `mbconv` crate, which this package
 //! uses for every format, the check and the simulator) and holds no conversion logic: the
@@ -16,3 +18,4 @@
 //! ```
 
 pub mod cli;
+pub mod written_back;

@@ -1,0 +1,90 @@
+//! The model a conversion's target simulator is judged against: the original lowered for the
+//! target format (the conversion's losses applied), written back in the original's own format
+//! by the same library the CLI uses. The source simulator runs it, the target simulator runs
+//! the converted file, and the two must then move alike (`cargo xtask golden chrono`, the
+//! simulator golden test, `docs/check.md`).
+//!
+//! ```no_run
+//! use std::path::Path;
+//! let registry = mbconv::formats();
+//! let back = mbconv_cli::written_back::write_lowered_back(
+//!     &registry,
+//!     Path::new("fixtures/skel/joint_free.skel"),
+//!     "chrono",
+//!     Path::new("out/joint_free.yaml"),
+//!     Path::new("out/lowered/joint_free.skel"),
+//! )
+//! .unwrap();
+//! assert!(back.motion_losses.is_empty(), "not a clean comparison: {:?}", back.motion_losses);
+//! ```
+
+use anyhow::{Context, Result};
+use mbconv::ir::format::{Options, Registry, Source};
+use std::path::{Path, PathBuf};
+
+/// What [`write_lowered_back`] wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WrittenBack {
+    /// Every file written: the main file, then its companions, in the writer's order.
+    pub files: Vec<PathBuf>,
+    /// The file a simulator opens: the writer's entry (a Chrono simulation file, which states
+    /// gravity) or the main file.
+    pub entry: PathBuf,
+    /// The findings of writing the lowered model back in the source format that can change
+    /// motion ([`mbconv::ir::Finding::can_change_motion`]), as `code at path`: when there is
+    /// one, the source simulator does not run exactly the lowered model, and the comparison is
+    /// not clean.
+    pub motion_losses: Vec<String>,
+}
+
+/// Reads `source` (format detected as the CLI does, default settings), lowers it for
+/// `target` as `mbconv convert` does when writing `converted` (the lowering may depend on the
+/// output's place, e.g. relative mesh names), and writes the lowered model at `output` in the
+/// source's own format, with its companions beside it.
+///
+/// # Errors
+/// When the source cannot be read, a format is unknown, or lowering, writing or a file write
+/// fails.
+pub fn write_lowered_back(
+    registry: &Registry,
+    source: &Path,
+    target: &str,
+    converted: &Path,
+    output: &Path,
+) -> Result<WrittenBack> {
+    let text = Source::from_path(source).with_context(|| format!("cannot read {}", source.display()))?;
+    let from = registry.detect(source, Some(&text.text))?;
+    let to = registry.get(target)?;
+    let imported = registry.read(from, &text, &Options::default())?;
+    let mut lower_options = Options::default();
+    lower_options.output_path = Some(converted.to_path_buf());
+    let lowered = registry.lower(to, &imported.model, &lower_options)?;
+    let mut write_options = Options::default();
+    write_options.output_path = Some(output.to_path_buf());
+    let exported = registry.write(from, &lowered.model, &write_options)?;
+    let motion_losses = exported
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.can_change_motion())
+        .map(|f| format!("{} at {}", f.code, f.path.as_deref().unwrap_or("the model")))
+        .collect();
+    let dir = output.parent().map(Path::to_path_buf).unwrap_or_default();
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut files = vec![output.to_path_buf()];
+    std::fs::write(output, &exported.text).with_context(|| format!("cannot write {}", output.display()))?;
+    for companion in &exported.companions {
+        let path = dir.join(&companion.file_name);
+        std::fs::write(&path, &companion.text).with_context(|| format!("cannot write {}", path.display()))?;
+        files.push(path);
+    }
+    let entry = exported
+        .entry
+        .as_ref()
+        .map_or_else(|| output.to_path_buf(), |e| dir.join(e));
+    Ok(WrittenBack {
+        files,
+        entry,
+        motion_losses,
+    })
+}
