@@ -86,7 +86,11 @@ pub(crate) fn attribute(
                 ));
             }
         };
-        let pass = pending.iter().map(|p| p.pass.as_str()).collect::<Vec<_>>().join(" + ");
+        let pass = pending
+            .iter()
+            .map(|p| p.pass.as_str())
+            .collect::<Vec<_>>()
+            .join(" + ");
         let reports: Vec<&Report> = pending.iter().map(|p| &p.report).collect();
         let matching = BodyMatch::new(&before_motion.bodies, &after_motion.bodies, &reports);
         let difference = Difference::between(&before_motion, &after_motion, &matching);
@@ -96,7 +100,14 @@ pub(crate) fn attribute(
                 .iter()
                 .flat_map(|p| p.report.findings.iter().map(move |f| (p.pass.as_str(), f)))
                 .filter(|(_, f)| f.can_change_motion())
-                .filter(|(_, f)| touches(&before_model, after_model, f.path.as_deref().unwrap_or(""), &moved))
+                .filter(|(_, f)| {
+                    touches(
+                        &before_model,
+                        after_model,
+                        f.path.as_deref().unwrap_or(""),
+                        &moved,
+                    )
+                })
                 .collect();
             if excuses.is_empty() {
                 return Ok(Attribution::Guilty {

@@ -52,10 +52,7 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
         Support::Approximated("kept; non-perpendicular axes are made perpendicular, as DART does"),
     ),
     row(Feature::TranslationalJoint, Support::Kept),
-    row(
-        Feature::FreeJoint,
-        Support::Approximated("a free joint met from its child side is swapped without converting its coordinates"),
-    ),
+    row(Feature::FreeJoint, Support::Kept),
     row(
         Feature::PointJoints,
         Support::Lost("no point-line or point-plane joint: a free joint stands in"),
