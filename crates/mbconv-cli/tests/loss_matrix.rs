@@ -58,8 +58,8 @@ fn committed_loss_matrix_is_what_the_tables_and_fixtures_give() {
 /// every format, so a new format's table is checked without writing the check again.
 #[test]
 fn every_feature_table_has_one_row_per_feature() {
-    use mbconv_ir::format::support::Feature;
-    let registry = mbconv_cli::registry::registry();
+    use mbconv::ir::format::support::Feature;
+    let registry = mbconv::formats();
     let mut problems = Vec::new();
     for format in registry.formats() {
         let table = format.feature_support();

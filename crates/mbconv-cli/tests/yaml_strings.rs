@@ -4,13 +4,13 @@
 //! verbatim value of the format's own, reads back through that format's reader as the same
 //! string.
 
-use mbconv_ir::format::{Options, Source};
-use mbconv_ir::{Body, Model, Value};
+use mbconv::ir::format::{Options, Source};
+use mbconv::ir::{Body, Model, Value};
 use mbconv_yaml::emit::AMBIGUOUS_SCALARS;
 
 #[test]
 fn ambiguous_strings_survive_a_round_trip_through_each_yaml_format() {
-    let registry = mbconv_cli::registry::registry();
+    let registry = mbconv::formats();
     let mut failures = Vec::new();
     for (name, file) in [("chrono", "strings.yaml"), ("body", "strings.body")] {
         let format = registry.get(name).unwrap();
