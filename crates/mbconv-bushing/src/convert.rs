@@ -13,9 +13,9 @@
 
 use crate::{BushingError, LawConstants};
 use mbconv_ir::report::path;
-use mbconv_ir::rotation::chrono::{joint_frame_from_axis, universal_frame};
+use mbconv_ir::rotation::{frame_with_x_along_z_normal, frame_with_z_along};
 use mbconv_ir::{BodyRef, Bushing, BushingLaw, Category, Finding, Joint, JointKind, Pose, Severity};
-use nalgebra::UnitQuaternion;
+use nalgebra::{UnitQuaternion, Vector3};
 
 /// The law's name as the reports print it.
 pub fn law_name(law: BushingLaw) -> &'static str {
@@ -105,8 +105,10 @@ pub enum ChronoBody1 {
 /// frame or the kind has no preferred axes.
 fn chrono_axes(kind: &JointKind) -> Option<UnitQuaternion<f64>> {
     let q = match kind {
-        JointKind::Revolute { axis } => joint_frame_from_axis(axis)?,
-        JointKind::Universal { axis1, axis2 } => universal_frame(axis1, axis2)?,
+        // The frames Chrono builds for these joints (REVOLUTE: z along the axis, x suggested
+        // along (1,0,0); UNIVERSAL: x along the first axis, z normal to both).
+        JointKind::Revolute { axis } => frame_with_z_along(axis, Vector3::x())?,
+        JointKind::Universal { axis1, axis2 } => frame_with_x_along_z_normal(axis1, axis2)?,
         _ => return None,
     };
     (q.angle() > 0.0).then_some(q)

@@ -16,7 +16,7 @@
 
 use crate::kinematics::RelativeMotion;
 use crate::{BushingError, LawConstants, Wrench};
-use mbconv_ir::rotation::{canonical, drake::quaternion_to_rpy};
+use mbconv_ir::rotation::{canonical, rpy::from_quaternion as quaternion_to_rpy};
 use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
 
 /// Drake's gimbal-lock tolerance on `|cos pitch|` (`RollPitchYaw`'s
@@ -178,7 +178,7 @@ pub fn potential_energy(k: &LawConstants, rel: &RelativeMotion) -> f64 {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use mbconv_ir::rotation::drake::rpy_to_quaternion;
+    use mbconv_ir::rotation::rpy::to_quaternion as rpy_to_quaternion;
 
     #[test]
     fn half_angle_frame_halves_the_angle() {

@@ -4,7 +4,7 @@
 
 use mbconv_bushing::kinematics::RelativeMotion;
 use mbconv_bushing::{BushingError, FrameState, LawConstants, Wrench, drake, evaluate, evaluate_named};
-use mbconv_ir::rotation::drake::rpy_to_quaternion;
+use mbconv_ir::rotation::rpy::to_quaternion as rpy_to_quaternion;
 use mbconv_ir::{BodyRef, Bushing, BushingLaw, Pose};
 use nalgebra::Vector3;
 use serde_json::Value;

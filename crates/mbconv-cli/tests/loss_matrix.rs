@@ -52,3 +52,26 @@ fn committed_loss_matrix_is_what_the_tables_and_fixtures_give() {
         path.display()
     );
 }
+
+/// Every registered format's feature table has exactly one row per IR feature (the loss matrix
+/// would otherwise show the first of two rows, or a default for a missing one). One test for
+/// every format, so a new format's table is checked without writing the check again.
+#[test]
+fn every_feature_table_has_one_row_per_feature() {
+    use mbconv::ir::format::support::Feature;
+    let registry = mbconv::formats();
+    let mut problems = Vec::new();
+    for format in registry.formats() {
+        let table = format.feature_support();
+        for feature in Feature::ALL {
+            let rows = table.iter().filter(|r| r.feature == feature).count();
+            if rows != 1 {
+                problems.push(format!("{}: {rows} rows for {feature:?}", format.info().name));
+            }
+        }
+        if table.len() != Feature::ALL.len() {
+            problems.push(format!("{}: {} rows in all", format.info().name, table.len()));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -1,20 +1,20 @@
-//! Every rotation convention of the supported formats, in one place.
+//! Rotation maths that knows no format: elementary rotations, angle sequences, rotation vectors
+//! and frames built from axes. The IR stores orientations as unit quaternions; each format's
+//! own conventions (which angle sequence its files use, which frame it builds from an axis)
+//! live in that format's `spec` module and are written with these:
 //!
-//! The IR stores orientations as unit quaternions. Each submodule converts one format's
-//! convention to and from them:
-//!
-//! | module | convention |
+//! | item | maths |
 //! |---|---|
-//! | [`chrono`] | Cardan `[yaw, pitch, roll]`, `R = Rz(yaw)·Ry(pitch)·Rx(roll)`; scalar-first quaternions; the joint, motor and universal frames Chrono builds from axes |
-//! | [`skel`] | `<transformation>` angles `R = Rx(a)·Ry(b)·Rz(c)`; euler joints `xyz` and `zyx` |
-//! | [`choreonoid`] | axis-angle `[x, y, z, θ]`, lists composed left to right |
-//! | [`shift`] | row-major 3×3 matrices whose columns are the frame axes |
-//! | [`drake`] | roll-pitch-yaw `[r, p, y]`, `R = Rz(y)·Ry(p)·Rx(r)` |
-//! | [`rotation_vector`] | exponential coordinates (DART ball and free joints) |
+//! | [`rot_x`], [`rot_y`], [`rot_z`] | elementary rotations |
+//! | [`rpy`] | roll-pitch-yaw `[r, p, y]`, `R = Rz(y)·Ry(p)·Rx(r)` (extrinsic X-Y-Z) |
+//! | [`xyz_angles`] | intrinsic X-Y′-Z″ angles `[a, b, c]`, `R = Rx(a)·Ry(b)·Rz(c)` |
+//! | [`euler`] | the rotation of an IR euler joint (`xyz`, `zyx`) |
+//! | [`rotation_vector`] | exponential coordinates |
+//! | [`frame_with_z_along`], [`frame_with_x_along_z_normal`], [`orthogonal_with_suggestion`] | frames from axes (Gram–Schmidt) |
 //!
 //! Angles are radians everywhere here; degree handling belongs to the importers.
 
-use nalgebra::{Matrix3, Quaternion, Rotation3, Unit, UnitQuaternion, Vector3};
+use nalgebra::{Matrix3, Quaternion, Rotation3, UnitQuaternion, Vector3};
 
 /// The unit vector along `v`, or `None` when `v` is zero or not finite.
 ///
@@ -80,88 +80,68 @@ pub fn normalize_wxyz(q: [f64; 4]) -> Option<(UnitQuaternion<f64>, f64)> {
     Some((UnitQuaternion::new_unchecked(raw / norm), norm))
 }
 
-/// Project Chrono's conventions (YAML models, `ChParserMbsYAML`).
-pub mod chrono {
-    use super::*;
-
-    /// Cardan angles `[yaw, pitch, roll]` (radians) to a quaternion:
-    /// `q = qZ(yaw) ⊗ qY(pitch) ⊗ qX(roll)`, i.e. `R = Rz·Ry·Rx`.
-    ///
-    /// ```
-    /// use mbconv_ir::rotation::chrono;
-    /// let q = chrono::cardan_to_quaternion([30f64.to_radians(), 20f64.to_radians(), 10f64.to_radians()]);
-    /// assert!((q.w - 0.951548524643789).abs() < 1e-12);
-    /// ```
-    pub fn cardan_to_quaternion(yaw_pitch_roll: [f64; 3]) -> UnitQuaternion<f64> {
-        let [yaw, pitch, roll] = yaw_pitch_roll;
-        rot_z(yaw) * rot_y(pitch) * rot_x(roll)
-    }
-
-    /// The inverse of [`cardan_to_quaternion`], with pitch in `[-π/2, π/2]`.
-    pub fn quaternion_to_cardan(q: &UnitQuaternion<f64>) -> [f64; 3] {
-        let [roll, pitch, yaw] = super::drake::quaternion_to_rpy(q);
-        [yaw, pitch, roll]
-    }
-
-    /// Chrono's "Z axis with suggested X = (1,0,0)" frame, used for REVOLUTE and PRISMATIC
-    /// joints: `Z = axis/|axis|`, `Y = normalize(Z × s)`, `X = Y × Z`. When `Z × s` vanishes,
-    /// Chrono bumps the suggestion to `(2,0,0)` and then `(2,1,0)`. `None` for a zero axis.
-    pub fn joint_frame_from_axis(axis: &Vector3<f64>) -> Option<UnitQuaternion<f64>> {
-        let z = unit_vector(axis)?;
-        let mut suggestion = Vector3::new(1.0, 0.0, 0.0);
-        let mut y = z.cross(&suggestion);
-        for bump in 0..3 {
-            if y.norm() >= f64::MIN_POSITIVE {
-                break;
-            }
-            suggestion[bump] += 1.0;
-            y = z.cross(&suggestion);
+/// `v × s` for a suggested direction `s` that is not parallel to `v`: when `v × s` vanishes,
+/// the suggestion's components are raised by one in turn (x, then y, then z) until it does
+/// not. This is the Gram–Schmidt step of [`frame_with_z_along`]; the result is not normalised.
+pub fn orthogonal_with_suggestion(v: &Vector3<f64>, suggestion: Vector3<f64>) -> Vector3<f64> {
+    let mut suggestion = suggestion;
+    let mut w = v.cross(&suggestion);
+    for bump in 0..3 {
+        if w.norm() >= f64::MIN_POSITIVE {
+            break;
         }
-        let y = y.normalize();
-        let x = y.cross(&z);
-        Some(from_columns(&x, &y, &z))
+        suggestion[bump] += 1.0;
+        w = v.cross(&suggestion);
     }
-
-    /// The frame Chrono uses for motors, RSDAs and cylinder shapes: "X axis with suggested
-    /// Y = (0,1,0)", then a +90° turn about the local Y axis, so that `Z = axis`.
-    pub fn motor_frame_from_axis(axis: &Vector3<f64>) -> Option<UnitQuaternion<f64>> {
-        let x0 = unit_vector(axis)?;
-        let mut suggestion = Vector3::new(0.0, 1.0, 0.0);
-        let mut z0 = x0.cross(&suggestion);
-        for bump in 0..3 {
-            if z0.norm() >= f64::MIN_POSITIVE {
-                break;
-            }
-            suggestion[bump] += 1.0;
-            z0 = x0.cross(&suggestion);
-        }
-        let z0 = z0.normalize();
-        let y0 = z0.cross(&x0);
-        Some(from_columns(&(-z0), &y0, &x0))
-    }
-
-    /// The UNIVERSAL joint frame: `X = axis1`, `Z = axis1 × axis2`, `Y = Z × X` (normalised).
-    /// `None` when an axis is zero or the axes are parallel.
-    pub fn universal_frame(axis1: &Vector3<f64>, axis2: &Vector3<f64>) -> Option<UnitQuaternion<f64>> {
-        let x = unit_vector(axis1)?;
-        let z = unit_vector(&x.cross(axis2))?;
-        let y = z.cross(&x).normalize();
-        Some(from_columns(&x, &y, &z))
-    }
+    w
 }
 
-/// DART SKEL conventions.
-pub mod skel {
+/// The frame whose z axis is along `axis` and whose x axis is as close as possible to
+/// `suggested_x`: `z = axis/|axis|`, `y = normalize(z × s)` (see
+/// [`orthogonal_with_suggestion`]), `x = y × z`. `None` for a zero or non-finite axis.
+///
+/// ```
+/// use nalgebra::Vector3;
+/// let q = mbconv_ir::rotation::frame_with_z_along(&Vector3::new(0.0, 0.0, 2.0), Vector3::x()).unwrap();
+/// assert!(q.angle() < 1e-15);
+/// ```
+pub fn frame_with_z_along(axis: &Vector3<f64>, suggested_x: Vector3<f64>) -> Option<UnitQuaternion<f64>> {
+    let z = unit_vector(axis)?;
+    let y = orthogonal_with_suggestion(&z, suggested_x).normalize();
+    let x = y.cross(&z);
+    Some(from_columns(&x, &y, &z))
+}
+
+/// The frame whose x axis is along `axis1` and whose z axis is normal to `axis1` and `axis2`:
+/// `x = axis1/|axis1|`, `z = normalize(x × axis2)`, `y = z × x`. `None` when an axis is zero
+/// or the axes are parallel.
+pub fn frame_with_x_along_z_normal(
+    axis1: &Vector3<f64>,
+    axis2: &Vector3<f64>,
+) -> Option<UnitQuaternion<f64>> {
+    let x = unit_vector(axis1)?;
+    let z = unit_vector(&x.cross(axis2))?;
+    let y = z.cross(&x).normalize();
+    Some(from_columns(&x, &y, &z))
+}
+
+/// Intrinsic X-Y′-Z″ angles.
+pub mod xyz_angles {
     use super::*;
 
-    /// `<transformation>` angles `[a, b, c]` to a quaternion, `R = Rx(a)·Ry(b)·Rz(c)`
-    /// (intrinsic X-Y'-Z'').
-    pub fn xyz_to_quaternion(abc: [f64; 3]) -> UnitQuaternion<f64> {
+    /// `[a, b, c]` to a quaternion, `R = Rx(a)·Ry(b)·Rz(c)`.
+    ///
+    /// ```
+    /// let q = mbconv_ir::rotation::xyz_angles::to_quaternion([0.5, 0.0, 0.0]);
+    /// assert!((q.angle() - 0.5).abs() < 1e-15);
+    /// ```
+    pub fn to_quaternion(abc: [f64; 3]) -> UnitQuaternion<f64> {
         rot_x(abc[0]) * rot_y(abc[1]) * rot_z(abc[2])
     }
 
-    /// The inverse of [`xyz_to_quaternion`], with `b` in `[-π/2, π/2]`.
-    pub fn quaternion_to_xyz(q: &UnitQuaternion<f64>) -> [f64; 3] {
+    /// The inverse of [`to_quaternion`], with `b` in `[-π/2, π/2]`; at gimbal lock
+    /// (`b = ±π/2`, where only `a ± c` is defined) `c` is 0.
+    pub fn from_quaternion(q: &UnitQuaternion<f64>) -> [f64; 3] {
         let r = q.to_rotation_matrix().into_inner();
         // R = Rx(a)Ry(b)Rz(c): R02 = sin b, R12 = -sin a cos b, R22 = cos a cos b,
         // R01 = -cos b sin c, R00 = cos b cos c.
@@ -177,18 +157,22 @@ pub mod skel {
             [a, b, 0.0]
         }
     }
+}
 
-    /// Axis orders of DART euler joints.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum EulerOrder {
-        /// `R = Rx(q0)·Ry(q1)·Rz(q2)`.
-        Xyz,
-        /// `R = Rz(q0)·Ry(q1)·Rx(q2)`.
-        Zyx,
-    }
+/// The rotation of an IR euler joint.
+pub mod euler {
+    use super::*;
+    use crate::EulerOrder;
 
-    /// The rotation of a DART euler joint at coordinates `q`.
-    pub fn euler_joint_rotation(order: EulerOrder, q: [f64; 3]) -> UnitQuaternion<f64> {
+    /// The rotation at coordinates `q`: `xyz` is `Rx(q0)·Ry(q1)·Rz(q2)`, `zyx` is
+    /// `Rz(q0)·Ry(q1)·Rx(q2)`.
+    ///
+    /// ```
+    /// use mbconv_ir::EulerOrder;
+    /// let q = mbconv_ir::rotation::euler::rotation(EulerOrder::Zyx, [0.5, 0.0, 0.0]);
+    /// assert!((q.angle() - 0.5).abs() < 1e-15);
+    /// ```
+    pub fn rotation(order: EulerOrder, q: [f64; 3]) -> UnitQuaternion<f64> {
         match order {
             EulerOrder::Xyz => rot_x(q[0]) * rot_y(q[1]) * rot_z(q[2]),
             EulerOrder::Zyx => rot_z(q[0]) * rot_y(q[1]) * rot_x(q[2]),
@@ -196,107 +180,20 @@ pub mod skel {
     }
 }
 
-/// Choreonoid `.body` conventions.
-pub mod choreonoid {
-    use super::*;
-
-    /// One axis-angle `[x, y, z, θ]` (θ in radians; the axis is normalised as Choreonoid does).
-    /// `None` for a zero or non-finite axis.
-    pub fn axis_angle(axis_angle: [f64; 4]) -> Option<UnitQuaternion<f64>> {
-        let axis = Vector3::new(axis_angle[0], axis_angle[1], axis_angle[2]);
-        let n = axis.norm();
-        if !(n.is_finite() && n > 0.0) {
-            return None;
-        }
-        Some(UnitQuaternion::from_axis_angle(
-            &Unit::new_unchecked(axis / n),
-            axis_angle[3],
-        ))
-    }
-
-    /// A list of axis-angles composed left to right, `R = R1·R2·…` (first entry outermost).
-    /// `None` if any axis is zero.
-    pub fn compose(list: &[[f64; 4]]) -> Option<UnitQuaternion<f64>> {
-        list.iter()
-            .try_fold(UnitQuaternion::identity(), |acc, aa| Some(acc * axis_angle(*aa)?))
-    }
-
-    /// A quaternion as a single axis-angle `[x, y, z, θ]` with θ in `[0, π]`;
-    /// the identity gives `[0, 0, 1, 0]`.
-    pub fn to_axis_angle(q: &UnitQuaternion<f64>) -> [f64; 4] {
-        match canonical(q).axis_angle() {
-            Some((axis, angle)) => [axis.x, axis.y, axis.z, angle],
-            None => [0.0, 0.0, 1.0, 0.0],
-        }
-    }
-}
-
-/// Shift JSON conventions.
-pub mod shift {
-    use super::*;
-
-    /// A rotation from the matrix rows as written in the file (`R[i] = rows[i]`); the matrix's
-    /// columns are the frame axes in body coordinates. Returns the rotation and the matrix's
-    /// deviation from orthonormality (`max |RᵀR − I|` plus `|det R − 1|`). A matrix that is not
-    /// orthonormal is replaced by the nearest rotation.
-    pub fn from_rows(rows: [[f64; 3]; 3]) -> (UnitQuaternion<f64>, f64) {
-        let m = Matrix3::from_fn(|i, j| rows[i][j]);
-        let deviation = (m.transpose() * m - Matrix3::identity()).abs().max() + (m.determinant() - 1.0).abs();
-        let q = if deviation <= 1e-12 {
-            UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(m))
-        } else {
-            nearest_rotation(&m)
-        };
-        (q, deviation)
-    }
-
-    /// The rotation nearest to `m` (Frobenius norm): `U·diag(1, 1, ±1)·Vᵀ` from the singular
-    /// value decomposition `m = U·Σ·Vᵀ` of `m` scaled to entries of at most 1, the sign making
-    /// the determinant +1. nalgebra's iterative `from_matrix_eps` loops forever on matrices
-    /// with huge entries (`1e52`, found by `cargo xtask fuzz`) and on reflections; the SVD here
-    /// has an iteration bound. A zero or non-finite matrix gives the identity.
-    ///
-    /// ```
-    /// let (q, deviation) = mbconv_ir::rotation::shift::from_rows([[1e52, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0]]);
-    /// assert!(deviation > 1.0 && (q.quaternion().norm() - 1.0).abs() < 1e-12);
-    /// ```
-    fn nearest_rotation(m: &Matrix3<f64>) -> UnitQuaternion<f64> {
-        let scale = m.abs().max();
-        if !scale.is_finite() || scale == 0.0 {
-            return UnitQuaternion::identity();
-        }
-        let Some(svd) = (m / scale).try_svd(true, true, 1e-15, 1000) else {
-            return UnitQuaternion::identity();
-        };
-        let (Some(mut u), Some(v_t)) = (svd.u, svd.v_t) else {
-            return UnitQuaternion::identity();
-        };
-        if (u * v_t).determinant() < 0.0 {
-            u.column_mut(2).neg_mut();
-        }
-        UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(u * v_t))
-    }
-
-    /// The matrix rows of a rotation, as Shift writes them.
-    pub fn to_rows(q: &UnitQuaternion<f64>) -> [[f64; 3]; 3] {
-        let m = q.to_rotation_matrix().into_inner();
-        [0, 1, 2].map(|i| [m[(i, 0)], m[(i, 1)], m[(i, 2)]])
-    }
-}
-
-/// Drake's roll-pitch-yaw (`drake::math::RollPitchYaw`).
-pub mod drake {
+/// Roll-pitch-yaw angles (extrinsic X-Y-Z: roll about x, then pitch about y, then yaw about z).
+pub mod rpy {
     use super::*;
 
     /// `[roll, pitch, yaw]` to a quaternion, `R = Rz(yaw)·Ry(pitch)·Rx(roll)`.
-    pub fn rpy_to_quaternion(rpy: [f64; 3]) -> UnitQuaternion<f64> {
+    pub fn to_quaternion(rpy: [f64; 3]) -> UnitQuaternion<f64> {
         rot_z(rpy[2]) * rot_y(rpy[1]) * rot_x(rpy[0])
     }
 
     /// A rotation as `[roll, pitch, yaw]` with roll, yaw in `[-π, π]` and pitch in
-    /// `[-π/2, π/2]`, computed as Drake does (pitch from the matrix, roll and yaw from the
-    /// canonical quaternion's half-angle sums).
-    pub fn quaternion_to_rpy(q: &UnitQuaternion<f64>) -> [f64; 3] {
+    /// `[-π/2, π/2]`: pitch from the matrix, roll and yaw from the canonical quaternion's
+    /// half-angle sums (the algorithm of Drake's `RollPitchYaw`, which the bushing law needs
+    /// bit for bit).
+    pub fn from_quaternion(q: &UnitQuaternion<f64>) -> [f64; 3] {
         use std::f64::consts::PI;
         let r = q.to_rotation_matrix().into_inner();
         let pitch = (-r[(2, 0)]).atan2(
@@ -326,7 +223,8 @@ pub mod drake {
     }
 }
 
-/// Exponential coordinates (rotation vectors), used by DART ball and free joints.
+/// Exponential coordinates (rotation vectors): the IR's coordinates of spherical and free
+/// joints.
 pub mod rotation_vector {
     use super::*;
 

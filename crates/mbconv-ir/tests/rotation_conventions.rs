@@ -1,8 +1,10 @@
-//! Every rotation convention against the shared corpus vectors (max error 1e-12) and against
-//! independently built matrices.
+//! The IR's format-free rotation maths against the shared corpus vectors (max error 1e-12) and
+//! against independently built matrices. Each format's own conventions are tested in its
+//! crate (Chrono's Cardan angles and axis frames in `formats/mbconv-chrono/tests/vectors.rs`).
 #![allow(clippy::unwrap_used)]
 
-use mbconv_ir::rotation::{choreonoid, chrono, drake, rotation_vector, shift, skel};
+use mbconv_ir::EulerOrder;
+use mbconv_ir::rotation::{self, euler, rotation_vector, rpy, xyz_angles};
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use serde_json::Value;
 
@@ -69,53 +71,41 @@ fn rz(a: f64) -> Matrix3<f64> {
 // The corpus prints quaternions with 15 decimals, so 1e-12 is far above its rounding.
 
 #[test]
-fn chrono_cardan_angles_match_corpus_vectors() {
+fn roll_pitch_yaw_is_chronos_cardan_angles_reversed() {
     let Some(data) = corpus("chrono_derived/chrono_conventions_vectors.json") else {
         return;
     };
     let cases = data["cardan_yaw_pitch_roll"].as_array().unwrap();
     assert_eq!(cases.len(), 6);
     for case in cases {
-        let mut angles = v3(&case["input"]);
-        if case["angle_degrees"].as_bool().unwrap() {
-            angles = angles.map(f64::to_radians);
-        }
-        let q = chrono::cardan_to_quaternion(angles);
+        let rpy_angles = v3(&case["drake_rpy_equivalent"]);
+        let q = rpy::to_quaternion(rpy_angles);
         assert!(quat_error(&q, v4(&case["quaternion_e0e1e2e3"])) <= TOL, "{case}");
         assert!(matrix_error(&q, &m3(&case["rotation_matrix"])) <= TOL, "{case}");
-        // Chrono [yaw, pitch, roll] is Drake [roll, pitch, yaw].
-        let rpy = v3(&case["drake_rpy_equivalent"]);
-        assert!(quat_error(&drake::rpy_to_quaternion(rpy), v4(&case["quaternion_e0e1e2e3"])) <= TOL);
-        let back = chrono::quaternion_to_cardan(&q);
+        let back = rpy::from_quaternion(&q);
         for i in 0..3 {
-            assert!((back[i] - angles[i]).abs() <= TOL, "{back:?} vs {angles:?}");
+            assert!(
+                (back[i] - rpy_angles[i]).abs() <= TOL,
+                "{back:?} vs {rpy_angles:?}"
+            );
         }
     }
 }
 
 #[test]
-fn chrono_joint_frames_match_corpus_vectors() {
+fn axis_frames_match_the_corpus_vectors() {
     let Some(data) = corpus("chrono_derived/chrono_conventions_vectors.json") else {
         return;
     };
     let joint = data["joint_frame_SetFromAxisZ"].as_array().unwrap();
     assert_eq!(joint.len(), 9);
     for case in joint {
-        let q = chrono::joint_frame_from_axis(&Vector3::from(v3(&case["axis"]))).unwrap();
-        assert!(matrix_error(&q, &m3(&case["R_columns_are_XYZ"])) <= TOL, "{case}");
-        assert!(quat_error(&q, v4(&case["quaternion"])) <= TOL, "{case}");
-    }
-    let motor = data["motor_rsda_cylinder_frame_SetFromAxisX_then_RotY90"]
-        .as_array()
-        .unwrap();
-    assert_eq!(motor.len(), 9);
-    for case in motor {
-        let q = chrono::motor_frame_from_axis(&Vector3::from(v3(&case["axis"]))).unwrap();
+        let q = rotation::frame_with_z_along(&Vector3::from(v3(&case["axis"])), Vector3::x()).unwrap();
         assert!(matrix_error(&q, &m3(&case["R_columns_are_XYZ"])) <= TOL, "{case}");
         assert!(quat_error(&q, v4(&case["quaternion"])) <= TOL, "{case}");
     }
     for case in data["universal_frame"].as_array().unwrap() {
-        let q = chrono::universal_frame(
+        let q = rotation::frame_with_x_along_z_normal(
             &Vector3::from(v3(&case["axis1"])),
             &Vector3::from(v3(&case["axis2"])),
         )
@@ -123,12 +113,12 @@ fn chrono_joint_frames_match_corpus_vectors() {
         assert!(matrix_error(&q, &m3(&case["R"])) <= TOL, "{case}");
         assert!(quat_error(&q, v4(&case["quaternion"])) <= TOL, "{case}");
     }
-    assert!(chrono::joint_frame_from_axis(&Vector3::zeros()).is_none());
-    assert!(chrono::universal_frame(&Vector3::x(), &Vector3::x()).is_none());
+    assert!(rotation::frame_with_z_along(&Vector3::zeros(), Vector3::x()).is_none());
+    assert!(rotation::frame_with_x_along_z_normal(&Vector3::x(), &Vector3::x()).is_none());
 }
 
 #[test]
-fn chrono_scalar_first_quaternion_is_normalised() {
+fn scalar_first_quaternions_are_normalised() {
     let (q, norm) = mbconv_ir::rotation::normalize_wxyz([0.0, 0.0, 0.0, 2.0]).unwrap();
     assert_eq!(norm, 2.0);
     assert!(quat_error(&q, [0.0, 0.0, 0.0, 1.0]) <= TOL);
@@ -136,16 +126,13 @@ fn chrono_scalar_first_quaternion_is_normalised() {
 }
 
 #[test]
-fn drake_rpy_matches_relative_rotations_of_the_bushing_vectors() {
+fn rpy_matches_relative_rotations_of_the_drake_bushing_vectors() {
     let Some(data) = corpus("drake/bushing_vectors_bodies.json") else {
         return;
     };
     let frame = |name: &str| {
         let f = &data["frames"][name];
-        (
-            Vector3::from(v3(&f["p"])),
-            drake::rpy_to_quaternion(v3(&f["rpy"])),
-        )
+        (Vector3::from(v3(&f["p"])), rpy::to_quaternion(v3(&f["rpy"])))
     };
     let (p_l0_a, r_l0_a) = frame("A_on_L0");
     let (p_l1_c, r_l1_c) = frame("C_on_L1");
@@ -154,10 +141,7 @@ fn drake_rpy_matches_relative_rotations_of_the_bushing_vectors() {
     for case in cases {
         let body = |name: &str| {
             let b = &case["body_poses_world"][name];
-            (
-                Vector3::from(v3(&b["p"])),
-                drake::rpy_to_quaternion(v3(&b["rpy"])),
-            )
+            (Vector3::from(v3(&b["p"])), rpy::to_quaternion(v3(&b["rpy"])))
         };
         let (p_w_l0, r_w_l0) = body("L0");
         let (p_w_l1, r_w_l1) = body("L1");
@@ -166,7 +150,7 @@ fn drake_rpy_matches_relative_rotations_of_the_bushing_vectors() {
         let p_wa = p_w_l0 + r_w_l0 * p_l0_a;
         let p_wc = p_w_l1 + r_w_l1 * p_l1_c;
         let r_ac = r_wa.inverse() * r_wc;
-        let rpy = drake::quaternion_to_rpy(&r_ac);
+        let rpy = rpy::from_quaternion(&r_ac);
         let expected = v3(&case["derived"]["rpy_AC"]);
         for i in 0..3 {
             assert!((rpy[i] - expected[i]).abs() <= TOL, "rpy {rpy:?} vs {expected:?}");
@@ -180,7 +164,7 @@ fn drake_rpy_matches_relative_rotations_of_the_bushing_vectors() {
 }
 
 #[test]
-fn drake_rpy_round_trips_every_world_vector_case() {
+fn rpy_round_trips_every_drake_world_vector_case() {
     let Some(data) = corpus("drake/bushing_vectors_world.json") else {
         return;
     };
@@ -190,10 +174,10 @@ fn drake_rpy_round_trips_every_world_vector_case() {
         if (rpy[1].abs() - std::f64::consts::FRAC_PI_2).abs() < 1e-3 {
             continue; // the gimbal-lock case: yaw and roll are not separable
         }
-        let q = drake::rpy_to_quaternion(rpy);
+        let q = rpy::to_quaternion(rpy);
         let m = rz(rpy[2]) * ry(rpy[1]) * rx(rpy[0]);
         assert!(matrix_error(&q, &m) <= TOL);
-        let back = drake::quaternion_to_rpy(&q);
+        let back = rpy::from_quaternion(&q);
         for i in 0..3 {
             assert!((back[i] - rpy[i]).abs() <= TOL, "{back:?} vs {rpy:?}");
         }
@@ -203,62 +187,30 @@ fn drake_rpy_round_trips_every_world_vector_case() {
 }
 
 #[test]
-fn skel_transformation_angles_are_intrinsic_xyz() {
+fn xyz_angles_are_intrinsic_x_y_z() {
     for abc in [
         [0.1, -0.2, 0.3],
         [1.2, 0.7, -2.5],
         [-3.0, 1.5, 0.01],
         [0.0, 0.0, 0.0],
     ] {
-        let q = skel::xyz_to_quaternion(abc);
+        let q = xyz_angles::to_quaternion(abc);
         assert!(matrix_error(&q, &(rx(abc[0]) * ry(abc[1]) * rz(abc[2]))) <= TOL);
-        let back = skel::xyz_to_quaternion(skel::quaternion_to_xyz(&q));
+        let back = xyz_angles::to_quaternion(xyz_angles::from_quaternion(&q));
         assert!(q.angle_to(&back) <= TOL);
     }
     // Gimbal lock (b = π/2) still round-trips the rotation.
-    let q = skel::xyz_to_quaternion([0.4, std::f64::consts::FRAC_PI_2, 0.3]);
-    assert!(q.angle_to(&skel::xyz_to_quaternion(skel::quaternion_to_xyz(&q))) <= 1e-9);
+    let q = xyz_angles::to_quaternion([0.4, std::f64::consts::FRAC_PI_2, 0.3]);
+    assert!(q.angle_to(&xyz_angles::to_quaternion(xyz_angles::from_quaternion(&q))) <= 1e-9);
 }
 
 #[test]
-fn skel_euler_joints_follow_their_axis_order() {
+fn euler_joints_follow_their_axis_order() {
     let q = [0.3, -0.4, 0.5];
-    let xyz = skel::euler_joint_rotation(skel::EulerOrder::Xyz, q);
-    let zyx = skel::euler_joint_rotation(skel::EulerOrder::Zyx, q);
+    let xyz = euler::rotation(EulerOrder::Xyz, q);
+    let zyx = euler::rotation(EulerOrder::Zyx, q);
     assert!(matrix_error(&xyz, &(rx(q[0]) * ry(q[1]) * rz(q[2]))) <= TOL);
     assert!(matrix_error(&zyx, &(rz(q[0]) * ry(q[1]) * rx(q[2]))) <= TOL);
-}
-
-#[test]
-fn choreonoid_axis_angle_lists_compose_left_to_right() {
-    let deg = std::f64::consts::PI / 180.0;
-    let q = choreonoid::compose(&[[1.0, 0.0, 0.0, 90.0 * deg], [0.0, 0.0, 2.0, 30.0 * deg]]).unwrap();
-    assert!(matrix_error(&q, &(rx(90.0 * deg) * rz(30.0 * deg))) <= TOL);
-    // The axis is normalised; a zero axis is refused.
-    let single = choreonoid::axis_angle([0.0, 3.0, 0.0, 0.25]).unwrap();
-    assert!(matrix_error(&single, &ry(0.25)) <= TOL);
-    assert!(choreonoid::axis_angle([0.0, 0.0, 0.0, 1.0]).is_none());
-    let back = choreonoid::axis_angle(choreonoid::to_axis_angle(&q)).unwrap();
-    assert!(q.angle_to(&back) <= TOL);
-    assert_eq!(
-        choreonoid::to_axis_angle(&UnitQuaternion::identity()),
-        [0.0, 0.0, 1.0, 0.0]
-    );
-}
-
-#[test]
-fn shift_matrices_are_rows_whose_columns_are_frame_axes() {
-    // A frame whose x axis points along body y: the first column is (0, 1, 0).
-    let rows = [[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]];
-    let (q, deviation) = shift::from_rows(rows);
-    assert_eq!(deviation, 0.0);
-    assert!((q * Vector3::x() - Vector3::y()).norm() <= TOL);
-    assert_eq!(shift::to_rows(&q).map(|r| r.map(|x| x.round())), rows);
-    // A matrix printed with few digits is replaced by the nearest rotation and reported.
-    let (q, deviation) = shift::from_rows([[0.866, -0.5, 0.0], [0.5, 0.866, 0.0], [0.0, 0.0, 1.0]]);
-    assert!(deviation > 1e-5);
-    assert!((q.quaternion().norm() - 1.0).abs() <= TOL);
-    assert!((q.angle() - std::f64::consts::FRAC_PI_6).abs() < 1e-3);
 }
 
 #[test]

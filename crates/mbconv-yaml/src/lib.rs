@@ -1,6 +1,7 @@
 //! A YAML document as written: a tree of nodes, each with the place it came from. This is
 //! the raw layer that mbconv's YAML formats (Chrono YAML, Choreonoid Body) share; it knows
-//! nothing of either format's keys, which their importers interpret.
+//! nothing of either format's keys, which their importers interpret. Their writers share
+//! [`emit`], one set of rules for numbers and quoting.
 //!
 //! serde-saphyr parses the text into [`Node`]s through `Spanned<T>`, so every key and value
 //! keeps its line, column and byte span. Scalars keep their text exactly as written (plain
@@ -13,6 +14,8 @@
 //! let root = mbconv_yaml::parse(&source, "example.yaml_syntax", serde_saphyr::Options::default()).unwrap();
 //! assert_eq!(root.get("use").unwrap().get("x").unwrap().scalar(), Some("1.50"));
 //! ```
+
+pub mod emit;
 
 use mbconv_ir::format::{Source, SourceError};
 use mbconv_ir::report::SourceSpan;

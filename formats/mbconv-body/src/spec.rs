@@ -4,8 +4,65 @@
 //! fixed turn between Choreonoid's Y-axis primitives and the IR's Z-axis ones.
 
 use mbconv_ir::Pose;
-use mbconv_ir::rotation::choreonoid;
 use nalgebra::{UnitQuaternion, Vector3};
+
+/// Choreonoid's rotations: axis-angles `[x, y, z, θ]` (θ in radians here), lists of them
+/// composed left to right.
+pub mod rotation {
+    use mbconv_ir::rotation::canonical;
+    use nalgebra::{Unit, UnitQuaternion, Vector3};
+
+    /// One axis-angle `[x, y, z, θ]` (the axis is normalised, as Choreonoid does). `None` for a
+    /// zero or non-finite axis.
+    pub fn axis_angle(axis_angle: [f64; 4]) -> Option<UnitQuaternion<f64>> {
+        let axis = Vector3::new(axis_angle[0], axis_angle[1], axis_angle[2]);
+        let n = axis.norm();
+        if !(n.is_finite() && n > 0.0) {
+            return None;
+        }
+        Some(UnitQuaternion::from_axis_angle(
+            &Unit::new_unchecked(axis / n),
+            axis_angle[3],
+        ))
+    }
+
+    /// A list of axis-angles composed left to right, `R = R1·R2·…` (first entry outermost).
+    /// `None` if any axis is zero.
+    pub fn compose(list: &[[f64; 4]]) -> Option<UnitQuaternion<f64>> {
+        list.iter()
+            .try_fold(UnitQuaternion::identity(), |acc, aa| Some(acc * axis_angle(*aa)?))
+    }
+
+    /// A quaternion as a single axis-angle `[x, y, z, θ]` with θ in `[0, π]`; the identity
+    /// gives `[0, 0, 1, 0]`.
+    pub fn to_axis_angle(q: &UnitQuaternion<f64>) -> [f64; 4] {
+        match canonical(q).axis_angle() {
+            Some((axis, angle)) => [axis.x, axis.y, axis.z, angle],
+            None => [0.0, 0.0, 1.0, 0.0],
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        #![allow(clippy::unwrap_used)]
+        use super::*;
+        use mbconv_ir::rotation::{rot_x, rot_y, rot_z};
+
+        #[test]
+        fn axis_angle_lists_compose_left_to_right() {
+            let deg = std::f64::consts::PI / 180.0;
+            let q = compose(&[[1.0, 0.0, 0.0, 90.0 * deg], [0.0, 0.0, 2.0, 30.0 * deg]]).unwrap();
+            assert!(q.angle_to(&(rot_x(90.0 * deg) * rot_z(30.0 * deg))) <= 1e-12);
+            // The axis is normalised; a zero axis is refused.
+            let single = axis_angle([0.0, 3.0, 0.0, 0.25]).unwrap();
+            assert!(single.angle_to(&rot_y(0.25)) <= 1e-12);
+            assert!(axis_angle([0.0, 0.0, 0.0, 1.0]).is_none());
+            let back = axis_angle(to_axis_angle(&q)).unwrap();
+            assert!(q.angle_to(&back) <= 1e-12);
+            assert_eq!(to_axis_angle(&UnitQuaternion::identity()), [0.0, 0.0, 1.0, 0.0]);
+        }
+    }
+}
 
 /// The format name: code prefix of findings and errors, and the extras namespace.
 pub const FORMAT: &str = "body";
@@ -73,7 +130,7 @@ pub fn degrees_exact(rad: f64) -> f64 {
 
 /// The axis-angle `[x, y, z, degrees]` the writer writes for a rotation.
 pub fn written_rotation(q: &UnitQuaternion<f64>) -> [f64; 4] {
-    let [x, y, z, angle] = choreonoid::to_axis_angle(q);
+    let [x, y, z, angle] = rotation::to_axis_angle(q);
     [x, y, z, degrees(angle)]
 }
 
@@ -84,7 +141,7 @@ pub fn rotation_from_written(list: &[[f64; 4]], degree_mode: bool) -> Option<Uni
         .iter()
         .map(|[x, y, z, a]| [*x, *y, *z, if degree_mode { radians(*a) } else { *a }])
         .collect();
-    choreonoid::compose(&converted)
+    rotation::compose(&converted)
 }
 
 /// The turn from a Choreonoid primitive's frame (axis along Y) to the IR's (axis along Z):

@@ -4,7 +4,7 @@
 //! (Chrono's yaml-cpp reader would silently keep one of them).
 
 use mbconv_ir::format::{Source, SourceError};
-pub use mbconv_yaml::{Key, Node, NodeKind, parse_number};
+pub use mbconv_yaml::{Key, Node, NodeKind};
 
 /// Parses a Chrono YAML text into a node tree. Syntax errors (and duplicate keys) come back as
 /// `file:line:column` errors.

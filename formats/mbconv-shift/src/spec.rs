@@ -37,25 +37,92 @@ pub(crate) const OFFSET_AID: &str = "offset";
 /// Aid: the `R` rows of a float or spherical joint's displacement as written.
 pub(crate) const ROWS_AID: &str = "displacement";
 
+/// Shift's rotation matrices: written row by row, their columns the frame's axes in body
+/// coordinates.
+pub(crate) mod rows {
+    use nalgebra::{Matrix3, Rotation3, UnitQuaternion};
+
+    /// A rotation from the matrix rows as written in the file (`R[i] = rows[i]`). Returns the
+    /// rotation and the matrix's deviation from orthonormality (`max |RᵀR − I|` plus
+    /// `|det R − 1|`). A matrix that is not orthonormal is replaced by the nearest rotation.
+    pub(crate) fn from_rows(rows: [[f64; 3]; 3]) -> (UnitQuaternion<f64>, f64) {
+        let m = Matrix3::from_fn(|i, j| rows[i][j]);
+        let deviation = (m.transpose() * m - Matrix3::identity()).abs().max() + (m.determinant() - 1.0).abs();
+        let q = if deviation <= 1e-12 {
+            UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(m))
+        } else {
+            nearest_rotation(&m)
+        };
+        (q, deviation)
+    }
+
+    /// The rotation nearest to `m` (Frobenius norm): `U·diag(1, 1, ±1)·Vᵀ` from the singular
+    /// value decomposition `m = U·Σ·Vᵀ` of `m` scaled to entries of at most 1, the sign making
+    /// the determinant +1. nalgebra's iterative `from_matrix_eps` loops forever on matrices
+    /// with huge entries (`1e52`, found by `cargo xtask fuzz`) and on reflections; the SVD here
+    /// has an iteration bound. A zero or non-finite matrix gives the identity.
+    fn nearest_rotation(m: &Matrix3<f64>) -> UnitQuaternion<f64> {
+        let scale = m.abs().max();
+        if !scale.is_finite() || scale == 0.0 {
+            return UnitQuaternion::identity();
+        }
+        let Some(svd) = (m / scale).try_svd(true, true, 1e-15, 1000) else {
+            return UnitQuaternion::identity();
+        };
+        let (Some(mut u), Some(v_t)) = (svd.u, svd.v_t) else {
+            return UnitQuaternion::identity();
+        };
+        if (u * v_t).determinant() < 0.0 {
+            u.column_mut(2).neg_mut();
+        }
+        UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(u * v_t))
+    }
+
+    /// The matrix rows of a rotation, as Shift writes them.
+    pub(crate) fn to_rows(q: &UnitQuaternion<f64>) -> [[f64; 3]; 3] {
+        let m = q.to_rotation_matrix().into_inner();
+        [0, 1, 2].map(|i| [m[(i, 0)], m[(i, 1)], m[(i, 2)]])
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+        use nalgebra::Vector3;
+
+        #[test]
+        fn matrices_are_rows_whose_columns_are_frame_axes() {
+            // A frame whose x axis points along body y: the first column is (0, 1, 0).
+            let rows = [[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]];
+            let (q, deviation) = from_rows(rows);
+            assert_eq!(deviation, 0.0);
+            assert!((q * Vector3::x() - Vector3::y()).norm() <= 1e-12);
+            assert_eq!(to_rows(&q).map(|r| r.map(|x| x.round())), rows);
+            // A matrix printed with few digits is replaced by the nearest rotation and reported.
+            let (q, deviation) = from_rows([[0.866, -0.5, 0.0], [0.5, 0.866, 0.0], [0.0, 0.0, 1.0]]);
+            assert!(deviation > 1e-5);
+            assert!((q.quaternion().norm() - 1.0).abs() <= 1e-12);
+            assert!((q.angle() - std::f64::consts::FRAC_PI_6).abs() < 1e-3);
+        }
+
+        #[test]
+        fn a_huge_or_reflecting_matrix_gives_a_rotation() {
+            let (q, deviation) = from_rows([[1e52, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0]]);
+            assert!(deviation > 1.0 && (q.quaternion().norm() - 1.0).abs() < 1e-12);
+        }
+    }
+}
+
 /// `[T, R rows]` of a pose, as the writer gives them.
 pub(crate) fn pose_numbers(pose: &mbconv_ir::Pose) -> Vec<f64> {
     let mut out = pose.translation.as_slice().to_vec();
-    out.extend(
-        mbconv_ir::rotation::shift::to_rows(&pose.rotation)
-            .iter()
-            .flatten(),
-    );
+    out.extend(rows::to_rows(&pose.rotation).iter().flatten());
     out
 }
 
 /// The `R` rows the writer gives for a rotation vector.
 pub(crate) fn rows_of_rotation_vector(v: [f64; 3]) -> Vec<f64> {
     let q = mbconv_ir::rotation::rotation_vector::to_quaternion(v);
-    mbconv_ir::rotation::shift::to_rows(&q)
-        .iter()
-        .flatten()
-        .copied()
-        .collect()
+    rows::to_rows(&q).iter().flatten().copied().collect()
 }
 
 /// Which spelling of the format the writer uses.

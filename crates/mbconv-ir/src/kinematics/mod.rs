@@ -12,7 +12,7 @@
 //!   tree joint at zero) or the **initial** one (every tree joint at `q0`). Root bodies keep
 //!   their stored pose. Loop closures are not solved here (the solver's assembly step does).
 
-use crate::model::joint::{EulerOrder, Joint, JointKind};
+use crate::model::joint::{Joint, JointKind};
 use crate::model::{BodyRef, Model};
 use crate::pose::Pose;
 use crate::rotation::{self, rotation_vector};
@@ -46,11 +46,7 @@ pub fn joint_motion(kind: &JointKind, q: &[f64]) -> Pose {
         }
         JointKind::Spherical => Pose::from_rotation(rotvec(0)),
         JointKind::Euler { order } => {
-            let order = match order {
-                EulerOrder::Xyz => rotation::skel::EulerOrder::Xyz,
-                EulerOrder::Zyx => rotation::skel::EulerOrder::Zyx,
-            };
-            Pose::from_rotation(rotation::skel::euler_joint_rotation(order, [at(0), at(1), at(2)]))
+            Pose::from_rotation(rotation::euler::rotation(*order, [at(0), at(1), at(2)]))
         }
         JointKind::Cylindrical { axis } => Pose::new(unit(axis) * at(0), about(axis, at(1))),
         JointKind::Planar { axis1, axis2 } => {

@@ -5,7 +5,6 @@
 //! read back to the IR value.
 
 use super::shapes::shape_element;
-use super::yaml::{self, Writer};
 use crate::spec::{self, FORMAT};
 use mbconv_ir::format::Exported;
 use mbconv_ir::format::kit::aids;
@@ -13,6 +12,7 @@ use mbconv_ir::{
     ActuatorKind, BodyRef, ConstraintKind, Device, DeviceType, ExtraJointType, Extras, Joint, JointKind,
     Limits, Model, Pose, Report, Value,
 };
+use mbconv_yaml::emit::{self as yaml, Writer};
 use nalgebra::UnitQuaternion;
 
 /// Writes a lowered model.

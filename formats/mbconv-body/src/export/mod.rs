@@ -5,7 +5,6 @@ mod emit;
 mod lower;
 mod shapes;
 mod support;
-mod yaml;
 
 pub(crate) use emit::emit;
 pub(crate) use lower::lower;

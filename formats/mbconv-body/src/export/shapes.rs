@@ -2,10 +2,10 @@
 //! geometry node, the appearance; meshes as `Resource` nodes, ellipsoids as scaled spheres.
 
 use super::emit::{pose_entries, same_rotation};
-use super::yaml::{self, Writer};
 use crate::spec::{self, FORMAT};
 use mbconv_ir::format::kit::aids;
 use mbconv_ir::{Geometry, Pose, Shape, ShapeRole, Value};
+use mbconv_yaml::emit::{self as yaml, Writer};
 use nalgebra::UnitQuaternion;
 
 /// One shape as an element at indentation `i`.

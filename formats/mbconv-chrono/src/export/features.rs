@@ -175,17 +175,3 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
         Support::Lost("other formats' extras are not written; Chrono's own are"),
     ),
 ];
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_feature_has_exactly_one_row() {
-        for feature in Feature::ALL {
-            let rows = FEATURE_SUPPORT.iter().filter(|r| r.feature == feature).count();
-            assert_eq!(rows, 1, "{feature:?}");
-        }
-        assert_eq!(FEATURE_SUPPORT.len(), Feature::ALL.len());
-    }
-}

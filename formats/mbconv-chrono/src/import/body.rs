@@ -5,11 +5,11 @@ use crate::raw::Node;
 use crate::spec::FORMAT;
 use crate::spec::MATERIAL_DEFAULTS;
 use crate::spec::frames as convert;
+use crate::spec::rotation as conv;
 use crate::spec::velocity::set_from_chrono;
 use mbconv_ir::format::SourceError;
 use mbconv_ir::format::kit::aids;
 use mbconv_ir::report::path;
-use mbconv_ir::rotation::chrono as conv;
 use mbconv_ir::{
     Appearance, Body, Category, ContactMaterial, Geometry, Inertia, MeshRef, Model, Pose, Severity, Shape,
     ShapeRole, Value,

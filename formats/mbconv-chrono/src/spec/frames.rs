@@ -5,8 +5,8 @@
 //! the initial configuration; the IR keeps body-fixed frames. Chrono angles are Cardan
 //! `[yaw, pitch, roll]` in degrees (or radians); the IR keeps quaternions.
 
+use crate::spec::rotation as conv;
 use mbconv_ir::format::kit::aids;
-use mbconv_ir::rotation::chrono as conv;
 use mbconv_ir::{Extras, Pose};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 

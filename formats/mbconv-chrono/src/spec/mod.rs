@@ -3,10 +3,12 @@
 //!
 //! * [`frames`]: angles, orientations, joint types and the absolute frames Chrono builds from
 //!   points and axes;
+//! * [`rotation`]: Cardan angles and the frames Chrono builds from axes;
 //! * [`velocity`]: Chrono's initial velocities (centre-of-mass velocity, angular velocity in
 //!   the centre-of-mass frame) and the IR's body twists.
 
 pub(crate) mod frames;
+pub(crate) mod rotation;
 pub(crate) mod velocity;
 
 /// The format name: the prefix of finding codes and of the keys this format keeps in extras.

@@ -2,13 +2,14 @@
 //! key, and the numbers read back bit for bit.
 
 use super::json::{Out, from_value, to_text};
+use crate::spec::rows as rows_convention;
 use crate::spec::{
     CHILD_FRAME_KEY, Dialect, FIXED, FORMAT, OFFSET_AID, ORIGIN, PARENT_FRAME_KEY, PATH_SEPARATOR, ROWS_AID,
     pose_numbers, primitive_name, rows_of_rotation_vector,
 };
 use mbconv_ir::format::Exported;
 use mbconv_ir::format::kit::aids;
-use mbconv_ir::rotation::{rotation_vector, shift as rows_convention};
+use mbconv_ir::rotation::rotation_vector;
 use mbconv_ir::{
     Body, BodyRef, DistanceType, Extras, ForceElement, ForceKind, Frame, Group, Joint, JointKind, Model,
     Pose, Report, Restraint, RestraintTarget, RestraintType, Value,

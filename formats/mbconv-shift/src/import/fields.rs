@@ -3,8 +3,8 @@
 
 use crate::raw::{Json, Node};
 use crate::spec::FORMAT;
+use crate::spec::rows as rows_convention;
 use mbconv_ir::format::kit::{ImportSession, SourceResult, aids};
-use mbconv_ir::rotation::shift as rows_convention;
 use mbconv_ir::{Category, Extras, Pose, Severity, SourceSpan, Value, ValueMap};
 use nalgebra::{UnitQuaternion, Vector3};
 

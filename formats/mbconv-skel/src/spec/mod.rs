@@ -9,7 +9,7 @@ pub(crate) mod plane;
 pub(crate) mod velocity;
 pub(crate) mod verbatim;
 
-use mbconv_ir::rotation::skel::{quaternion_to_xyz, xyz_to_quaternion};
+use mbconv_ir::rotation::xyz_angles;
 use mbconv_ir::{ActuatorKind, DofProperties, EulerOrder, Pose};
 use nalgebra::Vector3;
 
@@ -65,13 +65,13 @@ pub(crate) fn plain_dof() -> DofProperties {
 pub(crate) fn pose_from_numbers(v: [f64; 6]) -> Pose {
     Pose::new(
         Vector3::new(v[0], v[1], v[2]),
-        xyz_to_quaternion([v[3], v[4], v[5]]),
+        xyz_angles::to_quaternion([v[3], v[4], v[5]]),
     )
 }
 
 /// The `<transformation>` 6-vector of `pose` (a computed `-0` becomes `0`).
 pub(crate) fn numbers_from_pose(pose: &Pose) -> [f64; 6] {
-    let [a, b, c] = quaternion_to_xyz(&pose.rotation);
+    let [a, b, c] = xyz_angles::from_quaternion(&pose.rotation);
     let t = pose.translation;
     [t.x, t.y, t.z, a, b, c].map(|x| x + 0.0)
 }

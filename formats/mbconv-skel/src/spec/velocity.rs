@@ -56,7 +56,7 @@ pub(crate) fn to_dart(
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use mbconv_ir::rotation::skel::xyz_to_quaternion;
+    use mbconv_ir::rotation::xyz_angles::to_quaternion as xyz_to_quaternion;
 
     #[test]
     fn identity_frames_reorder_only() {

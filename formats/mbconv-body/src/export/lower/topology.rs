@@ -346,7 +346,7 @@ fn chain_steps(j: &Joint) -> Option<(Vec<Step>, bool)> {
     let (x, y, z) = (Vector3::x(), Vector3::y(), Vector3::z());
     let gimbal = |first: usize, rotvec: [f64; 3]| -> Vec<Step> {
         let r = mbconv_ir::rotation::rotation_vector::to_quaternion(rotvec);
-        let [a, b, c] = mbconv_ir::rotation::skel::quaternion_to_xyz(&r);
+        let [a, b, c] = mbconv_ir::rotation::xyz_angles::from_quaternion(&r);
         vec![
             (JointKind::Revolute { axis: x }, a, dof(first)),
             (JointKind::Revolute { axis: y }, b, dof(first + 1)),

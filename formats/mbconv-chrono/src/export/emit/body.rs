@@ -1,14 +1,14 @@
 //! Bodies, materials and shapes.
 
-use super::yaml::Y;
 use super::{Out, write_extras};
 use crate::spec::FORMAT;
 use crate::spec::MATERIAL_DEFAULTS;
 use crate::spec::frames as convert;
+use crate::spec::rotation as conv;
 use crate::spec::velocity::written_velocity;
 use mbconv_ir::format::kit::aids;
-use mbconv_ir::rotation::chrono as conv;
 use mbconv_ir::{Body, ContactMaterial, Extras, Geometry, Inertial, Shape, ShapeRole};
+use mbconv_yaml::emit::Yaml as Y;
 use nalgebra::{UnitQuaternion, Vector3};
 
 /// The orientation numbers to write: the kept ones when they reproduce `q`, fresh otherwise.

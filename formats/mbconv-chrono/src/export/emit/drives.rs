@@ -3,12 +3,12 @@
 use super::body::kept_or;
 use super::forces::axis_entries;
 use super::links::curve;
-use super::yaml::Y;
 use super::{Out, write_extras};
 use crate::spec::FORMAT;
 use crate::spec::frames as convert;
 use mbconv_ir::format::kit::aids;
 use mbconv_ir::{Extras, LoadType, MotorActuation, MotorGuide, MotorTarget, MotorType, TimeFunction};
+use mbconv_yaml::emit::Yaml as Y;
 use nalgebra::Vector3;
 
 /// A function of time. `prefix` locates kept values (`actuation_function.`).

@@ -2,11 +2,11 @@
 
 use super::body::kept_or;
 use super::links::{curve, world_point};
-use super::yaml::Y;
 use super::{Out, write_extras};
 use crate::export::geometry::axis_geometry;
 use crate::spec::frames as convert;
 use mbconv_ir::{Extras, ForceKind, Pose, SpringDamperLaw, SpringStyle};
+use mbconv_yaml::emit::Yaml as Y;
 
 /// The law keys of a TSDA (`tsda`) or an RSDA (lowering left RSDAs only laws they can have).
 fn law_entries(law: &SpringDamperLaw, tsda: bool, m: &mut Vec<(String, Y)>) {

@@ -1,11 +1,11 @@
 //! Joints and constraints.
 
 use super::body::kept_or;
-use super::yaml::Y;
 use super::{Out, write_extras};
 use crate::export::geometry::joint_geometry;
 use crate::spec::frames::{self as convert, JointType};
 use mbconv_ir::{ConstraintKind, Extras, Pose};
+use mbconv_yaml::emit::Yaml as Y;
 use nalgebra::Vector3;
 
 pub(super) fn joints(out: &Out) -> Vec<Y> {

@@ -7,13 +7,12 @@ mod drives;
 mod forces;
 mod links;
 mod sim;
-mod yaml;
 
 use crate::spec::{CHRONO_VERSION, FORMAT};
 use mbconv_ir::format::Exported;
 use mbconv_ir::{BodyRef, Extras, Model, Report, Value};
+use mbconv_yaml::emit::{self as yaml, Yaml as Y};
 use std::path::PathBuf;
-use yaml::Y;
 
 /// Settings of one emit.
 #[derive(Clone, Debug, Default)]

@@ -1,11 +1,11 @@
 //! Writing Chrono simulation files (`type: MBS`) and the solver files they name: the only
 //! place Chrono keeps gravity and the time step.
 
-use super::yaml::{self, Y};
 use crate::export::CompanionNames;
 use crate::spec::{CHRONO_VERSION, DEFAULT_GRAVITY, DEFAULT_TIME_STEP};
 use mbconv_ir::format::Companion;
 use mbconv_ir::{Model, Value};
+use mbconv_yaml::emit::{self as yaml, Yaml as Y};
 
 /// The simulation file and its solver file for `model`, under `names`.
 pub(crate) fn write(model: &Model, names: &CompanionNames) -> Vec<Companion> {

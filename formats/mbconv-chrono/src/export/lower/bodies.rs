@@ -3,11 +3,11 @@
 //! diffuse colour, names, non-uniform mesh scales).
 
 use crate::spec::frames as convert;
+use crate::spec::rotation as conv;
 use crate::spec::{DEFAULT_MATERIAL, FORMAT};
 use mbconv_ir::format::kit::{LowerSession, aids};
 use mbconv_ir::format::support::Feature;
 use mbconv_ir::report::path;
-use mbconv_ir::rotation::chrono as conv;
 use mbconv_ir::{Appearance, ContactMaterial, Geometry, Model, Shape};
 use nalgebra::Vector3;
 

@@ -5,10 +5,10 @@ use super::pose_of;
 use crate::export::geometry::{axis_geometry, builds_axis_frames};
 use crate::spec::FORMAT;
 use crate::spec::frames as convert;
+use crate::spec::rotation as conv;
 use mbconv_ir::format::kit::{LowerSession, aids};
 use mbconv_ir::format::support::Feature;
 use mbconv_ir::report::path;
-use mbconv_ir::rotation::chrono as conv;
 use mbconv_ir::{Extras, ForceKind, Model, Pose, SpringDamperLaw};
 use nalgebra::Vector3;
 
