@@ -527,52 +527,11 @@ fn lowering_cases() -> Vec<(String, Model)> {
 fn traced_lowering_gives_the_same_model_and_report_pass_by_pass() {
     let cases = lowering_cases();
     assert!(cases.len() >= 10, "{}", cases.len());
-    for (name, model) in cases {
-        let plain = ChronoFormat.lower(&model, &Options::default()).unwrap();
-        let traced = ChronoFormat.lower_traced(&model, &Options::default()).unwrap();
-        assert_eq!(plain.model, traced.model, "{name}");
-        assert_eq!(plain.report, traced.report, "{name}");
-        assert!(plain.passes.is_empty(), "{name}");
-        let names: Vec<&str> = traced.passes.iter().map(|p| p.pass.as_str()).collect();
-        assert_eq!(names.first(), Some(&"disable_immobile_groups"), "{name}");
-        assert_eq!(names.last(), Some(&"simulation_settings"), "{name}");
-        // The model after the last pass that changed it is the lowered model.
-        let last = traced
-            .passes
-            .iter()
-            .rev()
-            .find_map(|p| p.model.as_ref())
-            .unwrap_or(&model);
-        assert_eq!(*last, traced.model, "{name}");
-        // Every finding comes from one pass, with its feature row and the chrono prefix.
-        let from_passes: Vec<_> = traced
-            .passes
-            .iter()
-            .flat_map(|p| p.report.findings.clone())
-            .collect();
-        assert_eq!(from_passes, traced.report.findings, "{name}");
-        for f in &traced.report.findings {
-            assert!(
-                f.code.starts_with("chrono.") && f.code != "chrono.export",
-                "{name}: {f:?}"
-            );
-            assert!(f.feature.is_some() && f.pass.is_some(), "{name}: {f:?}");
-        }
-    }
-}
-
-#[test]
-fn every_loss_is_on_a_feature_the_table_does_not_call_kept() {
-    use mbconv_ir::format::support::{Support, lookup};
-    for (name, model) in lowering_cases() {
-        let lowered = ChronoFormat.lower(&model, &Options::default()).unwrap();
-        for f in lowered.report.findings.iter().filter(|f| f.category.is_loss()) {
-            let feature = f.feature.unwrap();
-            assert_ne!(
-                lookup(ChronoFormat.feature_support(), feature),
-                Support::Kept,
-                "{name}: {f:?}"
-            );
-        }
-    }
+    let verified = mbconv_ir::format::kit::verify_traced_lowerings(
+        &ChronoFormat,
+        &cases,
+        "disable_immobile_groups",
+        "simulation_settings",
+    );
+    assert_eq!(verified, Ok(()));
 }

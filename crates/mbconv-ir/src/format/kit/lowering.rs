@@ -185,6 +185,70 @@ impl LowerSession {
         self.finding(what, feature, Severity::Info, Category::Note, at, message);
     }
 
+    /// Removes something from every joint that has it (`take` returns true when it removed
+    /// something) and reports each such joint with one finding `<format>.<what>` of
+    /// `category` (a warning for a loss, else information).
+    ///
+    /// ```
+    /// use mbconv_ir::format::kit::{LowerSession, Tracing};
+    /// use mbconv_ir::format::support::Feature;
+    /// use mbconv_ir::{BodyRef, Category, Joint, JointKind, Model};
+    /// let mut model = Model::new("m");
+    /// let mut joint = Joint::new("j", JointKind::Spherical, BodyRef::World, BodyRef::World);
+    /// joint.joint_id = Some(3);
+    /// model.joints.push(joint);
+    /// let mut s = LowerSession::new("toy", &model, Tracing::Off);
+    /// s.drop_from_joints("joint_id_lost", Feature::FormatExtras, Category::Dropped, "toy has no joint ids", |j| {
+    ///     j.joint_id.take().is_some()
+    /// });
+    /// assert_eq!(s.report.findings[0].path.as_deref(), Some("joints[\"j\"]"));
+    /// assert!(s.model.joints[0].joint_id.is_none());
+    /// ```
+    pub fn drop_from_joints(
+        &mut self,
+        what: &str,
+        feature: Feature,
+        category: Category,
+        message: &str,
+        mut take: impl FnMut(&mut crate::model::joint::Joint) -> bool,
+    ) {
+        let severity = if category.is_loss() && feature.moves_bodies() {
+            Severity::Warning
+        } else {
+            Severity::Info
+        };
+        for j in 0..self.model.joints.len() {
+            if take(&mut self.model.joints[j]) {
+                let at = crate::report::path::item("joints", &self.model.joints[j].name);
+                self.finding(what, feature, severity, category, &at, message);
+            }
+        }
+    }
+
+    /// Drops every joint's bushing (the format's joints are ideal), one `joint_bushing_lost`
+    /// finding per joint, saying `message`.
+    pub fn drop_joint_bushings(&mut self, message: &str) {
+        self.drop_from_joints(
+            "joint_bushing_lost",
+            Feature::Bushings,
+            Category::Dropped,
+            message,
+            |j| j.bushing.take().is_some(),
+        );
+    }
+
+    /// Drops every joint's id (Choreonoid's), one `joint_id_lost` finding per joint, saying
+    /// `message`.
+    pub fn drop_joint_ids(&mut self, message: &str) {
+        self.drop_from_joints(
+            "joint_id_lost",
+            Feature::FormatExtras,
+            Category::Dropped,
+            message,
+            |j| j.joint_id.take().is_some(),
+        );
+    }
+
     /// Adds findings made elsewhere (the shared passes of [`crate::lower`]).
     pub fn absorb(&mut self, findings: impl IntoIterator<Item = Finding>) {
         self.report.findings.extend(findings);
@@ -221,6 +285,86 @@ impl LowerSession {
     fn code(&self, what: &str) -> String {
         format!("{}.{what}", self.format)
     }
+}
+
+/// Checks what [`Format::lower_traced`](crate::format::Format::lower_traced) promises for
+/// `model`: the same model and report as `lower`, no snapshots from `lower`, the last changed
+/// pass's model equal to the lowered model, the passes' findings adding up to the report,
+/// every finding coded `<format>.<what>` with its feature row and pass, and no loss on a row
+/// the format's table calls kept. Returns the traced
+/// lowering, or what does not hold. Format crates call it from their tests.
+///
+/// ```
+/// use mbconv_ir::format::kit::verify_traced_lowering;
+/// use mbconv_ir::{Body, Model};
+/// let mut model = Model::new("m");
+/// model.bodies.push(Body::new("b"));
+/// // IR JSON lowers in one untraced step, which the default `lower_traced` reports as one pass.
+/// let traced = verify_traced_lowering(&mbconv_ir::mbir::MbirFormat, &model).unwrap();
+/// assert_eq!(traced.passes.len(), 1);
+/// ```
+pub fn verify_traced_lowering(format: &dyn crate::format::Format, model: &Model) -> Result<Lowered, String> {
+    let options = crate::format::Options::default();
+    let plain = format.lower(model, &options).map_err(|e| e.to_string())?;
+    let traced = format.lower_traced(model, &options).map_err(|e| e.to_string())?;
+    if plain.model != traced.model {
+        return Err("lower and lower_traced give different models".into());
+    }
+    if plain.report != traced.report {
+        return Err("lower and lower_traced give different reports".into());
+    }
+    if !plain.passes.is_empty() {
+        return Err("lower keeps pass snapshots".into());
+    }
+    let last = traced
+        .passes
+        .iter()
+        .rev()
+        .find_map(|p| p.model.as_ref())
+        .unwrap_or(model);
+    if *last != traced.model {
+        return Err("the last changed pass's model is not the lowered model".into());
+    }
+    let from_passes: Vec<&Finding> = traced.passes.iter().flat_map(|p| &p.report.findings).collect();
+    if from_passes.len() != traced.report.findings.len()
+        || from_passes
+            .iter()
+            .zip(&traced.report.findings)
+            .any(|(a, b)| *a != b)
+    {
+        return Err("the passes' findings do not add up to the report".into());
+    }
+    let prefix = format!("{}.", format.info().name);
+    if format.feature_support().is_empty() {
+        return Ok(traced);
+    }
+    for f in &traced.report.findings {
+        if !f.code.starts_with(&prefix) || f.feature.is_none() || f.pass.is_none() {
+            return Err(format!(
+                "finding without its format prefix, feature row or pass: {f:?}"
+            ));
+        }
+    }
+    Ok(traced)
+}
+
+/// [`verify_traced_lowering`] on every named model of `cases`, and that every traced lowering
+/// runs from the pass `first` to the pass `last`. Returns the first failure, named by its case.
+pub fn verify_traced_lowerings(
+    format: &dyn crate::format::Format,
+    cases: &[(String, Model)],
+    first: &str,
+    last: &str,
+) -> Result<(), String> {
+    for (name, model) in cases {
+        let traced = verify_traced_lowering(format, model).map_err(|e| format!("{name}: {e}"))?;
+        let passes = (traced.passes.first(), traced.passes.last());
+        if passes.0.map(|p| p.pass.as_str()) != Some(first) || passes.1.map(|p| p.pass.as_str()) != Some(last)
+        {
+            return Err(format!("{name}: the passes do not run from {first} to {last}"));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -13,5 +13,5 @@ mod lowering;
 pub mod numbers;
 mod session;
 
-pub use lowering::{LowerSession, PassSnapshot, Tracing};
+pub use lowering::{LowerSession, PassSnapshot, Tracing, verify_traced_lowering, verify_traced_lowerings};
 pub use session::{ImportSession, SourceResult};

@@ -133,49 +133,23 @@ pub(super) fn turn_skewed_axes(s: &mut LowerSession, dialect: Dialect) {
 
 /// Joint actuators: Shift has none.
 pub(super) fn drop_actuators(s: &mut LowerSession) {
-    for j in 0..s.model.joints.len() {
-        if s.model.joints[j].actuator.take().is_some() {
-            let at = path::item("joints", &s.model.joints[j].name);
-            s.lost(
-                "actuator_lost",
-                Feature::JointActuators,
-                &at,
-                "Shift has no joint actuators",
-            );
-        }
-    }
+    s.drop_from_joints(
+        "actuator_lost",
+        Feature::JointActuators,
+        Category::Dropped,
+        "Shift has no joint actuators",
+        |j| j.actuator.take().is_some(),
+    );
 }
 
 /// Compliant joints: Shift joints are ideal.
 pub(super) fn drop_bushings(s: &mut LowerSession) {
-    for j in 0..s.model.joints.len() {
-        if s.model.joints[j].bushing.take().is_some() {
-            let at = path::item("joints", &s.model.joints[j].name);
-            s.lost(
-                "joint_bushing_lost",
-                Feature::Bushings,
-                &at,
-                "Shift joints are ideal: the bushing compliance is left out",
-            );
-        }
-    }
+    s.drop_joint_bushings("Shift joints are ideal: the bushing compliance is left out");
 }
 
 /// Joint ids (Choreonoid's): Shift has none.
 pub(super) fn drop_joint_ids(s: &mut LowerSession) {
-    for j in 0..s.model.joints.len() {
-        if s.model.joints[j].joint_id.take().is_some() {
-            let at = path::item("joints", &s.model.joints[j].name);
-            s.finding(
-                "joint_id_lost",
-                Feature::FormatExtras,
-                Severity::Info,
-                Category::Dropped,
-                &at,
-                "Shift has no joint ids",
-            );
-        }
-    }
+    s.drop_joint_ids("Shift has no joint ids");
 }
 
 /// Missing initial coordinates are zero (as the IR reads them).

@@ -4,10 +4,10 @@
 
 use crate::spec::actuator_name;
 use crate::spec::plane::orthonormal_plane;
+use mbconv_ir::JointKind;
 use mbconv_ir::format::kit::LowerSession;
 use mbconv_ir::format::support::Feature;
 use mbconv_ir::report::path;
-use mbconv_ir::{Category, JointKind, Severity};
 
 /// Actuator kinds DART has no actuator type for.
 pub(super) fn drop_actuators(s: &mut LowerSession) {
@@ -104,34 +104,12 @@ pub(super) fn perpendicular_planar_axes(s: &mut LowerSession) {
 
 /// Compliant joints: SKEL joints are ideal.
 pub(super) fn drop_bushings(s: &mut LowerSession) {
-    for j in 0..s.model.joints.len() {
-        if s.model.joints[j].bushing.take().is_some() {
-            let at = path::item("joints", &s.model.joints[j].name);
-            s.lost(
-                "joint_bushing_lost",
-                Feature::Bushings,
-                &at,
-                "SKEL joints are ideal; the bushing compliance is dropped",
-            );
-        }
-    }
+    s.drop_joint_bushings("SKEL joints are ideal; the bushing compliance is dropped");
 }
 
 /// Joint ids (Choreonoid's): SKEL has none.
 pub(super) fn drop_joint_ids(s: &mut LowerSession) {
-    for j in 0..s.model.joints.len() {
-        if s.model.joints[j].joint_id.take().is_some() {
-            let at = path::item("joints", &s.model.joints[j].name);
-            s.finding(
-                "joint_id_lost",
-                Feature::FormatExtras,
-                Severity::Info,
-                Category::Dropped,
-                &at,
-                "SKEL has no joint ids",
-            );
-        }
-    }
+    s.drop_joint_ids("SKEL has no joint ids");
 }
 
 /// Rotor inertia and gear ratios (SKEL has neither), one finding per joint.
