@@ -46,7 +46,7 @@ pub(crate) enum Attribution {
         others: Vec<Explanation>,
     },
     /// No single pass changed the motion beyond the tolerances, yet together they did.
-    Accumulated(Vec<Explanation>),
+    Accumulated,
 }
 
 /// Replays `format`'s lowering of `model` pass by pass, simulating each changed model with
@@ -135,15 +135,10 @@ pub(crate) fn attribute(
         before_motion = after_motion;
     }
     if explanations.is_empty() {
-        Ok(Attribution::Accumulated(explanations))
+        Ok(Attribution::Accumulated)
     } else {
         Ok(Attribution::Explained(explanations))
     }
-}
-
-/// The largest change of motion one pass caused, over the explanations.
-pub(crate) fn largest_pass_motion(explanations: &[Explanation]) -> f64 {
-    explanations.iter().map(|e| e.max_com_error).fold(0.0, f64::max)
 }
 
 /// The sum over the explaining passes of the motion each caused on its own (each pass once).

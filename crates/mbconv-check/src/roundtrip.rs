@@ -50,6 +50,9 @@ pub struct StepError {
     pub message: String,
     /// True when the step was a simulation that diverged (the state stopped being finite).
     pub diverged: bool,
+    /// True when the step was a simulation that ran past its step budget (a stiff model for
+    /// the accurate explicit integrator).
+    pub out_of_steps: bool,
 }
 
 impl StepError {
@@ -60,6 +63,7 @@ impl StepError {
             step,
             message: message.to_string(),
             diverged: false,
+            out_of_steps: false,
         }
     }
 
@@ -67,6 +71,7 @@ impl StepError {
     pub fn simulation(step: Step, error: &mbconv_solver::SolverError) -> Self {
         Self {
             diverged: matches!(error, mbconv_solver::SolverError::Diverged { .. }),
+            out_of_steps: matches!(error, mbconv_solver::SolverError::StepBudget { .. }),
             ..Self::new(step, error)
         }
     }
