@@ -34,6 +34,7 @@ mod choreonoid;
 mod chrono;
 mod corpus;
 mod fuzz;
+mod open_problems;
 mod oracles;
 mod simulators;
 

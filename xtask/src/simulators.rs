@@ -10,7 +10,7 @@
 use anyhow::{Context, Result};
 use mbconv_check::Verdict;
 use mbconv_test_support::simulators::{
-    CaseOutcome, FIRST_ORDER_RATIO, Judgement, ROUNDING_FLOOR, SIMULATOR_TOLERANCE, SimulatorCase,
+    CONVERGENCE_RATIO, CaseOutcome, Judgement, ROUNDING_FLOOR, SIMULATOR_TOLERANCE, SimulatorCase,
     judge_case, simulator_case, simulator_golden_dir,
 };
 use rayon::prelude::*;
@@ -63,7 +63,7 @@ pub fn judged_text(outcome: &CaseOutcome) -> String {
         CaseOutcome::Refused(error) => format!("not run: {error}"),
         CaseOutcome::Judged { judgement, .. } => match judgement {
             Judgement::Equal => "agree (equal to rounding)".to_owned(),
-            Judgement::Converging { .. } => "agree (first-order integration error)".to_owned(),
+            Judgement::Converging { .. } => "agree (integration error)".to_owned(),
             Judgement::Fails(why) => format!("**fails**: {why}"),
         },
     }
@@ -71,17 +71,20 @@ pub fn judged_text(outcome: &CaseOutcome) -> String {
 
 /// The section, given mbconv's verdict for a (model as shown, target format) pair.
 pub fn section(verdict_of: &dyn Fn(&str, &str) -> Option<Verdict>) -> String {
-    let (low, high) = FIRST_ORDER_RATIO;
+    let (low, high) = CONVERGENCE_RATIO;
     let mut text = format!(
         "\n{HEADING}\n\n\
          DART and Chrono themselves (golden data in `crates/mbconv-cli/tests/golden/simulators/`,\n\
          made by `cargo xtask golden chrono`): the target simulator runs what `mbconv convert`\n\
          wrote; the source simulator runs the original lowered for the target and written back\n\
          in the source format by mbconv (the conversion's losses on both sides), both at\n\
-         dt = 1e-4 s and 5e-5 s for 1 s. The gap is the largest distance between a body's centre\n\
+         dt = 1e-4 s and 5e-5 s for 1 s, without contact on either side (DART with collisions off;\n\
+         the lowered model written back without collision shapes, as mbconv's solver simulates\n\
+         none). The gap is the largest distance between a body's centre\n\
          of mass in the two runs (0.1 s samples, every body: one without a match fails the pair).\n\
          A pair agrees when both gaps are below {ROUNDING_FLOOR:e} m (rounding), or when the gap\n\
-         halves with the step (ratio in [{low}, {high}]: both integrators are first order) and the\n\
+         halves or quarters with the step (ratio in [{low}, {high}]: integration error of first or second\n\
+         order, both integrators being first order) and the\n\
          extrapolated gap (2·x(dt/2) − x(dt) on each side) is below {SIMULATOR_TOLERANCE:e} m\n\
          (`docs/check.md`, \"The simulators as judges\"). Any other pair fails, and is listed below\n\
          with its reason. `mbconv check` is mbconv's own verdict for the same conversion.\n\n\

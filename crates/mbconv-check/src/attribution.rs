@@ -3,10 +3,12 @@
 //! intermediate model that differs from the one before is simulated, and each change of
 //! motion is attributed to the pass that made it. A pass that changed the motion is excused
 //! only by one of its own findings that can change motion
-//! ([`Finding::can_change_motion`]) on an item that touches a body that moved.
+//! ([`Finding::can_change_motion`]) on an item that touches a body that moved, or when its
+//! change is within what rounding alone does to the model after it ([`crate::rounding`]).
 
 use crate::compare::{BodyMatch, Difference, Tolerances, moved_bodies};
 use crate::motion::{Motion, SimulationSettings};
+use crate::rounding::{rounding_sensitivity, widened};
 use crate::roundtrip::{Step, StepError};
 use mbconv_ir::format::kit::PassSnapshot;
 use mbconv_ir::format::{Format, Options};
@@ -27,7 +29,15 @@ pub struct Explanation {
     pub path: String,
     /// The largest COM distance the pass's own change caused (m).
     pub max_com_error: f64,
+    /// For [`ROUNDING_CODE`]: how far a last-bit change of the model's own numbers moves it
+    /// (m and rad; see [`crate::rounding`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounding_sensitivity: Option<Tolerances>,
 }
+
+/// The code of an [`Explanation`] that is no finding: the pass changed the motion no more than
+/// rounding alone moves the model ([`crate::rounding`]).
+pub const ROUNDING_CODE: &str = "check.rounding";
 
 /// What the replay found.
 #[derive(Clone, Debug, PartialEq)]
@@ -110,11 +120,23 @@ pub(crate) fn attribute(
                 })
                 .collect();
             if excuses.is_empty() {
-                return Ok(Attribution::Guilty {
+                // Not the pass's doing if rounding alone moves the model as far.
+                let rounding = rounding_sensitivity(after_model, simulation, &after_motion)
+                    .filter(|s| difference.within(&widened(tolerances, s)));
+                let Some(sensitivity) = rounding else {
+                    return Ok(Attribution::Guilty {
+                        pass,
+                        difference,
+                        moved,
+                        others: explanations,
+                    });
+                };
+                explanations.push(Explanation {
                     pass,
-                    difference,
-                    moved,
-                    others: explanations,
+                    code: ROUNDING_CODE.to_owned(),
+                    path: String::new(),
+                    max_com_error: difference.max_com_error,
+                    rounding_sensitivity: Some(sensitivity),
                 });
             }
             let mut seen = BTreeSet::new();
@@ -126,6 +148,7 @@ pub(crate) fn attribute(
                         code: finding.code.clone(),
                         path,
                         max_com_error: difference.max_com_error,
+                        rounding_sensitivity: None,
                     });
                 }
             }

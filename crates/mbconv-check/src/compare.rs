@@ -3,9 +3,10 @@
 use crate::motion::Motion;
 use mbconv_ir::Report;
 use nalgebra::Vector3;
+use serde::Serialize;
 
 /// How far two motions may part and still count as the same.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Tolerances {
     /// Largest distance between matched centres of mass (m).
     pub position: f64,

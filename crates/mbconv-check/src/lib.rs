@@ -34,6 +34,7 @@ mod loss_matrix;
 mod motion;
 mod plot;
 mod render;
+pub mod rounding;
 mod roundtrip;
 mod verdict;
 

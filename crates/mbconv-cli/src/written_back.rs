@@ -40,7 +40,8 @@ pub struct WrittenBack {
 /// Reads `source` (format detected as the CLI does, default settings), lowers it for
 /// `target` as `mbconv convert` does when writing `converted` (the lowering may depend on the
 /// output's place, e.g. relative mesh names), and writes the lowered model at `output` in the
-/// source's own format, with its companions beside it.
+/// source's own format, with its companions beside it, without contact ([`without_contact`]):
+/// the judges compare contact-free motion, as mbconv's solver simulates it.
 ///
 /// # Errors
 /// When the source cannot be read, a format is unknown, or lowering, writing or a file write
@@ -58,7 +59,8 @@ pub fn write_lowered_back(
     let imported = registry.read(from, &text, &Options::default())?;
     let mut lower_options = Options::default();
     lower_options.output_path = Some(converted.to_path_buf());
-    let lowered = registry.lower(to, &imported.model, &lower_options)?;
+    let mut lowered = registry.lower(to, &imported.model, &lower_options)?;
+    without_contact(&mut lowered.model);
     let mut write_options = Options::default();
     write_options.output_path = Some(output.to_path_buf());
     let exported = registry.write(from, &lowered.model, &write_options)?;
@@ -87,4 +89,31 @@ pub fn write_lowered_back(
         entry,
         motion_losses,
     })
+}
+
+/// Takes contact out of `model`: collision shapes are removed, shapes that are drawn and
+/// collide are only drawn, and no shape collides.
+/// The simulator judges compare contact-free motion (DART runs with collisions off, and
+/// mbconv's solver simulates no contact); without this, Chrono's run of a model whose bodies
+/// rest on a ground box keeps them there while DART lets them fall.
+///
+/// ```
+/// use mbconv::ir::{Geometry, Shape, ShapeRole};
+/// let mut model = mbconv::demo::pendulum();
+/// let mut ball = Shape::new(ShapeRole::Collision, Geometry::Sphere { radius: 0.1 });
+/// ball.collidable = true;
+/// model.bodies[0].shapes.push(ball);
+/// mbconv_cli::written_back::without_contact(&mut model);
+/// assert!(model.bodies.iter().flat_map(|b| &b.shapes).all(|s| s.role != ShapeRole::Collision && !s.collidable));
+/// ```
+pub fn without_contact(model: &mut mbconv::Model) {
+    for body in &mut model.bodies {
+        body.shapes.retain(|s| s.role != mbconv::ir::ShapeRole::Collision);
+        for shape in &mut body.shapes {
+            if shape.role == mbconv::ir::ShapeRole::Both {
+                shape.role = mbconv::ir::ShapeRole::Visual;
+            }
+            shape.collidable = false;
+        }
+    }
 }

@@ -95,6 +95,83 @@ fn strong_joint_dampers_written_as_rsdas_are_exact() {
     assert!(all.contains("chrono: moves like the original"), "{all}");
 }
 
+/// Shift's Bricard linkage (6 revolute joints in one overconstrained loop) amplifies the last
+/// bits of its numbers to micrometres. Written to Chrono, the pass that turns the body twists
+/// into the numbers Chrono reads (`quantise_body_velocities`) changes only last bits; the check
+/// measures how far such a change moves the model and names the pass as rounding, while the
+/// real change (the loop joint's frames, which do not coincide) is explained by its finding.
+#[test]
+fn a_change_in_the_last_bits_of_an_ill_conditioned_model_is_rounding() {
+    let Some(path) = mbconv_test_support::corpus_file("shift/bricard/bricard.json") else {
+        return;
+    };
+    let out = mbconv(&["check", path.to_str().unwrap(), "--via", "chrono", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let target = &json["targets"][0];
+    assert_eq!(target["verdict"], "explained", "{target}");
+    let explained_by = target["explained_by"].as_array().unwrap();
+    let rounding = explained_by
+        .iter()
+        .find(|e| e["code"] == "check.rounding")
+        .unwrap_or_else(|| panic!("no rounding entry: {target}"));
+    assert_eq!(rounding["pass"], "quantise_body_velocities", "{target}");
+    let sensitivity = rounding["rounding_sensitivity"]["position"].as_f64().unwrap();
+    assert!(
+        rounding["max_com_error"].as_f64().unwrap() <= 10.0 * sensitivity,
+        "{target}"
+    );
+    assert!(
+        explained_by
+            .iter()
+            .any(|e| e["code"] == "chrono.joint_frames_apart" && e["pass"] == "joint_frames"),
+        "{target}"
+    );
+}
+
+/// An euler joint written as a spherical one loses the damping on its angles, and a free joint
+/// that is not written loses its actuator: both in the pass that makes the change, so the check
+/// names that pass and its finding.
+#[test]
+fn data_on_joints_that_change_kind_is_lost_in_the_pass_that_changes_them() {
+    for (file, via, pass, code) in [
+        (
+            "skel/test/single_pendulum_euler_joint.skel",
+            "chrono",
+            "joint_kinds",
+            "chrono.joint_damping_lost",
+        ),
+        (
+            "skel/test/single_pendulum_euler_joint.skel",
+            "shift",
+            "euler_as_spherical",
+            "shift.joint_damping_lost",
+        ),
+        (
+            "skel/test/collision_of_prescribed_joints_test.skel",
+            "chrono",
+            "joint_kinds",
+            "chrono.joint_actuator_lost",
+        ),
+    ] {
+        let Some(path) = mbconv_test_support::corpus_file(file) else {
+            return;
+        };
+        let out = mbconv(&["check", path.to_str().unwrap(), "--via", via, "--json"]);
+        let json: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+        let target = &json["targets"][0];
+        assert_eq!(target["verdict"], "explained", "{file} -> {via}: {target}");
+        assert!(
+            target["explained_by"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["pass"] == pass && e["code"] == code),
+            "{file} -> {via}: {target}"
+        );
+    }
+}
+
 #[test]
 fn check_all_prints_a_table_and_exits_0() {
     let model = fixtures().join("skel/joint_universal_ball.skel");

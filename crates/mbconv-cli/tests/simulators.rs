@@ -75,7 +75,6 @@ fn files_under(dir: &Path) -> BTreeSet<PathBuf> {
 }
 
 #[test]
-#[ignore = "the golden data was made by the earlier judge (source simulator on the original); regenerate it with `cargo xtask golden chrono` (needs the Chrono oracle) and `cargo xtask corpus simulators`, then remove this ignore (issue 18)"]
 fn the_simulators_ran_what_mbconv_writes_today() {
     // Written at the same depth below the workspace as `xtask` writes them, so relative mesh
     // names come out the same.
@@ -175,7 +174,6 @@ fn open_problems(matrix: &str) -> Vec<(String, String)> {
 }
 
 #[test]
-#[ignore = "the golden data was made by the earlier judge (source simulator on the original); regenerate it with `cargo xtask golden chrono` (needs the Chrono oracle) and `cargo xtask corpus simulators`, then remove this ignore (issue 18)"]
 fn the_simulators_agree_on_the_lowered_model_or_the_pair_is_an_open_problem() {
     let matrix = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),

@@ -277,7 +277,13 @@ pub(crate) fn residual(model: &Model, data: &mut Data, q: &[f64], t: f64) -> f64
 
 /// Closes the loops of the initial state by Newton's method and makes the velocities
 /// consistent; returns the residual left. Fails when it stays above `1e-6`.
+///
+/// Body velocities given in the model are fitted to joint rates first, at the configuration as
+/// written (where the twists were stated), so a model whose joint rates were baked into body
+/// velocities assembles exactly as the model they came from, even when its loops do not close
+/// as written.
 pub(crate) fn assemble(model: &Model, data: &mut Data, state: &mut crate::State) -> Result<f64, SolverError> {
+    fit_body_velocities(model, data, state);
     let WorstRow { residual: worst, row } = project_positions(model, data, &mut state.q, state.t);
     if worst.is_nan() || worst > 1e-6 {
         return Err(SolverError::Assembly {
@@ -290,7 +296,6 @@ pub(crate) fn assemble(model: &Model, data: &mut Data, state: &mut crate::State)
                 .map_or_else(String::new, |r| r.item.clone()),
         });
     }
-    fit_body_velocities(model, data, state);
     project_velocities(model, data, &state.q, &mut state.v, state.t);
     Ok(worst)
 }
@@ -299,7 +304,7 @@ pub(crate) fn assemble(model: &Model, data: &mut Data, state: &mut crate::State)
 /// gives body velocities, not joint rates) and of the floating bodies they hang from: least
 /// squares `|J v − V|² + ε|v − v₀|²`, with `J` the world twist (angular velocity and origin
 /// velocity) of each such body and `ε = 1e-10` keeping `v₀` where the bodies say nothing. Runs
-/// once, before the velocity projection.
+/// once, before the position and velocity projections.
 fn fit_body_velocities(model: &Model, data: &mut Data, state: &mut crate::State) {
     if model.initial_twists.is_empty() {
         return;

@@ -23,9 +23,11 @@ pub const SIMULATOR_TOLERANCE: f64 = 1e-6;
 /// [`SIMULATOR_TOLERANCE`].
 pub const ROUNDING_FLOOR: f64 = 1e-9;
 
-/// The range `gap(dt / 2) / gap(dt)` must fall in for the gap to be first-order integration
-/// error (ideally 0.5: both integrators are first order).
-pub const FIRST_ORDER_RATIO: (f64, f64) = (0.4, 0.6);
+/// The range `gap(dt / 2) / gap(dt)` must fall in for the gap to be integration error that
+/// vanishes with the step: 0.5 when it is first order (both integrators are), 0.25 when the
+/// two first-order errors cancel and a second-order one is left (measured: 0.250 on the
+/// Chrono bushing model, whose two sides integrate the same implicit spring).
+pub const CONVERGENCE_RATIO: (f64, f64) = (0.2, 0.6);
 
 /// A pair's runs, from its golden file: the gaps (m) between the source simulator on the
 /// lowered model and the target simulator on the converted file.
@@ -45,7 +47,7 @@ pub struct Gaps {
 pub enum Judgement {
     /// Equal to rounding at both steps (below [`ROUNDING_FLOOR`]).
     Equal,
-    /// The gap is first-order integration error (it halves with the step) and extrapolates
+    /// The gap is integration error (it halves or quarters with the step) and extrapolates
     /// to within [`SIMULATOR_TOLERANCE`] at dt → 0.
     Converging {
         /// `gap(dt / 2) / gap(dt)`.
@@ -65,8 +67,8 @@ impl Judgement {
 }
 
 /// Judges a pair from its gaps at the golden step and at half of it: it agrees when both are
-/// below [`ROUNDING_FLOOR`], or when the gap halves with the step (the ratio within
-/// [`FIRST_ORDER_RATIO`]) and the extrapolated gap (the larger of `gaps.extrapolated` and
+/// below [`ROUNDING_FLOOR`], or when the gap halves or quarters with the step (the ratio
+/// within [`CONVERGENCE_RATIO`]) and the extrapolated gap (the larger of `gaps.extrapolated` and
 /// `2·gap(dt/2) − gap(dt)`) is below [`SIMULATOR_TOLERANCE`].
 ///
 /// ```
@@ -93,14 +95,14 @@ pub fn judge(gaps: Gaps) -> Judgement {
     }
     let ratio = half / full;
     let extrapolated = extrapolated.max((2.0 * half - full).abs());
-    if !(FIRST_ORDER_RATIO.0..=FIRST_ORDER_RATIO.1).contains(&ratio) {
+    if !(CONVERGENCE_RATIO.0..=CONVERGENCE_RATIO.1).contains(&ratio) {
         return Judgement::Fails(format!(
-            "the gap does not halve with the step ({full:.3e} m at dt, {half:.3e} m at dt/2, ratio {ratio:.3}): the simulators move differently"
+            "the gap does not shrink with the step ({full:.3e} m at dt, {half:.3e} m at dt/2, ratio {ratio:.3}): the simulators move differently"
         ));
     }
     if extrapolated > SIMULATOR_TOLERANCE {
         return Judgement::Fails(format!(
-            "the gap halves with the step but extrapolates to {extrapolated:.3e} m at dt -> 0, above {SIMULATOR_TOLERANCE:e} m"
+            "the gap shrinks with the step but extrapolates to {extrapolated:.3e} m at dt -> 0, above {SIMULATOR_TOLERANCE:e} m"
         ));
     }
     Judgement::Converging { ratio, extrapolated }

@@ -45,10 +45,22 @@ pub(super) fn joint_kinds(s: &mut LowerSession, model: &mut Model) {
                 ),
             );
             j.kind = JointKind::Spherical;
+            // Damping, springs, limits and friction act on the angles, which a spherical joint
+            // does not have: they go here, in the pass that changes the coordinates.
+            let spherical = vec![DofProperties::default(); j.dofs.len()];
+            dof_losses(
+                s,
+                &ip,
+                &j.dofs,
+                &spherical,
+                "they act on the euler angles, which a spherical joint does not have",
+            );
+            j.dofs = spherical;
         }
         if j.kind == JointKind::Free {
             // Its initial state is already in the body's pose and velocity (baked above).
             dof_losses(s, &ip, &j.dofs, &[], "the free joint is not written");
+            lose_actuator(s, &ip, &mut j, "the free joint is not written");
             s.note(
                 "free_joint_implicit",
                 Feature::FreeJoint,
@@ -108,16 +120,7 @@ pub(super) fn joint_data(s: &mut LowerSession, model: &mut Model) {
         let why = format!("Chrono YAML {} joints have none", ty.name());
         dof_losses(s, &ip, &j.dofs, &kept, &why);
         j.dofs = kept;
-        if j.actuator.is_some() || j.joint_id.is_some() {
-            s.lost(
-                "joint_actuator_lost",
-                Feature::JointActuators,
-                &ip,
-                "joint actuator type and controller id: Chrono YAML joints have no actuators",
-            );
-            j.actuator = None;
-            j.joint_id = None;
-        }
+        lose_actuator(s, &ip, j, "Chrono YAML joints have no actuators");
         s.strip_foreign_extras(&mut j.extras, &ip);
     }
 }
@@ -184,6 +187,21 @@ fn dof_losses(s: &mut LowerSession, ip: &str, before: &[DofProperties], after: &
         if lost(differs) {
             s.lost(what, feature, ip, format!("the joint's {data}: {why}"));
         }
+    }
+}
+
+/// Reports and removes the joint's actuator type and controller id (a prescribed or servo
+/// actuator drives the joint; without it the joint is passive).
+fn lose_actuator(s: &mut LowerSession, ip: &str, j: &mut Joint, why: &str) {
+    if j.actuator.is_some() || j.joint_id.is_some() {
+        s.lost(
+            "joint_actuator_lost",
+            Feature::JointActuators,
+            ip,
+            format!("joint actuator type and controller id: {why}"),
+        );
+        j.actuator = None;
+        j.joint_id = None;
     }
 }
 

@@ -14,8 +14,7 @@ use nalgebra::{UnitQuaternion, Vector3};
 
 /// An euler joint moves its child like a spherical joint: the angles become the rotation
 /// vector of the same rotation and the angle rates the angular velocity in the child joint
-/// frame. Per-angle DOF data has no spherical equivalent and goes with the spherical joint's
-/// (see [`dofs_as_restraints`]).
+/// frame. Per-angle DOF data has no spherical equivalent and is lost here.
 pub(super) fn euler_as_spherical(s: &mut LowerSession) {
     for j in 0..s.model.joints.len() {
         let joint = &mut s.model.joints[j];
@@ -29,6 +28,13 @@ pub(super) fn euler_as_spherical(s: &mut LowerSession) {
         joint.v0 = vec![w.x, w.y, w.z];
         joint.kind = JointKind::Spherical;
         let at = path::item("joints", &joint.name);
+        // Damping, springs, limits and friction act on the angles, which the spherical joint
+        // does not have: they are lost here, in the pass that changes the coordinates.
+        let blank = vec![DofProperties::default(); joint.dofs.len()];
+        let dofs = std::mem::replace(&mut joint.dofs, blank);
+        if dofs.iter().any(|d| *d != DofProperties::default()) {
+            lose_dofs(s, &at, &dofs, "an euler joint's");
+        }
         s.note(
             "euler_as_spherical",
             Feature::EulerJoint,
