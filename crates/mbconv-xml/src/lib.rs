@@ -25,6 +25,7 @@
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::format::{Source, SourceError};
 use mbconv_ir::report::SourceSpan;
+use mbconv_ir::{Value, ValueMap};
 pub use roxmltree;
 use roxmltree::ParsingOptions;
 pub use roxmltree::{Document, Node};
@@ -393,6 +394,65 @@ pub fn text(node: Node) -> String {
         .collect::<String>()
         .trim()
         .to_owned()
+}
+
+/// An element as a value to keep verbatim in IR extras (elements a format does not interpret,
+/// kept so that a same-format round trip gives them back). An element without attributes
+/// or child elements becomes its trimmed text ([`Value::String`]); otherwise a map with
+/// `@name` entries for attributes, one entry per child tag (a list when the tag repeats; a
+/// prefixed tag keeps its prefix, `sensor:contact`) and `#text` for text beside child
+/// elements.
+///
+/// ```
+/// let doc = roxmltree::Document::parse("<kv a=\"1\"><x>2</x><x>3</x></kv>").unwrap();
+/// let value = mbconv_xml::element_value(doc.root_element());
+/// assert_eq!(serde_json::to_string(&value).unwrap(), r#"{"@a":"1","x":["2","3"]}"#);
+/// ```
+pub fn element_value(node: Node) -> Value {
+    let has_children = node.children().any(|c| c.is_element());
+    let text = text(node);
+    if node.attributes().len() == 0 && !has_children {
+        return Value::String(text);
+    }
+    let mut map = ValueMap::new();
+    for attr in node.attributes() {
+        map.insert(
+            format!("@{}", qualified_attribute_name(node, &attr)),
+            Value::String(attr.value().to_owned()),
+        );
+    }
+    for c in node.children().filter(|c| c.is_element()) {
+        let tag = qualified_name(c);
+        let value = element_value(c);
+        match map.0.iter_mut().find(|(k, _)| *k == tag) {
+            None => map.insert(tag, value),
+            Some((_, Value::List(items))) => items.push(value),
+            Some((_, slot)) => {
+                let first = std::mem::take(slot);
+                *slot = Value::List(vec![first, value]);
+            }
+        }
+    }
+    if has_children && !text.is_empty() {
+        map.insert("#text", Value::String(text));
+    }
+    Value::Map(map)
+}
+
+/// An element's tag as written: `prefix:name` when its namespace has a prefix, else `name`.
+pub fn qualified_name(node: Node) -> String {
+    let name = node.tag_name().name();
+    match node.tag_name().namespace().and_then(|ns| node.lookup_prefix(ns)) {
+        Some(prefix) if !prefix.is_empty() => format!("{prefix}:{name}"),
+        _ => name.to_owned(),
+    }
+}
+
+fn qualified_attribute_name(node: Node, attr: &roxmltree::Attribute) -> String {
+    match attr.namespace().and_then(|ns| node.lookup_prefix(ns)) {
+        Some(prefix) if !prefix.is_empty() => format!("{prefix}:{}", attr.name()),
+        _ => attr.name().to_owned(),
+    }
 }
 
 /// Splits `raw` (found at `offset` in the file) into whitespace-separated tokens.

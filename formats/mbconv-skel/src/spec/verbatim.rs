@@ -5,41 +5,12 @@
 //! ([`Value::String`]); otherwise a map with `@name` entries for attributes, one entry per
 //! child tag (a list when the tag repeats) and `#text` for text beside child elements.
 
+use mbconv_ir::Value;
 use mbconv_ir::format::kit::numbers::format_number;
-use mbconv_ir::{Value, ValueMap};
-use roxmltree::Node;
 
-/// The value of one element (`<kv a="1"><x>2</x><x>3</x></kv>` is `{"@a":"1","x":["2","3"]}`).
-pub(crate) fn element_value(node: Node) -> Value {
-    let has_children = node.children().any(|c| c.is_element());
-    let text = crate::raw::text(node);
-    if node.attributes().len() == 0 && !has_children {
-        return Value::String(text);
-    }
-    let mut map = ValueMap::new();
-    for attr in node.attributes() {
-        map.insert(
-            format!("@{}", attr.name()),
-            Value::String(attr.value().to_owned()),
-        );
-    }
-    for c in node.children().filter(|c| c.is_element()) {
-        let tag = c.tag_name().name();
-        let value = element_value(c);
-        match map.0.iter_mut().find(|(k, _)| k == tag) {
-            None => map.insert(tag, value),
-            Some((_, Value::List(items))) => items.push(value),
-            Some((_, slot)) => {
-                let first = std::mem::take(slot);
-                *slot = Value::List(vec![first, value]);
-            }
-        }
-    }
-    if has_children && !text.is_empty() {
-        map.insert("#text", Value::String(text));
-    }
-    Value::Map(map)
-}
+/// The value of one element (`<kv a="1"><x>2</x><x>3</x></kv>` is `{"@a":"1","x":["2","3"]}`):
+/// the shared XML layer's reading.
+pub(crate) use mbconv_xml::element_value;
 
 /// A minimal XML tree to write: what [`element_value`] reads back to the same value.
 #[derive(Clone, Debug, PartialEq)]
