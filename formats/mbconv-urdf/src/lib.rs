@@ -1,0 +1,70 @@
+//! URDF (the ROS Unified Robot Description Format) models -> mbconv IR.
+//!
+//! This crate reads URDF files the way urdfdom (the parser behind Pinocchio, DART and ROS)
+//! reads them, versions 1.0 and 1.1 (`quat_xyzw`, capsules), and says where the loaders that
+//! build on it disagree: the root link (welded or free, the `root` setting), missing limit
+//! attributes, an undeclared `world` link. Links become bodies whose frame is the frame of
+//! their parent joint, joints keep their axes in that frame, inertials keep their rotated
+//! axes, visuals and collisions become shapes with their materials, mesh paths are resolved
+//! (relative, `file://`, `package://` through the `package_path` setting and
+//! `ROS_PACKAGE_PATH`), and everything the IR has no home for (mimic, calibration,
+//! safety controllers, transmissions, `<gazebo>` and other extension elements) is kept
+//! verbatim in `urdf.*` extras. Malformed input, xacro sources and kinematic loops are
+//! refused with errors that name file, line and column.
+//!
+//! It is **not** a writer yet: the registry's `Format` contract needs `lower` and `emit`, so
+//! the crate is not registered in `mbconv::formats()` until the URDF writer exists; call
+//! [`read`] directly. It does not load meshes and it does not expand xacro.
+//!
+//! Inside: `raw` (the URDF dialect of the shared XML layer, the xacro refusal), `spec` (poses,
+//! settings and defaults) and `import` (document -> IR). The element-by-element mapping is in
+//! `docs/formats/urdf.md`.
+//!
+//! ```
+//! use mbconv_ir::format::{Options, Source};
+//! let text = r#"<robot name="pendulum">
+//!   <link name="base"/>
+//!   <link name="bob"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+//!   <joint name="pivot" type="continuous"><parent link="base"/><child link="bob"/>
+//!     <origin xyz="0 0 -1"/><axis xyz="0 1 0"/></joint>
+//! </robot>"#;
+//! let imported = mbconv_urdf::read(&Source::from_string("p.urdf", text), &Options::default()).unwrap();
+//! assert_eq!(imported.model.bodies[1].pose.translation.z, -1.0);
+//! assert!(imported.model.bodies[0].fixed); // root=fixed, the default
+//! assert!(imported.report.contains("urdf.root"));
+//! ```
+
+pub(crate) mod import;
+pub(crate) mod raw;
+pub mod spec;
+
+use mbconv_ir::format::{FormatError, FormatInfo, Imported, Options, SettingSpec, Source};
+
+/// Name, extensions and description, as the registry will show them.
+pub const INFO: FormatInfo = FormatInfo {
+    name: "urdf",
+    aliases: &[],
+    extensions: &["urdf", "xml"],
+    description: "URDF (ROS Unified Robot Description Format)",
+    shortcut: Some("urdf"),
+};
+
+/// The settings [`read`] understands (see [`spec::ROOT`] and [`spec::PACKAGE_PATH`]).
+pub const READ_SETTINGS: &[SettingSpec] = spec::READ_SETTINGS;
+
+/// True when `text` looks like URDF: an XML document whose root element is `<robot>`.
+///
+/// ```
+/// assert!(mbconv_urdf::sniff("<?xml version=\"1.0\"?>\n<!-- r -->\n<robot name=\"r\"/>"));
+/// assert!(!mbconv_urdf::sniff("<skel version=\"1.0\"/>"));
+/// ```
+pub fn sniff(text: &str) -> bool {
+    raw::root_is_robot(text)
+}
+
+/// Reads a URDF model. Errors in the input come back as diagnostics naming file, line and
+/// column; `options` holds the read settings ([`READ_SETTINGS`]), already checked by the
+/// caller.
+pub fn read(source: &Source, options: &Options) -> Result<Imported, FormatError> {
+    import::import(source, options).map_err(|e| e as FormatError)
+}

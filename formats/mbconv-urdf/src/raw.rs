@@ -1,0 +1,172 @@
+//! The URDF document as text: the shared XML layer with URDF's dialect (root `<robot>`, error
+//! codes `urdf.*`), and the refusal of xacro sources, which must be expanded first.
+
+use mbconv_ir::format::Source;
+use mbconv_ir::format::kit::SourceResult;
+use mbconv_xml::{Dialect, Document};
+
+/// URDF for the XML layer.
+pub(crate) const URDF: Dialect = Dialect {
+    root: "robot",
+    prefix: "urdf",
+    name: "URDF",
+};
+
+/// The hint every xacro refusal gives.
+const XACRO_HELP: &str =
+    "expand the xacro macros first: `xacro robot.urdf.xacro > robot.urdf`, then convert robot.urdf";
+
+/// Parses `source` as a URDF document, refusing xacro sources (a `.xacro` file name, a
+/// `<xacro:...>` element, or an element in the xacro namespace under any prefix).
+pub(crate) fn parse(source: &Source) -> SourceResult<Document<'_>> {
+    let text = source.text.as_str();
+    let named_xacro = source
+        .path
+        .as_ref()
+        .and_then(|p| p.extension())
+        .is_some_and(|e| e.eq_ignore_ascii_case("xacro"))
+        || source.name.to_ascii_lowercase().ends_with(".xacro");
+    if let Some(at) = find_outside_comments(text, "<xacro:") {
+        return Err(xacro(
+            source,
+            at,
+            "<xacro:".len(),
+            "this is a xacro file (it has <xacro:...> elements), not URDF",
+        ));
+    }
+    if named_xacro {
+        let start = text.find('<').unwrap_or(0);
+        return Err(xacro(
+            source,
+            start,
+            1,
+            "this is a xacro file (`.xacro`), not URDF",
+        ));
+    }
+    let document = URDF.parse(source)?;
+    if let Some(node) = document.descendants().find(|n| {
+        n.is_element()
+            && n.tag_name()
+                .namespace()
+                .is_some_and(|ns| ns.contains("wiki/xacro"))
+    }) {
+        let span = mbconv_xml::span_of_node(source, node);
+        return Err(xacro(
+            source,
+            span.offset,
+            span.length,
+            "this is a xacro file (it has elements in the xacro namespace), not URDF",
+        ));
+    }
+    Ok(document)
+}
+
+fn xacro(
+    source: &Source,
+    offset: usize,
+    length: usize,
+    message: &str,
+) -> Box<mbconv_ir::format::SourceError> {
+    let error = URDF.error(source, "xacro", Some(source.span(offset, length)), message);
+    Box::new(error.with_help(XACRO_HELP))
+}
+
+/// The first offset of `needle` in `text` that is not inside an XML comment.
+fn find_outside_comments(text: &str, needle: &str) -> Option<usize> {
+    let mut from = 0;
+    loop {
+        let hit = from + text[from..].find(needle)?;
+        let comment = text[from..hit].rfind("<!--").map(|c| from + c);
+        match comment {
+            Some(open) if !text[open..hit].contains("-->") => {
+                from = hit + text[hit..].find("-->").map_or(text.len() - hit, |e| e + 3);
+                if from >= text.len() {
+                    return None;
+                }
+            }
+            _ => return Some(hit),
+        }
+    }
+}
+
+/// True when the first element of `text` (after the XML declaration, comments and a
+/// DOCTYPE) is `<robot`.
+pub(crate) fn root_is_robot(text: &str) -> bool {
+    let mut rest = text.trim_start_matches('\u{feff}');
+    loop {
+        rest = rest.trim_start();
+        if let Some(after) = rest.strip_prefix("<?") {
+            match after.find("?>") {
+                Some(end) => rest = &after[end + 2..],
+                None => return false,
+            }
+        } else if let Some(after) = rest.strip_prefix("<!--") {
+            match after.find("-->") {
+                Some(end) => rest = &after[end + 3..],
+                None => return false,
+            }
+        } else if let Some(after) = rest.strip_prefix("<!") {
+            match after.find('>') {
+                Some(end) => rest = &after[end + 1..],
+                None => return false,
+            }
+        } else {
+            return rest
+                .strip_prefix("<robot")
+                .is_some_and(|r| r.starts_with(|c: char| c.is_whitespace() || c == '>' || c == '/'));
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xacro_is_refused_with_the_hint() {
+        let src = Source::from_string(
+            "r.urdf",
+            "<robot name=\"r\" xmlns:xacro=\"http://www.ros.org/wiki/xacro\">\n  <xacro:property name=\"a\" value=\"1\"/>\n</robot>",
+        );
+        let e = parse(&src).unwrap_err();
+        assert_eq!(e.code, "urdf.xacro");
+        assert!(e.to_string().starts_with("r.urdf:2:3: "), "{e}");
+        assert!(
+            e.help
+                .as_deref()
+                .unwrap()
+                .contains("xacro robot.urdf.xacro > robot.urdf")
+        );
+        let src = Source::from_string(
+            "r.urdf",
+            "<robot name=\"r\" xmlns:x=\"http://ros.org/wiki/xacro\">\n<x:include filename=\"a\"/></robot>",
+        );
+        assert_eq!(parse(&src).unwrap_err().code, "urdf.xacro");
+        let src = Source::from_string(
+            "r.urdf",
+            "<robot name=\"r\"><!-- <xacro:a/> --><link name=\"a\"/></robot>",
+        );
+        assert!(parse(&src).is_ok());
+        assert_eq!(find_outside_comments("<!-- <x: --> <x:", "<x:"), Some(13));
+        let src = Source::from_string("r.urdf.xacro", "<robot name=\"r\"/>");
+        assert_eq!(parse(&src).unwrap_err().code, "urdf.xacro");
+        // An expanded file keeps the namespace declaration: it is URDF.
+        let src = Source::from_string(
+            "r.urdf",
+            "<robot name=\"r\" xmlns:xacro=\"http://ros.org/wiki/xacro\"/>",
+        );
+        assert!(parse(&src).is_ok());
+    }
+
+    #[test]
+    fn sniffing_looks_at_the_root_element() {
+        assert!(root_is_robot("<robot name=\"a\">"));
+        assert!(root_is_robot(
+            "<?xml version=\"1.0\"?><!-- <skel> --><!DOCTYPE robot><robot/>"
+        ));
+        assert!(!root_is_robot("<robots/>"));
+        assert!(!root_is_robot("<mujoco><robot/></mujoco>"));
+        assert!(!root_is_robot("<!-- unterminated"));
+    }
+}
