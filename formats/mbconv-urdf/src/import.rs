@@ -8,12 +8,12 @@
 
 use crate::raw::{self, URDF};
 use crate::spec::{self, MeshLocation};
-use mbconv_ir::format::kit::{ImportSession, SourceResult};
+use mbconv_ir::format::kit::{ImportSession, SourceResult, aids};
 use mbconv_ir::format::{Imported, Options, Source};
 use mbconv_ir::report::{Category, Severity, SourceSpan, path};
 use mbconv_ir::{
-    ActuatorKind, Appearance, Body, BodyRef, DofProperties, Geometry, Inertia, Inertial, Joint, JointKind,
-    Limits, MeshRef, Model, Pose, Shape, ShapeRole, Texture, Value,
+    ActuatorKind, Appearance, Body, BodyRef, DofProperties, Extras, Geometry, Inertia, Inertial, Joint,
+    JointKind, Limits, MeshRef, Model, Pose, Shape, ShapeRole, Texture, Value,
 };
 use mbconv_xml::{
     Node, child, children, element_value, elements, qualified_name, span_of_attribute, span_of_node,
@@ -335,15 +335,17 @@ impl<'s> Reader<'s> {
 
     // ---- origins -------------------------------------------------------------------------
 
-    /// `<origin xyz rpy | quat_xyzw>`, identity when absent.
-    fn origin(&mut self, parent: Node, at: &str) -> SourceResult<Pose> {
+    /// `<origin xyz rpy | quat_xyzw>`, identity when absent. The angles or quaternion as
+    /// written are kept in `extras` under `urdf.source.<aid>rpy` (or `quat_xyzw`) when the
+    /// writer would not give them back bit for bit from the rotation.
+    fn origin(&mut self, parent: Node, at: &str, extras: &mut Extras, aid: &str) -> SourceResult<Pose> {
         let Some(origin) = child(parent, "origin") else {
             return Ok(Pose::identity());
         };
-        self.pose_of(origin, at)
+        self.pose_of(origin, at, extras, aid)
     }
 
-    fn pose_of(&mut self, origin: Node, at: &str) -> SourceResult<Pose> {
+    fn pose_of(&mut self, origin: Node, at: &str, extras: &mut Extras, aid: &str) -> SourceResult<Pose> {
         let src = self.source;
         let xyz = URDF.attribute_fixed::<3>(src, origin, "xyz")?.unwrap_or([0.0; 3]);
         let rpy = URDF.attribute_fixed::<3>(src, origin, "rpy")?;
@@ -391,6 +393,17 @@ impl<'s> Reader<'s> {
             },
             (rpy, _) => spec::rpy(rpy.unwrap_or([0.0; 3])),
         };
+        match (rpy, quat) {
+            (_, Some(written)) if self.version_1_1 => {
+                let fresh = spec::quat_xyzw(&rotation);
+                aids::keep(extras, "urdf", &format!("{aid}quat_xyzw"), &written, &fresh);
+            }
+            (Some(written), _) => {
+                let fresh = spec::rpy_angles(&rotation);
+                aids::keep(extras, "urdf", &format!("{aid}rpy"), &written, &fresh);
+            }
+            _ => {}
+        }
         Ok(Pose::new(Vector3::from(xyz), rotation))
     }
 
@@ -474,7 +487,7 @@ impl<'s> Reader<'s> {
         let at = path::item("bodies", name);
         let mut body = Body::new(name);
         match child(node, "inertial") {
-            Some(inertial) => body.inertial = self.inertial(inertial, &at)?,
+            Some(inertial) => body.inertial = self.inertial(inertial, &at, &mut body.extras)?,
             None => {
                 body.inertial = Inertial {
                     mass: 0.0,
@@ -537,9 +550,9 @@ impl<'s> Reader<'s> {
         Ok(body)
     }
 
-    fn inertial(&mut self, node: Node, at: &str) -> SourceResult<Inertial> {
+    fn inertial(&mut self, node: Node, at: &str, extras: &mut Extras) -> SourceResult<Inertial> {
         let src = self.source;
-        let origin = self.origin(node, at)?;
+        let origin = self.origin(node, at, extras, "inertial.origin.")?;
         // urdfdom reads an <inertial> without <mass> or <inertia> (Pinocchio loads such
         // files; MuJoCo refuses them): zero mass, zero tensor.
         let mass = match child(node, "mass") {
@@ -592,17 +605,16 @@ impl<'s> Reader<'s> {
     /// A `<visual>` or `<collision>`; `None` for a geometry the reader leaves out.
     fn shape(&mut self, node: Node, role: ShapeRole, link: &str, at: &str) -> SourceResult<Option<Shape>> {
         let src = self.source;
-        let pose = self.origin(node, at)?;
+        let mut spelling = Extras::default();
+        let pose = self.origin(node, at, &mut spelling, "origin.")?;
         let geometry_node = URDF.required_child(src, node, "geometry")?;
         let Some(geometry) = self.geometry(geometry_node, at)? else {
             return Ok(None);
         };
         let mut shape = Shape::new(role, geometry);
         shape.pose = pose;
+        shape.extras = spelling;
         shape.name = node.attribute("name").map(str::to_owned);
-        if role == ShapeRole::Visual {
-            shape.collidable = false;
-        }
         for element in elements(node) {
             match element.tag_name().name() {
                 "origin" | "geometry" => {}
@@ -770,7 +782,8 @@ impl<'s> Reader<'s> {
         };
         let parent = link_of("parent")?;
         let child_link = link_of("child")?;
-        let origin = self.origin(node, &at)?;
+        let mut spelling = Extras::default();
+        let origin = self.origin(node, &at, &mut spelling, "origin.")?;
         let axis = match type_name {
             "revolute" | "continuous" | "prismatic" | "planar" => Some(self.axis(node, &at)?),
             "fixed" | "floating" => None,
@@ -805,6 +818,7 @@ impl<'s> Reader<'s> {
         };
         let mut joint = Joint::new(name, kind, BodyRef::World, BodyRef::World);
         joint.parent_frame = origin;
+        joint.extras = spelling;
         if type_name == "planar" {
             joint.extras.insert(
                 "urdf.axis",

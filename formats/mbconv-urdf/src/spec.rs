@@ -43,6 +43,23 @@ pub fn rpy(angles: [f64; 3]) -> UnitQuaternion<f64> {
     rotation::rpy::to_quaternion(angles)
 }
 
+/// The `rpy` the writer states for a rotation (the inverse of [`rpy`]: roll and yaw in
+/// `[-π, π]`, pitch in `[-π/2, π/2]`).
+///
+/// ```
+/// let angles = [0.1, -0.2, 0.3];
+/// let back = mbconv_urdf::spec::rpy_angles(&mbconv_urdf::spec::rpy(angles));
+/// assert!(back.iter().zip(angles).all(|(a, b)| (a - b).abs() < 1e-15));
+/// ```
+pub fn rpy_angles(rotation: &UnitQuaternion<f64>) -> [f64; 3] {
+    rotation::rpy::from_quaternion(rotation)
+}
+
+/// A rotation as URDF 1.1's `quat_xyzw`.
+pub fn quat_xyzw(rotation: &UnitQuaternion<f64>) -> [f64; 4] {
+    [rotation.i, rotation.j, rotation.k, rotation.w]
+}
+
 /// Two in-plane axes for a `planar` joint whose `<axis>` is the plane's normal: `axis1 ×
 /// axis2` is the normal direction, `axis1` as close to the joint frame's x as the plane
 /// allows (y when the normal is along x). `None` for a zero normal.

@@ -59,6 +59,26 @@ fn the_inertial_origin_rotates_the_tensor() {
     let expected = r * written * r.transpose();
     let got = plate.inertial.inertia_in_body_axes();
     assert!((got - expected).norm() < 1e-15, "{got} != {expected}");
+    // The angles as written come back bit for bit: kept when the rotation does not give them.
+    let spelled = |extras: &mbconv_ir::Extras, aid: &str, rotation: &UnitQuaternion<f64>| {
+        mbconv_ir::format::kit::aids::kept_array::<3>(extras, "urdf", aid)
+            .unwrap_or_else(|| mbconv_urdf::spec::rpy_angles(rotation))
+    };
+    let rpy = spelled(
+        &plate.extras,
+        "inertial.origin.rpy",
+        &plate.inertial.inertia_rotation,
+    );
+    assert_eq!(rpy.map(f64::to_bits), [0.3, -0.7, 1.1].map(f64::to_bits));
+    let hinge = joint(m, "skewed_hinge");
+    let rpy = spelled(&hinge.extras, "origin.rpy", &hinge.parent_frame.rotation);
+    assert_eq!(rpy.map(f64::to_bits), [0.2, 0.0, -0.4].map(f64::to_bits));
+    let rpy = spelled(
+        &plate.shapes[0].extras,
+        "origin.rpy",
+        &plate.shapes[0].pose.rotation,
+    );
+    assert_eq!(rpy.map(f64::to_bits), [0.0, 0.0, 0.25].map(f64::to_bits));
     // The products of inertia are the tensor's entries, not their negatives.
     assert_eq!(plate.inertial.inertia.0[0][1], -0.012);
     let hinge = joint(m, "skewed_hinge");
@@ -75,7 +95,10 @@ fn the_inertial_origin_rotates_the_tensor() {
     assert_eq!(dof.velocity_limits, Limits::new(-4.0, 4.0));
     assert_eq!((dof.damping, dof.friction), (0.05, 0.01));
     assert_eq!(plate.shapes.len(), 2);
-    assert!(!plate.shapes[0].collidable && plate.shapes[1].collidable);
+    assert_eq!(
+        (plate.shapes[0].role, plate.shapes[1].role),
+        (mbconv_ir::ShapeRole::Visual, mbconv_ir::ShapeRole::Collision)
+    );
 }
 
 #[test]
