@@ -3,7 +3,8 @@
 //! booleans, required attributes and children) out of elements with errors that name file,
 //! line and column. This is the raw layer that mbconv's XML formats (DART SKEL, URDF) share,
 //! as `mbconv-yaml` is for the YAML formats; it knows nothing of any format's elements,
-//! which their importers interpret. It does not write XML (the writers use quick-xml).
+//! which their importers interpret. Its [`write`] module is the one XML writer they share
+//! (an element tree serialised with quick-xml).
 //!
 //! A format describes itself with a [`Dialect`]: the root element it expects, the prefix of
 //! its error codes and its name in messages. roxmltree parses the text; every element and
@@ -21,6 +22,8 @@
 //! assert_eq!(error.to_string(), "r.urdf:2:22: expected a number in `xyz` of <origin>, found \"x\"");
 //! assert_eq!(error.code, "urdf.number");
 //! ```
+
+pub mod write;
 
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::format::{Source, SourceError};
