@@ -24,6 +24,8 @@ use std::path::PathBuf;
 
 /// The extras key of a link or joint name changed to keep IR names unique.
 const NAME: &str = "urdf.name";
+/// The model extras key of the namespace prefixes declared on `<robot>` (prefix -> URI).
+pub(crate) const XMLNS: &str = "urdf.xmlns";
 /// The name URDF gives the world.
 const WORLD: &str = "world";
 
@@ -102,6 +104,17 @@ impl<'s> Reader<'s> {
         self.version(robot)?;
         let mut model = Model::new(name);
         self.session.record("model", self.span(robot));
+        // Namespace prefixes (`xmlns:gazebo`, `xmlns:drake`) that extension elements use: kept
+        // so that the elements can be written back.
+        let mut prefixes = mbconv_ir::ValueMap::new();
+        for ns in robot.namespaces() {
+            if let Some(prefix) = ns.name().filter(|p| *p != "xml") {
+                prefixes.insert(prefix, Value::String(ns.uri().to_owned()));
+            }
+        }
+        if !prefixes.is_empty() {
+            model.extras.insert(XMLNS, Value::Map(prefixes));
+        }
         for material in children(robot, "material") {
             self.global_material(material)?;
         }
@@ -462,6 +475,15 @@ impl<'s> Reader<'s> {
         let src = self.source;
         let name = node.attribute("name");
         if let Some(appearance) = self.material_content(node)? {
+            if name.is_none() {
+                self.warn(
+                    "material_unnamed",
+                    Category::Note,
+                    &format!("bodies[{link:?}]"),
+                    node,
+                    "a <material> without a name: read, as Drake reads it; urdfdom (Pinocchio, DART) refuses it",
+                );
+            }
             if let Some(name) = name
                 && !self.materials.iter().any(|(n, _)| n == name)
             {

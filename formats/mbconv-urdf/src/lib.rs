@@ -12,12 +12,14 @@
 //! verbatim in `urdf.*` extras. Malformed input, xacro sources and kinematic loops are
 //! refused with errors that name file, line and column.
 //!
-//! It is **not** a writer yet: the registry's `Format` contract needs `lower` and `emit`, so
-//! the crate is not registered in `mbconv::formats()` until the URDF writer exists; call
-//! [`read`] directly. It does not load meshes and it does not expand xacro.
+//! Its writer is half done: [`emit::emit`] writes a model URDF can already say, losing nothing
+//! (a URDF read and written reads back to the same model); the lowering that makes any model
+//! such a model is not written yet, so the crate is not registered in `mbconv::formats()`
+//! (the registry's `Format` needs `lower` and `emit`); call [`read`] and [`emit::emit`]
+//! directly. It does not load meshes and it does not expand xacro.
 //!
 //! Inside: `raw` (the URDF dialect of the shared XML layer, the xacro refusal), `spec` (poses,
-//! settings and defaults) and `import` (document -> IR). The element-by-element mapping is in
+//! settings and defaults), `import` (document -> IR) and `emit` (IR -> text). The element-by-element mapping is in
 //! `docs/formats/urdf.md`.
 //!
 //! ```
@@ -34,6 +36,7 @@
 //! assert!(imported.report.contains("urdf.root"));
 //! ```
 
+pub mod emit;
 pub(crate) mod import;
 pub(crate) mod raw;
 pub mod spec;
