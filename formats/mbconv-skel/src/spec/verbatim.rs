@@ -5,7 +5,6 @@
 //! ([`Value::String`]); otherwise a map with `@name` entries for attributes, one entry per
 //! child tag (a list when the tag repeats) and `#text` for text beside child elements.
 
-
 /// The value of one element (`<kv a="1"><x>2</x><x>3</x></kv>` is `{"@a":"1","x":["2","3"]}`):
 /// the shared XML layer's reading.
 pub(crate) use mbconv_xml::element_value;
