@@ -1,0 +1,13 @@
+//! What MuJoCo's model compiler does with the numbers of an MJCF file, apart from XML: the
+//! compiler's arithmetic ([`arith`]), orientations and angle units ([`orientation`]), default
+//! classes ([`defaults`]) and mass properties from geoms and `<inertial>` ([`inertia`]).
+//!
+//! These are learnt from MuJoCo's XML reference and read from its compiler's source
+//! (`src/user/user_objects.cc`, `src/user/user_util.cc`, `src/xml/xml_native_reader.cc` at
+//! the commit of the corpus), then written here; each function names the compiler step it
+//! follows.
+
+pub mod arith;
+pub mod defaults;
+pub mod inertia;
+pub mod orientation;
