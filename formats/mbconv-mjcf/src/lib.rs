@@ -15,4 +15,64 @@
 //! assert!((q[0] - q[3]).abs() < 1e-15);
 //! ```
 
+pub(crate) mod import;
+pub(crate) mod raw;
 pub mod spec;
+
+use mbconv_ir::format::kit::SourceResult;
+use mbconv_ir::format::{Imported, Options, SettingKind, SettingSpec, Source};
+
+/// The settings [`read`] understands (the registry's `--read-option` names, for when the
+/// format is registered).
+pub const READ_SETTINGS: &[SettingSpec] = &[SettingSpec {
+    name: "keyframe",
+    kind: SettingKind::Text,
+    default: "qpos0",
+    help: "initial state from this <key> of <keyframe> (its name or index); qpos0 (the model's reference configuration, MuJoCo's state at load) by default",
+}];
+
+/// True when `text` is an MJCF document (its root element is `<mujoco>`), for `.xml` files
+/// that several formats share.
+///
+/// ```
+/// assert!(mbconv_mjcf::sniff("<?xml version=\"1.0\"?>\n<!-- x -->\n<mujoco model=\"m\"/>"));
+/// assert!(!mbconv_mjcf::sniff("<robot name=\"r\"/>"));
+/// ```
+pub fn sniff(text: &str) -> bool {
+    let mut rest = text.trim_start_matches('\u{feff}').trim_start();
+    loop {
+        if let Some(r) = rest.strip_prefix("<?") {
+            rest = r.split_once("?>").map_or("", |(_, after)| after).trim_start();
+        } else if let Some(r) = rest.strip_prefix("<!--") {
+            rest = r.split_once("-->").map_or("", |(_, after)| after).trim_start();
+        } else if let Some(r) = rest.strip_prefix("<!") {
+            rest = r.split_once('>').map_or("", |(_, after)| after).trim_start();
+        } else {
+            break;
+        }
+    }
+    rest.strip_prefix("<mujoco")
+        .is_some_and(|r| r.starts_with(|c: char| c.is_whitespace() || c == '>' || c == '/'))
+}
+
+/// Reads an MJCF model (a file read with [`Source::from_path`], so that `<include>` and mesh
+/// files resolve next to it) the way MuJoCo's compiler does. `options` may set `keyframe`.
+///
+/// ```
+/// use mbconv_ir::format::{Options, Source};
+/// let text = r#"<mujoco><worldbody><body name="bob" pos="0 0 -1">
+///   <joint name="pivot" axis="0 1 0" pos="0 0 1"/><geom size="0.1"/></body></worldbody></mujoco>"#;
+/// let imported = mbconv_mjcf::read(&Source::from_string("p.xml", text), &Options::default()).unwrap();
+/// let bob = &imported.model.bodies[0];
+/// assert_eq!(bob.pose.translation.z, -1.0);
+/// // A sphere of radius 0.1 and MuJoCo's default density 1000.
+/// assert!((bob.inertial.mass - 4.0 / 3.0 * std::f64::consts::PI * 1e-3 * 1000.0).abs() < 1e-12);
+/// ```
+pub fn read(source: &Source, options: &Options) -> SourceResult<Imported> {
+    import::import(source, options)
+}
+
+/// Reads MJCF text held in memory (includes resolve against the working directory).
+pub fn read_str(name: &str, text: &str) -> SourceResult<Imported> {
+    read(&Source::from_string(name, text), &Options::default())
+}

@@ -9,7 +9,7 @@
 //! compiler's `discardvisual` removes geoms with both zero before anything is computed.
 //! Meshes are not handled here (their volume needs the mesh file).
 
-use super::arith::{EPS, global_inertia, offset_inertia};
+use super::arith::{EPS, eig3, global_inertia, offset_inertia};
 use std::f64::consts::PI;
 
 /// Geom types of MJCF (`type` attribute; `sphere` is the default).
@@ -410,23 +410,26 @@ pub fn combine(geoms: &[GeomMass]) -> Result<Option<BodyMass>, MassError> {
     }
 }
 
-/// Principal moments (ascending) and the axes (columns) of a symmetric six-number tensor.
-pub fn principal(tensor: &[f64; 6]) -> ([f64; 3], nalgebra::Matrix3<f64>) {
-    let m = nalgebra::Matrix3::from_row_slice(&super::arith::six_to_matrix(tensor));
-    let eig = nalgebra::SymmetricEigen::new(m);
-    let mut order = [0usize, 1, 2];
-    order.sort_by(|&i, &j| eig.eigenvalues[i].total_cmp(&eig.eigenvalues[j]));
-    let values = [
-        eig.eigenvalues[order[0]],
-        eig.eigenvalues[order[1]],
-        eig.eigenvalues[order[2]],
-    ];
-    let axes = nalgebra::Matrix3::from_columns(&[
-        eig.eigenvectors.column(order[0]).into_owned(),
-        eig.eigenvectors.column(order[1]).into_owned(),
-        eig.eigenvectors.column(order[2]).into_owned(),
-    ]);
-    (values, axes)
+/// The body's inertia in principal axes, as the compiler stores it: a full tensor (several
+/// geoms, `fullinertia`) goes through [`eig3`](super::arith::eig3), whose accuracy (about
+/// 1e-8 relative) is MuJoCo's.
+///
+/// ```
+/// use mbconv_mjcf::spec::inertia::{principal, BodyInertia, BodyMass};
+/// let body = BodyMass { mass: 1.0, com: [0.0; 3], inertia: BodyInertia::Full([1.0, 2.0, 3.0, 0.0, 0.0, 0.0]) };
+/// assert!(matches!(principal(body).inertia, BodyInertia::Principal { moments: [3.0, 2.0, 1.0], .. }));
+/// ```
+pub fn principal(body: BodyMass) -> BodyMass {
+    match body.inertia {
+        BodyInertia::Full(t) => {
+            let (moments, quat) = eig3(&t);
+            BodyMass {
+                inertia: BodyInertia::Principal { moments, quat },
+                ..body
+            }
+        }
+        BodyInertia::Principal { .. } => body,
+    }
 }
 
 /// Checks a `fullinertia` as the compiler does (its smallest principal moment must reach
@@ -438,8 +441,8 @@ pub fn principal(tensor: &[f64; 6]) -> ([f64; 3], nalgebra::Matrix3<f64>) {
 /// assert!(check_full_inertia(&[1.0, 1.0, 0.0, 0.0, 0.0, 0.0]).is_err());
 /// ```
 pub fn check_full_inertia(tensor: &[f64; 6]) -> Result<(), MassError> {
-    let (values, _) = principal(tensor);
-    if values[0] < EPS {
+    let (values, _) = eig3(tensor);
+    if values[2] < EPS {
         Err(MassError::NotPositive)
     } else {
         Ok(())
@@ -470,14 +473,10 @@ pub fn finish(
         out.mass = boundmass;
         changed = true;
     }
-    // Principal moments: as stored, or by decomposing the full tensor when a bound or the
-    // triangle check needs them.
-    let (mut moments, axes) = match body.inertia {
-        BodyInertia::Principal { moments, .. } => (moments, None),
-        BodyInertia::Full(t) => {
-            let (values, axes) = principal(&t);
-            (values, Some(axes))
-        }
+    // Principal moments: as stored, or of the full tensor by the compiler's decomposition.
+    let (mut moments, quat) = match body.inertia {
+        BodyInertia::Principal { moments, quat } => (moments, quat),
+        BodyInertia::Full(t) => eig3(&t),
     };
     let original = moments;
     for m in moments.iter_mut() {
@@ -498,23 +497,7 @@ pub fn finish(
     }
     if moments != original {
         changed = true;
-        out.inertia = match (body.inertia, axes) {
-            (BodyInertia::Principal { quat, .. }, _) => BodyInertia::Principal { moments, quat },
-            (BodyInertia::Full(_), Some(axes)) => {
-                let r = if axes.determinant() < 0.0 { -axes } else { axes };
-                let full =
-                    r * nalgebra::Matrix3::from_diagonal(&nalgebra::Vector3::from(moments)) * r.transpose();
-                BodyInertia::Full([
-                    full[(0, 0)],
-                    full[(1, 1)],
-                    full[(2, 2)],
-                    full[(0, 1)],
-                    full[(0, 2)],
-                    full[(1, 2)],
-                ])
-            }
-            (BodyInertia::Full(t), None) => BodyInertia::Full(t),
-        };
+        out.inertia = BodyInertia::Principal { moments, quat };
     }
     Ok((out, changed))
 }
@@ -696,7 +679,7 @@ mod tests {
         .unwrap();
         assert!(!changed);
         assert_eq!(same.inertia, BodyInertia::Full([2.0, 2.0, 2.0, 0.1, 0.0, 0.0]));
-        // A full tensor raised to a bound keeps its axes.
+        // A full tensor raised to a bound becomes principal moments in its principal axes.
         let (raised, _) = finish(
             BodyMass {
                 inertia: BodyInertia::Full([1.0, 1.0, 1e-9, 0.0, 0.0, 0.0]),
@@ -707,10 +690,21 @@ mod tests {
             false,
         )
         .unwrap();
-        let BodyInertia::Full(t) = raised.inertia else {
-            panic!()
+        let BodyInertia::Principal { moments, .. } = raised.inertia else {
+            panic!("a bounded tensor is given in principal axes")
         };
-        assert!(close(t[0], 1.0) && close(t[2], 0.01) && t[3].abs() < 1e-15);
+        assert_eq!(moments, [1.0, 1.0, 0.01]);
+        let p = principal(BodyMass {
+            inertia: BodyInertia::Full([1.0, 3.0, 2.0, 0.0, 0.0, 0.0]),
+            ..thin
+        });
+        assert!(matches!(
+            p.inertia,
+            BodyInertia::Principal {
+                moments: [3.0, 2.0, 1.0],
+                ..
+            }
+        ));
         assert_eq!(
             check_full_inertia(&[1.0, 1.0, 1.0, 1.0, 0.0, 0.0]),
             Err(MassError::NotPositive)

@@ -1,0 +1,561 @@
+//! MJCF -> IR, as MuJoCo's compiler reads the file.
+//!
+//! Order of work: the document with includes spliced (`raw`), `<compiler>` settings, default
+//! classes, assets, `<option>`, the body tree (bodies, frames, joints, geoms, sites, mass
+//! properties), equality constraints, then the sections the IR has no typed home for (kept as
+//! `mjcf.*` extras and reported), and last the keyframe the `keyframe` setting picks.
+
+mod bodies;
+mod values;
+
+use crate::raw::{self, Element, Loc};
+use crate::spec::defaults::{ClassId, Classes};
+use crate::spec::orientation::{AngleUnit, EulerSeq};
+use mbconv_ir::format::kit::{ImportSession, SourceResult};
+use mbconv_ir::format::{Imported, Options, Source};
+use mbconv_ir::report::{Category, Finding, Severity};
+use mbconv_ir::{Model, Value, ValueMap};
+use nalgebra::Vector3;
+use values::Values;
+
+/// `<compiler inertiafromgeom>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FromGeom {
+    False,
+    True,
+    Auto,
+}
+
+/// The `<compiler>` settings the reader applies.
+#[derive(Debug, Clone)]
+pub(crate) struct Compiler {
+    pub angle: AngleUnit,
+    pub eulerseq: EulerSeq,
+    pub autolimits: bool,
+    pub inertiafromgeom: FromGeom,
+    pub inertiagrouprange: [i64; 2],
+    pub boundmass: f64,
+    pub boundinertia: f64,
+    pub balanceinertia: bool,
+    pub settotalmass: f64,
+    pub discardvisual: bool,
+    pub alignfree: bool,
+    pub meshdir: Option<String>,
+}
+
+impl Default for Compiler {
+    fn default() -> Self {
+        Compiler {
+            angle: AngleUnit::Degree,
+            eulerseq: EulerSeq::default(),
+            autolimits: true,
+            inertiafromgeom: FromGeom::Auto,
+            inertiagrouprange: [0, 5],
+            boundmass: 0.0,
+            boundinertia: 0.0,
+            balanceinertia: false,
+            settotalmass: -1.0,
+            discardvisual: false,
+            alignfree: false,
+            meshdir: None,
+        }
+    }
+}
+
+/// Element kinds that take defaults, by the element name a `<default>` lists them under.
+const DEFAULT_KINDS: &[&str] = &[
+    "mesh", "material", "joint", "geom", "site", "camera", "light", "pair", "equality", "tendon",
+];
+/// Actuator elements; they share one default slot (`actuator`) per class.
+const ACTUATORS: &[&str] = &[
+    "general",
+    "motor",
+    "position",
+    "velocity",
+    "damper",
+    "intvelocity",
+    "orientation",
+    "pid",
+    "cylinder",
+    "muscle",
+    "adhesion",
+    "dcmotor",
+];
+
+/// The state of one import.
+pub(crate) struct Reader<'d> {
+    pub session: ImportSession<'d>,
+    pub values: &'d Values<'d>,
+    pub compiler: Compiler,
+    pub model: Model,
+    pub root: &'d Element,
+    /// Materials by name: rgba.
+    pub materials: Vec<(String, [f64; 4])>,
+    /// Meshes by name: file and scale.
+    pub meshes: Vec<(String, String, [f64; 3])>,
+    /// Joints in MuJoCo's order (body order, then joint order) for keyframes.
+    pub qpos_layout: Vec<bodies::JointSlot>,
+    /// MuJoCo body ids given so far (unnamed bodies are called `body<id>`).
+    pub body_ids: usize,
+}
+
+/// Reads MJCF text.
+pub(crate) fn import(source: &Source, options: &Options) -> SourceResult<Imported> {
+    let document = raw::read(source)?;
+    let session = ImportSession::new("mjcf", source);
+    let mut values = Values {
+        files: &document.files,
+        classes: Classes::new(),
+    };
+    for d in document.root.children_named("default") {
+        if let Some(class) = d.attr("class")
+            && class.value != "main"
+        {
+            return Err(values.files.error(
+                &class.loc,
+                "default",
+                "top-level default class 'main' cannot be renamed",
+            ));
+        }
+        default_class(&mut values, d, ClassId::MAIN)?;
+    }
+    let name = document.root.value("model").unwrap_or("MuJoCo Model").to_string();
+    let mut reader = Reader {
+        session,
+        values: &values,
+        compiler: Compiler::default(),
+        model: Model::new(name),
+        root: &document.root,
+        materials: Vec::new(),
+        meshes: Vec::new(),
+        qpos_layout: Vec::new(),
+        body_ids: 0,
+    };
+    reader.run(options)?;
+    let Reader { session, model, .. } = reader;
+    Ok(session.finish(model))
+}
+
+impl<'d> Reader<'d> {
+    fn run(&mut self, options: &Options) -> SourceResult<()> {
+        let root = self.root;
+        for c in root.children_named("compiler") {
+            self.compiler_section(c)?;
+        }
+        for a in root.children_named("asset") {
+            self.assets(a)?;
+        }
+        for o in root.children_named("option") {
+            self.option(o)?;
+        }
+        for w in root.children_named("worldbody") {
+            if let Some(a) = w.attrs.first() {
+                return Err(self
+                    .values
+                    .files
+                    .error(&a.loc, "world", "World body cannot have attributes"));
+            }
+            self.worldbody(w)?;
+        }
+        self.settotalmass();
+        for e in root.children_named("equality") {
+            self.equality(e)?;
+        }
+        self.keep_sections()?;
+        self.keyframe(options)?;
+        Ok(())
+    }
+
+    /// A finding at a place of any file.
+    pub(crate) fn finding(
+        &mut self,
+        code: &str,
+        severity: Severity,
+        category: Category,
+        path: &str,
+        loc: Option<&Loc>,
+        message: impl Into<String>,
+    ) {
+        let (span, file) = match loc {
+            Some(l) => (Some(l.span.clone()), l.file),
+            None => (None, 0),
+        };
+        let mut f = Finding::new(format!("mjcf.{code}"), severity, category, message).with_span(span);
+        if !path.is_empty() {
+            f = f.at(path);
+        }
+        if file != 0 {
+            f = f.in_file(self.values.files.name(file));
+        }
+        self.session.report.push(f);
+    }
+
+    /// Records the source of an IR path (main-file positions only: the source map has one
+    /// file).
+    pub(crate) fn record(&mut self, path: &str, loc: &Loc) {
+        if loc.file == 0 {
+            self.session.record(path, loc.span.clone());
+        }
+    }
+
+    pub(crate) fn error(
+        &self,
+        loc: &Loc,
+        code: &str,
+        message: impl Into<String>,
+    ) -> Box<mbconv_ir::format::SourceError> {
+        self.values.files.error(loc, code, message)
+    }
+
+    fn compiler_section(&mut self, c: &'d Element) -> SourceResult<()> {
+        let v = self.values;
+        for a in &c.attrs {
+            match a.name.as_str() {
+                "angle" => {
+                    self.compiler.angle = AngleUnit::parse(a.value.trim()).ok_or_else(|| {
+                        v.files.error(
+                            &a.loc,
+                            "keyword",
+                            format!("invalid angle {:?}: degree or radian", a.value),
+                        )
+                    })?
+                }
+                "eulerseq" => {
+                    self.compiler.eulerseq = EulerSeq::parse(a.value.trim()).ok_or_else(|| {
+                        v.files.error(
+                            &a.loc,
+                            "keyword",
+                            "euler sequence can only contain x, y, z, X, Y, Z (three of them)",
+                        )
+                    })?
+                }
+                "autolimits" => self.compiler.autolimits = v.boolean(a)?,
+                "inertiafromgeom" => {
+                    self.compiler.inertiafromgeom = match v.keyword(a, &["false", "true", "auto"])? {
+                        "false" => FromGeom::False,
+                        "true" => FromGeom::True,
+                        _ => FromGeom::Auto,
+                    }
+                }
+                "inertiagrouprange" => {
+                    let n = v.numbers(a, 2, true)?;
+                    self.compiler.inertiagrouprange = [n[0] as i64, n[1] as i64];
+                }
+                "boundmass" => self.compiler.boundmass = v.numbers(a, 1, true)?[0],
+                "boundinertia" => self.compiler.boundinertia = v.numbers(a, 1, true)?[0],
+                "balanceinertia" => self.compiler.balanceinertia = v.boolean(a)?,
+                "settotalmass" => self.compiler.settotalmass = v.numbers(a, 1, true)?[0],
+                "discardvisual" => self.compiler.discardvisual = v.boolean(a)?,
+                "alignfree" => self.compiler.alignfree = v.boolean(a)?,
+                "meshdir" => self.compiler.meshdir = Some(a.value.clone()),
+                "assetdir" if self.compiler.meshdir.is_none() => {
+                    self.compiler.meshdir = Some(a.value.clone())
+                }
+                "coordinate" if a.value == "global" => {
+                    return Err(v.files.error(
+                        &a.loc,
+                        "compiler",
+                        "global coordinates no longer supported. To convert existing models, load and save them in MuJoCo 2.3.3 or older",
+                    ));
+                }
+                "fusestatic" if v.boolean(a)? => {
+                    let loc = a.loc.clone();
+                    self.finding(
+                            "fusestatic",
+                            Severity::Info,
+                            Category::Note,
+                            "",
+                            Some(&loc),
+                            "fusestatic: MuJoCo fuses bodies without joints into their parents; mbconv keeps them as bodies welded by fixed joints (the same motion)",
+                        );
+                }
+                _ => {}
+            }
+            self.model.extras.insert(
+                format!("mjcf.compiler.{}", a.name),
+                Value::String(a.value.clone()),
+            );
+        }
+        Ok(())
+    }
+
+    fn assets(&mut self, a: &'d Element) -> SourceResult<()> {
+        for e in &a.children {
+            match e.name.as_str() {
+                "material" => {
+                    let class = self.class_of(e, ClassId::MAIN)?;
+                    let rgba = self
+                        .values
+                        .vector(e, "material", class, "rgba", &[1.0, 1.0, 1.0, 1.0], true)?
+                        .0;
+                    let name = e.value("name").unwrap_or_default().to_string();
+                    self.materials.push((name, [rgba[0], rgba[1], rgba[2], rgba[3]]));
+                }
+                "mesh" => {
+                    let class = self.class_of(e, ClassId::MAIN)?;
+                    let scale = self
+                        .values
+                        .vector(e, "mesh", class, "scale", &[1.0, 1.0, 1.0], true)?
+                        .0;
+                    let file = e.value("file").unwrap_or_default().to_string();
+                    let name = match e.value("name") {
+                        Some(n) => n.to_string(),
+                        None => std::path::Path::new(&file)
+                            .file_stem()
+                            .map(|s| s.to_string_lossy().into_owned())
+                            .unwrap_or_default(),
+                    };
+                    self.meshes.push((name, file, [scale[0], scale[1], scale[2]]));
+                }
+                _ => {}
+            }
+        }
+        let kept = verbatim(a);
+        self.append_extra("mjcf.asset", kept);
+        Ok(())
+    }
+
+    /// The class an element uses (its `class`, else the one in force).
+    pub(crate) fn class_of(&self, e: &Element, in_force: ClassId) -> SourceResult<ClassId> {
+        match e.attr("class") {
+            None => Ok(in_force),
+            Some(a) => self.values.classes.find(&a.value).ok_or_else(|| {
+                self.error(
+                    &a.loc,
+                    "class",
+                    format!("unknown default class name '{}'", a.value),
+                )
+            }),
+        }
+    }
+
+    fn option(&mut self, o: &'d Element) -> SourceResult<()> {
+        let v = self.values;
+        for a in &o.attrs {
+            match a.name.as_str() {
+                "gravity" => {
+                    let g = v.numbers(a, 3, true)?;
+                    self.model.simulation.gravity = Some(Vector3::new(g[0], g[1], g[2]));
+                }
+                "timestep" => self.model.simulation.time_step = Some(v.numbers(a, 1, true)?[0]),
+                "integrator" => {
+                    v.keyword(a, &["Euler", "RK4", "implicit", "implicitfast"])?;
+                    self.model
+                        .simulation
+                        .extras
+                        .insert("mjcf.integrator", Value::String(a.value.clone()));
+                }
+                _ => {
+                    self.model
+                        .simulation
+                        .extras
+                        .insert(format!("mjcf.option.{}", a.name), Value::String(a.value.clone()));
+                }
+            }
+        }
+        if self.model.simulation.gravity.is_none() {
+            self.model.simulation.gravity = Some(Vector3::new(0.0, 0.0, -9.81));
+            self.session
+                .defaulted("simulation.gravity", None, "MuJoCo's default gravity 0 0 -9.81");
+        }
+        if self.model.simulation.time_step.is_none() {
+            self.model.simulation.time_step = Some(0.002);
+            self.session
+                .defaulted("simulation.time_step", None, "MuJoCo's default time step 0.002 s");
+        }
+        for child in &o.children {
+            self.model
+                .simulation
+                .extras
+                .insert(format!("mjcf.option.{}", child.name), verbatim(child));
+        }
+        Ok(())
+    }
+
+    fn settotalmass(&mut self) {
+        let target = self.compiler.settotalmass;
+        if target <= 0.0 {
+            return;
+        }
+        let total: f64 = self.model.bodies.iter().map(|b| b.inertial.mass).sum();
+        if total <= 0.0 {
+            return;
+        }
+        let scale = target / total;
+        for b in &mut self.model.bodies {
+            b.inertial.mass *= scale;
+            for row in b.inertial.inertia.0.iter_mut() {
+                for x in row.iter_mut() {
+                    *x *= scale;
+                }
+            }
+        }
+        self.finding(
+            "settotalmass",
+            Severity::Info,
+            Category::Note,
+            "",
+            None,
+            format!("settotalmass: every mass and inertia scaled by {scale} to a total of {target} kg"),
+        );
+    }
+
+    /// Sections the IR has no typed home for: kept verbatim, with a finding per section
+    /// saying what a simulation without them lacks.
+    fn keep_sections(&mut self) -> SourceResult<()> {
+        let root = self.root;
+        for e in &root.children {
+            let (code, severity, category, what) = match e.name.as_str() {
+                "actuator" if !e.children.is_empty() => (
+                    "actuator_kept",
+                    Severity::Warning,
+                    Category::Dropped,
+                    "actuators are kept as mjcf.actuator extras only; the IR model has no MuJoCo actuators (they exert no force in mbconv's solver)",
+                ),
+                "tendon" if !e.children.is_empty() => (
+                    "tendon_kept",
+                    Severity::Warning,
+                    Category::Dropped,
+                    "tendons are kept as mjcf.tendon extras only; their coupling, springs and limits act in MuJoCo, not in the IR model",
+                ),
+                "contact" if !e.children.is_empty() => (
+                    "contact_kept",
+                    Severity::Info,
+                    Category::Ignored,
+                    "contact <exclude>/<pair> are kept as mjcf.contact extras; the IR has no contact filter",
+                ),
+                "sensor" if !e.children.is_empty() => (
+                    "sensor_kept",
+                    Severity::Info,
+                    Category::Ignored,
+                    "sensors are kept as mjcf.sensor extras",
+                ),
+                "visual" | "statistic" | "size" | "custom" | "extension" | "deformable" | "keyframe" => {
+                    let v = verbatim(e);
+                    self.append_extra(&format!("mjcf.{}", e.name), v);
+                    continue;
+                }
+                "compiler" | "default" | "asset" | "option" | "worldbody" | "equality" | "actuator"
+                | "tendon" | "contact" | "sensor" => continue,
+                other => {
+                    return Err(self.error(
+                        &e.loc,
+                        "element",
+                        format!("unrecognized element <{other}> in <mujoco>"),
+                    ));
+                }
+            };
+            let v = verbatim(e);
+            self.append_extra(&format!("mjcf.{}", e.name), v);
+            let loc = e.loc.clone();
+            self.finding(
+                code,
+                severity,
+                category,
+                "",
+                Some(&loc),
+                format!("{} ({} elements)", what, e.children.len()),
+            );
+        }
+        Ok(())
+    }
+
+    /// Appends a verbatim section to a model extra holding a list of them.
+    pub(crate) fn append_extra(&mut self, key: &str, value: Value) {
+        match self.model.extras.0.0.iter_mut().find(|(k, _)| k == key) {
+            Some((_, Value::List(list))) => list.push(value),
+            _ => self.model.extras.insert(key, Value::List(vec![value])),
+        }
+    }
+
+    fn equality(&mut self, section: &'d Element) -> SourceResult<()> {
+        for e in &section.children {
+            bodies::equality(self, e)?;
+        }
+        Ok(())
+    }
+
+    fn keyframe(&mut self, options: &Options) -> SourceResult<()> {
+        let keys: Vec<&'d Element> = self
+            .root
+            .children_named("keyframe")
+            .flat_map(|k| k.children_named("key"))
+            .collect();
+        let Some(wanted) = options
+            .text("keyframe")
+            .filter(|k| !k.is_empty() && *k != "qpos0")
+        else {
+            return Ok(());
+        };
+        let picked = match wanted.parse::<usize>() {
+            Ok(i) => keys.get(i).copied(),
+            Err(_) => keys.iter().copied().find(|k| k.value("name") == Some(wanted)),
+        };
+        let Some(key) = picked else {
+            let names: Vec<String> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, k)| k.value("name").map_or(i.to_string(), |n| format!("{i} ({n})")))
+                .collect();
+            return Err(Box::new(self.session.source.error(
+                "mjcf.keyframe",
+                None,
+                format!(
+                    "no keyframe {wanted:?} in this model; keyframes: {}",
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ),
+            )));
+        };
+        bodies::apply_keyframe(self, key)
+    }
+}
+
+fn default_class<'d>(values: &mut Values<'d>, d: &'d Element, class: ClassId) -> SourceResult<()> {
+    for child in &d.children {
+        let name = child.name.as_str();
+        if name == "default" {
+            let Some(cname) = child.attr("class") else {
+                return Err(values.files.error(&child.loc, "default", "empty class name"));
+            };
+            let files = values.files;
+            let id = values
+                .classes
+                .add(&cname.value, class)
+                .map_err(|e| files.error(&cname.loc, "default", e.to_string()))?;
+            default_class(values, child, id)?;
+            continue;
+        }
+        let kind = if ACTUATORS.contains(&name) {
+            "actuator"
+        } else if DEFAULT_KINDS.contains(&name) {
+            name
+        } else {
+            return Err(values.files.error(
+                &child.loc,
+                "default",
+                format!("unrecognized element <{name}> in <default>"),
+            ));
+        };
+        for a in &child.attrs {
+            values.classes.set(class, kind, &a.name, a);
+        }
+    }
+    Ok(())
+}
+
+/// An element kept verbatim as a value: `{element, attributes…, children: […]}`.
+pub(crate) fn verbatim(e: &Element) -> Value {
+    let mut m = ValueMap::new();
+    m.insert("element", Value::String(e.name.clone()));
+    for a in &e.attrs {
+        m.insert(a.name.clone(), Value::String(a.value.clone()));
+    }
+    if !e.children.is_empty() {
+        m.insert("children", Value::List(e.children.iter().map(verbatim).collect()));
+    }
+    Value::Map(m)
+}

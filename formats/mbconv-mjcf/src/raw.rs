@@ -1,0 +1,341 @@
+//! The MJCF document as read: the main file with every `<include>` replaced by the children of
+//! the included file's root, as MuJoCo splices them, into one owned element tree. Every
+//! element and attribute keeps the file it came from and its position, so errors and findings
+//! point into the right file.
+
+use mbconv_ir::format::kit::SourceResult;
+use mbconv_ir::format::{Source, SourceError};
+use mbconv_ir::report::SourceSpan;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The deepest element nesting accepted (the reader walks bodies recursively).
+pub(crate) const MAX_DEPTH: usize = 128;
+
+/// A place in one of the files of the document.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Loc {
+    /// Index into [`Files::sources`].
+    pub file: usize,
+    /// Position in that file.
+    pub span: SourceSpan,
+}
+
+/// An attribute as written.
+#[derive(Debug, Clone)]
+pub(crate) struct Attr {
+    pub name: String,
+    pub value: String,
+    /// The value's position.
+    pub loc: Loc,
+}
+
+/// An element as written, includes spliced.
+#[derive(Debug, Clone)]
+pub(crate) struct Element {
+    pub name: String,
+    /// The start tag's name.
+    pub loc: Loc,
+    pub attrs: Vec<Attr>,
+    pub children: Vec<Element>,
+}
+
+impl Element {
+    /// An attribute by name.
+    pub fn attr(&self, name: &str) -> Option<&Attr> {
+        self.attrs.iter().find(|a| a.name == name)
+    }
+
+    /// The value of an attribute.
+    pub fn value(&self, name: &str) -> Option<&str> {
+        self.attr(name).map(|a| a.value.as_str())
+    }
+
+    /// Child elements of a name.
+    pub fn children_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Element> + 'a {
+        self.children.iter().filter(move |c| c.name == name)
+    }
+}
+
+/// The files the document was read from: the main file first, then each include in the order
+/// met.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Files {
+    pub sources: Vec<Source>,
+}
+
+impl Files {
+    /// An error with code `mjcf.<code>` at a place.
+    pub fn error(&self, loc: &Loc, code: &str, message: impl Into<String>) -> Box<SourceError> {
+        Box::new(self.sources[loc.file].error(&format!("mjcf.{code}"), Some(loc.span.clone()), message))
+    }
+
+    /// The name of a file (for findings in included files).
+    pub fn name(&self, file: usize) -> &str {
+        &self.sources[file].name
+    }
+}
+
+/// The document: its files and the `<mujoco>` root with includes spliced.
+#[derive(Debug)]
+pub(crate) struct Document {
+    pub files: Files,
+    pub root: Element,
+}
+
+/// Reads `source` and every file it includes.
+pub(crate) fn read(source: &Source) -> SourceResult<Document> {
+    let mut files = Files {
+        sources: vec![source.clone()],
+    };
+    let mut included = BTreeSet::new();
+    let tree = parse(&files, 0)?;
+    if tree.name != "mujoco" {
+        return Err(files.error(
+            &tree.loc,
+            "root",
+            format!("expected the root element <mujoco>, found <{}>", tree.name),
+        ));
+    }
+    let model_dir = source.base_dir().map(Path::to_path_buf);
+    let mut root = tree;
+    splice(
+        &mut files,
+        &mut root,
+        model_dir.as_deref(),
+        model_dir.as_deref(),
+        &mut included,
+    )?;
+    Ok(Document { files, root })
+}
+
+/// Replaces `<include>` children of `element` (recursively) by the included files' elements.
+fn splice(
+    files: &mut Files,
+    element: &mut Element,
+    model_dir: Option<&Path>,
+    dir: Option<&Path>,
+    included: &mut BTreeSet<PathBuf>,
+) -> SourceResult<()> {
+    let children = std::mem::take(&mut element.children);
+    let mut out = Vec::with_capacity(children.len());
+    for mut child in children {
+        if !child.name.eq_ignore_ascii_case("include") {
+            splice(files, &mut child, model_dir, dir, included)?;
+            out.push(child);
+            continue;
+        }
+        if !child.children.is_empty() {
+            return Err(files.error(&child.loc, "include", "Include element cannot have children"));
+        }
+        let Some(file) = child.attr("file") else {
+            return Err(files.error(&child.loc, "include", "Include element missing file attribute"));
+        };
+        // MuJoCo looks next to the main model first, then next to the including file.
+        let candidates: Vec<PathBuf> = [model_dir, dir]
+            .into_iter()
+            .map(|d| d.map_or_else(|| PathBuf::from(&file.value), |d| d.join(&file.value)))
+            .collect();
+        let Some(path) = candidates.iter().find(|p| p.is_file()).cloned() else {
+            return Err(files.error(
+                &file.loc,
+                "include",
+                format!(
+                    "cannot open the included file '{}' (looked for {})",
+                    file.value,
+                    shown(&candidates)
+                ),
+            ));
+        };
+        let key = path.canonicalize().unwrap_or_else(|_| path.clone());
+        if !included.insert(key) {
+            return Err(files.error(
+                &file.loc,
+                "include",
+                format!("File '{}' already included", file.value),
+            ));
+        }
+        let source = Source::from_path(&path)
+            .map_err(|e| files.error(&file.loc, "include", format!("cannot read '{}': {e}", file.value)))?;
+        if source.text.trim().is_empty() {
+            return Err(files.error(&file.loc, "include", format!("Empty file '{}'", file.value)));
+        }
+        files.sources.push(source);
+        let index = files.sources.len() - 1;
+        let mut tree = parse(files, index)?;
+        if tree.children.is_empty() {
+            return Err(files.error(
+                &file.loc,
+                "include",
+                format!("Empty include file '{}'", file.value),
+            ));
+        }
+        let next_dir = path.parent().map(Path::to_path_buf);
+        splice(files, &mut tree, model_dir, next_dir.as_deref(), included)?;
+        out.extend(tree.children);
+    }
+    element.children = out;
+    Ok(())
+}
+
+fn shown(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Parses one file of `files` into an owned tree.
+fn parse(files: &Files, index: usize) -> SourceResult<Element> {
+    let source = &files.sources[index];
+    let text = source.text.as_str();
+    let start = text.len() - text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']).len();
+    let at = |offset: usize, len: usize| Loc {
+        file: index,
+        span: source.span(offset, len),
+    };
+    if !text[start..].starts_with('<') {
+        return Err(files.error(
+            &at(start, 1),
+            "xml",
+            "malformed XML: expected `<` (an XML declaration or the <mujoco> element)",
+        ));
+    }
+    if let Some(doctype) = text.find("<!DOCTYPE") {
+        let end = text[doctype..].find('>').map_or(text.len(), |e| doctype + e);
+        if text[doctype..].contains("<!ENTITY") || text[doctype..end].contains('[') {
+            return Err(files.error(
+                &at(doctype, "<!DOCTYPE".len()),
+                "doctype",
+                "a DOCTYPE with an internal subset or entity declarations is refused: MJCF files do not use entities, and expanding them is unsafe",
+            ));
+        }
+    }
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..roxmltree::ParsingOptions::default()
+    };
+    let document = roxmltree::Document::parse_with_options(text, options).map_err(|e| {
+        let pos = e.pos();
+        let span = SourceSpan::at_line_column(text, pos.row as usize, pos.col as usize);
+        files.error(&Loc { file: index, span }, "xml", format!("malformed XML: {e}"))
+    })?;
+    convert(files, index, document.root_element(), 0)
+}
+
+fn convert(files: &Files, index: usize, node: roxmltree::Node, depth: usize) -> SourceResult<Element> {
+    let source = &files.sources[index];
+    let range = node.range();
+    let name = node.tag_name().name().to_string();
+    let loc = Loc {
+        file: index,
+        span: source.span(range.start, (name.len() + 1).min(range.len())),
+    };
+    if depth > MAX_DEPTH {
+        return Err(files.error(
+            &loc,
+            "xml",
+            format!("elements nested deeper than {MAX_DEPTH} levels are refused"),
+        ));
+    }
+    let attrs = node
+        .attributes()
+        .map(|a| {
+            let r = a.range_value();
+            Attr {
+                name: a.name().to_string(),
+                value: a.value().to_string(),
+                loc: Loc {
+                    file: index,
+                    span: source.span(r.start, r.len()),
+                },
+            }
+        })
+        .collect();
+    let children = node
+        .children()
+        .filter(roxmltree::Node::is_element)
+        .map(|c| convert(files, index, c, depth + 1))
+        .collect::<SourceResult<Vec<_>>>()?;
+    Ok(Element {
+        name,
+        loc,
+        attrs,
+        children,
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_and_root() {
+        let src = Source::from_string(
+            "m.xml",
+            "<mujoco>\n  <worldbody><body pos=\"1 2 3\"/></worldbody>\n</mujoco>",
+        );
+        let doc = read(&src).unwrap();
+        let body = &doc.root.children[0].children[0];
+        assert_eq!(body.name, "body");
+        let pos = body.attr("pos").unwrap();
+        assert_eq!((pos.loc.span.line, pos.loc.span.column), (2, 25));
+        let err = read(&Source::from_string("r.xml", "<robot/>")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "r.xml:1:1: expected the root element <mujoco>, found <robot>"
+        );
+        let err = read(&Source::from_string("r.xml", "<mujoco><a></mujoco>")).unwrap_err();
+        assert!(err.to_string().starts_with("r.xml:1:"), "{err}");
+    }
+
+    #[test]
+    fn includes_are_spliced_and_repeats_refused() {
+        let dir = std::env::temp_dir().join(format!("mbconv-mjcf-include-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(
+            dir.join("sub/part.xml"),
+            "<mujoco><option timestep=\"0.01\"/><include file=\"leaf.xml\"/></mujoco>",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("sub/leaf.xml"),
+            "<anything><size njmax=\"10\"/></anything>",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("main.xml"),
+            "<mujoco><include file=\"sub/part.xml\"/><worldbody/></mujoco>",
+        )
+        .unwrap();
+        let doc = read(&Source::from_path(&dir.join("main.xml")).unwrap()).unwrap();
+        let names: Vec<&str> = doc.root.children.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["option", "size", "worldbody"]);
+        assert_eq!(doc.files.sources.len(), 3);
+        assert_eq!(doc.root.children[1].loc.file, 2);
+        std::fs::write(
+            dir.join("twice.xml"),
+            "<mujoco><include file=\"sub/leaf.xml\"/><include file=\"sub/leaf.xml\"/></mujoco>",
+        )
+        .unwrap();
+        let err = read(&Source::from_path(&dir.join("twice.xml")).unwrap()).unwrap_err();
+        assert!(
+            err.to_string().contains("File 'sub/leaf.xml' already included"),
+            "{err}"
+        );
+        std::fs::write(
+            dir.join("missing.xml"),
+            "<mujoco>\n<include file=\"nope.xml\"/></mujoco>",
+        )
+        .unwrap();
+        let err = read(&Source::from_path(&dir.join("missing.xml")).unwrap()).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains(":2:16: cannot open the included file 'nope.xml'"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
