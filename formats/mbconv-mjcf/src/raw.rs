@@ -9,9 +9,6 @@ use mbconv_ir::report::SourceSpan;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// The deepest element nesting accepted (the reader walks bodies recursively).
-pub(crate) const MAX_DEPTH: usize = 128;
-
 /// A place in one of the files of the document.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Loc {
@@ -90,13 +87,6 @@ pub(crate) fn read(source: &Source) -> SourceResult<Document> {
     };
     let mut included = BTreeSet::new();
     let tree = parse(&files, 0)?;
-    if tree.name != "mujoco" {
-        return Err(files.error(
-            &tree.loc,
-            "root",
-            format!("expected the root element <mujoco>, found <{}>", tree.name),
-        ));
-    }
     let model_dir = source.base_dir().map(Path::to_path_buf);
     let mut root = tree;
     splice(
@@ -186,84 +176,46 @@ fn shown(paths: &[PathBuf]) -> String {
         .join(", ")
 }
 
-/// Parses one file of `files` into an owned tree.
+/// The XML dialect of MJCF for the shared node layer.
+const MJCF: mbconv_xml::Dialect = mbconv_xml::Dialect {
+    root: "mujoco",
+    prefix: "mjcf",
+    name: "MJCF",
+};
+
+/// Parses one file of `files` into an owned tree (through the shared XML layer: positions,
+/// DOCTYPE and entity refusal, nesting limit, the `<mujoco>` root).
 fn parse(files: &Files, index: usize) -> SourceResult<Element> {
-    let source = &files.sources[index];
-    let text = source.text.as_str();
-    let start = text.len() - text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']).len();
-    let at = |offset: usize, len: usize| Loc {
-        file: index,
-        span: source.span(offset, len),
-    };
-    if !text[start..].starts_with('<') {
-        return Err(files.error(
-            &at(start, 1),
-            "xml",
-            "malformed XML: expected `<` (an XML declaration or the <mujoco> element)",
-        ));
-    }
-    if let Some(doctype) = text.find("<!DOCTYPE") {
-        let end = text[doctype..].find('>').map_or(text.len(), |e| doctype + e);
-        if text[doctype..].contains("<!ENTITY") || text[doctype..end].contains('[') {
-            return Err(files.error(
-                &at(doctype, "<!DOCTYPE".len()),
-                "doctype",
-                "a DOCTYPE with an internal subset or entity declarations is refused: MJCF files do not use entities, and expanding them is unsafe",
-            ));
-        }
-    }
-    let options = roxmltree::ParsingOptions {
-        allow_dtd: true,
-        ..roxmltree::ParsingOptions::default()
-    };
-    let document = roxmltree::Document::parse_with_options(text, options).map_err(|e| {
-        let pos = e.pos();
-        let span = SourceSpan::at_line_column(text, pos.row as usize, pos.col as usize);
-        files.error(&Loc { file: index, span }, "xml", format!("malformed XML: {e}"))
-    })?;
-    convert(files, index, document.root_element(), 0)
+    let document = MJCF.parse(&files.sources[index])?;
+    Ok(convert(files, index, document.root_element()))
 }
 
-fn convert(files: &Files, index: usize, node: roxmltree::Node, depth: usize) -> SourceResult<Element> {
+/// The owned tree of an element (the layer has refused nesting deeper than
+/// [`mbconv_xml::MAX_DEPTH`], so the recursion is bounded).
+fn convert(files: &Files, index: usize, node: mbconv_xml::Node) -> Element {
     let source = &files.sources[index];
-    let range = node.range();
-    let name = node.tag_name().name().to_string();
-    let loc = Loc {
-        file: index,
-        span: source.span(range.start, (name.len() + 1).min(range.len())),
-    };
-    if depth > MAX_DEPTH {
-        return Err(files.error(
-            &loc,
-            "xml",
-            format!("elements nested deeper than {MAX_DEPTH} levels are refused"),
-        ));
-    }
     let attrs = node
         .attributes()
-        .map(|a| {
-            let r = a.range_value();
-            Attr {
-                name: a.name().to_string(),
-                value: a.value().to_string(),
-                loc: Loc {
-                    file: index,
-                    span: source.span(r.start, r.len()),
-                },
-            }
+        .map(|a| Attr {
+            name: a.name().to_string(),
+            value: a.value().to_string(),
+            loc: Loc {
+                file: index,
+                span: mbconv_xml::span_of_attribute(source, node, a.name()),
+            },
         })
         .collect();
-    let children = node
-        .children()
-        .filter(roxmltree::Node::is_element)
-        .map(|c| convert(files, index, c, depth + 1))
-        .collect::<SourceResult<Vec<_>>>()?;
-    Ok(Element {
-        name,
-        loc,
+    Element {
+        name: node.tag_name().name().to_string(),
+        loc: Loc {
+            file: index,
+            span: mbconv_xml::span_of_node(source, node),
+        },
         attrs,
-        children,
-    })
+        children: mbconv_xml::elements(node)
+            .map(|c| convert(files, index, c))
+            .collect(),
+    }
 }
 
 #[cfg(test)]
@@ -300,11 +252,7 @@ mod tests {
             "<mujoco><option timestep=\"0.01\"/><include file=\"leaf.xml\"/></mujoco>",
         )
         .unwrap();
-        std::fs::write(
-            dir.join("sub/leaf.xml"),
-            "<anything><size njmax=\"10\"/></anything>",
-        )
-        .unwrap();
+        std::fs::write(dir.join("sub/leaf.xml"), "<mujoco><size njmax=\"10\"/></mujoco>").unwrap();
         std::fs::write(
             dir.join("main.xml"),
             "<mujoco><include file=\"sub/part.xml\"/><worldbody/></mujoco>",
