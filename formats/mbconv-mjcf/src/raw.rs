@@ -122,10 +122,11 @@ fn splice(
             return Err(files.error(&child.loc, "include", "Include element missing file attribute"));
         };
         // MuJoCo looks next to the main model first, then next to the including file.
-        let candidates: Vec<PathBuf> = [model_dir, dir]
+        let mut candidates: Vec<PathBuf> = [model_dir, dir]
             .into_iter()
             .map(|d| d.map_or_else(|| PathBuf::from(&file.value), |d| d.join(&file.value)))
             .collect();
+        candidates.dedup();
         let Some(path) = candidates.iter().find(|p| p.is_file()).cloned() else {
             return Err(files.error(
                 &file.loc,

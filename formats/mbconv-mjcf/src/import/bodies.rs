@@ -81,8 +81,8 @@ impl<'d> Reader<'d> {
         };
         self.collect(w, place, &mut items, true)?;
         if !items.geoms.is_empty() || !items.kept.is_empty() {
-            // Shapes fixed in the world: a fixed body named `world` carries them.
-            let name = self.session.unique_name("bodies", "world", "mjcf");
+            // Shapes fixed in the world: a fixed, massless body named `worldbody` carries them.
+            let name = self.session.unique_name("bodies", "worldbody", "mjcf");
             let mut body = Body::new(name.clone());
             body.fixed = true;
             body.inertial = Inertial {

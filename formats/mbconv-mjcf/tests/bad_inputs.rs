@@ -1,0 +1,36 @@
+//! Every malformed MJCF input of `fixtures/mjcf/bad/` is refused with an error naming the file,
+//! a line and a column (never a panic). They move to `fixtures/bad/` when the format is
+//! registered and `mbconv convert` can be given them.
+#![allow(clippy::unwrap_used)]
+
+use mbconv_ir::format::{Options, Source};
+use std::path::Path;
+
+#[test]
+fn every_bad_input_is_refused_with_its_place() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/mjcf/bad");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 25, "only {} malformed inputs", files.len());
+    for file in files {
+        let source = Source::from_path(&file).unwrap();
+        let err = match mbconv_mjcf::read(&source, &Options::default()) {
+            Ok(_) => panic!("{} was read", file.display()),
+            Err(e) => e,
+        };
+        let text = err.to_string();
+        let name = file.display().to_string();
+        let place = text
+            .strip_prefix(&format!("{name}:"))
+            .unwrap_or_else(|| panic!("{text}"));
+        let mut parts = place.splitn(3, ':');
+        let line: usize = parts.next().unwrap().parse().unwrap_or_else(|_| panic!("{text}"));
+        let column: usize = parts.next().unwrap().parse().unwrap_or_else(|_| panic!("{text}"));
+        assert!(line > 0 && column > 0, "{text}");
+        assert!(err.code.starts_with("mjcf."), "{text}: code {}", err.code);
+        println!("{text}");
+    }
+}
