@@ -92,6 +92,16 @@ fn default_classes_three_deep_with_childclass() {
         1000.0 * 0.06 * 0.04 * 0.02,
         1e-15
     ));
+    // Which class each inherited value came from is kept for a writer.
+    let origins = joint(&m, "elbow").extras.get("mjcf.from_class").unwrap();
+    let from = |attr: &str| match origins {
+        mbconv_ir::Value::Map(map) => map.get(attr).cloned(),
+        _ => None,
+    };
+    assert_eq!(from("damping"), Some(mbconv_ir::Value::String("forearm".into())));
+    assert_eq!(from("stiffness"), Some(mbconv_ir::Value::String("limb".into())));
+    assert_eq!(from("armature"), Some(mbconv_ir::Value::String("main".into())));
+    assert!(m.extras.get("mjcf.default").is_some());
     // The colour from the class limb reaches the hand two levels down.
     let colour = body(&m, "hand").shapes[0]
         .appearance

@@ -417,6 +417,7 @@ impl<'d> Reader<'d> {
         let mut mass: Option<BodyMass> = None;
         if let Some(i) = items.inertial {
             mass = Some(self.inertial(i)?);
+            body.extras.insert("mjcf.inertial", verbatim(i));
         }
         if from_geoms {
             let computed = combine(&masses).map_err(|err| self.error(&e.loc, "inertia", err.to_string()))?;
@@ -754,11 +755,14 @@ impl<'d> Reader<'d> {
         if free {
             joint.extras.insert("mjcf.freejoint", Value::Bool(true));
         }
-        if class != ClassId::MAIN && j.attr("class").is_some() {
+        if j.attr("class").is_some() {
             joint.extras.insert(
                 "mjcf.class",
                 Value::String(self.values.classes.name(class).to_string()),
             );
+        }
+        if !free && let Some(origins) = self.class_origins(j, "joint", class) {
+            joint.extras.insert("mjcf.from_class", origins);
         }
         for a in &j.attrs {
             match a.name.as_str() {
@@ -1068,6 +1072,9 @@ impl<'d> Reader<'d> {
         if let Some(c) = g.attr("class") {
             shape.extras.insert("mjcf.class", Value::String(c.value.clone()));
         }
+        if let Some(origins) = self.class_origins(g, "geom", class) {
+            shape.extras.insert("mjcf.from_class", origins);
+        }
         for a in &g.attrs {
             match a.name.as_str() {
                 "name" | "type" | "size" | "fromto" | "pos" | "quat" | "axisangle" | "xyaxes" | "zaxis"
@@ -1127,6 +1134,9 @@ impl<'d> Reader<'d> {
         }
         if s.value("name").is_none() {
             frame.extras.insert("mjcf.unnamed", Value::Bool(true));
+        }
+        if let Some(origins) = self.class_origins(s, "site", class) {
+            frame.extras.insert("mjcf.from_class", origins);
         }
         Ok(frame)
     }

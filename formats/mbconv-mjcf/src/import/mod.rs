@@ -142,6 +142,10 @@ impl<'d> Reader<'d> {
         for c in root.children_named("compiler") {
             self.compiler_section(c)?;
         }
+        for d in root.children_named("default") {
+            let kept = verbatim(d);
+            self.append_extra("mjcf.default", kept);
+        }
         for a in root.children_named("asset") {
             self.assets(a)?;
         }
@@ -313,6 +317,22 @@ impl<'d> Reader<'d> {
         let kept = verbatim(a);
         self.append_extra("mjcf.asset", kept);
         Ok(())
+    }
+
+    /// The attributes an element takes from its default classes, each with the class that
+    /// sets it (the nearest along the chain): `{attribute: class}`, kept as `mjcf.from_class`
+    /// so that a writer can restore the class structure.
+    pub(crate) fn class_origins(&self, e: &Element, kind: &str, class: ClassId) -> Option<Value> {
+        let mut m = ValueMap::new();
+        let classes = &self.values.classes;
+        for id in classes.chain(class).into_iter().rev() {
+            for (name, _) in classes.own(id, kind) {
+                if e.attr(name).is_none() && m.get(name).is_none() {
+                    m.insert(name.to_string(), Value::String(classes.name(id).to_string()));
+                }
+            }
+        }
+        (!m.0.is_empty()).then_some(Value::Map(m))
     }
 
     /// The class an element uses (its `class`, else the one in force).
