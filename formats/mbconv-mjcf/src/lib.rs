@@ -1,12 +1,15 @@
 //! MuJoCo MJCF (XML) models -> mbconv IR.
 //!
-//! This crate reads MJCF the way MuJoCo 4.0's compiler does. It is being built in pieces; this
-//! piece holds the compiler semantics that do not depend on XML (`spec`): the compiler's
-//! arithmetic in its order of operations, every orientation form (`quat`, `axisangle`,
-//! `euler` with `eulerseq`, `xyaxes`, `zaxis`) in degrees or radians, `<default>` classes with
-//! inheritance and the origin of every value, and mass and inertia from primitive geoms as
-//! MuJoCo computes them. It is **not** a MuJoCo simulator, and it does not yet read XML,
-//! meshes or write MJCF.
+//! This crate reads MJCF the way MuJoCo 4.0's compiler does: `<include>` spliced, `<compiler>`
+//! settings, `<default>` classes with inheritance and `childclass` (each inherited value's class
+//! remembered), bodies and frames with every orientation form in degrees or radians, joints
+//! (several in one body composed through massless bodies), mass and inertia from geoms exactly as
+//! MuJoCo computes them, sites, `connect`/`weld` loops and keyframes; everything else is kept as
+//! `mjcf.*` extras and reported. `spec` holds the compiler's semantics apart from XML. It is
+//! **not** a MuJoCo simulator, it does not read mesh files (mass from mesh geoms is refused) nor
+//! expand `<replicate>`/`<attach>`, and it does not write MJCF yet; without a writer the format
+//! is not registered (the registry's `Format` needs one). The element-by-element mapping is in
+//! `docs/formats/mjcf.md`.
 //!
 //! ```
 //! use mbconv_mjcf::spec::orientation::{resolve, Alternative, AngleUnit, EulerSeq};
