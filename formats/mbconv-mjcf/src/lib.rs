@@ -7,7 +7,7 @@
 //! MuJoCo computes them, sites, `connect`/`weld` loops and keyframes; everything else is kept as
 //! `mjcf.*` extras and reported. `spec` holds the compiler's semantics apart from XML. It is
 //! **not** a MuJoCo simulator, it does not read mesh files (mass from mesh geoms is refused) nor
-//! expand `<replicate>`/`<attach>`, and it does not write MJCF yet; without a writer the format
+//! expand `<attach>`, and it does not write MJCF yet; without a writer the format
 //! is not registered (the registry's `Format` needs one). The element-by-element mapping is in
 //! `docs/formats/mjcf.md`.
 //!

@@ -119,24 +119,8 @@ const NOT_YET: &[(&str, &str)] = &[
         "mass and inertia from a mesh geom",
     ),
     (
-        "mjcf/mujoco/model/adhesion/active_adhesion.xml",
-        "<replicate> is not read by mbconv yet",
-    ),
-    (
         "mjcf/mujoco/model/humanoid/22_humanoids.xml",
-        "<replicate> is not read by mbconv yet",
-    ),
-    (
-        "mjcf/mujoco/model/replicate/newton_cradle.xml",
-        "<replicate> is not read by mbconv yet",
-    ),
-    (
-        "mjcf/mujoco/model/replicate/tendon.xml",
-        "<replicate> is not read by mbconv yet",
-    ),
-    (
-        "mjcf/mujoco/model/sleep/dominos.xml",
-        "<replicate> is not read by mbconv yet",
+        "<attach> is not read by mbconv yet",
     ),
     (
         "mjcf/mujoco/test/xml/testdata/parent.xml",

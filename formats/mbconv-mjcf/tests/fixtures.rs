@@ -325,3 +325,34 @@ fn keyframes_qpos0_by_default_or_picked() {
         "{err}"
     );
 }
+
+#[test]
+fn replicate_turns_moves_and_renames_copies() {
+    let m = read("replicate.xml");
+    assert_eq!(m.bodies.len(), 12);
+    assert_eq!(m.bodies[0].name, "post-00");
+    assert_eq!(m.bodies[11].name, "post-11");
+    assert!(m.joints.iter().any(|j| j.name == "hinge-03"));
+    // Copy i stands at the sum of the offsets turned by 0, 30, …, 30·(i−1) degrees, turned by 30·i.
+    let d = PI / 180.0;
+    let mut expected = Vector3::zeros();
+    for i in 0..12 {
+        let b = body(&m, &format!("post-{i:02}"));
+        assert!(
+            (b.pose.translation - expected).norm() < 1e-14,
+            "{i}: {}",
+            b.pose.translation
+        );
+        let turn = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), 30.0 * d * i as f64);
+        assert!(same_rotation(&b.pose.rotation, &turn), "{i}");
+        expected += turn * Vector3::x();
+    }
+    // Nested copies: the inner suffix first, then the outer one.
+    let names: Vec<&str> = body(&m, "post-02")
+        .frames
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    assert_eq!(names, ["mark0-02", "mark1-02"]);
+    assert!((body(&m, "post-02").frames[1].pose.translation - Vector3::new(0.0, 0.2, 0.0)).norm() < 1e-15);
+}

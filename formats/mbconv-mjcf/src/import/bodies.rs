@@ -40,11 +40,13 @@ pub(crate) struct JointSlot {
     pub frame: Frame,
 }
 
-/// Where an element stands inside its body: the accumulated `<frame>`s and the class in force.
+/// Where an element stands inside its body: the accumulated `<frame>`s, the class in force and
+/// the name suffix of the `<replicate>` copies it is in (an index into `Reader::suffixes`).
 #[derive(Debug, Clone, Copy)]
 struct Place {
     frame: Frame,
     class: ClassId,
+    suffix: usize,
 }
 
 /// The elements of one body, frames flattened.
@@ -78,6 +80,7 @@ impl<'d> Reader<'d> {
         let place = Place {
             frame: Frame::IDENTITY,
             class: ClassId::MAIN,
+            suffix: 0,
         };
         self.collect(w, place, &mut items, true)?;
         if !items.geoms.is_empty() || !items.kept.is_empty() {
@@ -140,10 +143,20 @@ impl<'d> Reader<'d> {
                     normalize(&mut frame.quat);
                     let class = self.class_of(c, place.class)?;
                     let class = self.childclass(c, class)?;
-                    self.collect(c, Place { frame, class }, items, world)?;
+                    self.collect(
+                        c,
+                        Place {
+                            frame,
+                            class,
+                            suffix: place.suffix,
+                        },
+                        items,
+                        world,
+                    )?;
                 }
                 "camera" | "light" | "plugin" => items.kept.push(verbatim(c)),
-                "composite" | "flexcomp" | "replicate" | "attach" => {
+                "replicate" => self.replicate(c, place, items, world)?,
+                "composite" | "flexcomp" | "attach" => {
                     return Err(self.error(
                         &c.loc,
                         "unsupported",
@@ -190,6 +203,67 @@ impl<'d> Reader<'d> {
             }),
             None => Ok(self.compiler.alignfree),
         }
+    }
+
+    /// An element's name with the suffix of the `<replicate>` copies it is in.
+    fn name_of(&self, e: &Element, place: Place) -> Option<String> {
+        e.value("name")
+            .map(|n| format!("{n}{}", self.suffixes[place.suffix]))
+    }
+
+    /// `<replicate count offset euler sep>`: `count` copies of the children, copy `i` turned by
+    /// `i·euler` and moved by the offsets of the copies before it (each turned like its copy),
+    /// every name in copy `i` suffixed by `sep` and `i` padded to the digits of `count`.
+    fn replicate(
+        &mut self,
+        c: &'d Element,
+        place: Place,
+        items: &mut Items<'d>,
+        world: bool,
+    ) -> SourceResult<()> {
+        let v = self.values;
+        let Some(count_attr) = c.attr("count") else {
+            return Err(self.error(&c.loc, "replicate", "required attribute missing: 'count'"));
+        };
+        let count = v.integer(count_attr)?;
+        if count <= 0 {
+            return Err(self.error(
+                &count_attr.loc,
+                "replicate",
+                "count must be positive in replicate",
+            ));
+        }
+        let offset = v.own_fixed::<3>(c, "offset")?.unwrap_or([0.0; 3]);
+        let euler = v.own_fixed::<3>(c, "euler")?.unwrap_or([0.0; 3]);
+        let sep = c.value("sep").unwrap_or("").to_string();
+        let class = self.class_of(c, place.class)?;
+        let class = self.childclass(c, class)?;
+        let (unit, seq) = (self.compiler.angle, self.compiler.eulerseq);
+        let step = resolve(&Alternative::Euler(euler), unit, seq).unwrap_or([1.0, 0.0, 0.0, 0.0]);
+        let digits = count.to_string().len();
+        let mut pos = [0.0; 3];
+        for i in 0..count {
+            let turned = i as f64;
+            let quat = resolve(&Alternative::Euler(euler.map(|a| turned * a)), unit, seq)
+                .unwrap_or([1.0, 0.0, 0.0, 0.0]);
+            let copy = Frame { pos, quat };
+            let mut accumulated = Frame { pos, quat };
+            accumulated = accumulated.compose(&Frame {
+                pos: offset,
+                quat: step,
+            });
+            pos = accumulated.pos;
+            let suffix = format!("{sep}{i:0digits$}{}", self.suffixes[place.suffix]);
+            self.suffixes.push(suffix);
+            let frame = place.frame.compose(&copy);
+            let inner = Place {
+                frame,
+                class,
+                suffix: self.suffixes.len() - 1,
+            };
+            self.collect(c, inner, items, world)?;
+        }
+        Ok(())
     }
 
     fn childclass(&self, e: &Element, class: ClassId) -> SourceResult<ClassId> {
@@ -347,10 +421,7 @@ impl<'d> Reader<'d> {
         let class = self.childclass(e, class)?;
         self.body_ids += 1;
         let id = self.body_ids;
-        let wanted = e
-            .value("name")
-            .map(str::to_string)
-            .unwrap_or_else(|| format!("body{id}"));
+        let wanted = self.name_of(e, place).unwrap_or_else(|| format!("body{id}"));
         let name = self
             .session
             .unique_name("bodies", &wanted, parent.name().unwrap_or("world"));
@@ -363,6 +434,7 @@ impl<'d> Reader<'d> {
             Place {
                 frame: Frame::IDENTITY,
                 class,
+                suffix: place.suffix,
             },
             &mut items,
             false,
@@ -513,7 +585,7 @@ impl<'d> Reader<'d> {
             let child_name = if k + 1 == n {
                 name.clone()
             } else {
-                let jname = j.value("name").unwrap_or("joint");
+                let jname = self.name_of(j, *p).unwrap_or_else(|| "joint".to_string());
                 let helper = self
                     .session
                     .unique_name("bodies", &format!("{name}.{jname}"), &name);
@@ -591,9 +663,8 @@ impl<'d> Reader<'d> {
                 _ => MjJoint::Hinge,
             }
         };
-        let wanted = j
-            .value("name")
-            .map(str::to_string)
+        let wanted = self
+            .name_of(j, place)
             .unwrap_or_else(|| format!("{body_name}.joint"));
         let name = self.session.unique_name("joints", &wanted, body_name);
         let jpath = path::item("joints", &name);
@@ -1039,7 +1110,7 @@ impl<'d> Reader<'d> {
             },
             geometry,
         );
-        shape.name = g.value("name").map(str::to_string);
+        shape.name = self.name_of(g, place);
         shape.pose = pose(&placed);
         // Colour: an rgba other than MuJoCo's default wins over the material's.
         let rgba = v.vector(g, "geom", class, "rgba", &[0.5, 0.5, 0.5, 1.0], true)?.0;
@@ -1111,10 +1182,7 @@ impl<'d> Reader<'d> {
         }
         let mut placed = place.frame.compose(&local);
         normalize(&mut placed.quat);
-        let wanted = s
-            .value("name")
-            .map(str::to_string)
-            .unwrap_or_else(|| "site".to_string());
+        let wanted = self.name_of(s, place).unwrap_or_else(|| "site".to_string());
         let name = self
             .session
             .unique_name(&format!("{owner}.frames"), &wanted, owner);

@@ -97,6 +97,8 @@ pub(crate) struct Reader<'d> {
     pub qpos_layout: Vec<bodies::JointSlot>,
     /// MuJoCo body ids given so far (unnamed bodies are called `body<id>`).
     pub body_ids: usize,
+    /// Name suffixes of `<replicate>` copies; the first is empty.
+    pub suffixes: Vec<String>,
 }
 
 /// Reads MJCF text.
@@ -130,6 +132,7 @@ pub(crate) fn import(source: &Source, options: &Options) -> SourceResult<Importe
         meshes: Vec::new(),
         qpos_layout: Vec::new(),
         body_ids: 0,
+        suffixes: vec![String::new()],
     };
     reader.run(options)?;
     let Reader { session, model, .. } = reader;
