@@ -1266,6 +1266,13 @@ pub(super) fn equality<'d>(r: &mut Reader<'d>, e: &'d Element) -> SourceResult<(
         .map(str::to_string)
         .unwrap_or_else(|| format!("{kind}{}", r.model.joints.len()));
     match kind {
+        "connect" if e.attr("body1").is_some() && e.attr("anchor").is_none() => {
+            return Err(r.error(
+                &e.loc,
+                "equality",
+                "connect with body1 needs an anchor (without one MuJoCo reads site1 and site2)",
+            ));
+        }
         "connect" | "weld" if e.attr("body1").is_some() => {
             let Some((b1, p1)) = resolve_body(r, "body1", true)? else {
                 return Ok(());
@@ -1342,54 +1349,44 @@ pub(super) fn equality<'d>(r: &mut Reader<'d>, e: &'d Element) -> SourceResult<(
     Ok(())
 }
 
+/// Numbers of position and velocity coordinates, as MuJoCo counts them.
+fn sizes(r: &Reader) -> (usize, usize) {
+    r.qpos_layout.iter().fold((0, 0), |(q, v), s| match s.kind {
+        MjJoint::Free => (q + 7, v + 6),
+        MjJoint::Ball => (q + 4, v + 3),
+        _ => (q + 1, v + 1),
+    })
+}
+
+/// A keyframe's `qpos` and `qvel`, checked against the model's sizes (MuJoCo's messages).
+#[allow(clippy::type_complexity)]
+pub(super) fn check_keyframe(
+    r: &Reader,
+    key: &Element,
+) -> SourceResult<(Option<Vec<f64>>, Option<Vec<f64>>)> {
+    let (nq, nv) = sizes(r);
+    let name = key.value("name").unwrap_or("");
+    let read = |attr: &str, n: usize| -> SourceResult<Option<Vec<f64>>> {
+        let Some(a) = key.attr(attr) else { return Ok(None) };
+        let q = r.values.numbers(a, usize::MAX, false)?;
+        if !q.is_empty() && q.len() != n {
+            return Err(r.error(
+                &a.loc,
+                "keyframe",
+                format!(
+                    "Keyframe '{name}' has invalid {attr} size, got {}, should be {n}",
+                    q.len()
+                ),
+            ));
+        }
+        Ok((!q.is_empty()).then_some(q))
+    };
+    Ok((read("qpos", nq)?, read("qvel", nv)?))
+}
+
 /// Sets joint initial positions and velocities from a `<key>`.
 pub(super) fn apply_keyframe<'d>(r: &mut Reader<'d>, key: &'d Element) -> SourceResult<()> {
-    let nq: usize = r
-        .qpos_layout
-        .iter()
-        .map(|s| match s.kind {
-            MjJoint::Free => 7,
-            MjJoint::Ball => 4,
-            _ => 1,
-        })
-        .sum();
-    let nv: usize = r
-        .qpos_layout
-        .iter()
-        .map(|s| match s.kind {
-            MjJoint::Free => 6,
-            MjJoint::Ball => 3,
-            _ => 1,
-        })
-        .sum();
-    let qpos = match key.attr("qpos") {
-        Some(a) => {
-            let q = r.values.numbers(a, usize::MAX, false)?;
-            if q.len() != nq {
-                return Err(r.error(
-                    &a.loc,
-                    "keyframe",
-                    format!("invalid qpos size, expected length {nq}"),
-                ));
-            }
-            Some(q)
-        }
-        None => None,
-    };
-    let qvel = match key.attr("qvel") {
-        Some(a) => {
-            let q = r.values.numbers(a, usize::MAX, false)?;
-            if q.len() != nv {
-                return Err(r.error(
-                    &a.loc,
-                    "keyframe",
-                    format!("invalid qvel size, expected length {nv}"),
-                ));
-            }
-            Some(q)
-        }
-        None => None,
-    };
+    let (qpos, qvel) = check_keyframe(r, key)?;
     let (mut iq, mut iv) = (0usize, 0usize);
     for slot in r.qpos_layout.clone() {
         let Some(joint) = r.model.joints.iter_mut().find(|j| j.name == slot.name) else {

@@ -504,6 +504,10 @@ impl<'d> Reader<'d> {
             .children_named("keyframe")
             .flat_map(|k| k.children_named("key"))
             .collect();
+        // MuJoCo checks the sizes of every keyframe, used or not.
+        for key in &keys {
+            bodies::check_keyframe(self, key)?;
+        }
         let Some(wanted) = options
             .text("keyframe")
             .filter(|k| !k.is_empty() && *k != "qpos0")
