@@ -286,6 +286,20 @@ fn joint_coupling_tendon_and_actuator_are_reported_and_kept() {
     for key in ["mjcf.equality", "mjcf.tendon", "mjcf.actuator"] {
         assert!(m.extras.get(key).is_some(), "{key}");
     }
+    // The motor is an IR force motor on its joint at MuJoCo's initial control, zero.
+    assert_eq!(m.motors.len(), 1);
+    let drive = &m.motors[0];
+    assert_eq!(drive.name, "drive");
+    assert_eq!(drive.actuation, mbconv_ir::MotorActuation::Force);
+    assert_eq!(
+        drive.target,
+        mbconv_ir::MotorTarget::Joint {
+            joint: "ja".into(),
+            dof: 0
+        }
+    );
+    assert_eq!(drive.function, mbconv_ir::TimeFunction::Constant { value: 0.0 });
+    assert!(r.contains("mjcf.actuator_zero_control"));
 }
 
 #[test]

@@ -14,7 +14,9 @@ use crate::spec::orientation::{AngleUnit, EulerSeq};
 use mbconv_ir::format::kit::{ImportSession, SourceResult};
 use mbconv_ir::format::{Imported, Options, Source};
 use mbconv_ir::report::{Category, Finding, Severity};
-use mbconv_ir::{Model, Value, ValueMap};
+use mbconv_ir::{
+    Extras, JointKind, Model, Motor, MotorActuation, MotorTarget, MotorType, TimeFunction, Value, ValueMap,
+};
 use nalgebra::Vector3;
 use values::Values;
 
@@ -429,12 +431,12 @@ impl<'d> Reader<'d> {
         let root = self.root;
         for e in &root.children {
             let (code, severity, category, what) = match e.name.as_str() {
-                "actuator" if !e.children.is_empty() => (
-                    "actuator_kept",
-                    Severity::Warning,
-                    Category::Dropped,
-                    "actuators are kept as mjcf.actuator extras only; the IR model has no MuJoCo actuators (they exert no force in mbconv's solver)",
-                ),
+                "actuator" if !e.children.is_empty() => {
+                    let v = verbatim(e);
+                    self.append_extra("mjcf.actuator", v);
+                    self.actuators(e)?;
+                    continue;
+                }
                 "tendon" if !e.children.is_empty() => (
                     "tendon_kept",
                     Severity::Warning,
@@ -478,6 +480,86 @@ impl<'d> Reader<'d> {
                 "",
                 Some(&loc),
                 format!("{} ({} elements)", what, e.children.len()),
+            );
+        }
+        Ok(())
+    }
+
+    /// `<actuator>`: a `motor` on a hinge or slide joint becomes an IR force motor on that
+    /// coordinate at MuJoCo's initial control, zero (its force is `gear · ctrl`); servos
+    /// (`position`, `velocity`, …), `general` and actuators on tendons or sites are kept in the
+    /// `mjcf.actuator` extra and reported.
+    fn actuators(&mut self, section: &'d Element) -> SourceResult<()> {
+        let mut dropped = Vec::new();
+        for (i, a) in section.children.iter().enumerate() {
+            let class = self.class_of(a, ClassId::MAIN)?;
+            let joint = a
+                .value("joint")
+                .and_then(|j| self.model.joints.iter().find(|x| x.name == j));
+            let motor_type = match joint.map(|j| &j.kind) {
+                Some(JointKind::Revolute { .. }) => Some(MotorType::Rotation),
+                Some(JointKind::Prismatic { .. }) => Some(MotorType::Linear),
+                _ => None,
+            };
+            // A control range that excludes zero clamps the initial control away from it.
+            let range = self
+                .values
+                .vector(a, "actuator", class, "ctrlrange", &[0.0, 0.0], true)?
+                .0;
+            let clamps = range[0] < range[1] && (range[0] > 0.0 || range[1] < 0.0);
+            match (a.name.as_str(), motor_type) {
+                ("motor", Some(motor_type)) if !clamps => {
+                    let joint = a.value("joint").unwrap_or_default().to_string();
+                    let wanted = a
+                        .value("name")
+                        .map_or_else(|| format!("actuator{i}"), str::to_string);
+                    let name = self.session.unique_name("motors", &wanted, "mjcf");
+                    let mut extras = Extras::default();
+                    extras.insert("mjcf.actuator", verbatim(a));
+                    self.model.motors.push(Motor {
+                        name: name.clone(),
+                        motor_type,
+                        actuation: MotorActuation::Force,
+                        target: MotorTarget::Joint { joint, dof: 0 },
+                        function: TimeFunction::Constant { value: 0.0 },
+                        extras,
+                    });
+                    let path = mbconv_ir::report::path::item("motors", &name);
+                    self.record(&path, &a.loc);
+                }
+                _ => dropped.push(a),
+            }
+        }
+        if !self.model.motors.is_empty() {
+            self.finding(
+                "actuator_zero_control",
+                Severity::Info,
+                Category::Note,
+                "",
+                Some(&section.loc),
+                format!(
+                    "{} joint motor(s) read as force motors at MuJoCo's initial control (zero force); the control signal is not part of the model",
+                    self.model.motors.len()
+                ),
+            );
+        }
+        if let Some(first) = dropped.first() {
+            let names: Vec<String> = dropped
+                .iter()
+                .map(|a| a.value("name").map_or_else(|| a.name.clone(), str::to_string))
+                .collect();
+            let loc = first.loc.clone();
+            self.finding(
+                "actuator_kept",
+                Severity::Warning,
+                Category::Dropped,
+                "",
+                Some(&loc),
+                format!(
+                    "{} actuator(s) kept as mjcf.actuator extras only (servos, general actuators, tendon or site transmissions, or a control range excluding zero): {}",
+                    dropped.len(),
+                    names.join(", ")
+                ),
             );
         }
         Ok(())
