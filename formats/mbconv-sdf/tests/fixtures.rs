@@ -1,0 +1,216 @@
+//! The hand-written fixtures of `fixtures/sdf/`, each checked against values computed by hand
+//! from the SDFormat rules (pose-frame semantics of 1.7 and later, the older rules, includes,
+//! screw pitch conventions, degrees and quaternions), and valid in the IR.
+#![allow(clippy::unwrap_used)]
+
+use mbconv_ir::format::{Imported, Options, Source};
+use mbconv_ir::{BodyRef, Joint, JointKind, Model, Pose, Severity};
+use nalgebra::{UnitQuaternion, Vector3};
+use std::f64::consts::{FRAC_PI_2, PI};
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/sdf")
+        .join(name)
+}
+
+fn read_with(name: &str, options: &Options) -> Imported {
+    let source = Source::from_path(&fixture(name)).unwrap();
+    let imported = mbconv_sdf::read(&source, options).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let report = mbconv_ir::validate::validate(&imported.model);
+    let errors: Vec<String> = report.at_least(Severity::Error).map(|f| f.to_string()).collect();
+    assert!(errors.is_empty(), "{name}: {errors:?}");
+    imported
+}
+
+fn read(name: &str) -> Imported {
+    read_with(name, &Options::default())
+}
+
+fn body_pose(model: &Model, name: &str) -> Pose {
+    model
+        .bodies
+        .iter()
+        .find(|b| b.name == name)
+        .unwrap_or_else(|| panic!("no body {name}"))
+        .pose
+}
+
+fn joint<'m>(model: &'m Model, name: &str) -> &'m Joint {
+    model
+        .joints
+        .iter()
+        .find(|j| j.name == name)
+        .unwrap_or_else(|| panic!("no joint {name}"))
+}
+
+fn close(a: Vector3<f64>, b: [f64; 3]) -> bool {
+    (a - Vector3::from(b)).norm() < 1e-12
+}
+
+fn yaw(angle: f64) -> UnitQuaternion<f64> {
+    UnitQuaternion::from_axis_angle(&Vector3::z_axis(), angle)
+}
+
+#[test]
+fn relative_to_chains_through_frames_and_nested_models() {
+    let model = read("relative_to_chain.sdf").model;
+    // Model at x=1; base 0.5 up; shoulder 0.25 above base turned 90° about z; elbow 0.5 along
+    // the shoulder's x (the world's y); arm at the elbow.
+    assert!(close(body_pose(&model, "base").translation, [1.0, 0.0, 0.5]));
+    let arm = body_pose(&model, "arm");
+    assert!(close(arm.translation, [1.0, 0.5, 0.75]));
+    assert!(arm.rotation.angle_to(&yaw(FRAC_PI_2)) < 1e-12);
+    // The joint frame is the shoulder frame: 0.25 above base, half a metre behind the arm
+    // along the arm's own x.
+    let j = joint(&model, "shoulder_joint");
+    assert_eq!(j.parent, BodyRef::body("base"));
+    assert!(close(j.parent_frame.translation, [0.0, 0.0, 0.25]));
+    assert!(close(j.child_frame.translation, [-0.5, 0.0, 0.0]));
+    // The axis is the model's x, expressed in the joint frame turned 90°: -y.
+    let JointKind::Revolute { axis } = j.kind else {
+        panic!("{:?}", j.kind)
+    };
+    assert!(close(axis, [0.0, -1.0, 0.0]));
+    assert_eq!(j.dofs[0].position_limits.lower, Some(-1.0));
+    // The nested model hangs 0.1 below the arm; its palm 0.05 below that; its frame `tip` is
+    // on the palm, 0.05 below it.
+    let palm = model.bodies.iter().find(|b| b.name == "hand::palm").unwrap();
+    assert!(close(palm.pose.translation, [1.0, 0.5, 0.6]));
+    let tip = palm.frames.iter().find(|f| f.name == "hand::tip").unwrap();
+    assert!(close(tip.pose.translation, [0.0, 0.0, -0.05]));
+    let wrist = joint(&model, "wrist");
+    assert_eq!(wrist.child, BodyRef::body("hand::palm"));
+    assert!(close(wrist.child_frame.translation, [0.0, 0.0, 0.0]));
+    assert!(close(wrist.parent_frame.translation, [0.0, 0.0, -0.15]));
+    // No joint holds the base: it floats, as in Drake and Gazebo.
+    assert!(!model.bodies[0].fixed);
+}
+
+#[test]
+fn four_bar_loop_is_a_fourth_joint() {
+    let imported = read("four_bar.sdf");
+    let model = &imported.model;
+    assert_eq!(model.joints.len(), 4);
+    assert!(imported.report.contains("sdf.loop"));
+    let close_joint = joint(model, "close");
+    // The joint sits 0.5 above the rocker's centre, which is the coupler's far end.
+    assert!(close(close_joint.child_frame.translation, [0.0, 0.0, 0.5]));
+    let coupler = body_pose(model, "coupler");
+    let world = coupler * close_joint.parent_frame;
+    assert!(close(world.translation, [1.0, 0.0, 1.0]));
+}
+
+#[test]
+fn world_with_two_models_and_includes() {
+    let mut options = Options::default();
+    options.set("model_path", fixture("models").display().to_string());
+    let imported = read_with("world_include.sdf", &options);
+    let model = &imported.model;
+    assert_eq!(model.name, "yard");
+    assert_eq!(model.simulation.gravity, Some(Vector3::new(0.0, 0.0, -9.81)));
+    assert_eq!(model.simulation.time_step, Some(0.002));
+    let names: Vec<&str> = model.bodies.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["ground::floor", "pendulum::bob", "crate_a::body", "crate_b::body"]
+    );
+    assert!(model.bodies[0].fixed && model.bodies[3].fixed && !model.bodies[2].fixed);
+    // The include's pose replaces the file's; without one the file's pose stays.
+    assert!(close(
+        body_pose(model, "crate_a::body").translation,
+        [3.0, 0.0, 0.0]
+    ));
+    assert!(close(
+        body_pose(model, "crate_b::body").translation,
+        [0.0, 0.0, 0.25]
+    ));
+    assert!(close(
+        body_pose(model, "pendulum::bob").translation,
+        [0.0, 2.0, 0.0]
+    ));
+    let pivot = joint(model, "pendulum::pivot");
+    assert_eq!(pivot.parent, BodyRef::World);
+    assert!(close(pivot.parent_frame.translation, [0.0, 2.0, 1.0]));
+    assert_eq!(pivot.dofs[0].damping, 0.1);
+    assert!(pivot.dofs[0].position_limits.is_unlimited());
+    assert!(model.extras.get("sdf.light").is_some());
+    let bob = &model.bodies[1];
+    assert!(bob.extras.get("sdf.sensor").is_some() && bob.extras.get("sdf.plugin").is_some());
+}
+
+#[test]
+fn model_uri_without_a_model_path_is_a_located_error() {
+    let source = Source::from_path(&fixture("world_include.sdf")).unwrap();
+    let error = mbconv_sdf::read(&source, &Options::default())
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("world_include.sdf:34:"), "{error}");
+    assert!(error.contains("model://crate"), "{error}");
+}
+
+#[test]
+fn screw_pitch_follows_each_versions_convention() {
+    let old = read("screw_versions.sdf").model;
+    let JointKind::Screw { pitch, .. } = joint(&old, "thread").kind else {
+        panic!()
+    };
+    // -2π / -4π = 0.5 m per turn.
+    assert!((pitch - 0.5).abs() < 1e-15);
+    let new = read("screw_1_10.sdf").model;
+    let JointKind::Screw { pitch, .. } = joint(&new, "thread").kind else {
+        panic!()
+    };
+    assert_eq!(pitch, 0.25);
+}
+
+#[test]
+fn degrees_quaternions_rotated_inertia_and_springs_in_1_12() {
+    let model = read("degrees_1_12.sdf").model;
+    let base = &model.bodies[0];
+    assert!(base.pose.rotation.angle_to(&yaw(FRAC_PI_2)) < 1e-15);
+    assert_eq!(base.inertial.mass, 3.0);
+    assert_eq!(base.inertial.inertia.0[0][1], 0.01);
+    assert_eq!(base.inertial.inertia.0[1][2], 0.03);
+    assert!((base.inertial.inertia_rotation.angle() - 0.5).abs() < 1e-15);
+    // The arm's quaternion is 90° about z, relative to the base (itself 90°): 180° in all.
+    let arm = body_pose(&model, "arm");
+    assert!(arm.rotation.angle_to(&yaw(PI)) < 1e-12);
+    assert!(close(arm.translation, [0.0, 0.0, 0.5]));
+    let j = joint(&model, "spring");
+    let JointKind::Revolute { axis } = j.kind else {
+        panic!()
+    };
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    assert!(close(axis, [0.0, h, h]));
+    let dof = &j.dofs[0];
+    assert_eq!(
+        (
+            dof.damping,
+            dof.friction,
+            dof.spring_rest_position,
+            dof.spring_stiffness
+        ),
+        (0.5, 0.1, 0.2, 40.0)
+    );
+    assert_eq!(
+        (dof.effort_limits.upper, dof.velocity_limits.upper),
+        (Some(10.0), Some(2.0))
+    );
+}
+
+#[test]
+fn use_parent_model_frame_before_1_7() {
+    let model = read("parent_model_frame_1_5.sdf").model;
+    // Joint frames are the child link frames, turned 90° about z.
+    let JointKind::Revolute { axis } = joint(&model, "in_joint_frame").kind else {
+        panic!()
+    };
+    assert!(close(axis, [1.0, 0.0, 0.0]));
+    // The model's x in a frame turned 90° about z is -y.
+    let JointKind::Revolute { axis } = joint(&model, "in_model_frame").kind else {
+        panic!()
+    };
+    assert!(close(axis, [0.0, -1.0, 0.0]));
+}
