@@ -491,16 +491,19 @@ impl<'s> Reader<'s> {
                 None => false,
             };
         let scope = self.new_scope(prefix.clone(), false, version, is_static, self.loc(file, node));
-        for (attr, slot) in [("canonical_link", 0), ("placement_frame", 1)] {
-            if let Some(value) = node.attribute(attr) {
+        for (attr, slot, since) in [("canonical_link", 0, 7), ("placement_frame", 1, 8)] {
+            if let Some(value) = node.attribute(attr).filter(|v| !v.is_empty()) {
                 let at = Loc::new(file, span_of_attribute(&source, node, attr));
-                if version < 8 {
+                if version < since {
                     self.warn(
                         "ignored",
                         Category::Ignored,
                         "model",
                         at,
-                        format!("`{attr}` is SDFormat 1.8: ignored in {}", version_string(version)),
+                        format!(
+                            "`{attr}` is SDFormat 1.{since}: ignored in {}",
+                            version_string(version)
+                        ),
                     );
                 } else if slot == 0 {
                     self.scopes[scope].canonical = Some((value.to_owned(), at));
@@ -1268,6 +1271,10 @@ impl<'s> Reader<'s> {
                     .filter(|e| !e.is_empty())
                     .map(str::to_owned);
             }
+        } else if version == 4 {
+            // 1.4 axes are in the model frame: libsdformat's 1.4 -> 1.5 conversion adds
+            // <use_parent_model_frame>true</use_parent_model_frame> to every axis.
+            expressed_in = Some(MODEL_FRAME.to_owned());
         } else if let Some(u) = child(node, "use_parent_model_frame")
             && SDF.boolean(&source, u)?
         {

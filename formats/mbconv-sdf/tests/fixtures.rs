@@ -214,3 +214,69 @@ fn use_parent_model_frame_before_1_7() {
     };
     assert!(close(axis, [0.0, -1.0, 0.0]));
 }
+
+fn read_text(text: &str) -> Model {
+    let source = Source::from_string("inline.sdf", text);
+    mbconv_sdf::read(&source, &Options::default())
+        .unwrap_or_else(|e| panic!("{e}"))
+        .model
+}
+
+#[test]
+fn axes_of_1_4_are_in_the_model_frame() {
+    // libsdformat's 1.4 -> 1.5 conversion adds use_parent_model_frame=true to every axis.
+    let text = std::fs::read_to_string(fixture("parent_model_frame_1_5.sdf"))
+        .unwrap()
+        .replace("version=\"1.5\"", "version=\"1.4\"");
+    let model = read_text(&text);
+    for name in ["in_joint_frame", "in_model_frame"] {
+        let JointKind::Revolute { axis } = joint(&model, name).kind else {
+            panic!()
+        };
+        assert!(close(axis, [0.0, -1.0, 0.0]), "{name}: {axis:?}");
+    }
+}
+
+#[test]
+fn placement_frame_places_the_model_and_canonical_link_holds_its_frames() {
+    let model = read_text(
+        r#"<sdf version="1.8"><world name="w">
+          <model name="m" placement_frame="foot" canonical_link="b">
+            <pose>0 0 0 0 0 0</pose>
+            <link name="a"><pose>5 0 0 0 0 0</pose></link>
+            <link name="b"/>
+            <frame name="foot"><pose>0 0 -0.5 0 0 0</pose></frame>
+          </model></world></sdf>"#,
+    );
+    // The foot is put at the world origin, so the model frame is 0.5 up.
+    assert!(close(body_pose(&model, "m::b").translation, [0.0, 0.0, 0.5]));
+    assert!(close(body_pose(&model, "m::a").translation, [5.0, 0.0, 0.5]));
+    // The frame attached to the model frame rides on the canonical link, b.
+    let b = model.bodies.iter().find(|x| x.name == "m::b").unwrap();
+    assert_eq!(b.frames[0].name, "m::foot");
+    assert!(close(b.frames[0].pose.translation, [0.0, 0.0, -0.5]));
+}
+
+#[test]
+fn the_version_decides_what_relative_to_and_degrees_mean() {
+    let pose = |version: &str| {
+        let model = read_text(&format!(
+            r#"<sdf version="{version}"><model name="m">
+              <link name="a"><pose>0 0 1 0 0 0</pose></link>
+              <link name="b"><pose relative_to="a" degrees="true">0 0 1 0 0 90</pose></link>
+            </model></sdf>"#
+        ));
+        body_pose(&model, "b")
+    };
+    // 1.6: no relative_to (model frame), no degrees (90 radians).
+    let old = pose("1.6");
+    assert!(close(old.translation, [0.0, 0.0, 1.0]));
+    assert!(old.rotation.angle_to(&yaw(90.0)) < 1e-12);
+    // 1.7: relative_to, radians.
+    let mid = pose("1.7");
+    assert!(close(mid.translation, [0.0, 0.0, 2.0]));
+    assert!(mid.rotation.angle_to(&yaw(90.0)) < 1e-12);
+    // 1.9 and later: degrees.
+    let new = pose("1.9");
+    assert!(new.rotation.angle_to(&yaw(FRAC_PI_2)) < 1e-12);
+}
