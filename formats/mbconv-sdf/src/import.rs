@@ -379,6 +379,7 @@ impl<'s> Reader<'s> {
     fn world(&mut self, file: usize, version: u32, node: Node, depth: usize) -> SourceResult<usize> {
         let source = self.files[file].clone();
         let name = SDF.required_attribute(&source, node, "name")?.to_owned();
+        self.unique_sibling_names(file, node, &name)?;
         self.world_name = Some(name);
         let scope = self.new_scope(String::new(), true, version, false, self.loc(file, node));
         self.simulation_gravity = Some(match child(node, "gravity") {
@@ -474,6 +475,27 @@ impl<'s> Reader<'s> {
         Ok(scope)
     }
 
+    /// libsdformat refuses a world whose named children (models, lights, frames, joints, …)
+    /// share a name, whatever their types, in every version.
+    fn unique_sibling_names(&self, file: usize, node: Node, world: &str) -> SourceResult<()> {
+        let mut seen = std::collections::BTreeSet::new();
+        for element in elements(node) {
+            if let Some(name) = element.attribute("name")
+                && !seen.insert(name)
+            {
+                let count = elements(node)
+                    .filter(|e| e.attribute("name") == Some(name))
+                    .count();
+                return Err(self.err(
+                    self.loc(file, element),
+                    "duplicate",
+                    format!("Non-unique name {name:?} detected {count} times in the children of world {world:?} (libsdformat refuses it)"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// A `<model>` as a scope. `prefix` names its links in the IR.
     fn model(
         &mut self,
@@ -521,6 +543,13 @@ impl<'s> Reader<'s> {
                 "static" | "pose" | "self_collide" => {}
                 "link" => {
                     let name = SDF.required_attribute(&source, element, "name")?.to_owned();
+                    if name == "world" {
+                        return Err(self.err(
+                            at,
+                            "name",
+                            "the link name \"world\" is reserved (libsdformat refuses it in every version)",
+                        ));
+                    }
                     let link = self.link(file, version, element, &format!("{prefix}{name}"))?;
                     let pose = self.pose_of(file, version, element)?;
                     let index = self.scopes[scope].links.len();
