@@ -1589,11 +1589,6 @@ impl<'s> Reader<'s> {
                         {
                             body.extras.insert("sdf.self_collide", Value::Bool(sc));
                         }
-                        if i == 0 {
-                            for (k, v) in self.scopes[s].extras.iter() {
-                                body.extras.insert(k, v.clone());
-                            }
-                        }
                         let unique = self.session.unique_name("bodies", &body.name, "link");
                         body.name = unique;
                         if def.at.file == 0 {
@@ -1633,6 +1628,19 @@ impl<'s> Reader<'s> {
                             },
                         );
                     }
+                }
+            }
+        }
+        // A model's plugins and extension elements ride on its canonical link.
+        for &s in scopes.keys() {
+            if self.scopes[s].is_world || self.scopes[s].extras.is_empty() {
+                continue;
+            }
+            let link = self.canonical(s, self.scopes[s].at, &mut Vec::new())?;
+            let owner = &body_names[&link];
+            if let Some(body) = model.bodies.iter_mut().find(|b| &b.name == owner) {
+                for (k, v) in self.scopes[s].extras.iter() {
+                    push_extra(&mut body.extras, k, v.clone());
                 }
             }
         }

@@ -2,6 +2,8 @@
 //! and degree-of-freedom counts are the ones its reference loader (Drake, else DART) reports
 //! in the corpus README, or refused with the reason the loaders give.
 
+#![allow(clippy::unwrap_used)]
+
 use mbconv_ir::format::{Options, Source};
 use mbconv_ir::{BodyRef, Model};
 use std::collections::BTreeSet;
@@ -138,4 +140,30 @@ fn corpus_files_read_with_their_loaders_counts() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_joint_type_of_gz_sims_demo() {
+    let Some(path) = mbconv_test_support::corpus_file("sdf/gz-sim/test/worlds/demo_joint_types.sdf") else {
+        return;
+    };
+    let imported = mbconv_sdf::read(&Source::from_path(&path).unwrap(), &Options::default()).unwrap();
+    let mut kinds: Vec<&str> = imported.model.joints.iter().map(|j| j.kind.type_name()).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    // revolute2 and universal are both universal; continuous is revolute.
+    for kind in [
+        "fixed",
+        "prismatic",
+        "revolute",
+        "screw",
+        "spherical",
+        "universal",
+    ] {
+        assert!(kinds.contains(&kind), "{kind} missing from {kinds:?}");
+    }
+    // The gearbox has no IR joint: kept and reported.
+    assert!(imported.model.extras.get("sdf.gearbox").is_some());
+    assert!(imported.report.contains("sdf.joint_dropped"));
+    assert!(imported.report.contains("sdf.revolute2"));
 }
