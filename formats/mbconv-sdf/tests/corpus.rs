@@ -117,6 +117,10 @@ fn corpus_files_read_with_their_loaders_counts() {
                     eprintln!("{file}: read, Drake refuses it");
                 }
                 let model = &imported.model;
+                let report = mbconv_ir::validate::validate(model);
+                if let Some(error) = report.at_least(mbconv_ir::Severity::Error).next() {
+                    failures.push(format!("{file}: invalid model: {error}"));
+                }
                 let got = (model.bodies.len(), dof(model));
                 let explained = EXPLAINED.iter().find(|(f, ..)| f == file);
                 let want = match explained {
