@@ -289,7 +289,7 @@ impl<'s> Reader<'s> {
         let world = self.new_scope(String::new(), true, version, false, self.loc(file, root));
         let name = SDF.required_attribute(&source, *model, "name")?.to_owned();
         let scope = self.model(file, version, *model, String::new(), false, depth)?;
-        let pose = self.pose_of(file, version, *model)?;
+        let pose = self.pose_of(file, *model)?;
         self.add_frame(world, &name, Kind::Model(scope), pose, self.loc(file, *model))?;
         if file == 0 {
             self.world_name = Some(name);
@@ -402,14 +402,14 @@ impl<'s> Reader<'s> {
                 "model" => {
                     let name = SDF.required_attribute(&source, element, "name")?.to_owned();
                     let inner = self.model(file, version, element, format!("{name}::"), false, depth)?;
-                    let pose = self.pose_of(file, version, element)?;
+                    let pose = self.pose_of(file, element)?;
                     self.add_frame(scope, &name, Kind::Model(inner), pose, at)?;
                 }
-                "include" => self.include(file, version, scope, element, "", false, depth)?,
-                "frame" if version >= 7 => self.frame(file, version, scope, element)?,
+                "include" => self.include(file, scope, element, "", false, depth)?,
+                "frame" => self.frame(file, scope, element)?,
                 "joint" => {
                     let joint = self.joint(file, version, element)?;
-                    let pose = self.pose_of(file, version, element)?;
+                    let pose = self.pose_of(file, element)?;
                     self.add_frame(
                         scope,
                         &joint.name.clone(),
@@ -513,21 +513,12 @@ impl<'s> Reader<'s> {
                 None => false,
             };
         let scope = self.new_scope(prefix.clone(), false, version, is_static, self.loc(file, node));
-        for (attr, slot, since) in [("canonical_link", 0, 7), ("placement_frame", 1, 8)] {
+        // libsdformat converts every file to its newest version before reading it, so the
+        // attributes of later versions are read in older files too.
+        for (attr, slot) in [("canonical_link", 0), ("placement_frame", 1)] {
             if let Some(value) = node.attribute(attr).filter(|v| !v.is_empty()) {
                 let at = Loc::new(file, span_of_attribute(&source, node, attr));
-                if version < since {
-                    self.warn(
-                        "ignored",
-                        Category::Ignored,
-                        "model",
-                        at,
-                        format!(
-                            "`{attr}` is SDFormat 1.{since}: ignored in {}",
-                            version_string(version)
-                        ),
-                    );
-                } else if slot == 0 {
+                if slot == 0 {
                     self.scopes[scope].canonical = Some((value.to_owned(), at));
                 } else {
                     self.scopes[scope].placement = Some((value.to_owned(), at));
@@ -550,15 +541,15 @@ impl<'s> Reader<'s> {
                             "the link name \"world\" is reserved (libsdformat refuses it in every version)",
                         ));
                     }
-                    let link = self.link(file, version, element, &format!("{prefix}{name}"))?;
-                    let pose = self.pose_of(file, version, element)?;
+                    let link = self.link(file, element, &format!("{prefix}{name}"))?;
+                    let pose = self.pose_of(file, element)?;
                     let index = self.scopes[scope].links.len();
                     self.add_frame(scope, &name, Kind::Link(index), pose, at)?;
                     self.scopes[scope].links.push((name, link));
                 }
                 "joint" | "drake:joint" => {
                     let joint = self.joint(file, version, element)?;
-                    let pose = self.pose_of(file, version, element)?;
+                    let pose = self.pose_of(file, element)?;
                     self.add_frame(
                         scope,
                         &joint.name.clone(),
@@ -570,22 +561,7 @@ impl<'s> Reader<'s> {
                     )?;
                     self.scopes[scope].joints.push(joint);
                 }
-                "frame" => {
-                    if version < 7 {
-                        self.warn(
-                            "ignored",
-                            Category::Ignored,
-                            "model",
-                            at,
-                            format!(
-                                "<frame> in {} is not read (libsdformat reads frames from 1.7)",
-                                version_string(version)
-                            ),
-                        );
-                    } else {
-                        self.frame(file, version, scope, element)?;
-                    }
-                }
+                "frame" => self.frame(file, scope, element)?,
                 "model" => {
                     let name = SDF.required_attribute(&source, element, "name")?.to_owned();
                     let inner = self.model(
@@ -596,10 +572,10 @@ impl<'s> Reader<'s> {
                         is_static,
                         depth,
                     )?;
-                    let pose = self.pose_of(file, version, element)?;
+                    let pose = self.pose_of(file, element)?;
                     self.add_frame(scope, &name, Kind::Model(inner), pose, at)?;
                 }
-                "include" => self.include(file, version, scope, element, &prefix, is_static, depth)?,
+                "include" => self.include(file, scope, element, &prefix, is_static, depth)?,
                 tag
                 @ ("plugin" | "gripper" | "enable_wind" | "allow_auto_disable" | "enable_wind_forces") => {
                     push_extra(
@@ -650,11 +626,9 @@ impl<'s> Reader<'s> {
 
     /// `<include>`: the model of another file, as a nested model of `scope`, with the
     /// include's name, pose, `static` and `placement_frame` overriding the file's.
-    #[allow(clippy::too_many_arguments)]
     fn include(
         &mut self,
         file: usize,
-        version: u32,
         scope: usize,
         node: Node,
         prefix: &str,
@@ -714,7 +688,7 @@ impl<'s> Reader<'s> {
             self.scopes[inner].placement = Some((text_of(p), self.loc(file, p)));
         }
         let pose = match child(node, "pose") {
-            Some(_) => self.pose_of(file, version, node)?,
+            Some(_) => self.pose_of(file, node)?,
             None => (def.pose, None),
         };
         self.add_frame(scope, &name, Kind::Model(inner), pose, at)?;
@@ -799,42 +773,30 @@ impl<'s> Reader<'s> {
     }
 
     /// `<frame name attached_to>` with its pose.
-    fn frame(&mut self, file: usize, version: u32, scope: usize, node: Node) -> SourceResult<()> {
+    fn frame(&mut self, file: usize, scope: usize, node: Node) -> SourceResult<()> {
         let source = self.files[file].clone();
         let name = SDF.required_attribute(&source, node, "name")?.to_owned();
         let attached_to = node
             .attribute("attached_to")
             .filter(|a| !a.is_empty())
             .map(str::to_owned);
-        let pose = self.pose_of(file, version, node)?;
+        let pose = self.pose_of(file, node)?;
         let at = self.loc(file, node);
         self.add_frame(scope, &name, Kind::Frame { attached_to }, pose, at)
     }
 
-    /// The `<pose>` child of `node` (identity when absent) and its `relative_to` (1.7 and
-    /// later; `frame` in 1.5 and 1.6 is reported and ignored, as libsdformat ignores it).
-    fn pose_of(&mut self, file: usize, version: u32, node: Node) -> SourceResult<(Pose, Option<String>)> {
+    /// The `<pose>` child of `node` (identity when absent) and its `relative_to`, read in
+    /// every version (`frame`, of 1.5 and 1.6, is reported and ignored).
+    fn pose_of(&mut self, file: usize, node: Node) -> SourceResult<(Pose, Option<String>)> {
         let Some(pose) = child(node, "pose") else {
             return Ok((Pose::identity(), None));
         };
         let source = self.files[file].clone();
         let at = self.loc(file, pose);
         let mut relative_to = None;
+        // Read in every version: libsdformat converts each file to its newest version first.
         if let Some(r) = pose.attribute("relative_to") {
-            if version >= 7 {
-                relative_to = Some(r.to_owned()).filter(|r| !r.is_empty());
-            } else {
-                self.warn(
-                    "ignored",
-                    Category::Ignored,
-                    "model",
-                    at,
-                    format!(
-                        "`relative_to` is SDFormat 1.7: ignored in {}",
-                        version_string(version)
-                    ),
-                );
-            }
+            relative_to = Some(r.to_owned()).filter(|r| !r.is_empty());
         }
         if pose.attribute("frame").is_some_and(|f| !f.is_empty()) {
             self.warn(
@@ -861,24 +823,6 @@ impl<'s> Reader<'s> {
                 }
             },
             None => false,
-        };
-        if version < 9 && (pose.attribute("rotation_format").is_some() || pose.attribute("degrees").is_some())
-        {
-            self.warn(
-                "ignored",
-                Category::Ignored,
-                "model",
-                at,
-                format!(
-                    "`rotation_format` and `degrees` are SDFormat 1.9: ignored in {}",
-                    version_string(version)
-                ),
-            );
-        }
-        let (format, degrees) = if version < 9 {
-            ("euler_rpy", false)
-        } else {
-            (format, degrees)
         };
         if values.is_empty() {
             return Ok((Pose::identity(), relative_to));
@@ -934,12 +878,12 @@ impl<'s> Reader<'s> {
 
     // ---- links --------------------------------------------------------------------------------
 
-    fn link(&mut self, file: usize, version: u32, node: Node, ir_name: &str) -> SourceResult<LinkDef> {
+    fn link(&mut self, file: usize, node: Node, ir_name: &str) -> SourceResult<LinkDef> {
         let source = self.files[file].clone();
         let at_ir = path::item("bodies", ir_name);
         let mut body = Body::new(ir_name);
         body.inertial = match child(node, "inertial") {
-            Some(inertial) => self.inertial(file, version, inertial)?,
+            Some(inertial) => self.inertial(file, inertial)?,
             None => {
                 let at = self.loc(file, node);
                 self.note(
@@ -967,7 +911,7 @@ impl<'s> Reader<'s> {
                         ShapeRole::Collision
                     };
                     let shape_at = path::index(&at_ir, "shapes", body.shapes.len());
-                    if let Some(shape) = self.shape(file, version, element, role, &shape_at)? {
+                    if let Some(shape) = self.shape(file, element, role, &shape_at)? {
                         body.shapes.push(shape);
                     }
                 }
@@ -996,9 +940,9 @@ impl<'s> Reader<'s> {
         Ok(LinkDef { body })
     }
 
-    fn inertial(&mut self, file: usize, version: u32, node: Node) -> SourceResult<Inertial> {
+    fn inertial(&mut self, file: usize, node: Node) -> SourceResult<Inertial> {
         let source = self.files[file].clone();
-        let (pose, relative_to) = self.pose_of(file, version, node)?;
+        let (pose, relative_to) = self.pose_of(file, node)?;
         if relative_to.is_some() {
             let at = self.loc(file, node);
             return Err(self.err(
@@ -1028,13 +972,12 @@ impl<'s> Reader<'s> {
     fn shape(
         &mut self,
         file: usize,
-        version: u32,
         node: Node,
         role: ShapeRole,
         at_ir: &str,
     ) -> SourceResult<Option<Shape>> {
         let source = self.files[file].clone();
-        let (pose, relative_to) = self.pose_of(file, version, node)?;
+        let (pose, relative_to) = self.pose_of(file, node)?;
         if relative_to.is_some() {
             let at = self.loc(file, node);
             self.warn(
@@ -1293,18 +1236,17 @@ impl<'s> Reader<'s> {
             ));
         }
         let mut expressed_in = None;
-        if version >= 7 {
-            if let Some(x) = xyz_node {
-                expressed_in = x
-                    .attribute("expressed_in")
-                    .filter(|e| !e.is_empty())
-                    .map(str::to_owned);
-            }
+        if let Some(e) = xyz_node
+            .and_then(|x| x.attribute("expressed_in"))
+            .filter(|e| !e.is_empty())
+        {
+            expressed_in = Some(e.to_owned());
         } else if version == 4 {
             // 1.4 axes are in the model frame: libsdformat's 1.4 -> 1.5 conversion adds
             // <use_parent_model_frame>true</use_parent_model_frame> to every axis.
             expressed_in = Some(MODEL_FRAME.to_owned());
-        } else if let Some(u) = child(node, "use_parent_model_frame")
+        } else if version < 7
+            && let Some(u) = child(node, "use_parent_model_frame")
             && SDF.boolean(&source, u)?
         {
             expressed_in = Some(MODEL_FRAME.to_owned());
@@ -1363,9 +1305,7 @@ impl<'s> Reader<'s> {
         let model = if s.is_world { "world" } else { MODEL_FRAME };
         match &def.kind {
             Kind::Joint { child } => child.clone(),
-            Kind::Frame { attached_to } if s.version >= 7 => {
-                attached_to.clone().unwrap_or_else(|| model.to_owned())
-            }
+            Kind::Frame { attached_to } => attached_to.clone().unwrap_or_else(|| model.to_owned()),
             _ => model.to_owned(),
         }
     }
@@ -1836,10 +1776,6 @@ fn comments_without_double_hyphens(source: &Source) -> Source {
 
 fn text_of(node: Node) -> String {
     text(node)
-}
-
-fn version_string(minor: u32) -> String {
-    format!("SDFormat 1.{minor}")
 }
 
 /// The model file of an include target: a file as is; a directory's `model.config` `<sdf>`

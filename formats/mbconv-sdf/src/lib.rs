@@ -5,8 +5,9 @@
 //! `model_path` setting, `GZ_SIM_RESOURCE_PATH` and `SDF_PATH`) or a lone `<model>`; nested
 //! models (bodies named `outer::inner::link`), `static` models, `@canonical_link`,
 //! `@placement_frame`, `<frame>`s and poses `@relative_to` any frame of their scope (the
-//! pose-frame semantics of 1.7 and later; 1.4 to 1.6 use the older fixed rules and
-//! `use_parent_model_frame`), 1.9's `rotation_format` and `degrees`; links with their
+//! pose-frame semantics, read in every version as libsdformat converts each file to its newest
+//! version; 1.4 axes are in the model frame, 1.5 and 1.6 follow `use_parent_model_frame`),
+//! `rotation_format` and `degrees`; links with their
 //! inertials and shapes; joints of every SDFormat type with their axes (`@expressed_in`),
 //! limits and dynamics; loops (a joint whose child already has a parent is an ordinary IR
 //! joint closing a loop). Plugins, sensors, lights and contact filters (`collide_bitmask`,

@@ -258,25 +258,25 @@ fn placement_frame_places_the_model_and_canonical_link_holds_its_frames() {
 }
 
 #[test]
-fn the_version_decides_what_relative_to_and_degrees_mean() {
-    let pose = |version: &str| {
+fn later_attributes_are_read_in_every_version() {
+    // libsdformat converts every file to its newest version before reading it, so
+    // relative_to, degrees, frames and canonical_link work in a 1.6 file (as Drake 1.51 reads
+    // it: b at z = 2 turned 90°, c 1 m along b's x).
+    for version in ["1.6", "1.8", "1.12"] {
         let model = read_text(&format!(
-            r#"<sdf version="{version}"><model name="m">
+            r#"<sdf version="{version}"><model name="m" canonical_link="b">
               <link name="a"><pose>0 0 1 0 0 0</pose></link>
               <link name="b"><pose relative_to="a" degrees="true">0 0 1 0 0 90</pose></link>
+              <frame name="f" attached_to="b"><pose>1 0 0 0 0 0</pose></frame>
+              <link name="c"><pose relative_to="f">0 0 0 0 0 0</pose></link>
             </model></sdf>"#
         ));
-        body_pose(&model, "b")
-    };
-    // 1.6: no relative_to (model frame), no degrees (90 radians).
-    let old = pose("1.6");
-    assert!(close(old.translation, [0.0, 0.0, 1.0]));
-    assert!(old.rotation.angle_to(&yaw(90.0)) < 1e-12);
-    // 1.7: relative_to, radians.
-    let mid = pose("1.7");
-    assert!(close(mid.translation, [0.0, 0.0, 2.0]));
-    assert!(mid.rotation.angle_to(&yaw(90.0)) < 1e-12);
-    // 1.9 and later: degrees.
-    let new = pose("1.9");
-    assert!(new.rotation.angle_to(&yaw(FRAC_PI_2)) < 1e-12);
+        let b = body_pose(&model, "b");
+        assert!(close(b.translation, [0.0, 0.0, 2.0]), "{version}");
+        assert!(b.rotation.angle_to(&yaw(FRAC_PI_2)) < 1e-12, "{version}");
+        assert!(
+            close(body_pose(&model, "c").translation, [0.0, 1.0, 2.0]),
+            "{version}"
+        );
+    }
 }
