@@ -900,6 +900,7 @@ impl<'s> Reader<'s> {
                 }
             }
         };
+        let mut densities = Vec::new();
         for element in elements(node) {
             let at = self.loc(file, element);
             match qualified_name(element).as_str() {
@@ -912,6 +913,10 @@ impl<'s> Reader<'s> {
                     };
                     let shape_at = path::index(&at_ir, "shapes", body.shapes.len());
                     if let Some(shape) = self.shape(file, element, role, &shape_at)? {
+                        if role == ShapeRole::Collision {
+                            let density = SDF.child_scalar(&source, element, "density")?;
+                            densities.push((body.shapes.len(), density, self.loc(file, element)));
+                        }
                         body.shapes.push(shape);
                     }
                 }
@@ -937,7 +942,93 @@ impl<'s> Reader<'s> {
                 ),
             }
         }
+        if let Some(inertial) = child(node, "inertial")
+            && inertial
+                .attribute("auto")
+                .is_some_and(|a| a == "true" || a == "1")
+        {
+            let default_density = SDF.child_scalar(&source, inertial, "density")?.unwrap_or(1000.0);
+            let mass = SDF.child_scalar(&source, inertial, "mass")?;
+            let at = self.loc(file, inertial);
+            body.inertial = self.auto_inertial(&body, &densities, default_density, mass, &at_ir, at)?;
+        }
         Ok(LinkDef { body })
+    }
+
+    /// `<inertial auto="true">` (1.11): mass, centre of mass and inertia of the collision
+    /// shapes at their densities (the collision's `<density>`, else the inertial's, else
+    /// 1000 kg/m³), scaled to `<mass>` when one is given, as libsdformat computes them.
+    fn auto_inertial(
+        &mut self,
+        body: &Body,
+        densities: &[(usize, Option<f64>, Loc)],
+        default_density: f64,
+        mass: Option<f64>,
+        at_ir: &str,
+        at: Loc,
+    ) -> SourceResult<Inertial> {
+        let mut parts = Vec::new();
+        for &(index, density, shape_at) in densities {
+            let shape = &body.shapes[index];
+            let density = density.unwrap_or(default_density);
+            match spec::solid(&shape.geometry) {
+                Some((volume, unit_inertia)) => parts.push((density * volume, unit_inertia, shape.pose)),
+                None => self.warn(
+                    "auto_inertia",
+                    Category::Approximated,
+                    at_ir,
+                    shape_at,
+                    "this collision's shape has no closed-form volume (a mesh, a plane): left out of the automatic inertia".to_owned(),
+                ),
+            }
+        }
+        let total: f64 = parts.iter().map(|(m, ..)| m).sum();
+        if !(total > 0.0 && total.is_finite()) {
+            self.warn(
+                "auto_inertia",
+                Category::Approximated,
+                &path::field(at_ir, "inertial"),
+                at,
+                "<inertial auto=\"true\"> has no collision with a volume and a positive density: the inertial as written (or libsdformat's defaults) is kept".to_owned(),
+            );
+            return Ok(body.inertial.clone());
+        }
+        let com = parts
+            .iter()
+            .map(|(m, _, p)| p.translation * *m)
+            .sum::<Vector3<f64>>()
+            / total;
+        let mut inertia = nalgebra::Matrix3::zeros();
+        for (m, unit, pose) in &parts {
+            let r = pose.rotation.to_rotation_matrix();
+            let d = pose.translation - com;
+            inertia += r.matrix() * (unit * *m) * r.matrix().transpose()
+                + (nalgebra::Matrix3::identity() * d.dot(&d) - d * d.transpose()) * *m;
+        }
+        let scale = mass.map_or(1.0, |m| m / total);
+        let inertia = inertia * scale;
+        self.note(
+            "auto_inertia",
+            Category::Note,
+            &path::field(at_ir, "inertial"),
+            at,
+            format!(
+                "<inertial auto=\"true\">: mass {} computed from {} collision(s)",
+                total * scale,
+                parts.len()
+            ),
+        );
+        let m = |i: usize, j: usize| inertia[(i, j)];
+        Ok(Inertial {
+            mass: total * scale,
+            com,
+            inertia: Inertia([
+                [m(0, 0), m(0, 1), m(0, 2)],
+                [m(1, 0), m(1, 1), m(1, 2)],
+                [m(2, 0), m(2, 1), m(2, 2)],
+            ]),
+            inertia_rotation: UnitQuaternion::identity(),
+        })
     }
 
     fn inertial(&mut self, file: usize, node: Node) -> SourceResult<Inertial> {

@@ -1,9 +1,10 @@
 //! SDFormat's conventions and settings: the versions read, the read settings, the rotation
 //! spellings of `<pose>`, the defaults of `<limit>` and the screw thread pitch conversion.
 
+use mbconv_ir::Geometry;
 use mbconv_ir::format::{SettingKind, SettingSpec};
 use mbconv_ir::rotation;
-use nalgebra::UnitQuaternion;
+use nalgebra::{Matrix3, UnitQuaternion};
 
 /// The read setting listing directories searched for `model://NAME` URIs, `:`-separated,
 /// before `GZ_SIM_RESOURCE_PATH` and `SDF_PATH`.
@@ -71,4 +72,49 @@ pub fn bound(value: f64) -> Option<f64> {
 /// ```
 pub fn pitch_from_thread_pitch(thread_pitch: f64) -> f64 {
     -std::f64::consts::TAU / thread_pitch
+}
+
+/// The volume of a solid shape and its inertia per unit mass about its centre, in its own
+/// frame (cylinders and capsules along z), for `<inertial auto="true">`; `None` for shapes
+/// without a closed form here (meshes, planes).
+///
+/// ```
+/// use mbconv_ir::Geometry;
+/// let (volume, unit) = mbconv_sdf::spec::solid(&Geometry::Box { size: [1.0, 2.0, 3.0] }).unwrap();
+/// assert_eq!(volume, 6.0);
+/// assert!((unit[(0, 0)] - 13.0 / 12.0).abs() < 1e-15);
+/// ```
+pub fn solid(geometry: &Geometry) -> Option<(f64, Matrix3<f64>)> {
+    use std::f64::consts::PI;
+    let diagonal = |x: f64, y: f64, z: f64| Matrix3::from_diagonal(&nalgebra::Vector3::new(x, y, z));
+    Some(match *geometry {
+        Geometry::Box { size: [x, y, z] } => (
+            x * y * z,
+            diagonal(y * y + z * z, x * x + z * z, x * x + y * y) / 12.0,
+        ),
+        Geometry::Sphere { radius: r } => (
+            4.0 / 3.0 * PI * r.powi(3),
+            diagonal(1.0, 1.0, 1.0) * (0.4 * r * r),
+        ),
+        Geometry::Ellipsoid { radii: [a, b, c] } => (
+            4.0 / 3.0 * PI * a * b * c,
+            diagonal(b * b + c * c, a * a + c * c, a * a + b * b) / 5.0,
+        ),
+        Geometry::Cylinder { radius: r, length: l } => {
+            let side = (3.0 * r * r + l * l) / 12.0;
+            (PI * r * r * l, diagonal(side, side, r * r / 2.0))
+        }
+        Geometry::Capsule { radius: r, length: l } => {
+            // A cylinder and two hemispheres, each hemisphere's inertia moved from its own
+            // centre of mass (3r/8 from the flat face) to the capsule's centre.
+            let cylinder = PI * r * r * l;
+            let hemisphere = 2.0 / 3.0 * PI * r.powi(3);
+            let total = cylinder + 2.0 * hemisphere;
+            let axial = cylinder * r * r / 2.0 + 2.0 * hemisphere * 0.4 * r * r;
+            let side = cylinder * (3.0 * r * r + l * l) / 12.0
+                + 2.0 * hemisphere * (0.4 * r * r + l * l / 4.0 + 3.0 * l * r / 8.0);
+            (total, diagonal(side, side, axial) / total)
+        }
+        _ => return None,
+    })
 }

@@ -280,3 +280,27 @@ fn later_attributes_are_read_in_every_version() {
         );
     }
 }
+
+#[test]
+fn automatic_inertia_from_collisions() {
+    // A 1 m cube of density 6 beside a sphere of radius 0.5 at the default density 1000,
+    // 2 m apart along x (inertial_stats_auto.sdf has the cube alone: mass 6, as Drake reads it).
+    let model = read_text(
+        r#"<sdf version="1.11"><model name="m"><link name="a">
+          <inertial auto="true"><pose>9 9 9 0 0 0</pose></inertial>
+          <collision name="cube"><density>6</density><geometry><box><size>1 1 1</size></box></geometry></collision>
+          <collision name="ball"><pose>2 0 0 0 0 0</pose><geometry><sphere><radius>0.5</radius></sphere></geometry></collision>
+          <visual name="v"><geometry><box><size>5 5 5</size></box></geometry></visual>
+        </link></model></sdf>"#,
+    );
+    let inertial = &model.bodies[0].inertial;
+    let ball = 1000.0 * 4.0 / 3.0 * PI * 0.125;
+    let total = 6.0 + ball;
+    assert!((inertial.mass - total).abs() < 1e-9);
+    assert!(close(inertial.com, [2.0 * ball / total, 0.0, 0.0]));
+    // About the centre of mass: each part's own inertia plus its parallel-axis term.
+    let (xc, xb) = (inertial.com.x, 2.0 - inertial.com.x);
+    let iyy = 6.0 / 6.0 + 6.0 * xc * xc + 0.4 * ball * 0.25 + ball * xb * xb;
+    assert!((inertial.inertia.0[1][1] - iyy).abs() < 1e-9);
+    assert!((inertial.inertia.0[0][0] - (1.0 + 0.1 * ball)).abs() < 1e-9);
+}
