@@ -304,3 +304,26 @@ fn automatic_inertia_from_collisions() {
     assert!((inertial.inertia.0[1][1] - iyy).abs() < 1e-9);
     assert!((inertial.inertia.0[0][0] - (1.0 + 0.1 * ball)).abs() < 1e-9);
 }
+
+#[test]
+fn an_error_inside_an_included_file_names_that_file() {
+    let dir = std::env::temp_dir().join(format!("mbconv-sdf-include-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("broken")).unwrap();
+    std::fs::write(
+        dir.join("broken/model.sdf"),
+        "<sdf version=\"1.9\">\n<model name=\"b\">\n  <link name=\"a\"><pose>0 0 x 0 0 0</pose></link>\n</model>\n</sdf>\n",
+    )
+    .unwrap();
+    let main = dir.join("world.sdf");
+    std::fs::write(
+        &main,
+        "<sdf version=\"1.9\"><world name=\"w\">\n<include><uri>broken</uri></include>\n</world></sdf>\n",
+    )
+    .unwrap();
+    let error = mbconv_sdf::read(&Source::from_path(&main).unwrap(), &Options::default())
+        .unwrap_err()
+        .to_string();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(error.contains("broken/model.sdf:3:"), "{error}");
+    assert!(error.contains("\"x\""), "{error}");
+}
