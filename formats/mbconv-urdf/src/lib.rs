@@ -12,14 +12,12 @@
 //! verbatim in `urdf.*` extras. Malformed input, xacro sources and kinematic loops are
 //! refused with errors that name file, line and column.
 //!
-//! Its writer is half done: [`emit::emit`] writes a model URDF can already say, losing nothing
-//! (a URDF read and written reads back to the same model); the lowering that makes any model
-//! such a model is not written yet, so the crate is not registered in `mbconv::formats()`
-//! (the registry's `Format` needs `lower` and `emit`); call [`read`] and [`emit::emit`]
-//! directly. It does not load meshes and it does not expand xacro.
+//! Its writer is [`lower::lower`] (any model -> one URDF can say, every change reported on
+//! its IR path) then [`emit::emit`] (that model -> text, losing nothing more). It does not
+//! load meshes and it does not expand xacro.
 //!
 //! Inside: `raw` (the URDF dialect of the shared XML layer, the xacro refusal), `spec` (poses,
-//! settings and defaults), `import` (document -> IR) and `emit` (IR -> text). The element-by-element mapping is in
+//! settings and defaults), `import` (document -> IR), `lower` (IR -> what URDF can say) and `emit` (IR -> text). The element-by-element mapping is in
 //! `docs/formats/urdf.md`.
 //!
 //! ```
@@ -38,6 +36,7 @@
 
 pub mod emit;
 pub(crate) mod import;
+pub mod lower;
 pub(crate) mod raw;
 pub mod spec;
 
