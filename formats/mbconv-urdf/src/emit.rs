@@ -3,8 +3,8 @@
 //! This is the `emit` half of the writer: it writes a model whose shape is URDF's (one tree
 //! of links under one root or under the world, each body frame on its joint's frame, joint
 //! kinds URDF has, shapes URDF has) and loses nothing: reading its text back gives the same
-//! model. A model it cannot say exactly is refused, naming the item; the lowering passes that
-//! turn any model into such a model are the other half, not written yet.
+//! model. A model it cannot say exactly is refused, naming the item; [`crate::lower::lower`] turns
+//! any model into such a model.
 //!
 //! Numbers follow the number policy (shortest round trip); an `<origin>`'s angles are the
 //! file's own (`urdf.source.*` aids) when the reader kept them, else `spec::rpy_angles`.
@@ -40,6 +40,8 @@ impl std::fmt::Display for Unsayable {
 }
 
 impl std::error::Error for Unsayable {}
+
+impl miette::Diagnostic for Unsayable {}
 
 fn unsayable(path: String, reason: impl Into<String>) -> Unsayable {
     Unsayable {

@@ -12,14 +12,12 @@
 //! verbatim in `urdf.*` extras. Malformed input, xacro sources and kinematic loops are
 //! refused with errors that name file, line and column.
 //!
-//! Its writer is half done: [`emit::emit`] writes a model URDF can already say, losing nothing
-//! (a URDF read and written reads back to the same model); the lowering that makes any model
-//! such a model is not written yet, so the crate is not registered in `mbconv::formats()`
-//! (the registry's `Format` needs `lower` and `emit`); call [`read`] and [`emit::emit`]
-//! directly. It does not load meshes and it does not expand xacro.
+//! Its writer is [`lower::lower`] (any model -> one URDF can say, every change reported on
+//! its IR path) then [`emit::emit`] (that model -> text, losing nothing more). It does not
+//! load meshes and it does not expand xacro.
 //!
 //! Inside: `raw` (the URDF dialect of the shared XML layer, the xacro refusal), `spec` (poses,
-//! settings and defaults), `import` (document -> IR) and `emit` (IR -> text). The element-by-element mapping is in
+//! settings and defaults), `import` (document -> IR), `lower` (IR -> what URDF can say) and `emit` (IR -> text). The element-by-element mapping is in
 //! `docs/formats/urdf.md`.
 //!
 //! ```
@@ -38,10 +36,17 @@
 
 pub mod emit;
 pub(crate) mod import;
+pub mod lower;
 pub(crate) mod raw;
 pub mod spec;
+mod support;
 
-use mbconv_ir::format::{FormatError, FormatInfo, Imported, Options, SettingSpec, Source};
+use mbconv_ir::Model;
+use mbconv_ir::format::kit::Tracing;
+use mbconv_ir::format::support::FeatureSupport;
+use mbconv_ir::format::{
+    Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingSpec, Source,
+};
 
 /// Name, extensions and description, as the registry will show them.
 pub const INFO: FormatInfo = FormatInfo {
@@ -70,4 +75,53 @@ pub fn sniff(text: &str) -> bool {
 /// caller.
 pub fn read(source: &Source, options: &Options) -> Result<Imported, FormatError> {
     import::import(source, options).map_err(|e| e as FormatError)
+}
+
+/// The URDF format for the registry: reads with [`read`], writes with [`lower::lower`] then
+/// [`emit::emit`].
+///
+/// ```
+/// use mbconv_ir::format::{Format, Options, Source};
+/// let text = r#"<robot name="r"><link name="a"/></robot>"#;
+/// let urdf = mbconv_urdf::UrdfFormat;
+/// let read = urdf.read(&Source::from_string("r.urdf", text), &Options::default()).unwrap();
+/// let written = urdf.write(&read.model, &Options::default()).unwrap();
+/// assert!(written.text.contains("<link name=\"a\""));
+/// ```
+pub struct UrdfFormat;
+
+impl Format for UrdfFormat {
+    fn info(&self) -> &FormatInfo {
+        &INFO
+    }
+
+    fn read_settings(&self) -> &'static [SettingSpec] {
+        READ_SETTINGS
+    }
+
+    fn feature_support(&self) -> &'static [FeatureSupport] {
+        support::FEATURE_SUPPORT
+    }
+
+    fn sniff(&self, text: &str) -> bool {
+        sniff(text)
+    }
+
+    fn read(&self, source: &Source, options: &Options) -> Result<Imported, FormatError> {
+        read(source, options)
+    }
+
+    fn lower(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
+        Ok(lower::lower(model, Tracing::Off))
+    }
+
+    /// The same lowering, keeping the model after each named pass.
+    fn lower_traced(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
+        Ok(lower::lower(model, Tracing::On))
+    }
+
+    fn emit(&self, model: &Model, _options: &Options) -> Result<Exported, FormatError> {
+        let text = emit::emit(model).map_err(|e| Box::new(e) as FormatError)?;
+        Ok(Exported::text(text, mbconv_ir::report::Report::default()))
+    }
 }

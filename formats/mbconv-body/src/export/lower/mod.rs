@@ -6,10 +6,10 @@
 //! (`force_elements`, `motors`, `loads`, `groups_and_frames`, `constraints`, `devices`,
 //! `omit_disabled_joints`); `velocities` (a body file has none); `weld_fixed_bodies` and
 //! `explicit_free_joints` (bodies attached to the world by explicit joints);
-//! `reverse_joints` (joints met from their child side, `mbconv_ir::lower::reverse_joint`,
-//! which mirrors limits); `single_root` (several world joints under one fixed massless root
+//! `reverse_joints` (joints met from their child side, the kit's shared
+//! `reverse_joints_towards_root`, which mirrors limits); `single_root` (several world joints under one fixed massless root
 //! link); `loops_as_extra_joints`; `joints_as_chains` (multi-dof joints as chains of massless
-//! links); `body_frames_on_joints` (`move_body_frame`); `joint_data` and `body_data` (what
+//! links) and `body_frames_on_joints` (the kit's shared passes); `joint_data` and `body_data` (what
 //! the format lacks); `reference_poses` (recomputed from the tree). Emitting the result loses
 //! nothing more.
 
@@ -17,7 +17,9 @@ mod topology;
 
 use crate::spec::{FORMAT, GRAVITY};
 use mbconv_ir::format::Lowered;
-use mbconv_ir::format::kit::{LowerSession, Tracing};
+use mbconv_ir::format::kit::{
+    LowerSession, Tracing, body_frames_on_joints, joints_as_chains, reverse_joints_towards_root,
+};
 use mbconv_ir::format::support::Feature;
 use mbconv_ir::kinematics::{Configuration, SpanningTree, joint_motion, world_poses};
 use mbconv_ir::lower::{disable_immobile_groups, explicit_free_joints, fix_inactive_bodies};
@@ -52,11 +54,11 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
         let findings = explicit_free_joints(&mut s.model, FORMAT);
         s.absorb(findings);
     });
-    s.run("reverse_joints", topology::reversed_joints);
+    s.run("reverse_joints", reverse_joints_towards_root);
     s.run("single_root", topology::single_root);
     s.run("loops_as_extra_joints", topology::loops);
-    s.run("joints_as_chains", topology::chains);
-    s.run("body_frames_on_joints", topology::body_frames);
+    s.run("joints_as_chains", joints_as_chains);
+    s.run("body_frames_on_joints", body_frames_on_joints);
     s.run("joint_data", joint_data);
     s.run("body_data", bodies);
     s.run("reference_poses", reference_poses);

@@ -1,0 +1,692 @@
+//! IR -> IR: the model as URDF can say it, as a sequence of named passes on a
+//! [`LowerSession`], every change a finding `urdf.<what>` with its feature row and IR path.
+//! Emitting the result ([`crate::emit::emit`]) loses nothing more.
+//!
+//! The passes, in order: `disable_immobile_groups` and `fix_inactive_bodies` (URDF can
+//! neither hold a group's joints nor switch a link off); `simulation_settings` (URDF has no
+//! gravity and no time step: a gravity other than (0, 0, -9.81) is reported); items URDF has
+//! no element for (`force_elements`, `motors`, `loads`, `groups_and_frames`, `constraints`,
+//! `devices`); `omit_disabled_joints`; `initial_state` (URDF has no initial positions or
+//! velocities: lost, except a free joint's position, baked into its origin);
+//! `weld_fixed_bodies` and `explicit_free_joints` (one tree: a fixed body is welded to the
+//! `world` link unless it is the only root, a floating body hangs from `world` by a
+//! `floating` joint); `reverse_joints` (the tree hangs from its root, the kit's
+//! `reverse_joints_towards_root`); `cut_loops` (URDF is a tree: a loop-closing joint is lost);
+//! `joints_as_chains` (ball, universal, Euler, cylindrical, translational, point joints, a
+//! free joint below another link and a planar joint whose axes are not URDF's, as chains of
+//! massless links); `body_frames_on_joints` (a link's frame is its joint's frame);
+//! `joint_data`, `body_data` (what URDF lacks per item); `root_link` (a model without bodies
+//! gets one massless link); `reference_poses` (body poses recomputed from the tree).
+//!
+//! ```
+//! use mbconv_ir::format::kit::Tracing;
+//! use mbconv_ir::{Body, BodyRef, Joint, JointKind, Model};
+//! let mut model = Model::new("ball");
+//! model.bodies.push(Body::new("bob"));
+//! model.joints.push(Joint::new("pivot", JointKind::Spherical, BodyRef::World, BodyRef::body("bob")));
+//! let lowered = mbconv_urdf::lower::lower(&model, Tracing::Off);
+//! assert_eq!(lowered.model.joints.len(), 3); // three revolute joints through two massless links
+//! assert!(lowered.report.contains("urdf.joint_as_gimbal_chain"));
+//! assert!(mbconv_urdf::emit::emit(&lowered.model).is_ok());
+//! ```
+
+use crate::spec;
+use mbconv_ir::format::Lowered;
+use mbconv_ir::format::kit::{
+    LowerSession, Tracing, body_frames_on_joints, joints_as_chains_where, reverse_joints_towards_root,
+};
+use mbconv_ir::format::support::Feature;
+use mbconv_ir::kinematics::{Configuration, SpanningTree, joint_motion, world_poses};
+use mbconv_ir::lower::{disable_immobile_groups, explicit_free_joints, fix_inactive_bodies};
+use mbconv_ir::report::path;
+use mbconv_ir::{
+    ActuatorKind, Body, BodyRef, ForceKind, Geometry, Inertia, Joint, JointKind, Limits, Model, ShapeRole,
+    Value,
+};
+use nalgebra::Vector3;
+
+/// The format name, the prefix of every finding.
+const FORMAT: &str = "urdf";
+
+/// The gravity the URDF loaders (and mbconv's solver, for a model without one) apply.
+pub const GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
+
+/// Lowers `model` for URDF; `tracing` keeps the model after every pass.
+pub fn lower(model: &Model, tracing: Tracing) -> Lowered {
+    let mut s = LowerSession::new(FORMAT, model, tracing);
+    s.run("disable_immobile_groups", |s| {
+        let findings = disable_immobile_groups(&mut s.model, FORMAT);
+        s.absorb(findings);
+    });
+    s.run("fix_inactive_bodies", |s| {
+        let findings = fix_inactive_bodies(&mut s.model, FORMAT);
+        s.absorb(findings);
+    });
+    s.run("simulation_settings", simulation);
+    s.run("force_elements", force_elements);
+    s.run("motors", motors);
+    s.run("loads", loads);
+    s.run("groups_and_frames", groups_and_frames);
+    s.run("constraints", constraints);
+    s.run("devices", devices);
+    s.run("omit_disabled_joints", disabled_joints);
+    s.run("initial_state", initial_state);
+    s.run("weld_fixed_bodies", fixed_bodies);
+    s.run("explicit_free_joints", |s| {
+        let findings = explicit_free_joints(&mut s.model, FORMAT);
+        s.absorb(findings);
+    });
+    s.run("reverse_joints", reverse_joints_towards_root);
+    s.run("cut_loops", cut_loops);
+    s.run("joints_as_chains", |s| joints_as_chains_where(s, needs_chain));
+    s.run("body_frames_on_joints", body_frames_on_joints);
+    s.run("joint_data", joint_data);
+    s.run("body_data", body_data);
+    s.run("root_link", root_link);
+    s.run("reference_poses", reference_poses);
+    s.finish()
+}
+
+/// The multi-dof joints URDF has no element for: all but a `planar` joint whose axes are
+/// the ones URDF derives from its normal, and a `floating` joint from the world.
+fn needs_chain(j: &Joint) -> bool {
+    match &j.kind {
+        JointKind::Planar { axis1, axis2 } => spec::plane_axes(&axis1.cross(axis2)) != Some((*axis1, *axis2)),
+        JointKind::Free => !j.parent.is_world(),
+        _ => true,
+    }
+}
+
+fn simulation(s: &mut LowerSession) {
+    let sim = std::mem::take(&mut s.model.simulation);
+    if let Some(g) = sim.gravity {
+        let down = g.x == 0.0 && g.y == 0.0 && g.z < 0.0;
+        if g == Vector3::from(GRAVITY) {
+            s.note(
+                "gravity_not_written",
+                Feature::Gravity,
+                "simulation.gravity",
+                "URDF has no gravity; its loaders apply (0, 0, -9.81), the model's own",
+            );
+        } else if down {
+            s.approximated(
+                "gravity_magnitude_lost",
+                Feature::Gravity,
+                "simulation.gravity",
+                format!(
+                    "URDF has no gravity: its loaders apply (0, 0, -9.81), not (0, 0, {})",
+                    g.z
+                ),
+            );
+        } else {
+            s.lost(
+                "gravity_lost",
+                Feature::Gravity,
+                "simulation.gravity",
+                format!(
+                    "URDF has no gravity and its loaders pull along -z: the model's {:?} is lost (turn the model so that its up axis is z)",
+                    [g.x, g.y, g.z]
+                ),
+            );
+        }
+    }
+    if sim.time_step.is_some() {
+        s.lost(
+            "time_step_lost",
+            Feature::TimeStep,
+            "simulation.time_step",
+            "URDF has no time step",
+        );
+    }
+    if sim.end_time.is_some() {
+        s.lost(
+            "end_time_lost",
+            Feature::TimeStep,
+            "simulation.end_time",
+            "URDF has no end time",
+        );
+    }
+    if !sim.extras.is_empty() {
+        s.lost(
+            "solver_settings_lost",
+            Feature::TimeStep,
+            "simulation",
+            "URDF has no solver settings",
+        );
+    }
+    let mut extras = std::mem::take(&mut s.model.extras);
+    s.strip_foreign_extras(&mut extras, "");
+    s.model.extras = extras;
+}
+
+fn force_elements(s: &mut LowerSession) {
+    for item in std::mem::take(&mut s.model.force_elements) {
+        let (what, feature) = match item.kind {
+            ForceKind::Tsda(_) => ("tsda_lost", Feature::Tsda),
+            ForceKind::Rsda(_) => ("rsda_lost", Feature::Rsda),
+            ForceKind::Bushing(_) => ("bushing_element_lost", Feature::Bushings),
+            ForceKind::Restraint(_) => ("restraint_lost", Feature::Restraints),
+        };
+        s.lost(
+            what,
+            feature,
+            &path::item("force_elements", &item.name),
+            format!("URDF has no {} force elements", item.kind.type_name()),
+        );
+    }
+}
+
+fn motors(s: &mut LowerSession) {
+    for item in std::mem::take(&mut s.model.motors) {
+        s.lost(
+            "motor_lost",
+            Feature::Motors,
+            &path::item("motors", &item.name),
+            "URDF has no motors (controllers live outside the file)",
+        );
+    }
+}
+
+fn loads(s: &mut LowerSession) {
+    for item in std::mem::take(&mut s.model.loads) {
+        s.lost(
+            "load_lost",
+            Feature::BodyLoads,
+            &path::item("loads", &item.name),
+            "URDF has no loads",
+        );
+    }
+}
+
+fn groups_and_frames(s: &mut LowerSession) {
+    for item in std::mem::take(&mut s.model.groups) {
+        s.lost(
+            "group_lost",
+            Feature::Groups,
+            &path::item("groups", &item.name),
+            "URDF is one robot without groups",
+        );
+    }
+    for item in std::mem::take(&mut s.model.world_frames) {
+        s.lost(
+            "named_frame_lost",
+            Feature::NamedFrames,
+            &path::item("world_frames", &item.name),
+            "URDF has no named frames",
+        );
+    }
+}
+
+/// A switched-off constraint is left out (it constrains nothing); any other is lost.
+fn constraints(s: &mut LowerSession) {
+    for c in std::mem::take(&mut s.model.constraints) {
+        let at = path::item("constraints", &c.name);
+        if c.enabled {
+            s.lost(
+                "constraint_lost",
+                Feature::Constraints,
+                &at,
+                format!("URDF has no {} constraint", c.kind.type_name()),
+            );
+        } else {
+            s.note(
+                "disabled_constraint_omitted",
+                Feature::Constraints,
+                &at,
+                "a switched-off constraint is not written (without it the bodies move the same)",
+            );
+        }
+    }
+}
+
+fn devices(s: &mut LowerSession) {
+    for d in std::mem::take(&mut s.model.devices) {
+        s.lost(
+            "device_lost",
+            Feature::Devices,
+            &path::item("devices", &d.name),
+            "URDF has no sensors (they live in <gazebo> extensions)",
+        );
+    }
+}
+
+/// Leaves out switched-off joints (they constrain nothing).
+fn disabled_joints(s: &mut LowerSession) {
+    for j in std::mem::take(&mut s.model.joints) {
+        if !j.enabled {
+            s.note(
+                "disabled_joint_omitted",
+                Feature::of_joint(&j.kind),
+                &path::item("joints", &j.name),
+                "a switched-off joint is not written (without it the bodies move the same)",
+            );
+            continue;
+        }
+        s.model.joints.push(j);
+    }
+}
+
+/// URDF states the reference configuration only: a free joint's initial position goes into
+/// its origin, every other initial position and every velocity is lost.
+fn initial_state(s: &mut LowerSession) {
+    for i in 0..s.model.bodies.len() {
+        if s.model.bodies[i].initial_velocity.take().is_some() {
+            let at = path::item("bodies", &s.model.bodies[i].name);
+            s.lost(
+                "body_velocity_lost",
+                Feature::InitialBodyVelocities,
+                &at,
+                "URDF has no initial velocities: the body starts at rest",
+            );
+        }
+    }
+    for i in 0..s.model.joints.len() {
+        let j = &mut s.model.joints[i];
+        let at = path::item("joints", &j.name);
+        let moved = j.q0.iter().any(|q| *q != 0.0);
+        let moving = j.v0.iter().any(|v| *v != 0.0);
+        j.v0.iter_mut().for_each(|v| *v = 0.0);
+        let free = j.kind == JointKind::Free;
+        if moved {
+            if free {
+                j.parent_frame = j.parent_frame * joint_motion(&j.kind, &j.q0);
+            }
+            j.q0.iter_mut().for_each(|q| *q = 0.0);
+        }
+        if moved && free {
+            s.note(
+                "free_joint_position_baked",
+                Feature::InitialJointPositions,
+                &at,
+                "the free joint's initial position is baked into its origin (the body starts where it did)",
+            );
+        } else if moved {
+            s.lost(
+                "joint_position_lost",
+                Feature::InitialJointPositions,
+                &at,
+                "URDF has no initial joint positions: the joint starts at 0",
+            );
+        }
+        if moving {
+            s.lost(
+                "joint_velocity_lost",
+                Feature::InitialJointVelocities,
+                &at,
+                "URDF has no initial joint velocities: the joint starts at rest",
+            );
+        }
+    }
+}
+
+/// A fixed body that is the model's only root stays a fixed root link (URDF loaders weld
+/// the root by default, mbconv's reader with `root=fixed`); any other fixed body is welded to
+/// the `world` link by a fixed joint.
+fn fixed_bodies(s: &mut LowerSession) {
+    let held = |m: &Model, name: &str| {
+        m.joints
+            .iter()
+            .any(|j| j.child.name() == Some(name) || j.parent.name() == Some(name) && j.child.is_world())
+    };
+    let roots: Vec<usize> = (0..s.model.bodies.len())
+        .filter(|&b| !held(&s.model, &s.model.bodies[b].name))
+        .collect();
+    let world = s
+        .model
+        .joints
+        .iter()
+        .any(|j| j.parent.is_world() || j.child.is_world());
+    if let [root] = roots.as_slice()
+        && !world
+        && s.model.bodies[*root].fixed
+        && s.model.bodies.iter().filter(|b| b.fixed).count() == 1
+    {
+        return;
+    }
+    for i in 0..s.model.bodies.len() {
+        if !s.model.bodies[i].fixed {
+            continue;
+        }
+        s.model.bodies[i].fixed = false;
+        let body = &s.model.bodies[i];
+        let mut name = format!("{}_fixed", body.name);
+        while s.model.joints.iter().any(|j| j.name == name) {
+            name.push('_');
+        }
+        let mut joint = Joint::new(name, JointKind::Fixed, BodyRef::World, BodyRef::body(&body.name));
+        joint.parent_frame = body.pose;
+        let at = path::item("bodies", &body.name);
+        s.model.joints.push(joint);
+        s.note(
+            "fixed_body_welded",
+            Feature::FixedBodies,
+            &at,
+            "the fixed body is welded to the world link by a fixed joint",
+        );
+    }
+}
+
+/// URDF is a tree: the joints that close loops are lost.
+fn cut_loops(s: &mut LowerSession) {
+    let tree = SpanningTree::new(&s.model);
+    let mut cut = tree.loop_joints.clone();
+    cut.sort_unstable();
+    for &index in cut.iter().rev() {
+        let j = s.model.joints.remove(index);
+        s.lost(
+            "loop_joint_lost",
+            Feature::KinematicLoops,
+            &path::item("joints", &j.name),
+            format!(
+                "URDF is a tree: the loop-closing {} joint is cut",
+                j.kind.type_name()
+            ),
+        );
+    }
+}
+
+/// True when `value` holds the string `name` anywhere.
+fn mentions(value: &Value, name: &str) -> bool {
+    match value {
+        Value::String(s) => s == name,
+        Value::List(items) => items.iter().any(|v| mentions(v, name)),
+        Value::Map(map) => map.iter().any(|(_, v)| mentions(v, name)),
+        _ => false,
+    }
+}
+
+fn joint_data(s: &mut LowerSession) {
+    let transmissions = s
+        .model
+        .extras
+        .get("urdf.transmission")
+        .cloned()
+        .unwrap_or_default();
+    for j in 0..s.model.joints.len() {
+        let at = path::item("joints", &s.model.joints[j].name);
+        let joint = &mut s.model.joints[j];
+        let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
+        let mut approximated: Vec<(&str, Feature, &str)> = Vec::new();
+        if joint.bushing.take().is_some() {
+            lost.push((
+                "bushing_lost",
+                Feature::Bushings,
+                "bushing compliance: the joint is written rigid",
+            ));
+        }
+        // A force, velocity or position actuator is what a kept <transmission> naming the
+        // joint says (its hardware interface); any other is lost.
+        let said = matches!(
+            joint.actuator,
+            Some(ActuatorKind::Force | ActuatorKind::Velocity | ActuatorKind::Position)
+        ) && mentions(&transmissions, &joint.name);
+        if !said && joint.actuator.take().is_some() {
+            lost.push((
+                "joint_actuator_lost",
+                Feature::JointActuators,
+                "the actuator type (transmissions say it outside the joint)",
+            ));
+        }
+        let multi = joint.kind.nv() != 1;
+        if multi && !joint.dofs.is_empty() {
+            let data = joint
+                .dofs
+                .iter()
+                .any(|d| *d != mbconv_ir::DofProperties::default());
+            joint.dofs.clear();
+            if data {
+                lost.push((
+                    "multi_dof_data_lost",
+                    Feature::of_joint(&joint.kind),
+                    "limits, damping or springs of a multi-dof joint",
+                ));
+            }
+        }
+        let prismatic = matches!(joint.kind, JointKind::Prismatic { .. });
+        for dof in &mut joint.dofs {
+            if dof.spring_stiffness != 0.0 {
+                lost.push(("joint_springs_lost", Feature::JointSprings, "joint springs"));
+            }
+            dof.spring_stiffness = 0.0;
+            dof.spring_rest_position = 0.0;
+            if dof.rotor_inertia != 0.0 {
+                dof.rotor_inertia = 0.0;
+                lost.push(("rotor_inertia_lost", Feature::JointActuators, "rotor inertia"));
+            }
+            if !dof.acceleration_limits.is_unlimited() {
+                dof.acceleration_limits = Limits::default();
+                lost.push((
+                    "acceleration_limits_lost",
+                    Feature::JointVelocityEffortLimits,
+                    "acceleration limits",
+                ));
+            }
+            if dof.name.take().is_some() {
+                lost.push(("coordinate_names_lost", Feature::FormatExtras, "coordinate names"));
+            }
+            let p = dof.position_limits;
+            if p.lower.is_some() != p.upper.is_some() {
+                dof.position_limits = Limits::default();
+                approximated.push((
+                    "one_sided_limit_dropped",
+                    Feature::JointLimits,
+                    "a one-sided position limit is dropped (URDF reads a missing bound as 0)",
+                ));
+            }
+            for (limits, what) in [
+                (&mut dof.effort_limits, "effort"),
+                (&mut dof.velocity_limits, "velocity"),
+            ] {
+                if !limits.is_unlimited() && limits.lower.map(|x| -x) != limits.upper {
+                    let bound = limits
+                        .upper
+                        .map_or(f64::INFINITY, f64::abs)
+                        .min(limits.lower.map_or(f64::INFINITY, f64::abs));
+                    *limits = Limits::new(-bound, bound);
+                    approximated.push(if what == "effort" {
+                        (
+                            "effort_limits_symmetrised",
+                            Feature::JointVelocityEffortLimits,
+                            "asymmetric effort limits made symmetric with the smaller bound",
+                        )
+                    } else {
+                        (
+                            "velocity_limits_symmetrised",
+                            Feature::JointVelocityEffortLimits,
+                            "asymmetric velocity limits made symmetric with the smaller bound",
+                        )
+                    });
+                }
+            }
+            if prismatic
+                && dof.position_limits.is_unlimited()
+                && !(dof.effort_limits.is_unlimited() && dof.velocity_limits.is_unlimited())
+            {
+                dof.effort_limits = Limits::default();
+                dof.velocity_limits = Limits::default();
+                approximated.push(("unbounded_prismatic_limits_dropped", Feature::JointVelocityEffortLimits, "effort and velocity limits of an unbounded prismatic joint are dropped (URDF's <limit> would bound its position at 0)"));
+            }
+        }
+        if joint.joint_id.take().is_some() {
+            lost.push(("joint_id_lost", Feature::FormatExtras, "joint ids"));
+        }
+        let mut extras = std::mem::take(&mut joint.extras);
+        s.strip_foreign_extras(&mut extras, &at);
+        s.model.joints[j].extras = extras;
+        lost.dedup();
+        for (what, feature, data) in lost {
+            s.lost(what, feature, &at, format!("URDF cannot say {data}"));
+        }
+        approximated.dedup();
+        for (what, feature, message) in approximated {
+            s.approximated(what, feature, &at, message);
+        }
+    }
+}
+
+fn body_data(s: &mut LowerSession) {
+    for b in 0..s.model.bodies.len() {
+        let at = path::item("bodies", &s.model.bodies[b].name);
+        let body = &mut s.model.bodies[b];
+        let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
+        let mut notes: Vec<(&str, Feature, &str)> = Vec::new();
+        if !body.gravity {
+            body.gravity = true;
+            lost.push((
+                "body_gravity_lost",
+                Feature::Gravity,
+                "switching gravity off for one body (gravity acts on it)",
+            ));
+        }
+        if !body.enabled {
+            body.enabled = true;
+            lost.push((
+                "disabled_body_enabled",
+                Feature::FixedBodies,
+                "a switched-off body (it is written on)",
+            ));
+        }
+        if !body.frames.is_empty() {
+            body.frames.clear();
+            lost.push(("named_frame_lost", Feature::NamedFrames, "named frames"));
+        }
+        if !body.contact_materials.is_empty() {
+            body.contact_materials.clear();
+            lost.push((
+                "contact_material_lost",
+                Feature::ContactMaterials,
+                "contact materials",
+            ));
+        }
+        let m = body.inertial.inertia.0;
+        if m[0][1] != m[1][0] || m[0][2] != m[2][0] || m[1][2] != m[2][1] {
+            let mut sym = m;
+            for (r, c) in [(0, 1), (0, 2), (1, 2)] {
+                let v = 0.5 * (m[r][c] + m[c][r]);
+                sym[r][c] = v;
+                sym[c][r] = v;
+            }
+            body.inertial.inertia = Inertia(sym);
+            lost.push((
+                "inertia_symmetrised",
+                Feature::InertiaProducts,
+                "an asymmetric inertia tensor (its symmetric part is written)",
+            ));
+        }
+        let mut shapes = Vec::new();
+        for mut shape in std::mem::take(&mut body.shapes) {
+            if !writable(&shape.geometry) {
+                lost.push((
+                    "shape_lost",
+                    Feature::Shapes,
+                    "planes, pyramids, multi-spheres, fitted primitives and mesh sub-nodes",
+                ));
+                continue;
+            }
+            if shape.contact_material.take().is_some()
+                || shape.contact_radius.take().is_some()
+                || !shape.collidable
+            {
+                shape.collidable = true;
+                lost.push((
+                    "shape_contact_settings_lost",
+                    Feature::ContactMaterials,
+                    "per-shape contact settings",
+                ));
+            }
+            if shape.role != ShapeRole::Visual
+                && shape.appearance.is_some()
+                && shape.role == ShapeRole::Collision
+            {
+                shape.appearance = None;
+                lost.push((
+                    "collision_appearance_lost",
+                    Feature::Appearance,
+                    "the colour of a collision shape",
+                ));
+            }
+            if let Some(a) = &mut shape.appearance {
+                let beyond = a.specular.take().is_some()
+                    | a.emissive.take().is_some()
+                    | a.ambient_intensity.take().is_some()
+                    | a.shininess.take().is_some()
+                    | a.transparency.take().is_some()
+                    | (a.diffuse.is_none() && a.alpha.take().is_some());
+                if beyond {
+                    lost.push((
+                        "appearance_reduced",
+                        Feature::Appearance,
+                        "appearance beyond a colour and a texture",
+                    ));
+                }
+            }
+            if shape.role == ShapeRole::Both {
+                let mut collision = shape.clone();
+                collision.role = ShapeRole::Collision;
+                collision.appearance = None;
+                shape.role = ShapeRole::Visual;
+                shapes.push(shape);
+                shapes.push(collision);
+                notes.push((
+                    "shape_split",
+                    Feature::Shapes,
+                    "a shape that is drawn and collides is written as a <visual> and a <collision>",
+                ));
+            } else {
+                shapes.push(shape);
+            }
+        }
+        body.shapes = shapes;
+        let mut extras = std::mem::take(&mut body.extras);
+        s.strip_foreign_extras(&mut extras, &at);
+        s.model.bodies[b].extras = extras;
+        lost.dedup();
+        for (what, feature, data) in lost {
+            s.lost(what, feature, &at, format!("URDF cannot say {data}"));
+        }
+        notes.dedup();
+        for (what, feature, message) in notes {
+            s.note(what, feature, &at, message);
+        }
+    }
+}
+
+/// URDF needs a link: a model without bodies gets one massless link (the fixed root).
+fn root_link(s: &mut LowerSession) {
+    if !s.model.bodies.is_empty() {
+        return;
+    }
+    let mut root = Body::new("base_link");
+    root.inertial.mass = 0.0;
+    root.inertial.inertia = Inertia::zero();
+    root.fixed = true;
+    s.model.bodies.push(root);
+    s.note(
+        "root_link_added",
+        Feature::FixedBodies,
+        "bodies",
+        "the model has no bodies and URDF needs a link: a fixed massless link is written",
+    );
+}
+
+/// Body poses from the joint frames (the reference configuration the file states): the
+/// passes above change joint frames, add links and move body frames without touching poses.
+fn reference_poses(s: &mut LowerSession) {
+    let tree = SpanningTree::new(&s.model);
+    let poses = world_poses(&s.model, &tree, Configuration::Reference);
+    for (body, pose) in s.model.bodies.iter_mut().zip(poses) {
+        body.pose = pose;
+    }
+}
+
+fn writable(g: &Geometry) -> bool {
+    match g {
+        Geometry::Mesh(mesh) | Geometry::ConvexHull(mesh) => mesh.node.is_none(),
+        Geometry::Box { .. }
+        | Geometry::Sphere { .. }
+        | Geometry::Cylinder { .. }
+        | Geometry::Capsule { .. }
+        | Geometry::Ellipsoid { .. } => true,
+        _ => false,
+    }
+}

@@ -1,0 +1,185 @@
+//! The lowering: any model becomes one `emit` writes, every change reported on its IR path.
+#![allow(clippy::unwrap_used)]
+
+use mbconv_ir::format::kit::Tracing;
+use mbconv_ir::format::{Options, Source};
+use mbconv_ir::report::Category;
+use mbconv_ir::{Body, BodyRef, DofProperties, Joint, JointKind, Model, Pose};
+use nalgebra::{UnitQuaternion, Vector3};
+
+/// Lowers, emits and reads back; returns the lowered model's report codes with their paths.
+fn lower_and_write(model: &Model) -> (Vec<(String, Category, String)>, Model) {
+    let lowered = mbconv_urdf::lower::lower(model, Tracing::Off);
+    let text = mbconv_urdf::emit::emit(&lowered.model)
+        .unwrap_or_else(|e| panic!("{}: {e}\n{:#?}", model.name, lowered.report.findings));
+    let back = mbconv_urdf::read(&Source::from_string("lowered.urdf", text), &Options::default())
+        .unwrap_or_else(|e| panic!("{}: {e}", model.name));
+    let codes = lowered
+        .report
+        .findings
+        .iter()
+        .map(|f| (f.code.clone(), f.category, f.path.clone().unwrap_or_default()))
+        .collect();
+    (codes, back.model)
+}
+
+fn has(codes: &[(String, Category, String)], code: &str, category: Category, path: &str) -> bool {
+    codes
+        .iter()
+        .any(|(c, k, p)| c == code && *k == category && p == path)
+}
+
+/// A model with everything URDF cannot say: a loop, a ball joint, a joint pointing to the
+/// root, a body frame off its joint, initial state, sideways gravity, a spring.
+fn awkward() -> Model {
+    let mut m = Model::new("awkward");
+    m.simulation.gravity = Some(Vector3::new(0.0, -9.81, 0.0));
+    m.simulation.time_step = Some(0.001);
+    let mut base = Body::new("base");
+    base.fixed = true;
+    m.bodies.push(base);
+    for name in ["a", "b", "c"] {
+        let mut b = Body::new(name);
+        b.pose = Pose::new(Vector3::new(0.0, 0.0, -1.0), UnitQuaternion::identity());
+        m.bodies.push(b);
+    }
+    // `a` hangs from base by a revolute joint with a spring and an initial angle.
+    let mut j = Joint::new(
+        "hinge",
+        JointKind::Revolute { axis: Vector3::y() },
+        BodyRef::body("base"),
+        BodyRef::body("a"),
+    );
+    j.child_frame = Pose::new(Vector3::new(0.0, 0.0, 0.5), UnitQuaternion::identity());
+    j.parent_frame = Pose::new(Vector3::new(0.0, 0.0, -0.5), UnitQuaternion::identity());
+    j.q0 = vec![0.3];
+    j.dofs = vec![DofProperties {
+        spring_stiffness: 10.0,
+        ..DofProperties::default()
+    }];
+    m.joints.push(j);
+    // `b` hangs from `a` by a ball joint written from b's side.
+    let mut j = Joint::new(
+        "ball",
+        JointKind::Spherical,
+        BodyRef::body("b"),
+        BodyRef::body("a"),
+    );
+    j.parent_frame = Pose::identity();
+    m.joints.push(j);
+    // `c` hangs from `b` and closes a loop back to base.
+    m.joints.push(Joint::new(
+        "slide",
+        JointKind::Prismatic { axis: Vector3::x() },
+        BodyRef::body("b"),
+        BodyRef::body("c"),
+    ));
+    m.joints.push(Joint::new(
+        "closing",
+        JointKind::Revolute { axis: Vector3::z() },
+        BodyRef::body("c"),
+        BodyRef::body("base"),
+    ));
+    m
+}
+
+#[test]
+fn what_urdf_cannot_say_is_lowered_and_reported() {
+    let (codes, back) = lower_and_write(&awkward());
+    for (code, category, path) in [
+        ("urdf.gravity_lost", Category::Dropped, "simulation.gravity"),
+        ("urdf.time_step_lost", Category::Dropped, "simulation.time_step"),
+        (
+            "urdf.joint_position_lost",
+            Category::Dropped,
+            r#"joints["hinge"]"#,
+        ),
+        ("urdf.joint_springs_lost", Category::Dropped, r#"joints["hinge"]"#),
+        (
+            "urdf.joint_as_gimbal_chain",
+            Category::Approximated,
+            r#"joints["ball"]"#,
+        ),
+    ] {
+        assert!(
+            has(&codes, code, category, path),
+            "no {code} at {path}: {codes:#?}"
+        );
+    }
+    // One joint of the loop is cut (the spanning tree picks which) and reported.
+    let cut: Vec<&str> = codes
+        .iter()
+        .filter(|(c, _, _)| c == "urdf.loop_joint_lost")
+        .map(|(_, _, p)| p.as_str())
+        .collect();
+    assert_eq!(cut.len(), 1, "{codes:#?}");
+    assert!(
+        back.joints
+            .iter()
+            .all(|j| !cut[0].contains(&format!("{:?}", j.name)))
+    );
+    // The ball joint is three revolute joints.
+    assert_eq!(
+        back.joints.iter().filter(|j| j.name.starts_with("ball")).count(),
+        3
+    );
+    // The tree hangs from base, held where it was (fixed, or welded to the world link).
+    assert!(
+        back.bodies.iter().any(|b| b.name == "base" && b.fixed)
+            || back
+                .joints
+                .iter()
+                .any(|j| j.parent.is_world() && j.child.name() == Some("base") && j.kind == JointKind::Fixed)
+    );
+}
+
+#[test]
+fn a_floating_body_hangs_from_the_world_link() {
+    let mut m = Model::new("float");
+    m.bodies.push(Body::new("ball"));
+    let (codes, back) = lower_and_write(&m);
+    assert!(
+        codes
+            .iter()
+            .any(|(c, _, _)| c == "urdf.explicit_free_joint" || c.starts_with("urdf."))
+    );
+    assert_eq!(back.joints.len(), 1);
+    assert_eq!(back.joints[0].kind, JointKind::Free);
+    assert!(back.joints[0].parent.is_world());
+}
+
+#[test]
+fn an_empty_model_gets_a_link() {
+    let (codes, back) = lower_and_write(&Model::new("empty"));
+    assert!(has(&codes, "urdf.root_link_added", Category::Note, "bodies"));
+    assert_eq!(back.bodies.len(), 1);
+}
+
+/// Every IR fixture lowers to a model URDF writes and reads back, and lowering that model
+/// again changes nothing that moves a body.
+#[test]
+fn every_ir_fixture_lowers_to_urdf() {
+    let dir = mbconv_test_support::fixtures_root().join("ir");
+    let files = mbconv_test_support::files_with_extension(&dir, "json");
+    assert!(files.len() >= 5);
+    for file in files {
+        let model = mbconv_ir::mbir::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let lowered = mbconv_urdf::lower::lower(&model, Tracing::Off);
+        let again = mbconv_urdf::lower::lower(&lowered.model, Tracing::Off);
+        let moved: Vec<_> = again
+            .report
+            .findings
+            .iter()
+            .filter(|f| f.category != Category::Note)
+            .map(|f| format!("{} {}", f.code, f.path.clone().unwrap_or_default()))
+            .collect();
+        assert!(moved.is_empty(), "{}: lowering twice: {moved:?}", file.display());
+        let (_, back) = lower_and_write(&model);
+        assert_eq!(
+            back.bodies.len(),
+            lowered.model.bodies.len(),
+            "{}",
+            file.display()
+        );
+    }
+}
