@@ -11,6 +11,9 @@
 //!   `../shared/oracles/choreonoid` into `target/choreonoid-oracle` (once per machine).
 //! * `cargo xtask golden [dart|solver|all]` — regenerate the golden data the tests read
 //!   (DART loading SKEL files; Pinocchio ABA and DART trajectories for the solver).
+//! * `cargo xtask golden mjcf` — MuJoCo's reading of every MJCF fixture and corpus model (mass,
+//!   world COM and inertia, body poses) and its 1 s trajectories of the fixtures and a few
+//!   small corpus models (`formats/mbconv-mjcf/tests/golden`).
 //! * `cargo xtask golden chrono` — Chrono's initial state of every Chrono model, and the
 //!   cross-simulator trajectories (DART and Chrono on each model and its conversion).
 //! * `cargo xtask golden choreonoid` — what Choreonoid's loader reads from every `.body`
@@ -54,6 +57,9 @@ tasks:
                            packages needed, see xtask/src/choreonoid.rs)
   golden [dart|solver|all] regenerate golden data from the oracles (default: all = dart
                            and solver)
+  golden mjcf              regenerate the MJCF golden data: MuJoCo's reading of every
+                           MJCF fixture and corpus model, trajectories of the fixtures
+                           and a few small corpus models
   golden chrono            regenerate the Chrono golden data: Chrono's initial state of
                            every Chrono model, and DART/Chrono trajectories of every SKEL
                            and Chrono model and its conversion (needs oracles chrono)
@@ -87,6 +93,7 @@ fn main() -> Result<()> {
         ["golden"] | ["golden", "all"] => oracles::golden_dart().and_then(|()| oracles::golden_solver()),
         ["golden", "dart"] => oracles::golden_dart(),
         ["golden", "solver"] => oracles::golden_solver(),
+        ["golden", "mjcf"] => oracles::golden_mjcf(),
         ["golden", "chrono"] => chrono::golden(),
         ["golden", "choreonoid"] => choreonoid::golden(),
         ["corpus"] => corpus::run(),

@@ -237,3 +237,88 @@ pub fn golden_solver() -> Result<()> {
         ],
     )
 }
+
+/// Small corpus models whose 1 s trajectories MuJoCo records for the solver comparison.
+const MJCF_TRAJECTORY_CORPUS: [&str; 7] = [
+    "dm_control/dm_control/suite/acrobot.xml",
+    "dm_control/dm_control/suite/pendulum.xml",
+    "drake/multibody/benchmarks/acrobot/acrobot.xml",
+    "drake/multibody/parsing/test/mujoco_parser_test/pendulum.xml",
+    "mujoco/test/engine/testdata/rotations.xml",
+    "mujoco/test/engine/testdata/spin_recoil.xml",
+    "mujoco/test/user/testdata/dzhanibekov.xml",
+];
+
+/// The model files of `../shared/corpus/mjcf/README.md` (first column of its table).
+fn mjcf_corpus_models(corpus: &std::path::Path) -> Result<Vec<String>> {
+    let readme = std::fs::read_to_string(corpus.join("README.md"))?;
+    let files: Vec<String> = readme
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `"))
+        .filter_map(|rest| rest.split('`').next())
+        .filter(|file| file.ends_with(".xml"))
+        .map(str::to_owned)
+        .collect();
+    if files.is_empty() {
+        bail!("no model files in {}", corpus.join("README.md").display());
+    }
+    Ok(files)
+}
+
+/// MuJoCo golden data for the MJCF reader (`formats/mbconv-mjcf/tests/golden`): every fixture
+/// of `fixtures/mjcf` (with trajectories; `keyframes.xml` also at its keyframe `moved`) and
+/// every model file of the MJCF corpus (a few small ones with trajectories).
+pub fn golden_mjcf() -> Result<()> {
+    let python = setup()?;
+    let corpus = shared()?.join("corpus/mjcf");
+    let root = workspace_root();
+    let out = root.join("formats/mbconv-mjcf/tests/golden");
+    let _ = std::fs::remove_dir_all(&out);
+    let script = root.join("oracles/mujoco/mujoco_golden.py");
+    let (script, out) = (script.to_string_lossy(), out.to_string_lossy());
+    let mut fixtures: Vec<String> = std::fs::read_dir(root.join("fixtures/mjcf"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "xml"))
+        .filter_map(|p| p.file_name().and_then(|n| n.to_str()).map(str::to_owned))
+        .collect();
+    fixtures.sort();
+    let fixture_root = root.join("fixtures/mjcf");
+    let fixture_root = fixture_root.to_string_lossy();
+    let mut args = vec![
+        &*script,
+        "--root",
+        &*fixture_root,
+        "--prefix",
+        "fixtures",
+        "--out",
+        &*out,
+        "--trajectory",
+        "--keyframe",
+        "keyframes.xml=moved",
+    ];
+    args.extend(fixtures.iter().map(String::as_str));
+    run(&python, &args)?;
+    let models = mjcf_corpus_models(&corpus)?;
+    let corpus_root = corpus.to_string_lossy();
+    let base = [
+        &*script,
+        "--root",
+        &*corpus_root,
+        "--prefix",
+        "corpus",
+        "--out",
+        &*out,
+    ];
+    let mut args = base.to_vec();
+    args.extend(
+        models
+            .iter()
+            .map(String::as_str)
+            .filter(|m| !MJCF_TRAJECTORY_CORPUS.contains(m)),
+    );
+    run(&python, &args)?;
+    let mut args = base.to_vec();
+    args.push("--trajectory");
+    args.extend(MJCF_TRAJECTORY_CORPUS);
+    run(&python, &args)
+}
