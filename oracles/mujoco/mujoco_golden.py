@@ -98,11 +98,12 @@ def trajectory(m, key):
     }
 
 
-def golden(path, keyframe, with_trajectory):
+def golden(root, path, keyframe, with_trajectory):
     try:
         m = mujoco.MjModel.from_xml_path(path)
-    except Exception as e:  # MuJoCo's compiler error
-        return {"load_error": str(e).strip()}
+    except Exception as e:  # MuJoCo's compiler error, with ROOT's absolute path left out
+        text = str(e).strip().replace(os.path.abspath(root) + os.sep, "")
+        return {"load_error": text}
     d = mujoco.MjData(m)
     mujoco.mj_forward(m, d)
     out = {"nbody": int(m.nbody - 1), "nv": int(m.nv), "qpos0": state(m, d)}
@@ -129,7 +130,7 @@ def main():
     keyframes = dict(k.split("=", 1) for k in args.keyframe)
     os.makedirs(args.out, exist_ok=True)
     for rel in args.files:
-        data = golden(os.path.join(args.root, rel), keyframes.get(rel), args.trajectory)
+        data = golden(args.root, os.path.join(args.root, rel), keyframes.get(rel), args.trajectory)
         data["file"] = rel
         name = f"{args.prefix}__{rel.replace('/', '__')}.json"
         with open(os.path.join(args.out, name), "w") as f:
