@@ -40,8 +40,7 @@ use mbconv_ir::kinematics::{Configuration, SpanningTree, joint_motion, world_pos
 use mbconv_ir::lower::{disable_immobile_groups, explicit_free_joints, fix_inactive_bodies};
 use mbconv_ir::report::path;
 use mbconv_ir::{
-    ActuatorKind, Body, BodyRef, ForceKind, Geometry, Inertia, Joint, JointKind, Limits, Model, ShapeRole,
-    Value,
+    ActuatorKind, Body, BodyRef, Geometry, Inertia, Joint, JointKind, Limits, Model, ShapeRole, Value,
 };
 use nalgebra::Vector3;
 
@@ -160,53 +159,19 @@ fn simulation(s: &mut LowerSession) {
 }
 
 fn force_elements(s: &mut LowerSession) {
-    for item in std::mem::take(&mut s.model.force_elements) {
-        let (what, feature) = match item.kind {
-            ForceKind::Tsda(_) => ("tsda_lost", Feature::Tsda),
-            ForceKind::Rsda(_) => ("rsda_lost", Feature::Rsda),
-            ForceKind::Bushing(_) => ("bushing_element_lost", Feature::Bushings),
-            ForceKind::Restraint(_) => ("restraint_lost", Feature::Restraints),
-        };
-        s.lost(
-            what,
-            feature,
-            &path::item("force_elements", &item.name),
-            format!("URDF has no {} force elements", item.kind.type_name()),
-        );
-    }
+    s.lose_all_force_elements(|kind| format!("URDF has no {} force elements", kind));
 }
 
 fn motors(s: &mut LowerSession) {
-    for item in std::mem::take(&mut s.model.motors) {
-        s.lost(
-            "motor_lost",
-            Feature::Motors,
-            &path::item("motors", &item.name),
-            "URDF has no motors (controllers live outside the file)",
-        );
-    }
+    s.lose_all_motors("URDF has no motors (controllers live outside the file)");
 }
 
 fn loads(s: &mut LowerSession) {
-    for item in std::mem::take(&mut s.model.loads) {
-        s.lost(
-            "load_lost",
-            Feature::BodyLoads,
-            &path::item("loads", &item.name),
-            "URDF has no loads",
-        );
-    }
+    s.lose_all_loads("URDF has no loads");
 }
 
 fn groups_and_frames(s: &mut LowerSession) {
-    for item in std::mem::take(&mut s.model.groups) {
-        s.lost(
-            "group_lost",
-            Feature::Groups,
-            &path::item("groups", &item.name),
-            "URDF is one robot without groups",
-        );
-    }
+    s.lose_all_groups("URDF is one robot without groups");
     for item in std::mem::take(&mut s.model.world_frames) {
         s.lost(
             "named_frame_lost",

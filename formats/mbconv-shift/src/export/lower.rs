@@ -357,22 +357,8 @@ fn symmetric_inertia(s: &mut LowerSession) {
 
 /// Motors, loads, constraints and devices: Shift has no place for them.
 fn drop_items(s: &mut LowerSession) {
-    for motor in std::mem::take(&mut s.model.motors) {
-        s.lost(
-            "motor_lost",
-            Feature::Motors,
-            &path::item("motors", &motor.name),
-            "Shift has no motors",
-        );
-    }
-    for load in std::mem::take(&mut s.model.loads) {
-        s.lost(
-            "load_lost",
-            Feature::BodyLoads,
-            &path::item("loads", &load.name),
-            "Shift has no body loads",
-        );
-    }
+    s.lose_all_motors("Shift has no motors");
+    s.lose_all_loads("Shift has no body loads");
     for constraint in std::mem::take(&mut s.model.constraints) {
         s.lost(
             "constraint_lost",

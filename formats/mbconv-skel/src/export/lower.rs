@@ -185,22 +185,8 @@ fn drop_force_elements(s: &mut LowerSession) {
 
 /// Motors, external loads and devices: SKEL has none.
 fn drop_motors_loads_devices(s: &mut LowerSession) {
-    for x in std::mem::take(&mut s.model.motors) {
-        s.lost(
-            "motor_lost",
-            Feature::Motors,
-            &path::item("motors", &x.name),
-            "SKEL has no motors",
-        );
-    }
-    for x in std::mem::take(&mut s.model.loads) {
-        s.lost(
-            "load_lost",
-            Feature::BodyLoads,
-            &path::item("loads", &x.name),
-            "SKEL has no external loads",
-        );
-    }
+    s.lose_all_motors("SKEL has no motors");
+    s.lose_all_loads("SKEL has no external loads");
     for x in std::mem::take(&mut s.model.devices) {
         s.lost(
             "device_lost",

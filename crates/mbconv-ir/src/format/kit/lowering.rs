@@ -249,6 +249,60 @@ impl LowerSession {
         );
     }
 
+    /// Removes every motor, one `motor_lost` finding each, saying `message`.
+    pub fn lose_all_motors(&mut self, message: &str) {
+        for item in std::mem::take(&mut self.model.motors) {
+            let at = crate::report::path::item("motors", &item.name);
+            self.lost("motor_lost", Feature::Motors, &at, message);
+        }
+    }
+
+    /// Removes every body load, one `load_lost` finding each, saying `message`.
+    pub fn lose_all_loads(&mut self, message: &str) {
+        for item in std::mem::take(&mut self.model.loads) {
+            let at = crate::report::path::item("loads", &item.name);
+            self.lost("load_lost", Feature::BodyLoads, &at, message);
+        }
+    }
+
+    /// Removes every group, one `group_lost` finding each, saying `message` (as
+    /// [`Self::lose_all_motors`], [`Self::lose_all_loads`] and
+    /// [`Self::lose_all_force_elements`] do for their items).
+    ///
+    /// ```
+    /// use mbconv_ir::format::kit::{LowerSession, Tracing};
+    /// use mbconv_ir::{Group, GroupType, Model};
+    /// let mut model = Model::new("m");
+    /// model.groups.push(Group::new("arm", GroupType::Other));
+    /// let mut s = LowerSession::new("toy", &model, Tracing::Off);
+    /// s.lose_all_groups("toy has no groups");
+    /// assert!(s.model.groups.is_empty());
+    /// assert_eq!(s.report.findings[0].code, "toy.group_lost");
+    /// assert_eq!(s.report.findings[0].path.as_deref(), Some("groups[\"arm\"]"));
+    /// ```
+    pub fn lose_all_groups(&mut self, message: &str) {
+        for item in std::mem::take(&mut self.model.groups) {
+            let at = crate::report::path::item("groups", &item.name);
+            self.lost("group_lost", Feature::Groups, &at, message);
+        }
+    }
+
+    /// Removes every force element, one finding each (`tsda_lost`, `rsda_lost`,
+    /// `bushing_element_lost`, `restraint_lost`), saying `message(type_name)`.
+    pub fn lose_all_force_elements(&mut self, message: impl Fn(&str) -> String) {
+        use crate::model::force::ForceKind;
+        for item in std::mem::take(&mut self.model.force_elements) {
+            let (what, feature) = match item.kind {
+                ForceKind::Tsda(_) => ("tsda_lost", Feature::Tsda),
+                ForceKind::Rsda(_) => ("rsda_lost", Feature::Rsda),
+                ForceKind::Bushing(_) => ("bushing_element_lost", Feature::Bushings),
+                ForceKind::Restraint(_) => ("restraint_lost", Feature::Restraints),
+            };
+            let at = crate::report::path::item("force_elements", &item.name);
+            self.lost(what, feature, &at, message(item.kind.type_name()));
+        }
+    }
+
     /// Adds findings made elsewhere (the shared passes of [`crate::lower`]).
     pub fn absorb(&mut self, findings: impl IntoIterator<Item = Finding>) {
         self.report.findings.extend(findings);
