@@ -392,11 +392,12 @@ fn decide(
     let mut explained_by = Vec::new();
     // The writer's numbers read back to the last bit at best: a model that amplifies rounding
     // is compared with L within what rounding alone does to it.
-    let lb_rounding = (!lb.within(tolerances))
+    let lb_within = lb.within(tolerances);
+    let lb_rounding = (!lb_within)
         .then(|| rounding_sensitivity(&round.lowered.model, simulation, l))
         .flatten()
         .filter(|s| lb.within(&widened(tolerances, s)));
-    let (verdict, mut message) = if !lb.within(tolerances) && lb_rounding.is_none() {
+    let (verdict, mut message) = if !lb_within && lb_rounding.is_none() {
         // Emit never excuses: the emitted file must say exactly the lowered model.
         let emit_losses = loss_codes(emit_report);
         let said = if emit_losses.is_empty() {
