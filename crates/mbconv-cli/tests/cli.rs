@@ -291,9 +291,9 @@ fn stdin_to_stdout() {
 
 #[test]
 fn unknown_format_and_missing_output_format_are_usage_errors() {
-    let out = mbconv(&["convert", example().to_str().unwrap(), "--to", "urdf"]);
+    let out = mbconv(&["convert", example().to_str().unwrap(), "--to", "usd"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("unknown format \"urdf\""));
+    assert!(stderr(&out).contains("unknown format \"usd\""));
     let out = mbconv(&["convert", example().to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("cannot tell the output format"));

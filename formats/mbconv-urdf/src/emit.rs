@@ -41,6 +41,8 @@ impl std::fmt::Display for Unsayable {
 
 impl std::error::Error for Unsayable {}
 
+impl miette::Diagnostic for Unsayable {}
+
 fn unsayable(path: String, reason: impl Into<String>) -> Unsayable {
     Unsayable {
         path,

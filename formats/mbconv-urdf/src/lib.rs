@@ -39,8 +39,14 @@ pub(crate) mod import;
 pub mod lower;
 pub(crate) mod raw;
 pub mod spec;
+mod support;
 
-use mbconv_ir::format::{FormatError, FormatInfo, Imported, Options, SettingSpec, Source};
+use mbconv_ir::Model;
+use mbconv_ir::format::kit::Tracing;
+use mbconv_ir::format::support::FeatureSupport;
+use mbconv_ir::format::{
+    Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingSpec, Source,
+};
 
 /// Name, extensions and description, as the registry will show them.
 pub const INFO: FormatInfo = FormatInfo {
@@ -69,4 +75,53 @@ pub fn sniff(text: &str) -> bool {
 /// caller.
 pub fn read(source: &Source, options: &Options) -> Result<Imported, FormatError> {
     import::import(source, options).map_err(|e| e as FormatError)
+}
+
+/// The URDF format for the registry: reads with [`read`], writes with [`lower::lower`] then
+/// [`emit::emit`].
+///
+/// ```
+/// use mbconv_ir::format::{Format, Options, Source};
+/// let text = r#"<robot name="r"><link name="a"/></robot>"#;
+/// let urdf = mbconv_urdf::UrdfFormat;
+/// let read = urdf.read(&Source::from_string("r.urdf", text), &Options::default()).unwrap();
+/// let written = urdf.write(&read.model, &Options::default()).unwrap();
+/// assert!(written.text.contains("<link name=\"a\""));
+/// ```
+pub struct UrdfFormat;
+
+impl Format for UrdfFormat {
+    fn info(&self) -> &FormatInfo {
+        &INFO
+    }
+
+    fn read_settings(&self) -> &'static [SettingSpec] {
+        READ_SETTINGS
+    }
+
+    fn feature_support(&self) -> &'static [FeatureSupport] {
+        support::FEATURE_SUPPORT
+    }
+
+    fn sniff(&self, text: &str) -> bool {
+        sniff(text)
+    }
+
+    fn read(&self, source: &Source, options: &Options) -> Result<Imported, FormatError> {
+        read(source, options)
+    }
+
+    fn lower(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
+        Ok(lower::lower(model, Tracing::Off))
+    }
+
+    /// The same lowering, keeping the model after each named pass.
+    fn lower_traced(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
+        Ok(lower::lower(model, Tracing::On))
+    }
+
+    fn emit(&self, model: &Model, _options: &Options) -> Result<Exported, FormatError> {
+        let text = emit::emit(model).map_err(|e| Box::new(e) as FormatError)?;
+        Ok(Exported::text(text, mbconv_ir::report::Report::default()))
+    }
 }

@@ -425,6 +425,15 @@ pub enum LookupError {
         /// What it is.
         description: String,
     },
+    /// Several built formats write files with this extension.
+    #[error("several formats write {path} ({candidates}); pass --to")]
+    #[diagnostic(code(format::ambiguous))]
+    Ambiguous {
+        /// The file.
+        path: String,
+        /// The formats that claim its extension.
+        candidates: String,
+    },
     /// Neither the extension nor the content identifies a format.
     #[error("cannot tell the format of {path}; pass --from or --to")]
     #[diagnostic(code(format::undetected))]
@@ -524,8 +533,21 @@ impl Registry {
             known: known.join(", "),
         })
     }
-    /// The format of an input file, by extension and then by content. When several built
-    /// formats share the extension, the content decides.
+    /// The format of an input file, by extension and then by content. An extension that
+    /// one built format claims decides alone (a `.skel` file with a `<robot>` root is a
+    /// broken SKEL file, not URDF); when several formats share the extension (`.xml`,
+    /// `.json`), the content decides; a file whose extension no format claims is recognised
+    /// by its content.
+    ///
+    /// ```
+    /// use mbconv_ir::format::Registry;
+    /// use std::path::Path;
+    /// let mut registry = Registry::new();
+    /// registry.register(Box::new(mbconv_ir::mbir::MbirFormat));
+    /// let json = r#"{"format": "mbir", "version": 1}"#;
+    /// assert_eq!(registry.detect(Path::new("m.mbir.json"), Some(json)).unwrap().info().name, "mbir");
+    /// assert!(registry.detect(Path::new("m.txt"), Some("hello")).is_err());
+    /// ```
     pub fn detect(&self, path: &Path, text: Option<&str>) -> Result<&dyn Format, LookupError> {
         let by_ext: Vec<&dyn Format> = self
             .formats
@@ -533,16 +555,18 @@ impl Registry {
             .map(|f| f.as_ref())
             .filter(|f| f.info().matches_extension(path))
             .collect();
+        if by_ext.len() == 1 {
+            return Ok(by_ext[0]);
+        }
         if let Some(text) = text {
             if let Some(f) = by_ext.iter().find(|f| f.sniff(text)) {
                 return Ok(*f);
             }
-            if let Some(f) = self.formats.iter().find(|f| f.sniff(text)) {
+            if by_ext.is_empty()
+                && let Some(f) = self.formats.iter().find(|f| f.sniff(text))
+            {
                 return Ok(f.as_ref());
             }
-        }
-        if by_ext.len() == 1 {
-            return Ok(by_ext[0]);
         }
         // Several formats share the ending and none recognises the content (an empty or
         // broken file): the most specific ending decides (`.mbir.json` over `.json`), so that
@@ -591,10 +615,29 @@ impl Registry {
         options.check(format.info().name, Direction::Write, format.write_settings())?;
         format.write(model, options)
     }
-    /// The format to write `path` in, by extension.
+    /// The format to write `path` in, by extension. An extension several built formats
+    /// share (`.xml`: URDF, MJCF) names none of them: the caller has to say which.
     pub fn detect_output(&self, path: &Path) -> Result<&dyn Format, LookupError> {
-        if let Some(f) = self.formats.iter().find(|f| f.info().matches_extension(path)) {
-            return Ok(f.as_ref());
+        let by_ext: Vec<&dyn Format> = self
+            .formats
+            .iter()
+            .map(|f| f.as_ref())
+            .filter(|f| f.info().matches_extension(path))
+            .collect();
+        let longest = |f: &dyn Format| f.info().matching_extension_len(path).unwrap_or(0);
+        if let Some(best) = by_ext.iter().copied().max_by_key(|f| longest(*f)) {
+            let tied: Vec<&str> = by_ext
+                .iter()
+                .filter(|f| longest(**f) == longest(best))
+                .map(|f| f.info().name)
+                .collect();
+            if tied.len() == 1 {
+                return Ok(best);
+            }
+            return Err(LookupError::Ambiguous {
+                path: path.display().to_string(),
+                candidates: tied.join(", "),
+            });
         }
         if let Some(p) = self.planned.iter().find(|p| p.matches_extension(path)) {
             return Err(not_built(p));
