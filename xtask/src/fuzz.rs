@@ -10,12 +10,13 @@ use std::path::Path;
 use std::process::Command;
 
 /// Every target, with the fixtures directory that seeds its corpus.
-pub const TARGETS: [(&str, &str); 5] = [
+pub const TARGETS: [(&str, &str); 6] = [
     ("chrono", "fixtures/chrono"),
     ("skel", "fixtures/skel"),
     ("body", "fixtures/body"),
     ("shift", "fixtures/shift"),
     ("mbir", "fixtures/ir"),
+    ("urdf", "fixtures/urdf"),
 ];
 
 /// What to run.
@@ -40,7 +41,7 @@ pub fn parse_plan(args: &[&str]) -> Result<Plan> {
             "--targets" => {
                 plan.targets = value.split(',').map(str::to_owned).collect();
                 if let Some(bad) = plan.targets.iter().find(|t| !TARGETS.iter().any(|(n, _)| n == t)) {
-                    bail!("no fuzz target {bad:?}; targets: chrono, skel, body, shift, mbir");
+                    bail!("no fuzz target {bad:?}; targets: chrono, skel, body, shift, mbir, urdf");
                 }
             }
             _ => bail!("unknown option {flag} of fuzz"),

@@ -78,7 +78,7 @@ tasks:
                            trees, every format to every format: wall time and peak RSS;
                            DART readWorld on the same SKEL chains beside it
   fuzz [--seconds N] [--targets chrono,skel,...]
-                           cargo-fuzz on every reader (chrono, skel, body, shift, mbir),
+                           cargo-fuzz on every reader (chrono, skel, body, shift, mbir, urdf),
                            N seconds each (default 60), one after the other; needs
                            cargo-fuzz (RUSTC_BOOTSTRAP=1 stands in for nightly)";
 

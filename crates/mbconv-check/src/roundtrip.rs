@@ -139,7 +139,7 @@ pub fn round_trip(
     };
     let source = Source::from_path(&entry).map_err(|e| hide_dir(&e))?;
     let read_back = registry
-        .read(format, &source, &Options::default())
+        .read(format, &source, &format.read_back_options(write_options))
         .map_err(|e| hide_dir(&e))?;
     Ok(RoundTrip {
         lowered,

@@ -44,7 +44,7 @@ fn help_lists_every_command() {
     assert!(out.status.success());
     let help = stdout(&out);
     let shortcuts: Vec<String> = shortcuts().into_iter().map(|s| s.name).collect();
-    assert_eq!(shortcuts.len(), 12, "{shortcuts:?}");
+    assert_eq!(shortcuts.len(), 5 * 4, "{shortcuts:?}"); // chrono, skel, body, shift, urdf
     for cmd in shortcuts.iter().map(String::as_str).chain([
         "convert", "info", "validate", "formats", "simulate", "dynamics", "bushing",
     ]) {
@@ -417,4 +417,34 @@ fn bushing_replace_turns_a_joint_into_a_force_element() {
         "nope",
     ]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// The extension decides when one format claims it; `.xml` (URDF, MJCF, SDFormat, and files
+/// that are no model) is decided by the content; an output extension several formats write
+/// names none of them.
+#[test]
+fn formats_are_detected_by_extension_then_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let robot = r#"<robot name="r"><link name="a"/></robot>"#;
+    // A `.skel` file with a <robot> root is a broken SKEL file, not URDF.
+    let skel = dir.path().join("robot.skel");
+    std::fs::write(&skel, robot).unwrap();
+    let out = mbconv(&["convert", skel.to_str().unwrap(), "--to", "mbir", "-o", "-"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("urdf"), "{}", stderr(&out));
+    // The same text in `.xml` is URDF.
+    let xml = dir.path().join("robot.xml");
+    std::fs::write(&xml, robot).unwrap();
+    let out = mbconv(&["convert", xml.to_str().unwrap(), "--to", "mbir", "-o", "-"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // An `.xml` file no format recognises is not taken for any of them.
+    let other = dir.path().join("other.xml");
+    std::fs::write(&other, "<catalog/>").unwrap();
+    let out = mbconv(&["convert", other.to_str().unwrap(), "--to", "mbir", "-o", "-"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("cannot tell the format"),
+        "{}",
+        stderr(&out)
+    );
 }

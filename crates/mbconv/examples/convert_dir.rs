@@ -10,7 +10,7 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [dir, to, out_dir] = args.as_slice() else {
-        eprintln!("usage: convert_dir DIR FORMAT OUT_DIR   (FORMAT: chrono, skel, body, shift, mbir)");
+        eprintln!("usage: convert_dir DIR FORMAT OUT_DIR   (FORMAT: chrono, skel, body, shift, urdf, mbir)");
         return ExitCode::from(2);
     };
     let registry = mbconv::formats();

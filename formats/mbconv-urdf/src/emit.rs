@@ -10,6 +10,7 @@
 //! file's own (`urdf.source.*` aids) when the reader kept them, else `spec::rpy_angles`.
 
 use crate::import::XMLNS;
+use crate::lower::RootWriting;
 use crate::spec;
 use mbconv_ir::format::kit::aids;
 use mbconv_ir::format::kit::numbers::format_number;
@@ -52,10 +53,28 @@ fn unsayable(path: String, reason: impl Into<String>) -> Unsayable {
 
 const DRAKE: &str = "http://drake.mit.edu";
 
-/// Writes `model` as URDF, or says which item URDF cannot say as it stands.
+/// Writes `model` as URDF, or says which item URDF cannot say as it stands. A root link that
+/// is not fixed is refused: URDF readers weld a root unless told otherwise ([`emit_with`]
+/// writes one for readers told to free it).
 pub fn emit(model: &Model) -> Result<String, Unsayable> {
+    emit_with(model, RootWriting::FloatingJoint)
+}
+
+/// Writes `model` as URDF; with [`RootWriting::Free`], a root link that is not fixed is
+/// written alone (free in DART and Drake, and in mbconv read with `root=free`).
+///
+/// ```
+/// use mbconv_ir::{Body, Model};
+/// use mbconv_urdf::lower::RootWriting;
+/// let mut model = Model::new("puck");
+/// model.bodies.push(Body::new("puck"));
+/// assert!(mbconv_urdf::emit::emit(&model).is_err());
+/// let text = mbconv_urdf::emit::emit_with(&model, RootWriting::Free).unwrap();
+/// assert!(text.contains("<link name=\"puck\""));
+/// ```
+pub fn emit_with(model: &Model, root: RootWriting) -> Result<String, Unsayable> {
     check_model(model)?;
-    check_tree(model)?;
+    check_tree(model, root)?;
     let mut robot = XmlElement::new("robot").attr("name", &model.name);
     let mut prefixes: Vec<(String, String)> = match model.extras.get(XMLNS) {
         Some(Value::Map(map)) => map
@@ -96,7 +115,7 @@ pub fn emit(model: &Model) -> Result<String, Unsayable> {
 
 /// One tree: every joint's child a body, each body the child of at most one joint, joints
 /// pointing away from the root, no loops, one root (welded) or the world above everything.
-fn check_tree(model: &Model) -> Result<(), Unsayable> {
+fn check_tree(model: &Model, root_writing: RootWriting) -> Result<(), Unsayable> {
     let tree = SpanningTree::new(model);
     if let Some(&j) = tree.loop_joints.first() {
         return Err(unsayable(
@@ -141,7 +160,7 @@ fn check_tree(model: &Model) -> Result<(), Unsayable> {
     match roots.as_slice() {
         [] if world_joints => Ok(()),
         [] => Err(unsayable("bodies".to_owned(), "no body: URDF needs a link")),
-        [root] if !world_joints && root.fixed => Ok(()),
+        [root] if !world_joints && (root.fixed || root_writing == RootWriting::Free) => Ok(()),
         [root] if !world_joints => Err(unsayable(
             mbconv_ir::report::path::item("bodies", &root.name),
             "a free root link: URDF readers weld it unless told otherwise",

@@ -99,6 +99,19 @@ impl Format for UrdfFormat {
         READ_SETTINGS
     }
 
+    fn write_settings(&self) -> &'static [SettingSpec] {
+        spec::WRITE_SETTINGS
+    }
+
+    /// A root written free (`root=free`) is read back free.
+    fn read_back_options(&self, write_options: &Options) -> Options {
+        let mut options = Options::default();
+        if lower::RootWriting::from_options(write_options) == lower::RootWriting::Free {
+            options.set(spec::ROOT, "free");
+        }
+        options
+    }
+
     fn feature_support(&self) -> &'static [FeatureSupport] {
         support::FEATURE_SUPPORT
     }
@@ -111,17 +124,26 @@ impl Format for UrdfFormat {
         read(source, options)
     }
 
-    fn lower(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
-        Ok(lower::lower(model, Tracing::Off))
+    fn lower(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
+        Ok(lower::lower_with(
+            model,
+            lower::RootWriting::from_options(options),
+            Tracing::Off,
+        ))
     }
 
     /// The same lowering, keeping the model after each named pass.
-    fn lower_traced(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
-        Ok(lower::lower(model, Tracing::On))
+    fn lower_traced(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
+        Ok(lower::lower_with(
+            model,
+            lower::RootWriting::from_options(options),
+            Tracing::On,
+        ))
     }
 
-    fn emit(&self, model: &Model, _options: &Options) -> Result<Exported, FormatError> {
-        let text = emit::emit(model).map_err(|e| Box::new(e) as FormatError)?;
+    fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
+        let root = lower::RootWriting::from_options(options);
+        let text = emit::emit_with(model, root).map_err(|e| Box::new(e) as FormatError)?;
         Ok(Exported::text(text, mbconv_ir::report::Report::default()))
     }
 }

@@ -50,8 +50,56 @@ const FORMAT: &str = "urdf";
 /// The gravity the URDF loaders (and mbconv's solver, for a model without one) apply.
 pub const GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
 
-/// Lowers `model` for URDF; `tracing` keeps the model after every pass.
+/// How a floating root is written (the write setting [`spec::WRITE_ROOT`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RootWriting {
+    /// A `floating` joint from a `world` link: free in every loader.
+    #[default]
+    FloatingJoint,
+    /// The root link alone: free in DART and Drake (and in mbconv with `root=free`), welded
+    /// by Pinocchio and MuJoCo.
+    Free,
+}
+
+impl RootWriting {
+    /// The choice `options` make (the default when they make none).
+    ///
+    /// ```
+    /// use mbconv_ir::format::Options;
+    /// use mbconv_urdf::lower::RootWriting;
+    /// let mut options = Options::default();
+    /// assert_eq!(RootWriting::from_options(&options), RootWriting::FloatingJoint);
+    /// options.set("root", "free");
+    /// assert_eq!(RootWriting::from_options(&options), RootWriting::Free);
+    /// ```
+    pub fn from_options(options: &mbconv_ir::format::Options) -> Self {
+        match options.choice(spec::WRITE_ROOT, spec::WRITE_ROOT_CHOICES) {
+            Some("free") => Self::Free,
+            _ => Self::FloatingJoint,
+        }
+    }
+}
+
+/// Lowers `model` for URDF with the default settings (a floating root hangs from a `world`
+/// link by a `floating` joint); `tracing` keeps the model after every pass.
 pub fn lower(model: &Model, tracing: Tracing) -> Lowered {
+    lower_with(model, RootWriting::default(), tracing)
+}
+
+/// Lowers `model` for URDF, writing a floating root as `root` says; `tracing` keeps the
+/// model after every pass.
+///
+/// ```
+/// use mbconv_ir::format::kit::Tracing;
+/// use mbconv_ir::{Body, Model};
+/// use mbconv_urdf::lower::{RootWriting, lower_with};
+/// let mut model = Model::new("puck");
+/// model.bodies.push(Body::new("puck"));
+/// let lowered = lower_with(&model, RootWriting::Free, Tracing::Off);
+/// assert!(lowered.model.joints.is_empty()); // no `floating` joint: the root link alone
+/// assert!(lowered.report.contains("urdf.root_written_free"));
+/// ```
+pub fn lower_with(model: &Model, root: RootWriting, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::new(FORMAT, model, tracing);
     s.run("disable_immobile_groups", |s| {
         let findings = disable_immobile_groups(&mut s.model, FORMAT);
@@ -82,6 +130,9 @@ pub fn lower(model: &Model, tracing: Tracing) -> Lowered {
     s.run("joint_data", joint_data);
     s.run("body_data", body_data);
     s.run("root_link", root_link);
+    if root == RootWriting::Free {
+        s.run("free_root", free_root);
+    }
     s.run("reference_poses", reference_poses);
     s.finish()
 }
@@ -372,6 +423,14 @@ fn joint_data(s: &mut LowerSession) {
         let joint = &mut s.model.joints[j];
         let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
         let mut approximated: Vec<(&str, Feature, &str)> = Vec::new();
+        if matches!(joint.kind, JointKind::PseudoContinuousTrack { .. }) {
+            joint.kind = JointKind::Fixed;
+            approximated.push((
+                "track_as_fixed",
+                Feature::FixedJoint,
+                "URDF has no continuous track: written as a fixed joint (the surface motion is lost)",
+            ));
+        }
         if joint.bushing.take().is_some() {
             lost.push((
                 "bushing_lost",
@@ -548,9 +607,10 @@ fn body_data(s: &mut LowerSession) {
                 ));
                 continue;
             }
+            // `|`, not `||`: every setting is taken off, not only the first one found.
             if shape.contact_material.take().is_some()
-                || shape.contact_radius.take().is_some()
-                || !shape.collidable
+                | shape.contact_radius.take().is_some()
+                | !shape.collidable
             {
                 shape.collidable = true;
                 lost.push((
@@ -632,6 +692,52 @@ fn root_link(s: &mut LowerSession) {
         "bodies",
         "the model has no bodies and URDF needs a link: a fixed massless link is written",
     );
+}
+
+/// `root=free`: the `floating` joint that holds the only root is left out, so that the root
+/// link stands alone (read back with `root=free`). The root link's frame is the world frame
+/// at the reference configuration: a root placed elsewhere is moved to the world origin.
+fn free_root(s: &mut LowerSession) {
+    let from_world: Vec<usize> = (0..s.model.joints.len())
+        .filter(|&j| s.model.joints[j].parent.is_world())
+        .collect();
+    let [only] = from_world.as_slice() else {
+        if from_world
+            .iter()
+            .any(|&j| s.model.joints[j].kind == JointKind::Free)
+        {
+            s.note(
+                "root_kept_floating_joint",
+                Feature::FreeJoint,
+                "joints",
+                "root=free writes one root link alone; this model hangs several links from the world, so its floating joints are written",
+            );
+        }
+        return;
+    };
+    if s.model.joints[*only].kind != JointKind::Free {
+        return;
+    }
+    let joint = s.model.joints.remove(*only);
+    let Some(name) = joint.child.name().map(str::to_owned) else {
+        return;
+    };
+    let at = path::item("joints", &joint.name);
+    if joint.parent_frame == mbconv_ir::Pose::identity() {
+        s.note(
+            "root_written_free",
+            Feature::FreeJoint,
+            &at,
+            format!("the floating joint of root link {name:?} is left out (root=free): DART and Drake read the link free, Pinocchio and MuJoCo weld it"),
+        );
+    } else {
+        s.approximated(
+            "root_moved_to_origin",
+            Feature::InitialJointPositions,
+            &at,
+            format!("the floating joint of root link {name:?} is left out (root=free), and URDF's root link frame is the world frame: the link starts at the world origin, not where the model placed it"),
+        );
+    }
 }
 
 /// Body poses from the joint frames (the reference configuration the file states): the

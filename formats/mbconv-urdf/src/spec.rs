@@ -1,4 +1,4 @@
-//! URDF's conventions and settings, shared by the reader and (later) the writer: the read
+//! URDF's conventions and settings, shared by the reader and the writer: the read and write
 //! settings, the rotation conventions of `<origin>`, the plane of a `planar` joint, and the
 //! resolution of mesh URIs.
 
@@ -16,6 +16,22 @@ pub const ROOT_CHOICES: &[&str] = &["fixed", "free"];
 /// The read setting listing directories that hold ROS packages, separated by `:` (searched
 /// before `ROS_PACKAGE_PATH` to resolve `package://NAME/...` mesh URIs).
 pub const PACKAGE_PATH: &str = "package_path";
+
+/// The write setting that says how a floating root is written: `floating_joint` (the default:
+/// a `floating` joint from a `world` link, which every loader reads as free) or `free` (the root
+/// link alone, as DART and Drake free it; Pinocchio and MuJoCo weld such a root, and mbconv
+/// reads it free only with the read setting `root=free`).
+pub const WRITE_ROOT: &str = "root";
+/// The words [`WRITE_ROOT`] takes.
+pub const WRITE_ROOT_CHOICES: &[&str] = &["floating_joint", "free"];
+
+/// The settings the URDF writer understands.
+pub const WRITE_SETTINGS: &[SettingSpec] = &[SettingSpec {
+    name: WRITE_ROOT,
+    kind: SettingKind::Choice(WRITE_ROOT_CHOICES),
+    default: "floating_joint",
+    help: "how a floating root is written: floating_joint (a `floating` joint from a `world` link, free in every loader) or free (the root link alone: free in DART and Drake, welded by Pinocchio and MuJoCo; read it back with root=free)",
+}];
 
 /// The settings the URDF reader understands.
 pub const READ_SETTINGS: &[SettingSpec] = &[

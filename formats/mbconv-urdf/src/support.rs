@@ -29,7 +29,7 @@ pub const FEATURE_SUPPORT: &[FeatureSupport] = &[
     row(
         Feature::FixedJoint,
         Support::Approximated(
-            "kept; one the tree meets from its child side that cannot be turned round is floating",
+            "kept; one the tree meets from its child side that cannot be turned round is floating; a continuous track becomes a fixed joint (its surface motion is lost)",
         ),
     ),
     row(

@@ -1,11 +1,9 @@
-//! Every malformed URDF of `fixtures/bad/urdf/` is refused with an error naming the file,
+//! Every malformed URDF of `fixtures/bad/` (the files named `urdf_*`) is refused with an error naming the file,
 //! a line and a column: by the reader (XML, structure, numbers), or, for values that parse
 //! but cannot mean anything (a NaN or negative mass, a zero axis), by the IR's validation
 //! with the span the reader recorded, as `mbconv convert` refuses them. No panic.
-//!
-//! They sit in a sub-directory of `fixtures/bad/`: the CLI's bad-input test runs every file
-//! directly in `fixtures/bad/` through the registry, which will hold URDF once its writer
-//! exists; then these files move up beside the others.
+//! (The CLI's bad-input test, `crates/mbconv-cli/tests/bad_inputs.rs`, gives the same files to
+//! `mbconv convert`; this one reads them through the crate alone.)
 #![allow(clippy::unwrap_used)]
 
 use mbconv_ir::Severity;
@@ -45,10 +43,14 @@ fn refusal(path: &std::path::Path) -> Result<String, String> {
 
 #[test]
 fn every_bad_urdf_is_refused_with_its_place() {
-    let dir = mbconv_test_support::fixtures_root().join("bad/urdf");
+    let dir = mbconv_test_support::fixtures_root().join("bad");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("urdf_"))
+        })
         .collect();
     files.sort();
     assert!(files.len() >= 25, "only {} bad URDF inputs", files.len());
@@ -75,7 +77,7 @@ fn every_bad_urdf_is_refused_with_its_place() {
 
 #[test]
 fn the_messages_say_what_is_wrong() {
-    let dir = mbconv_test_support::fixtures_root().join("bad/urdf");
+    let dir = mbconv_test_support::fixtures_root().join("bad");
     let cases = [
         (
             "urdf_multi_parent.urdf",

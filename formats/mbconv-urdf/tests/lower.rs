@@ -148,6 +148,56 @@ fn a_floating_body_hangs_from_the_world_link() {
     assert!(back.joints[0].parent.is_world());
 }
 
+/// `root=free`: the root link alone, read back free with the options the format names; a
+/// root placed away from the origin is moved there and says so.
+#[test]
+fn a_floating_root_is_written_free_when_asked() {
+    use mbconv_ir::format::Format;
+    let urdf = mbconv_urdf::UrdfFormat;
+    let mut write_options = Options::default();
+    write_options.set("root", "free");
+    let mut m = Model::new("float");
+    m.bodies.push(Body::new("torso"));
+    m.bodies.push(Body::new("leg"));
+    let mut hip = Joint::new(
+        "hip",
+        JointKind::Revolute { axis: Vector3::y() },
+        BodyRef::body("torso"),
+        BodyRef::body("leg"),
+    );
+    hip.parent_frame = Pose::from_translation(Vector3::new(0.0, 0.0, -0.5));
+    m.joints.push(hip);
+    m.bodies[1].pose = Pose::from_translation(Vector3::new(0.0, 0.0, -0.5));
+
+    let written = urdf.write(&m, &write_options).unwrap();
+    assert!(!written.text.contains("floating"), "{}", written.text);
+    assert!(written.report.contains("urdf.root_written_free"));
+    let read_options = urdf.read_back_options(&write_options);
+    let back = urdf
+        .read(
+            &Source::from_string("free.urdf", written.text.clone()),
+            &read_options,
+        )
+        .unwrap();
+    assert!(!back.model.bodies[0].fixed);
+    assert_eq!(back.model.joints.len(), 1);
+    // The default reading welds it, as Pinocchio and MuJoCo do.
+    let welded = urdf
+        .read(
+            &Source::from_string("free.urdf", written.text),
+            &Options::default(),
+        )
+        .unwrap();
+    assert!(welded.model.bodies[0].fixed);
+
+    m.bodies[0].pose = Pose::from_translation(Vector3::new(1.0, 0.0, 0.0));
+    m.bodies[1].pose = Pose::from_translation(Vector3::new(1.0, 0.0, -0.5));
+    let moved = urdf.write(&m, &write_options).unwrap();
+    assert!(moved.report.contains("urdf.root_moved_to_origin"));
+    let default = urdf.write(&m, &Options::default()).unwrap();
+    assert!(default.text.contains("type=\"floating\""));
+}
+
 #[test]
 fn an_empty_model_gets_a_link() {
     let (codes, back) = lower_and_write(&Model::new("empty"));

@@ -363,6 +363,14 @@ pub trait Format: Send + Sync {
     fn write_settings(&self) -> &'static [SettingSpec] {
         &[]
     }
+    /// The read settings that read back what [`Format::write`] wrote with `write_options`:
+    /// for a format whose files do not say everything a reader must assume (URDF's root link:
+    /// written free, it must be read free). The check reads its conversions back with them.
+    /// The default: the reader's defaults.
+    fn read_back_options(&self, write_options: &Options) -> Options {
+        let _ = write_options;
+        Options::default()
+    }
     /// How this format carries each IR feature (the table its `lower` step reports from;
     /// `docs/loss-matrix.md` is generated from it). A feature not listed is kept.
     fn feature_support(&self) -> &'static [support::FeatureSupport] {
@@ -535,9 +543,9 @@ impl Registry {
     }
     /// The format of an input file, by extension and then by content. An extension that
     /// one built format claims decides alone (a `.skel` file with a `<robot>` root is a
-    /// broken SKEL file, not URDF); when several formats share the extension (`.xml`,
-    /// `.json`), the content decides; a file whose extension no format claims is recognised
-    /// by its content.
+    /// broken SKEL file, not URDF); when several formats share the extension (`.json`) or
+    /// the extension is a container many formats use (`.xml`), the content decides; a file
+    /// whose extension no format claims is recognised by its content.
     ///
     /// ```
     /// use mbconv_ir::format::Registry;
@@ -555,7 +563,8 @@ impl Registry {
             .map(|f| f.as_ref())
             .filter(|f| f.info().matches_extension(path))
             .collect();
-        if by_ext.len() == 1 {
+        let container = is_container(path);
+        if by_ext.len() == 1 && !container {
             return Ok(by_ext[0]);
         }
         if let Some(text) = text {
@@ -567,6 +576,11 @@ impl Registry {
             {
                 return Ok(f.as_ref());
             }
+        }
+        if container {
+            return Err(LookupError::Undetected {
+                path: path.display().to_string(),
+            });
         }
         // Several formats share the ending and none recognises the content (an empty or
         // broken file): the most specific ending decides (`.mbir.json` over `.json`), so that
@@ -658,6 +672,16 @@ pub struct Shortcut {
     pub from: &'static str,
     /// The registry name of the output format.
     pub to: &'static str,
+}
+
+/// Extensions that many formats (and files that are no model) use: `.xml`. They name no
+/// format alone; the content decides.
+const CONTAINER_EXTENSIONS: &[&str] = &["xml"];
+
+fn is_container(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| CONTAINER_EXTENSIONS.iter().any(|c| e.eq_ignore_ascii_case(c)))
 }
 
 fn not_built(info: &FormatInfo) -> LookupError {
