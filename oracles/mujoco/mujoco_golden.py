@@ -11,7 +11,7 @@ world pose of the body frame (`xpos`, `xquat` as w, x, y, z). A file MuJoCo refu
 With --trajectory, also a 1 s trajectory: contact disabled, RK4, dt 1e-4, from qpos0 (or the
 keyframe), the world body-frame position and world centre of mass of every body every 0.1 s,
 plus whether a joint limit constraint was active at any step and the number of equality
-constraints (the tests leave out models whose trajectories depend on soft constraints).
+constraints that act (none when <flag> switches them off) (the tests leave out models whose trajectories depend on soft constraints).
 
 Usage:
 
@@ -60,6 +60,12 @@ def state(m, d):
     return bodies
 
 
+def equality_constraints(m):
+    """Equality constraints that act: none when <flag equality|constraint="disable"/>."""
+    off = mujoco.mjtDisableBit.mjDSBL_EQUALITY | mujoco.mjtDisableBit.mjDSBL_CONSTRAINT
+    return 0 if m.opt.disableflags & off else int(m.neq)
+
+
 def trajectory(m, key):
     m.opt.timestep = DT
     m.opt.integrator = mujoco.mjtIntegrator.mjINT_RK4
@@ -94,7 +100,7 @@ def trajectory(m, key):
         "bodies": body_names(m)[1:],
         "samples": samples,
         "limit_reached": limit_reached,
-        "equality_constraints": int(m.neq),
+        "equality_constraints": equality_constraints(m),
     }
 
 

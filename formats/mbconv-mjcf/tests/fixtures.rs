@@ -370,3 +370,39 @@ fn replicate_turns_moves_and_renames_copies() {
     assert_eq!(names, ["mark0-02", "mark1-02"]);
     assert!((body(&m, "post-02").frames[1].pose.translation - Vector3::new(0.0, 0.2, 0.0)).norm() < 1e-15);
 }
+
+#[test]
+fn disabled_flags_switch_gravity_springs_dampers_friction_limits_and_loops_off() {
+    let m = read("flags_off.xml");
+    assert_eq!(m.simulation.gravity, Some(Vector3::zeros()));
+    let kept = m.simulation.extras.get("mjcf.gravity").unwrap();
+    assert_eq!(
+        *kept,
+        mbconv_ir::Value::List(vec![
+            mbconv_ir::Value::Float(0.0),
+            mbconv_ir::Value::Float(0.0),
+            mbconv_ir::Value::Float(-9.81)
+        ])
+    );
+    let hinge = joint(&m, "hinge").dof(0);
+    // Springs act; damping, Coulomb friction and limits are off.
+    assert_eq!((hinge.spring_stiffness, hinge.spring_rest_position), (20.0, 0.8));
+    assert_eq!((hinge.damping, hinge.friction), (0.0, 0.0));
+    assert!(hinge.position_limits.is_unlimited());
+    let off = joint(&m, "slider").extras.get("mjcf.flag_off").unwrap();
+    let mbconv_ir::Value::Map(off) = off else {
+        panic!("{off:?}")
+    };
+    assert_eq!(off.get("damping"), Some(&mbconv_ir::Value::Float(2.0)));
+
+    // constraint="disable" in a second <option> adds to spring="disable" of the first.
+    let m = read("flags_constraint.xml");
+    assert_eq!(m.simulation.gravity, Some(Vector3::new(0.0, 0.0, -9.81)));
+    let shoulder = joint(&m, "shoulder").dof(0);
+    assert_eq!(shoulder.spring_stiffness, 0.0);
+    assert_eq!(shoulder.damping, 0.2);
+    assert_eq!(shoulder.friction, 0.0);
+    assert!(shoulder.position_limits.is_unlimited());
+    assert!(!joint(&m, "hold").enabled);
+    assert!(joint(&m, "shoulder").enabled);
+}

@@ -88,16 +88,6 @@ const TRAJECTORY_EXCLUDED: &[(&str, &str)] = &[
         "fixtures__joint_coupling.xml.json",
         "a joint equality (coupling): soft in MuJoCo (solref/solimp), exact in mbconv",
     ),
-    (
-        "corpus__mujoco__test__engine__testdata__rotations.xml.json",
-        "<flag gravity=\"disable\"/> is not carried into the IR's gravity yet: mbconv's body \
-         falls (4.2e-2 m at t = 0.1 s, g t^2/2 along the free joint's motion)",
-    ),
-    (
-        "corpus__mujoco__test__user__testdata__dzhanibekov.xml.json",
-        "<flag gravity=\"disable\"/> is not carried into the IR's gravity yet: mbconv's body \
-         falls (4.905e-2 m = g t^2/2 at t = 0.1 s)",
-    ),
 ];
 
 fn golden_dir() -> PathBuf {
