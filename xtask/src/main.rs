@@ -14,6 +14,9 @@
 //! * `cargo xtask golden mjcf` — MuJoCo's reading of every MJCF fixture and corpus model (mass,
 //!   world COM and inertia, body poses) and its 1 s trajectories of the fixtures and a few
 //!   small corpus models (`formats/mbconv-mjcf/tests/golden`).
+//! * `cargo xtask golden urdf` — MuJoCo's, Pinocchio's, Drake's and DART's reading of every
+//!   URDF fixture and corpus file (per body: mass, world COM, world link pose) and MuJoCo's
+//!   1 s trajectories (`formats/mbconv-urdf/tests/golden/read`).
 //! * `cargo xtask golden chrono` — Chrono's initial state of every Chrono model, and the
 //!   cross-simulator trajectories (DART and Chrono on each model and its conversion).
 //! * `cargo xtask golden choreonoid` — what Choreonoid's loader reads from every `.body`
@@ -40,6 +43,7 @@ mod fuzz;
 mod open_problems;
 mod oracles;
 mod simulators;
+mod urdf_golden;
 
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -49,7 +53,7 @@ const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
   ci                       run .ci/run (fmt check, clippy -D warnings, tests, corpus required)
-  oracles                  create target/oracle-venv with dartpy, pin, mujoco from PyPI
+  oracles                  create target/oracle-venv with dartpy, pin, mujoco, drake
   oracles chrono           build Project Chrono and its driver into target/chrono-oracle
                            (about 25 minutes on 2 cores; cmake and libeigen3-dev needed)
   oracles choreonoid       build Choreonoid's Body library and its driver into
@@ -60,6 +64,9 @@ tasks:
   golden mjcf              regenerate the MJCF golden data: MuJoCo's reading of every
                            MJCF fixture and corpus model, trajectories of the fixtures
                            and a few small corpus models
+  golden urdf              regenerate the URDF reading golden data: MuJoCo, Pinocchio,
+                           Drake and DART on every URDF fixture and corpus file, MuJoCo
+                           trajectories
   golden chrono            regenerate the Chrono golden data: Chrono's initial state of
                            every Chrono model, and DART/Chrono trajectories of every SKEL
                            and Chrono model and its conversion (needs oracles chrono)
@@ -94,6 +101,7 @@ fn main() -> Result<()> {
         ["golden", "dart"] => oracles::golden_dart(),
         ["golden", "solver"] => oracles::golden_solver(),
         ["golden", "mjcf"] => oracles::golden_mjcf(),
+        ["golden", "urdf"] => urdf_golden::golden(),
         ["golden", "chrono"] => chrono::golden(),
         ["golden", "choreonoid"] => choreonoid::golden(),
         ["corpus"] => corpus::run(),

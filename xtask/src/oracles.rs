@@ -5,7 +5,13 @@ use anyhow::{Result, bail};
 use std::path::PathBuf;
 
 /// Pinned oracle packages (the newest with Python 3.11 wheels; see shared/reference/oracles.md).
-const PACKAGES: [&str; 4] = ["dartpy==6.20.0", "pin==4.1.0", "mujoco==4.0.0", "numpy"];
+const PACKAGES: [&str; 5] = [
+    "dartpy==6.20.0",
+    "pin==4.1.0",
+    "mujoco==4.0.0",
+    "drake==1.51.1",
+    "numpy",
+];
 
 /// Creates (or reuses) `target/oracle-venv` and returns its Python.
 pub fn setup() -> Result<PathBuf> {
