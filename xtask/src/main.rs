@@ -14,6 +14,9 @@
 //! * `cargo xtask golden mjcf` — MuJoCo's reading of every MJCF fixture and corpus model (mass,
 //!   world COM and inertia, body poses) and its 1 s trajectories of the fixtures and a few
 //!   small corpus models (`formats/mbconv-mjcf/tests/golden`).
+//! * `cargo xtask golden urdf-written` — MuJoCo, Pinocchio and Drake loading the URDF mbconv
+//!   writes from every fixture and corpus model of the other formats, and MuJoCo's 1 s
+//!   trajectory of each (`formats/mbconv-urdf/tests/golden/written`).
 //! * `cargo xtask golden chrono` — Chrono's initial state of every Chrono model, and the
 //!   cross-simulator trajectories (DART and Chrono on each model and its conversion).
 //! * `cargo xtask golden choreonoid` — what Choreonoid's loader reads from every `.body`
@@ -40,6 +43,7 @@ mod fuzz;
 mod open_problems;
 mod oracles;
 mod simulators;
+mod urdf_written;
 
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -60,6 +64,9 @@ tasks:
   golden mjcf              regenerate the MJCF golden data: MuJoCo's reading of every
                            MJCF fixture and corpus model, trajectories of the fixtures
                            and a few small corpus models
+  golden urdf-written      regenerate the URDF writer's golden data: MuJoCo, Pinocchio
+                           and Drake loading mbconv's URDF of every other model, and
+                           MuJoCo's trajectories (MBCONV_ORACLE_PYTHON: the venv's python)
   golden chrono            regenerate the Chrono golden data: Chrono's initial state of
                            every Chrono model, and DART/Chrono trajectories of every SKEL
                            and Chrono model and its conversion (needs oracles chrono)
@@ -94,6 +101,7 @@ fn main() -> Result<()> {
         ["golden", "dart"] => oracles::golden_dart(),
         ["golden", "solver"] => oracles::golden_solver(),
         ["golden", "mjcf"] => oracles::golden_mjcf(),
+        ["golden", "urdf-written"] => urdf_written::golden(),
         ["golden", "chrono"] => chrono::golden(),
         ["golden", "choreonoid"] => choreonoid::golden(),
         ["corpus"] => corpus::run(),
