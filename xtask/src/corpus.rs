@@ -130,7 +130,7 @@ pub(crate) fn machine_independent(text: &str, root: &Path, corpus: &Path) -> Str
     text.replace(&corpus, "corpus").replace(&root, "")
 }
 
-fn collect(dir: &Path, found: &mut dyn FnMut(&Path)) -> Result<()> {
+pub(crate) fn collect(dir: &Path, found: &mut dyn FnMut(&Path)) -> Result<()> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("cannot list {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -148,7 +148,7 @@ fn collect(dir: &Path, found: &mut dyn FnMut(&Path)) -> Result<()> {
 
 /// True when a built format claims the file by its extension and recognises its content
 /// (so that the Choreonoid YAML files of the corpus are not taken for Chrono models).
-fn readable_kind(registry: &Registry, path: &Path) -> bool {
+pub(crate) fn readable_kind(registry: &Registry, path: &Path) -> bool {
     let claimed: Vec<_> = registry
         .formats()
         .filter(|f| f.info().matches_extension(path))

@@ -17,6 +17,9 @@
 //! * `cargo xtask golden urdf` — MuJoCo's, Pinocchio's, Drake's and DART's reading of every
 //!   URDF fixture and corpus file (per body: mass, world COM, world link pose) and MuJoCo's
 //!   1 s trajectories (`formats/mbconv-urdf/tests/golden/read`).
+//! * `cargo xtask golden urdf-written` — MuJoCo, Pinocchio and Drake loading the URDF mbconv
+//!   writes from every fixture and corpus model of the other formats, and MuJoCo's 1 s
+//!   trajectory of each (`formats/mbconv-urdf/tests/golden/written`).
 //! * `cargo xtask golden chrono` — Chrono's initial state of every Chrono model, and the
 //!   cross-simulator trajectories (DART and Chrono on each model and its conversion).
 //! * `cargo xtask golden choreonoid` — what Choreonoid's loader reads from every `.body`
@@ -44,6 +47,7 @@ mod open_problems;
 mod oracles;
 mod simulators;
 mod urdf_golden;
+mod urdf_written;
 
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -67,6 +71,9 @@ tasks:
   golden urdf              regenerate the URDF reading golden data: MuJoCo, Pinocchio,
                            Drake and DART on every URDF fixture and corpus file, MuJoCo
                            trajectories
+  golden urdf-written      regenerate the URDF writer's golden data: MuJoCo, Pinocchio
+                           and Drake loading mbconv's URDF of every other model, and
+                           MuJoCo's trajectories (MBCONV_ORACLE_PYTHON: the venv's python)
   golden chrono            regenerate the Chrono golden data: Chrono's initial state of
                            every Chrono model, and DART/Chrono trajectories of every SKEL
                            and Chrono model and its conversion (needs oracles chrono)
@@ -102,6 +109,7 @@ fn main() -> Result<()> {
         ["golden", "solver"] => oracles::golden_solver(),
         ["golden", "mjcf"] => oracles::golden_mjcf(),
         ["golden", "urdf"] => urdf_golden::golden(),
+        ["golden", "urdf-written"] => urdf_written::golden(),
         ["golden", "chrono"] => chrono::golden(),
         ["golden", "choreonoid"] => choreonoid::golden(),
         ["corpus"] => corpus::run(),

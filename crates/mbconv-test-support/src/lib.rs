@@ -108,6 +108,21 @@ pub fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
     out
 }
 
+/// A 64-bit FNV-1a hash of `text` as 16 hex digits: golden data records the hash of the text
+/// an oracle judged, so that a test can tell that the text it writes now is the same (and ask
+/// for the golden data to be regenerated when it is not). Not a cryptographic hash.
+///
+/// ```
+/// assert_eq!(mbconv_test_support::text_hash(""), "cbf29ce484222325");
+/// assert_ne!(mbconv_test_support::text_hash("a"), mbconv_test_support::text_hash("b"));
+/// ```
+pub fn text_hash(text: &str) -> String {
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("{hash:016x}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

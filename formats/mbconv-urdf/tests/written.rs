@@ -1,0 +1,418 @@
+//! The URDF writer judged by the simulators that load URDF: the golden data of
+//! `tests/golden/written/` (written by `cargo xtask golden urdf-written` from
+//! `oracles/urdf/urdf_written_golden.py`; these tests never run a simulator) says, for the URDF
+//! mbconv writes from every fixture and corpus model of the other formats, whether MuJoCo 4.0,
+//! Pinocchio 4.1 and Drake 1.51.1 load it, and MuJoCo's 1 s trajectory of it (contact off,
+//! RK4, dt 1e-4, world centres of mass every 0.1 s). The tests write each URDF again (its hash
+//! must be the one judged), check that every library loaded it (but the refusals listed in
+//! [`REFUSALS`], each with its reason), read the URDF back with mbconv (`root=fixed`: MuJoCo
+//! welds the root link to the world unless a `floating` joint holds it, as mbconv's writer
+//! writes a free root) and simulate it with mbconv's solver with the same scheme and step:
+//! every centre of mass MuJoCo reports agrees within [`TRAJECTORY_TOLERANCE`].
+//!
+//! Corpus entries are judged when `../shared/corpus` (or `$MBCONV_CORPUS`) is present and
+//! skipped with a notice otherwise.
+#![allow(clippy::unwrap_used)]
+
+use mbconv_ir::format::{Options, Source};
+use mbconv_solver::{Integrator, SimulateOptions};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Set to 1 to re-simulate every corpus entry; by default one corpus entry in
+/// [`CORPUS_SAMPLE`] (in the order of the golden files) and every fixture, so that the test stays
+/// under a minute on two cores (all 228 take about two minutes).
+const ALL_TRAJECTORIES: &str = "MBCONV_URDF_WRITTEN_ALL";
+
+/// One corpus trajectory in this many is re-simulated by default.
+const CORPUS_SAMPLE: usize = 4;
+
+/// Agreement asked for between MuJoCo's and mbconv's centres of mass over 1 s (m), relative to
+/// max(1, |MuJoCo's coordinate|): the same scheme (RK4) and step (1e-4 s) on the same text.
+const TRAJECTORY_TOLERANCE: f64 = 1e-6;
+
+/// Refusals by a library of a URDF mbconv writes: (library, the error's words, why). Each
+/// refusal must match one of these; each line must still match a refusal (else the line is
+/// stale: remove it). These are the writer's open problems (see "The writer, judged by the
+/// simulators" in `docs/formats/urdf.md`).
+const REFUSALS: &[(&str, &str, &str)] = &[
+    (
+        "pinocchio",
+        "does not contain a valid URDF model",
+        "urdfdom refuses what the writer writes on some models: a <material> without a name \
+         (written for a colour whose source has no material name), a <limit> without `effort` \
+         and `velocity` (the IR has no such limits), or a revolute or prismatic joint without \
+         <limit>; Drake reads all three",
+    ),
+    (
+        "mujoco",
+        "inertia must satisfy A + B >= C",
+        "the source model's own inertia breaks the triangle inequality (its loader accepts it, \
+         mbconv warns and carries it unchanged); MuJoCo refuses it without `balanceinertia`",
+    ),
+    (
+        "mujoco",
+        "required attribute missing: 'name' | Element 'material'",
+        "a <material> without a name (written for a colour whose source has no material \
+         name): MuJoCo, like urdfdom, requires the name",
+    ),
+    (
+        "mujoco",
+        "visual geometry specification not found",
+        "an ellipsoid is written as Drake's <drake:ellipsoid> extension (URDF has none); \
+         MuJoCo knows no such geometry",
+    ),
+    (
+        "mujoco",
+        "inertia must have positive eigenvalues",
+        "the source model's own inertia is singular (mbconv warns and carries it unchanged)",
+    ),
+    (
+        "mujoco",
+        "must be positive in geom",
+        "the source model's own shape has a zero size (mbconv warns and carries it unchanged)",
+    ),
+    (
+        "mujoco",
+        "no decoder found for mesh file",
+        "the source's collision meshes are VRML (.wrl) files, which MuJoCo does not decode",
+    ),
+    (
+        "mujoco",
+        "Error opening file",
+        "a collision mesh the source names is not in the corpus, or lies outside the source's \
+         folder (the xtask links into its scratch folder only the meshes beside or below the \
+         source)",
+    ),
+    (
+        "mujoco",
+        "mass and inertia of moving bodies must be larger than mjMINVAL",
+        "the massless links through which the writer composes ball, universal, Euler, planar, \
+         cylindrical and free joints below the root: MuJoCo refuses a moving body without mass, \
+         Pinocchio and Drake load it",
+    ),
+];
+
+/// Fixtures the writer does not write as URDF (the lowering leaves something emit refuses):
+/// (fixture, the words of the refusal).
+const NOT_WRITTEN: &[(&str, &str)] = &[
+    ("fixtures/body/track.body", "pseudo_continuous_track joint"),
+    (
+        "fixtures/chrono/contact_visual.yaml",
+        "per-shape contact settings",
+    ),
+];
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/written")
+}
+
+fn golden_files() -> Vec<(String, Value)> {
+    let mut files: Vec<(String, Value)> = std::fs::read_dir(golden_dir())
+        .expect("tests/golden/written")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_str().unwrap().to_owned();
+            let value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            (name, value)
+        })
+        .collect();
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    assert!(files.len() >= 40, "only {} golden files", files.len());
+    files
+}
+
+/// The file a golden entry's source names (`fixtures/...` or `corpus/...`); `None` for a
+/// corpus file when the corpus is absent (after a notice).
+fn source_path(shown: &str) -> Option<PathBuf> {
+    if let Some(rest) = shown.strip_prefix("fixtures/") {
+        return Some(mbconv_test_support::fixtures_root().join(rest));
+    }
+    let rest = shown.strip_prefix("corpus/").expect("fixtures/ or corpus/");
+    mbconv_test_support::corpus_file(rest)
+}
+
+/// The URDF mbconv writes from `path`, read with default settings (as `mbconv convert X --to
+/// urdf` and `cargo xtask golden urdf-written` write it).
+fn write_urdf(shown: &str, path: &Path) -> Result<String, String> {
+    let registry = mbconv::formats();
+    let source = Source::from_path(path)
+        .map_err(|e| e.to_string())?
+        .with_path(shown, Some(path.to_path_buf()));
+    let format = registry
+        .detect(path, Some(&source.text))
+        .map_err(|e| e.to_string())?;
+    let imported = registry
+        .read(format, &source, &Options::default())
+        .map_err(|e| e.to_string())?;
+    let urdf = registry.get("urdf").map_err(|e| e.to_string())?;
+    registry
+        .write(urdf, &imported.model, &Options::default())
+        .map(|e| e.text)
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn golden_data_covers_every_fixture_of_the_other_formats() {
+    use mbconv_test_support::{FIXTURE_MODEL_DIRS, FIXTURES_NOT_MODELS, fixtures_root};
+    let golden: Vec<String> = golden_files()
+        .into_iter()
+        .filter(|(n, _)| n.starts_with("fixtures__"))
+        .map(|(_, v)| v["source"].as_str().unwrap().to_owned())
+        .collect();
+    let mut expected = Vec::new();
+    let mut refused = Vec::new();
+    for dir in FIXTURE_MODEL_DIRS {
+        for entry in std::fs::read_dir(fixtures_root().join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            let relative = format!("{dir}/{}", path.file_name().unwrap().to_string_lossy());
+            if !path.is_file() || FIXTURES_NOT_MODELS.contains(&relative.as_str()) {
+                continue;
+            }
+            let shown = format!("fixtures/{relative}");
+            match write_urdf(&shown, &path) {
+                Ok(_) => expected.push(shown),
+                Err(e) => refused.push((shown, e)),
+            }
+        }
+    }
+    expected.sort();
+    assert_eq!(golden, expected, "run `cargo xtask golden urdf-written`");
+    refused.sort();
+    let listed: Vec<&str> = NOT_WRITTEN.iter().map(|(f, _)| *f).collect();
+    let seen: Vec<&str> = refused.iter().map(|(f, _)| f.as_str()).collect();
+    assert_eq!(seen, listed, "fixtures not written as URDF: {refused:#?}");
+    for ((file, error), (_, words)) in refused.iter().zip(NOT_WRITTEN) {
+        assert!(error.contains(words), "{file}: {error}");
+    }
+}
+
+#[test]
+fn every_written_urdf_is_the_text_the_simulators_judged() {
+    let mut judged = 0;
+    for (name, golden) in golden_files() {
+        let shown = golden["source"].as_str().unwrap();
+        let Some(path) = source_path(shown) else {
+            continue;
+        };
+        let text = write_urdf(shown, &path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            mbconv_test_support::text_hash(&text),
+            golden["hash"].as_str().unwrap(),
+            "{name}: the URDF written from {shown} has changed since the simulators judged it: \
+             run `cargo xtask golden urdf-written`"
+        );
+        judged += 1;
+    }
+    eprintln!("{judged} written URDF files are the ones judged");
+}
+
+/// True when `error` holds every `|`-separated piece of `words`.
+fn matches_words(error: &str, words: &str) -> bool {
+    words.split(" | ").all(|w| error.contains(w))
+}
+
+#[test]
+fn every_written_urdf_loads_in_mujoco_pinocchio_and_drake_but_the_listed_refusals() {
+    let mut used = vec![0_usize; REFUSALS.len()];
+    let mut loads: BTreeMap<&str, usize> = BTreeMap::new();
+    let files = golden_files();
+    for (name, golden) in &files {
+        for library in ["mujoco", "pinocchio", "drake"] {
+            let result = &golden[library];
+            if result["loads"].as_bool() == Some(true) {
+                *loads.entry(library).or_default() += 1;
+                continue;
+            }
+            let error = result["error"].as_str().unwrap_or_default();
+            let known = REFUSALS
+                .iter()
+                .position(|(lib, words, _)| *lib == library && matches_words(error, words));
+            match known {
+                Some(k) => used[k] += 1,
+                None => panic!("{name}: {library} refuses mbconv's URDF: {error}"),
+            }
+        }
+    }
+    for ((library, words, _), n) in REFUSALS.iter().zip(&used) {
+        assert!(
+            *n > 0,
+            "no {library} refusal says {words:?}: remove it from REFUSALS"
+        );
+        eprintln!("{library} refuses {n} files: {words}");
+    }
+    eprintln!("of {} written files: {loads:?} load", files.len());
+}
+
+/// mbconv's model of a written URDF text, as MuJoCo loads it: the root welded unless a
+/// `floating` joint from `world` holds it (`root=fixed`).
+fn read_written(name: &str, text: &str) -> mbconv_ir::Model {
+    let mut options = Options::default();
+    options.set("root", "fixed");
+    mbconv_urdf::read(&Source::from_string(format!("{name}.urdf"), text), &options)
+        .unwrap_or_else(|e| panic!("{name}: mbconv cannot read its own URDF: {e}"))
+        .model
+}
+
+/// The MuJoCo body each mbconv body is part of: itself when MuJoCo kept it, else the nearest
+/// ancestor MuJoCo kept (MuJoCo fuses a link on a fixed joint into its parent); `None` for
+/// the links fused into the world.
+fn owners(model: &mbconv_ir::Model, kept: &[String]) -> Vec<Option<usize>> {
+    let parent: BTreeMap<&str, &str> = model
+        .joints
+        .iter()
+        .filter_map(|j| Some((j.child.name()?, j.parent.name()?)))
+        .collect();
+    model
+        .bodies
+        .iter()
+        .map(|b| {
+            let mut at = Some(b.name.as_str());
+            while let Some(name) = at {
+                if let Some(k) = kept.iter().position(|n| n == name) {
+                    return Some(k);
+                }
+                at = parent.get(name).copied();
+            }
+            None
+        })
+        .collect()
+}
+
+/// Compares mbconv's trajectory of the written text with MuJoCo's; returns the worst
+/// relative deviation.
+fn compare_with_mujoco(name: &str, text: &str, mujoco: &Value) -> f64 {
+    let trajectory = &mujoco["trajectory"];
+    let mut model = read_written(name, text);
+    let disabled: Vec<&str> = trajectory["disabled"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    if disabled.contains(&"frictionloss") {
+        // MuJoCo's friction loss is a soft constraint; it was switched off for the trajectory.
+        for joint in &mut model.joints {
+            joint.dofs.iter_mut().for_each(|d| d.friction = 0.0);
+        }
+    }
+    let kept: Vec<String> = trajectory_bodies(mujoco);
+    let owner = owners(&model, &kept);
+    let options = SimulateOptions {
+        duration: trajectory["duration"].as_f64().unwrap(),
+        dt: trajectory["dt"].as_f64().unwrap(),
+        integrator: Integrator::Rk4,
+        every: 1000,
+        energy: false,
+        joint_limits: false,
+        max_steps: None,
+    };
+    let solver = mbconv_solver::Model::new(&model).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let order: Vec<usize> = solver
+        .body_names()
+        .map(|n| model.bodies.iter().position(|b| b.name == n).unwrap())
+        .collect();
+    let mut poses: Vec<Vec<[f64; 7]>> = Vec::new();
+    mbconv_solver::simulate(&model, &options, &mut |s| poses.push(s.poses.to_vec()))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let samples = trajectory["samples"].as_array().unwrap();
+    assert_eq!(poses.len(), samples.len(), "{name}: samples");
+    let mut worst = 0.0_f64;
+    for (sample, ours) in samples.iter().zip(&poses) {
+        let t = sample["t"].as_f64().unwrap();
+        let mut mass = vec![0.0; kept.len()];
+        let mut moment = vec![nalgebra::Vector3::zeros(); kept.len()];
+        for (k, pose) in ours.iter().enumerate() {
+            let body = &model.bodies[order[k]];
+            let Some(o) = owner[order[k]] else { continue };
+            let rotation = nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
+                pose[3], pose[4], pose[5], pose[6],
+            ));
+            let com = rotation * body.inertial.com + nalgebra::Vector3::new(pose[0], pose[1], pose[2]);
+            mass[o] += body.inertial.mass;
+            moment[o] += com * body.inertial.mass;
+        }
+        for (b, body_name) in kept.iter().enumerate() {
+            if mass[b] == 0.0 {
+                continue; // a massless MuJoCo body: no centre of mass to compare
+            }
+            let ours = moment[b] / mass[b];
+            let theirs: Vec<f64> = sample["com"][b]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect();
+            let scale = theirs.iter().fold(1.0_f64, |m, x| m.max(x.abs()));
+            let dev = (0..3).map(|i| (ours[i] - theirs[i]).abs()).fold(0.0, f64::max) / scale;
+            assert!(
+                dev <= TRAJECTORY_TOLERANCE,
+                "{name}: body {body_name} at t = {t}: centre of mass {dev:e} m from MuJoCo's"
+            );
+            worst = worst.max(dev);
+        }
+    }
+    worst
+}
+
+fn trajectory_bodies(mujoco: &Value) -> Vec<String> {
+    mujoco["bodies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn every_written_urdf_moves_in_mbconvs_solver_as_in_mujoco() {
+    let mut worst = (0.0_f64, String::new());
+    let mut judged = 0;
+    let all = std::env::var(ALL_TRAJECTORIES).is_ok_and(|v| v == "1");
+    let mut corpus_seen = 0;
+    for (name, golden) in golden_files() {
+        let mujoco = &golden["mujoco"];
+        if mujoco["loads"].as_bool() != Some(true) {
+            continue;
+        }
+        if name.starts_with("corpus__") {
+            corpus_seen += 1;
+            if !all && corpus_seen % CORPUS_SAMPLE != 1 {
+                continue;
+            }
+        }
+        let shown = golden["source"].as_str().unwrap();
+        let Some(path) = source_path(shown) else {
+            continue;
+        };
+        let text = write_urdf(shown, &path).unwrap();
+        if mbconv_test_support::text_hash(&text) != golden["hash"].as_str().unwrap() {
+            continue; // stale: every_written_urdf_is_the_text_the_simulators_judged says so
+        }
+        let model = read_written(&name, &text);
+        let dof: usize = model.joints.iter().map(|j| j.kind.nv()).sum();
+        assert_eq!(
+            Some(dof as u64),
+            mujoco["nv"].as_u64(),
+            "{name}: mbconv's and MuJoCo's degrees of freedom"
+        );
+        if let Some(nv) = golden["pinocchio"]["nv"].as_u64() {
+            assert_eq!(
+                dof as u64, nv,
+                "{name}: mbconv's and Pinocchio's degrees of freedom"
+            );
+        }
+        let dev = compare_with_mujoco(&name, &text, mujoco);
+        if dev > worst.0 {
+            worst = (dev, name.clone());
+        }
+        judged += 1;
+    }
+    eprintln!(
+        "{judged} trajectories agree with MuJoCo; worst relative deviation {:e} ({})",
+        worst.0, worst.1
+    );
+    assert!(judged >= 20, "only {judged} trajectories judged");
+}

@@ -1,0 +1,205 @@
+//! `cargo xtask golden urdf-written`: the URDF writer judged by the simulators that load URDF.
+//!
+//! Every model of the other formats (the fixtures of `fixtures/{body,chrono,ir,shift,skel}`
+//! and every file of `../shared/corpus/` that a built format other than URDF reads, as
+//! `cargo xtask corpus` enumerates them) is converted to URDF with mbconv's library (default
+//! settings, as `mbconv convert X --to urdf`). The URDF texts go into a scratch directory
+//! (`target/tmp/urdf_written`, never the project), each in its own folder beside links to
+//! the meshes its relative paths name; `oracles/urdf/urdf_written_golden.py` loads each in
+//! MuJoCo, Pinocchio and Drake and records MuJoCo's 1 s trajectory, and writes one JSON file
+//! per model into `formats/mbconv-urdf/tests/golden/written/` with the hash of the URDF text
+//! it judged ([`mbconv_test_support::text_hash`]). Models that are not read, not valid or
+//! not written as URDF are listed on standard error and in `not_written.txt` there.
+
+use crate::workspace_root;
+use anyhow::{Context, Result};
+use mbconv_ir::format::{Options, Registry, Source};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The golden data's folder, relative to the workspace root.
+const GOLDEN: &str = "formats/mbconv-urdf/tests/golden/written";
+
+/// The Python with the oracles: `$MBCONV_ORACLE_PYTHON` when set (a venv made elsewhere, e.g.
+/// the main checkout's `target/oracle-venv`), else this checkout's `target/oracle-venv`.
+fn oracle_python() -> Result<PathBuf> {
+    match std::env::var_os("MBCONV_ORACLE_PYTHON") {
+        Some(python) => Ok(PathBuf::from(python)),
+        None => crate::oracles::setup(),
+    }
+}
+
+/// One model to judge: the golden file's stem, the source as shown (`fixtures/skel/a.skel`,
+/// `corpus/skel/b.skel`) and its path.
+struct Entry {
+    name: String,
+    shown: String,
+    path: PathBuf,
+}
+
+/// The golden file stem of a shown source path: `/` becomes `__`.
+fn golden_name(shown: &str) -> String {
+    shown.replace('/', "__")
+}
+
+/// The fixtures and corpus files the writer is judged on.
+fn entries(registry: &Registry) -> Result<Vec<Entry>> {
+    use mbconv_test_support::{FIXTURE_MODEL_DIRS, FIXTURES_NOT_MODELS, fixtures_root};
+    let mut out = Vec::new();
+    for dir in FIXTURE_MODEL_DIRS {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(fixtures_root().join(dir))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        for path in files {
+            let file = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            let relative = format!("{dir}/{file}");
+            if FIXTURES_NOT_MODELS.contains(&relative.as_str()) {
+                continue;
+            }
+            let shown = format!("fixtures/{relative}");
+            out.push(Entry {
+                name: golden_name(&shown),
+                shown,
+                path,
+            });
+        }
+    }
+    let corpus = mbconv_test_support::corpus_root();
+    if corpus.is_dir() {
+        let mut files = Vec::new();
+        crate::corpus::collect(&corpus, &mut |path| {
+            if crate::corpus::readable_kind(registry, path) {
+                files.push(path.to_path_buf());
+            }
+        })?;
+        for path in files {
+            let relative = path.strip_prefix(&corpus).unwrap_or(&path).display().to_string();
+            let shown = format!("corpus/{relative}");
+            out.push(Entry {
+                name: golden_name(&shown),
+                shown,
+                path,
+            });
+        }
+    } else {
+        eprintln!(
+            "note: {} is missing: only the fixtures are judged",
+            corpus.display()
+        );
+    }
+    Ok(out)
+}
+
+/// The URDF text mbconv writes for the model at `path` (read with default settings, as
+/// `mbconv convert`), or why there is none. URDF sources are not this task's: `Ok(None)`.
+fn written(registry: &Registry, entry: &Entry) -> Result<Option<String>, String> {
+    let source = Source::from_path(&entry.path)
+        .map_err(|e| e.to_string())?
+        .with_path(entry.shown.clone(), Some(entry.path.clone()));
+    let format = registry
+        .detect(&entry.path, Some(&source.text))
+        .map_err(|e| e.to_string())?;
+    if format.info().name == "urdf" {
+        return Ok(None);
+    }
+    let imported = registry
+        .read(format, &source, &Options::default())
+        .map_err(|e| format!("not read: {e}"))?;
+    let validation = mbconv_ir::validate::validate(&imported.model);
+    if let Some(error) = validation.at_least(mbconv_ir::Severity::Error).next() {
+        return Err(format!("not valid: {error}"));
+    }
+    let urdf = registry.get("urdf").map_err(|e| e.to_string())?;
+    let exported = registry
+        .write(urdf, &imported.model, &Options::default())
+        .map_err(|e| format!("not written: {e}"))?;
+    Ok(Some(exported.text))
+}
+
+/// The relative file names the URDF text's `filename="..."` attributes give (meshes and
+/// textures), without URIs and absolute paths.
+fn relative_files(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for piece in text.split("filename=\"").skip(1) {
+        let Some(name) = piece.split('"').next() else {
+            continue;
+        };
+        if !name.contains("://") && !name.starts_with('/') && !name.split('/').any(|p| p == "..") {
+            out.push(name.replace("&amp;", "&"));
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Writes the golden data (see the module's documentation).
+pub fn golden() -> Result<()> {
+    let python = oracle_python()?;
+    let root = workspace_root();
+    let registry = mbconv::formats();
+    let scratch = root.join("target/tmp/urdf_written");
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch)?;
+    let mut manifest = Vec::new();
+    let mut not_written = String::new();
+    for entry in entries(&registry)? {
+        let text = match written(&registry, &entry) {
+            Ok(Some(text)) => text,
+            Ok(None) => continue,
+            Err(reason) => {
+                let first = reason.lines().next().unwrap_or_default();
+                let _ = writeln!(not_written, "{}: {first}", entry.shown);
+                continue;
+            }
+        };
+        let dir = scratch.join(&entry.name);
+        std::fs::create_dir_all(&dir)?;
+        let source_dir = entry.path.parent().unwrap_or(Path::new("."));
+        for file in relative_files(&text) {
+            let target = source_dir.join(&file);
+            let link = dir.join(&file);
+            if target.exists() && !link.exists() {
+                if let Some(parent) = link.parent() {
+                    std::fs::create_dir_all(parent)?;
+                }
+                std::os::unix::fs::symlink(&target, &link)
+                    .with_context(|| format!("cannot link {}", link.display()))?;
+            }
+        }
+        let urdf = dir.join("model.urdf");
+        std::fs::write(&urdf, &text).with_context(|| format!("cannot write {}", urdf.display()))?;
+        manifest.push(serde_json::json!({
+            "name": entry.name,
+            "source": entry.shown,
+            "urdf": urdf.display().to_string(),
+            "hash": mbconv_test_support::text_hash(&text),
+        }));
+    }
+    eprint!("{not_written}");
+    eprintln!(
+        "{} models written as URDF, {} not",
+        manifest.len(),
+        not_written.lines().count()
+    );
+    let manifest_path = scratch.join("manifest.json");
+    std::fs::write(&manifest_path, serde_json::to_string_pretty(&manifest)?)?;
+    let out = root.join(GOLDEN);
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out)?;
+    let not_written =
+        crate::corpus::machine_independent(&not_written, &root, &mbconv_test_support::corpus_root());
+    std::fs::write(out.join("not_written.txt"), not_written)?;
+    crate::run(
+        &python,
+        &[
+            "oracles/urdf/urdf_written_golden.py",
+            "--manifest",
+            &manifest_path.to_string_lossy(),
+            "--out",
+            &out.to_string_lossy(),
+        ],
+    )
+}
