@@ -15,8 +15,11 @@ constraints that act (none when <flag> switches them off) (the tests leave out m
 
 Usage:
 
-    python mujoco_golden.py --root ROOT --prefix PREFIX --out OUTDIR [--trajectory]
+    python mujoco_golden.py --root ROOT --prefix PREFIX --out OUTDIR [--trajectory] [--hash]
                             [--keyframe FILE=KEY ...] FILE ...
+
+--hash records each file's FNV-1a 64 hash (`written_fnv1a64`): the MJCF texts mbconv's writer
+wrote, so that the tests see when the writer's output changed and the golden data is stale.
 
 FILE is relative to ROOT; each output is OUTDIR/PREFIX__<FILE with '/' replaced by '__'>.json.
 Needs mujoco 4.0 (pip install mujoco==4.0.0). Output is deterministic: keys sorted, floats
@@ -124,6 +127,14 @@ def golden(root, path, keyframe, with_trajectory):
     return out
 
 
+def fnv1a64(data):
+    """FNV-1a, 64 bits, as 16 hex digits (the hash tests/golden.rs checks written texts by)."""
+    h = 0xCBF29CE484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return f"{h:016x}"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", required=True)
@@ -131,6 +142,7 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--trajectory", action="store_true")
     parser.add_argument("--keyframe", action="append", default=[], metavar="FILE=KEY")
+    parser.add_argument("--hash", action="store_true", help="record each file's FNV-1a 64 hash")
     parser.add_argument("files", nargs="+")
     args = parser.parse_args()
     keyframes = dict(k.split("=", 1) for k in args.keyframe)
@@ -138,6 +150,9 @@ def main():
     for rel in args.files:
         data = golden(args.root, os.path.join(args.root, rel), keyframes.get(rel), args.trajectory)
         data["file"] = rel
+        if args.hash:
+            with open(os.path.join(args.root, rel), "rb") as f:
+                data["written_fnv1a64"] = fnv1a64(f.read())
         name = f"{args.prefix}__{rel.replace('/', '__')}.json"
         with open(os.path.join(args.out, name), "w") as f:
             json.dump(data, f, sort_keys=True, indent=1)

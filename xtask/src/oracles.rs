@@ -271,9 +271,11 @@ fn mjcf_corpus_models(corpus: &std::path::Path) -> Result<Vec<String>> {
     Ok(files)
 }
 
-/// MuJoCo golden data for the MJCF reader (`formats/mbconv-mjcf/tests/golden`): every fixture
-/// of `fixtures/mjcf` (with trajectories; `keyframes.xml` also at its keyframe `moved`) and
-/// every model file of the MJCF corpus (a few small ones with trajectories).
+/// MuJoCo golden data for the MJCF reader and writer (`formats/mbconv-mjcf/tests/golden`):
+/// every fixture of `fixtures/mjcf` (with trajectories; `keyframes.xml` also at its keyframe
+/// `moved`), every model file of the MJCF corpus (a few small ones with trajectories), and every
+/// MJCF, IR, SKEL and Chrono fixture as mbconv writes it in MJCF (with trajectories and the
+/// written text's hash).
 pub fn golden_mjcf() -> Result<()> {
     let python = setup()?;
     let corpus = shared()?.join("corpus/mjcf");
@@ -326,5 +328,40 @@ pub fn golden_mjcf() -> Result<()> {
     let mut args = base.to_vec();
     args.push("--trajectory");
     args.extend(MJCF_TRAJECTORY_CORPUS);
+    run(&python, &args)?;
+    // The writer judged by MuJoCo: every MJCF, IR, SKEL and Chrono fixture written as MJCF by
+    // mbconv (examples/write_mjcf.rs), loaded and moved by MuJoCo, each text's hash recorded.
+    let written = root.join("target/tmp/mjcf-written");
+    let _ = std::fs::remove_dir_all(&written);
+    run(
+        cargo(),
+        &[
+            "run",
+            "-q",
+            "-p",
+            "mbconv-mjcf",
+            "--example",
+            "write_mjcf",
+            "--",
+            &written.to_string_lossy(),
+        ],
+    )?;
+    let mut texts: Vec<String> = std::fs::read_dir(&written)?
+        .filter_map(|e| e.ok().and_then(|e| e.file_name().to_str().map(str::to_owned)))
+        .collect();
+    texts.sort();
+    let written_root = written.to_string_lossy();
+    let mut args = vec![
+        &*script,
+        "--root",
+        &*written_root,
+        "--prefix",
+        "written",
+        "--out",
+        &*out,
+        "--trajectory",
+        "--hash",
+    ];
+    args.extend(texts.iter().map(String::as_str));
     run(&python, &args)
 }

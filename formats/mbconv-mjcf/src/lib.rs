@@ -7,9 +7,10 @@
 //! MuJoCo computes them, sites, `connect`/`weld` loops and keyframes; everything else is kept as
 //! `mjcf.*` extras and reported. `spec` holds the compiler's semantics apart from XML. It is
 //! **not** a MuJoCo simulator, it does not read mesh files (mass from mesh geoms is refused) nor
-//! expand `<attach>`, and it does not write MJCF yet; without a writer the format
-//! is not registered (the registry's `Format` needs one). The element-by-element mapping is in
-//! `docs/formats/mjcf.md`.
+//! expand `<attach>`. Its writer is [`export::lower::lower`] (any model -> one MJCF can say,
+//! every change reported on its IR path) then [`export::emit::emit`] (MJCF text MuJoCo
+//! compiles, losing nothing more); [`MjcfFormat`] is the registry's `Format`, ready to register
+//! (not registered yet). The element-by-element mapping is in `docs/formats/mjcf.md`.
 //!
 //! ```
 //! use mbconv_mjcf::spec::orientation::{resolve, Alternative, AngleUnit, EulerSeq};
@@ -18,12 +19,26 @@
 //! assert!((q[0] - q[3]).abs() < 1e-15);
 //! ```
 
+pub mod export;
 pub(crate) mod import;
 pub(crate) mod raw;
 pub mod spec;
 
-use mbconv_ir::format::kit::SourceResult;
-use mbconv_ir::format::{Imported, Options, SettingKind, SettingSpec, Source};
+use mbconv_ir::Model;
+use mbconv_ir::format::kit::{SourceResult, Tracing};
+use mbconv_ir::format::support::FeatureSupport;
+use mbconv_ir::format::{
+    Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingKind, SettingSpec, Source,
+};
+
+/// Name, extensions and description, as the registry will show them.
+pub const INFO: FormatInfo = FormatInfo {
+    name: "mjcf",
+    aliases: &["mujoco"],
+    extensions: &["xml", "mjcf"],
+    description: "MuJoCo MJCF",
+    shortcut: Some("mjcf"),
+};
 
 /// The settings [`read`] understands (the registry's `--read-option` names, for when the
 /// format is registered).
@@ -78,4 +93,56 @@ pub fn read(source: &Source, options: &Options) -> SourceResult<Imported> {
 /// Reads MJCF text held in memory (includes resolve against the working directory).
 pub fn read_str(name: &str, text: &str) -> SourceResult<Imported> {
     read(&Source::from_string(name, text), &Options::default())
+}
+
+/// The MJCF format for the registry: reads with [`read`], writes with
+/// [`export::lower::lower`] then [`export::emit::emit`].
+///
+/// ```
+/// use mbconv_ir::format::{Format, Options, Source};
+/// let text = r#"<mujoco><worldbody><body name="bob" pos="0 0 -1">
+///   <joint name="pivot" axis="0 1 0" pos="0 0 1"/><geom size="0.1"/></body></worldbody></mujoco>"#;
+/// let mjcf = mbconv_mjcf::MjcfFormat;
+/// let read = mjcf.read(&Source::from_string("p.xml", text), &Options::default()).unwrap();
+/// let written = mjcf.write(&read.model, &Options::default()).unwrap();
+/// assert!(written.text.contains(r#"<compiler angle="radian" inertiafromgeom="false""#));
+/// let back = mbconv_mjcf::read_str("p.xml", &written.text).unwrap().model;
+/// assert_eq!(back.bodies[0].inertial.mass, read.model.bodies[0].inertial.mass);
+/// ```
+pub struct MjcfFormat;
+
+impl Format for MjcfFormat {
+    fn info(&self) -> &FormatInfo {
+        &INFO
+    }
+
+    fn read_settings(&self) -> &'static [SettingSpec] {
+        READ_SETTINGS
+    }
+
+    fn feature_support(&self) -> &'static [FeatureSupport] {
+        export::support::FEATURE_SUPPORT
+    }
+
+    fn sniff(&self, text: &str) -> bool {
+        sniff(text)
+    }
+
+    fn read(&self, source: &Source, options: &Options) -> Result<Imported, FormatError> {
+        read(source, options).map_err(|e| e as FormatError)
+    }
+
+    fn lower(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
+        Ok(export::lower::lower(model, Tracing::Off))
+    }
+
+    /// The same lowering, keeping the model after each named pass.
+    fn lower_traced(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
+        Ok(export::lower::lower(model, Tracing::On))
+    }
+
+    fn emit(&self, model: &Model, _options: &Options) -> Result<Exported, FormatError> {
+        let text = export::emit::emit(model).map_err(|e| Box::new(e) as FormatError)?;
+        Ok(Exported::text(text, mbconv_ir::report::Report::default()))
+    }
 }

@@ -1,0 +1,662 @@
+//! IR -> IR: the model as MJCF can say it, as named passes on a [`LowerSession`], every change
+//! a finding `mjcf.<what>` with its feature row and IR path. [`super::emit::emit`] writes the
+//! result and loses nothing more.
+//!
+//! The passes, in order: `disable_immobile_groups`, `fix_inactive_bodies` (MJCF can switch
+//! neither a group nor a body off); `simulation_settings` (gravity and time step kept, an end
+//! time lost); `force_elements`, `motors` (a zero-force motor on a hinge or slide coordinate is
+//! a `<motor>` at zero control; others lost), `loads`, `groups`, `constraints`, `devices`;
+//! `disabled_joints` (left out, except switched-off ball and weld loops, written as inactive
+//! equalities); `initial_state` (initial positions baked into the reference configuration,
+//! which is MuJoCo's state at load, exactly; velocities lost: MuJoCo starts at rest);
+//! `explicit_free_joints`; `reverse_joints` (the tree hangs from the world);
+//! `free_joints_below_bodies` (MuJoCo's free joints hang from the world only: others as six
+//! single-dof joints, approximated); `loops` (ball and fixed loop joints are `<connect>` and
+//! `<weld>` equalities; other loop joints are cut); `joints_as_chains` (universal, Euler,
+//! cylindrical, planar and translational joints as chains, exact; screw and point joints
+//! approximated); `joint_data`, `body_data` (what MJCF lacks per item; site and geom names made
+//! unique, as MuJoCo wants); `reference_poses`; `mass_properties` (an inertia breaking the
+//! triangle inequality balanced, a moving body without mass or with a zero principal moment
+//! given a floor, both approximated).
+//!
+//! ```
+//! use mbconv_ir::format::kit::Tracing;
+//! use mbconv_ir::{Body, BodyRef, Joint, JointKind, Model};
+//! let mut model = Model::new("u");
+//! model.bodies.push(Body::new("b"));
+//! let u = JointKind::Universal { axis1: nalgebra::Vector3::x(), axis2: nalgebra::Vector3::y() };
+//! model.joints.push(Joint::new("u", u, BodyRef::World, BodyRef::body("b")));
+//! let lowered = mbconv_mjcf::export::lower::lower(&model, Tracing::Off);
+//! assert_eq!(lowered.model.joints.len(), 2);
+//! assert!(lowered.report.contains("mjcf.joint_as_chain"));
+//! ```
+
+use super::{MJ_MINVAL, Plan};
+use mbconv_ir::format::Lowered;
+use mbconv_ir::format::kit::{LowerSession, Tracing, joints_as_chains_where, reverse_joints_towards_root};
+use mbconv_ir::format::support::Feature;
+use mbconv_ir::kinematics::{Configuration, SpanningTree, world_poses};
+use mbconv_ir::lower::{
+    bake_initial_state, disable_immobile_groups, explicit_free_joints, fix_inactive_bodies,
+};
+use mbconv_ir::report::path;
+use mbconv_ir::{
+    DofProperties, Geometry, Inertia, JointKind, Limits, MotorActuation, MotorTarget, ShapeRole, TimeFunction,
+};
+
+const FORMAT: &str = "mjcf";
+
+/// Bodies of a moving MJCF body get at least this mass (kg) and principal moment (kg m²)
+/// when they have none: far above MuJoCo's [`MJ_MINVAL`], far below any real part.
+pub const MASS_FLOOR: f64 = 1e-10;
+
+/// Lowers `model` for MJCF; `tracing` keeps the model after every pass.
+pub fn lower(model: &mbconv_ir::Model, tracing: Tracing) -> Lowered {
+    let mut s = LowerSession::new(FORMAT, model, tracing);
+    s.run("disable_immobile_groups", |s| {
+        let f = disable_immobile_groups(&mut s.model, FORMAT);
+        s.absorb(f);
+    });
+    s.run("fix_inactive_bodies", |s| {
+        let f = fix_inactive_bodies(&mut s.model, FORMAT);
+        s.absorb(f);
+    });
+    s.run("simulation_settings", simulation);
+    s.run("force_elements", |s| {
+        s.lose_all_force_elements(|k| format!("MJCF has no {k} force element (tendons are not written)"))
+    });
+    s.run("motors", motors);
+    s.run("loads", |s| {
+        s.lose_all_loads("MJCF has no time-dependent body loads")
+    });
+    s.run("groups", |s| {
+        s.lose_all_groups("MJCF is one model without groups")
+    });
+    s.run("constraints", constraints);
+    s.run("devices", devices);
+    s.run("disabled_joints", disabled_joints);
+    s.run("initial_state", initial_state);
+    s.run("explicit_free_joints", |s| {
+        let f = explicit_free_joints(&mut s.model, FORMAT);
+        s.absorb(f);
+    });
+    s.run("reverse_joints", reverse_joints);
+    s.run("free_joints_below_bodies", |s| {
+        joints_as_chains_where(s, |j| j.kind == JointKind::Free && !j.parent.is_world())
+    });
+    s.run("loops", loops);
+    s.run("joints_as_chains", |s| {
+        joints_as_chains_where(s, |j| {
+            !matches!(
+                j.kind,
+                JointKind::Fixed
+                    | JointKind::Revolute { .. }
+                    | JointKind::Prismatic { .. }
+                    | JointKind::Spherical
+                    | JointKind::Free
+            )
+        })
+    });
+    s.run("joint_data", joint_data);
+    s.run("body_data", body_data);
+    s.run("reference_poses", reference_poses);
+    s.run("mass_properties", mass_properties);
+    s.finish()
+}
+
+/// Reverses every joint MJCF's tree ([`super::tree`]) meets from its child side; one that
+/// cannot be turned round is written as a free joint from the other side (the kit's rule).
+fn reverse_joints(s: &mut LowerSession) {
+    if super::tree(&s.model) == SpanningTree::new(&s.model) {
+        return reverse_joints_towards_root(s);
+    }
+    let tree = super::tree(&s.model);
+    for a in &tree.attachments {
+        let mbconv_ir::kinematics::Attachment::Joint {
+            joint,
+            reversed: true,
+            ..
+        } = *a
+        else {
+            continue;
+        };
+        match mbconv_ir::lower::reverse_joint(&mut s.model, joint, FORMAT) {
+            Ok(f) => s.absorb(f),
+            Err(e) => {
+                let at = path::item("joints", &s.model.joints[joint].name);
+                let feature = Feature::of_joint(&s.model.joints[joint].kind);
+                s.lost(
+                    "joint_not_reversed",
+                    feature,
+                    &at,
+                    format!("the joint cannot be written from its child side: {e}"),
+                );
+                s.model.joints.remove(joint);
+                return;
+            }
+        }
+    }
+}
+
+fn simulation(s: &mut LowerSession) {
+    if s.model.simulation.end_time.take().is_some() {
+        s.lost(
+            "end_time_lost",
+            Feature::TimeStep,
+            "simulation.end_time",
+            "MJCF has no end time",
+        );
+    }
+    let mut extras = std::mem::take(&mut s.model.simulation.extras);
+    s.strip_foreign_extras(&mut extras, "simulation");
+    s.model.simulation.extras = extras;
+    let mut extras = std::mem::take(&mut s.model.extras);
+    s.strip_foreign_extras(&mut extras, "");
+    s.model.extras = extras;
+}
+
+/// A motor MJCF says exactly: a force motor on the coordinate of a hinge or slide joint with
+/// a constant zero force, MuJoCo's `<motor>` at its initial control.
+fn motors(s: &mut LowerSession) {
+    for m in std::mem::take(&mut s.model.motors) {
+        let on_single = match &m.target {
+            MotorTarget::Joint { joint, dof: 0 } => s
+                .model
+                .joint(joint)
+                .is_some_and(|j| matches!(j.kind, JointKind::Revolute { .. } | JointKind::Prismatic { .. })),
+            _ => false,
+        };
+        let zero = matches!(m.function, TimeFunction::Constant { value } if value == 0.0);
+        if on_single && zero && m.actuation == MotorActuation::Force {
+            s.model.motors.push(m);
+        } else {
+            s.lost(
+                "motor_lost",
+                Feature::Motors,
+                &path::item("motors", &m.name),
+                "MJCF actuators follow a control signal outside the model: only a joint force motor at zero force is written (<motor> at ctrl 0)",
+            );
+        }
+    }
+}
+
+fn constraints(s: &mut LowerSession) {
+    for c in std::mem::take(&mut s.model.constraints) {
+        let at = path::item("constraints", &c.name);
+        if c.enabled {
+            s.lost(
+                "constraint_lost",
+                Feature::Constraints,
+                &at,
+                format!("MJCF has no {} constraint", c.kind.type_name()),
+            );
+        } else {
+            s.note(
+                "disabled_constraint_omitted",
+                Feature::Constraints,
+                &at,
+                "a switched-off constraint is not written (without it the bodies move the same)",
+            );
+        }
+    }
+}
+
+fn devices(s: &mut LowerSession) {
+    for d in std::mem::take(&mut s.model.devices) {
+        s.lost(
+            "device_lost",
+            Feature::Devices,
+            &path::item("devices", &d.name),
+            "sensors, cameras and lights are not written",
+        );
+    }
+}
+
+/// Switched-off joints constrain nothing: left out, except ball and fixed joints between two
+/// bodies, written as `<connect>`/`<weld>` equalities with `active="false"`.
+fn disabled_joints(s: &mut LowerSession) {
+    for j in std::mem::take(&mut s.model.joints) {
+        let equality = matches!(j.kind, JointKind::Spherical | JointKind::Fixed)
+            && (j.parent.name().is_some() || j.child.name().is_some());
+        if !j.enabled && !equality {
+            s.note(
+                "disabled_joint_omitted",
+                Feature::of_joint(&j.kind),
+                &path::item("joints", &j.name),
+                "a switched-off joint is not written (without it the bodies move the same)",
+            );
+            continue;
+        }
+        s.model.joints.push(j);
+    }
+}
+
+/// MuJoCo starts from qpos0, the configuration the file writes: initial positions go into the
+/// body poses and joint frames (exact); MJCF has no initial velocities outside keyframes,
+/// which MuJoCo does not apply at load.
+fn initial_state(s: &mut LowerSession) {
+    let f = bake_initial_state(&mut s.model, FORMAT);
+    s.absorb(f);
+    for b in 0..s.model.bodies.len() {
+        if let Some(v) = s.model.bodies[b].initial_velocity.take()
+            && (v.linear.norm() > 0.0 || v.angular.norm() > 0.0)
+        {
+            let at = path::item("bodies", &s.model.bodies[b].name);
+            s.lost(
+                "initial_velocity_lost",
+                Feature::InitialBodyVelocities,
+                &at,
+                "MuJoCo starts at rest at load (MJCF states velocities only in keyframes): the body starts at rest",
+            );
+        }
+    }
+}
+
+/// Ball and fixed joints that close loops are MJCF's `<connect>` and `<weld>` equalities; other
+/// loop-closing joints are cut.
+fn loops(s: &mut LowerSession) {
+    let tree = super::tree(&s.model);
+    let mut cut = tree.loop_joints.clone();
+    cut.sort_unstable();
+    for &index in cut.iter().rev() {
+        let kind = s.model.joints[index].kind.clone();
+        let at = path::item("joints", &s.model.joints[index].name);
+        match kind {
+            JointKind::Spherical | JointKind::Fixed => {
+                s.model.joints[index].q0.iter_mut().for_each(|q| *q = 0.0);
+                s.model.joints[index].v0.iter_mut().for_each(|v| *v = 0.0);
+                let what = if kind == JointKind::Fixed {
+                    "weld"
+                } else {
+                    "connect"
+                };
+                s.note(
+                    "loop_as_equality",
+                    Feature::KinematicLoops,
+                    &at,
+                    format!("the loop-closing joint is an <equality><{what}> (MuJoCo keeps it soft, by solref/solimp)"),
+                );
+            }
+            _ => {
+                let j = s.model.joints.remove(index);
+                s.lost(
+                    "loop_joint_lost",
+                    Feature::KinematicLoops,
+                    &at,
+                    format!(
+                        "MJCF closes loops with connect (ball) and weld (fixed) equalities only: the loop-closing {} joint is cut",
+                        j.kind.type_name()
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn joint_data(s: &mut LowerSession) {
+    let tree = super::tree(&s.model);
+    let in_tree: std::collections::HashSet<usize> = tree.tree_joints().collect();
+    for j in 0..s.model.joints.len() {
+        let at = path::item("joints", &s.model.joints[j].name);
+        let tree_joint = in_tree.contains(&j);
+        let joint = &mut s.model.joints[j];
+        let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
+        let mut approximated: Vec<(&str, Feature, &str)> = Vec::new();
+        if joint.bushing.take().is_some() {
+            lost.push((
+                "bushing_lost",
+                Feature::Bushings,
+                "bushing compliance: the joint is written rigid",
+            ));
+        }
+        if joint.actuator.take().is_some() {
+            lost.push((
+                "joint_actuator_lost",
+                Feature::JointActuators,
+                "the joint's actuator type (MJCF actuators are elements of their own)",
+            ));
+        }
+        if joint.joint_id.take().is_some() {
+            lost.push(("joint_id_lost", Feature::FormatExtras, "joint ids"));
+        }
+        let data = joint.dofs.iter().any(|d| *d != DofProperties::default());
+        match joint.kind {
+            JointKind::Revolute { .. } | JointKind::Prismatic { .. } if tree_joint => {}
+            JointKind::Spherical | JointKind::Free if tree_joint => {
+                // A ball or free joint has one damping, friction and armature for all its axes.
+                let first = joint.dof(0);
+                let mut same = first.clone();
+                same.spring_stiffness = 0.0;
+                same.spring_rest_position = 0.0;
+                same.position_limits = Limits::default();
+                let uniform = joint.dofs.iter().all(|d| {
+                    d.damping == first.damping
+                        && d.friction == first.friction
+                        && d.reflected_inertia() == first.reflected_inertia()
+                });
+                if joint.dofs.iter().any(|d| d.spring_stiffness != 0.0) {
+                    lost.push((
+                        "ball_spring_lost",
+                        Feature::JointSprings,
+                        "springs on a ball or free joint's axes",
+                    ));
+                }
+                if joint.dofs.iter().any(|d| !d.position_limits.is_unlimited()) {
+                    lost.push((
+                        "ball_limits_lost",
+                        Feature::JointLimits,
+                        "per-axis limits of a ball joint (MJCF's is a cone) or of a free joint",
+                    ));
+                }
+                if !uniform {
+                    approximated.push((
+                        "ball_dofs_averaged",
+                        Feature::JointDamping,
+                        "a ball or free joint's damping, friction and armature differ per axis: the first axis's are written for all",
+                    ));
+                }
+                if data {
+                    joint.dofs = vec![same; joint.kind.nv()];
+                }
+            }
+            _ => {
+                if data {
+                    lost.push((
+                        "joint_data_lost",
+                        Feature::of_joint(&joint.kind),
+                        "limits, springs, damping, friction or armature of a loop-closing joint",
+                    ));
+                }
+                joint.dofs.clear();
+            }
+        }
+        for dof in &mut joint.dofs {
+            if dof.name.take().is_some() {
+                lost.push(("coordinate_names_lost", Feature::FormatExtras, "coordinate names"));
+            }
+            if !dof.velocity_limits.is_unlimited()
+                || !dof.effort_limits.is_unlimited()
+                || !dof.acceleration_limits.is_unlimited()
+            {
+                dof.velocity_limits = Limits::default();
+                dof.effort_limits = Limits::default();
+                dof.acceleration_limits = Limits::default();
+                lost.push((
+                    "rate_effort_limits_lost",
+                    Feature::JointVelocityEffortLimits,
+                    "velocity, effort and acceleration limits",
+                ));
+            }
+            let p = dof.position_limits;
+            if p.lower.is_some() != p.upper.is_some() {
+                dof.position_limits = Limits::default();
+                approximated.push((
+                    "one_sided_limit_dropped",
+                    Feature::JointLimits,
+                    "a one-sided position limit is dropped (MJCF's range has both bounds)",
+                ));
+            }
+            if dof.gear_ratio != 1.0 {
+                dof.rotor_inertia = dof.reflected_inertia();
+                dof.gear_ratio = 1.0;
+            }
+        }
+        let mut extras = std::mem::take(&mut joint.extras);
+        s.strip_foreign_extras(&mut extras, &at);
+        s.model.joints[j].extras = extras;
+        lost.dedup();
+        for (what, feature, data) in lost {
+            s.lost(what, feature, &at, format!("MJCF cannot say {data}"));
+        }
+        approximated.dedup();
+        for (what, feature, message) in approximated {
+            s.approximated(what, feature, &at, message);
+        }
+    }
+}
+
+fn writable(g: &Geometry) -> bool {
+    match g {
+        Geometry::Mesh(m) | Geometry::ConvexHull(m) => m.node.is_none(),
+        Geometry::Box { .. }
+        | Geometry::Sphere { .. }
+        | Geometry::Cylinder { .. }
+        | Geometry::Capsule { .. }
+        | Geometry::Ellipsoid { .. }
+        | Geometry::Plane { .. } => true,
+        _ => false,
+    }
+}
+
+fn body_data(s: &mut LowerSession) {
+    let mut sites = std::collections::HashSet::new();
+    let mut geoms = std::collections::HashSet::new();
+    for f in &s.model.world_frames {
+        sites.insert(f.name.clone());
+    }
+    for b in 0..s.model.bodies.len() {
+        let at = path::item("bodies", &s.model.bodies[b].name);
+        let body_name = s.model.bodies[b].name.clone();
+        let body = &mut s.model.bodies[b];
+        let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
+        let mut notes: Vec<(&str, Feature, &str)> = Vec::new();
+        if !body.gravity {
+            body.gravity = true;
+            lost.push((
+                "body_gravity_lost",
+                Feature::Gravity,
+                "switching gravity off for one body",
+            ));
+        }
+        if !body.contact_materials.is_empty() {
+            body.contact_materials.clear();
+            lost.push((
+                "contact_material_lost",
+                Feature::ContactMaterials,
+                "contact materials",
+            ));
+        }
+        let m = body.inertial.inertia.0;
+        if m[0][1] != m[1][0] || m[0][2] != m[2][0] || m[1][2] != m[2][1] {
+            let mut sym = m;
+            for (r, c) in [(0, 1), (0, 2), (1, 2)] {
+                let v = 0.5 * (m[r][c] + m[c][r]);
+                sym[r][c] = v;
+                sym[c][r] = v;
+            }
+            body.inertial.inertia = Inertia(sym);
+            lost.push((
+                "inertia_symmetrised",
+                Feature::InertiaProducts,
+                "an asymmetric inertia tensor (its symmetric part is written)",
+            ));
+        }
+        for frame in &mut body.frames {
+            if !sites.insert(frame.name.clone()) {
+                let mut name = format!("{body_name}.{}", frame.name);
+                while !sites.insert(name.clone()) {
+                    name.push('_');
+                }
+                frame.name = name;
+                notes.push((
+                    "site_renamed",
+                    Feature::NamedFrames,
+                    "a named frame is renamed: MuJoCo's site names are unique in the model",
+                ));
+            }
+        }
+        let mut shapes = Vec::new();
+        for mut shape in std::mem::take(&mut body.shapes) {
+            if !writable(&shape.geometry) {
+                lost.push((
+                    "shape_lost",
+                    Feature::Shapes,
+                    "cones, pyramids, multi-spheres, fitted primitives, inline meshes, extrusions and grids",
+                ));
+                continue;
+            }
+            if shape.contact_material.take().is_some() || shape.contact_radius.take().is_some() {
+                lost.push((
+                    "shape_contact_settings_lost",
+                    Feature::ContactMaterials,
+                    "per-shape contact materials",
+                ));
+            }
+            if shape.role == ShapeRole::Collision {
+                shape.role = ShapeRole::Both;
+                notes.push((
+                    "collision_shape_drawn",
+                    Feature::Shapes,
+                    "a collision shape is a geom, which MuJoCo also draws",
+                ));
+            }
+            if !shape.collidable && shape.role == ShapeRole::Both {
+                shape.role = ShapeRole::Visual;
+                shape.collidable = true;
+                notes.push((
+                    "non_colliding_shape_visual",
+                    Feature::Shapes,
+                    "a shape that does not collide is a geom with contype and conaffinity 0",
+                ));
+            }
+            if let Some(a) = &mut shape.appearance {
+                let beyond = a.specular.take().is_some()
+                    | a.emissive.take().is_some()
+                    | a.ambient_intensity.take().is_some()
+                    | a.shininess.take().is_some()
+                    | a.transparency.take().is_some()
+                    | a.texture.take().is_some();
+                if beyond {
+                    lost.push((
+                        "appearance_reduced",
+                        Feature::Appearance,
+                        "appearance beyond a colour (rgba)",
+                    ));
+                }
+                if a.diffuse.is_none() {
+                    shape.appearance = None;
+                }
+            }
+            if let Some(name) = shape.name.clone()
+                && !geoms.insert(name.clone())
+            {
+                let mut fresh = format!("{body_name}.{name}");
+                while !geoms.insert(fresh.clone()) {
+                    fresh.push('_');
+                }
+                shape.name = Some(fresh);
+                notes.push((
+                    "geom_renamed",
+                    Feature::Shapes,
+                    "a shape is renamed: MuJoCo's geom names are unique in the model",
+                ));
+            }
+            shapes.push(shape);
+        }
+        body.shapes = shapes;
+        let mut extras = std::mem::take(&mut body.extras);
+        s.strip_foreign_extras(&mut extras, &at);
+        s.model.bodies[b].extras = extras;
+        lost.dedup();
+        for (what, feature, data) in lost {
+            s.lost(what, feature, &at, format!("MJCF cannot say {data}"));
+        }
+        notes.dedup();
+        for (what, feature, message) in notes {
+            s.note(what, feature, &at, message);
+        }
+    }
+}
+
+/// Body poses from the joint frames: the passes above add links and turn joints round
+/// without touching poses.
+fn reference_poses(s: &mut LowerSession) {
+    let tree = super::tree(&s.model);
+    let poses = world_poses(&s.model, &tree, Configuration::Reference);
+    for (body, pose) in s.model.bodies.iter_mut().zip(poses) {
+        body.pose = pose;
+    }
+}
+
+/// MuJoCo refuses an inertia whose principal moments break the triangle inequality (as its
+/// compiler decomposes it, [`crate::spec::arith::eig3`]): the tensor becomes the mean moment on
+/// every axis (MuJoCo's `balanceinertia`). It refuses a moving body whose mass or smallest
+/// principal moment is below [`MJ_MINVAL`]: such a body gets [`MASS_FLOOR`] of mass, and of
+/// inertia on every axis.
+fn mass_properties(s: &mut LowerSession) {
+    for b in 0..s.model.bodies.len() {
+        let inertial = &mut s.model.bodies[b].inertial;
+        let m = inertial.inertia_in_body_axes();
+        let (moments, _) =
+            crate::spec::arith::eig3(&[m[(0, 0)], m[(1, 1)], m[(2, 2)], m[(0, 1)], m[(0, 2)], m[(1, 2)]]);
+        let [x, y, z] = moments;
+        if x + y < z || x + z < y || y + z < x {
+            let mean = (x + y + z) / 3.0;
+            inertial.inertia = Inertia::from_moments_products([mean; 3], [0.0; 3]);
+            inertial.inertia_rotation = nalgebra::UnitQuaternion::identity();
+            let at = path::item("bodies", &s.model.bodies[b].name);
+            s.approximated(
+                "inertia_balanced",
+                Feature::MassProperties,
+                &at,
+                format!("MuJoCo refuses principal moments {moments:?} (they break the triangle inequality): the mean moment {mean} on every axis is written (MuJoCo's balanceinertia)"),
+            );
+        }
+    }
+    let plan = Plan::new(&s.model);
+    for b in 0..s.model.bodies.len() {
+        if !plan.moves(&s.model, b) {
+            continue;
+        }
+        // The mass and inertia of the body with the bodies welded to it, in its frame.
+        let frame = s.model.bodies[b].pose;
+        let mut mass = 0.0;
+        let mut first = nalgebra::Vector3::zeros();
+        let mut parts = Vec::new();
+        for g in plan.welded_group(&s.model, b) {
+            let body = &s.model.bodies[g];
+            let to_b = frame.inverse() * body.pose;
+            let com = to_b.transform_point(&body.inertial.com);
+            let r = to_b.rotation.to_rotation_matrix().into_inner();
+            mass += body.inertial.mass;
+            first += body.inertial.mass * com;
+            parts.push((
+                body.inertial.mass,
+                com,
+                r * body.inertial.inertia_in_body_axes() * r.transpose(),
+            ));
+        }
+        let centre = if mass > 0.0 {
+            first / mass
+        } else {
+            nalgebra::Vector3::zeros()
+        };
+        let mut tensor = nalgebra::Matrix3::zeros();
+        for (m, com, i) in parts {
+            let d = com - centre;
+            tensor += i + m * (nalgebra::Matrix3::identity() * d.norm_squared() - d * d.transpose());
+        }
+        let smallest = tensor.symmetric_eigenvalues().min();
+        let light = mass <= MJ_MINVAL;
+        let flat = smallest <= MJ_MINVAL;
+        let inertial = &mut s.model.bodies[b].inertial;
+        if !light && !flat {
+            continue;
+        }
+        if light {
+            inertial.mass = MASS_FLOOR;
+        }
+        if flat {
+            for i in 0..3 {
+                inertial.inertia.0[i][i] += MASS_FLOOR;
+            }
+        }
+        let at = path::item("bodies", &s.model.bodies[b].name);
+        s.approximated(
+            "moving_body_mass_floor",
+            Feature::MassProperties,
+            &at,
+            format!("MuJoCo refuses a moving body without mass or with a zero principal moment: {MASS_FLOOR} kg and {MASS_FLOOR} kg m² added where missing"),
+        );
+    }
+}

@@ -1,0 +1,146 @@
+//! What the MJCF writer does with each IR feature (the format's row of the loss matrix); the
+//! `lower` passes report the same, item by item.
+
+use mbconv_ir::format::support::{Feature, FeatureSupport, Support, row};
+
+/// The MJCF writer's feature table.
+pub const FEATURE_SUPPORT: &[FeatureSupport] = &[
+    row(
+        Feature::MassProperties,
+        Support::Approximated(
+            "explicit <inertial>, never recomputed from geoms; a moving body without mass or with a zero principal moment gets 1e-10 (MuJoCo refuses it otherwise)",
+        ),
+    ),
+    row(
+        Feature::InertiaProducts,
+        Support::Equivalent("fullinertia, or diaginertia with the axes' quat"),
+    ),
+    row(
+        Feature::FixedBodies,
+        Support::Equivalent("a body without joints under <worldbody>"),
+    ),
+    row(
+        Feature::InitialJointPositions,
+        Support::Equivalent("baked into the written configuration, which is qpos0, MuJoCo's state at load"),
+    ),
+    row(
+        Feature::InitialJointVelocities,
+        Support::Lost("MuJoCo starts at rest at load (velocities only in keyframes)"),
+    ),
+    row(
+        Feature::InitialBodyVelocities,
+        Support::Lost("MuJoCo starts at rest at load (velocities only in keyframes)"),
+    ),
+    row(
+        Feature::FixedJoint,
+        Support::Equivalent("a nested body without joints; a loop weld as <weld>"),
+    ),
+    row(
+        Feature::RevoluteJoint,
+        Support::Equivalent("hinge, in its body's frame"),
+    ),
+    row(
+        Feature::PrismaticJoint,
+        Support::Equivalent("slide, in its body's frame"),
+    ),
+    row(
+        Feature::ScrewJoint,
+        Support::Approximated("a hinge; the coupled translation is lost"),
+    ),
+    row(
+        Feature::UniversalJoint,
+        Support::Equivalent("two hinges in one body"),
+    ),
+    row(
+        Feature::SphericalJoint,
+        Support::Equivalent("ball; a loop ball joint as <connect>"),
+    ),
+    row(
+        Feature::EulerJoint,
+        Support::Equivalent("three hinges in one body"),
+    ),
+    row(
+        Feature::CylindricalJoint,
+        Support::Equivalent("a slide and a hinge in one body"),
+    ),
+    row(
+        Feature::PlanarJoint,
+        Support::Equivalent("two slides and a hinge in one body"),
+    ),
+    row(
+        Feature::TranslationalJoint,
+        Support::Equivalent("three slides in one body"),
+    ),
+    row(
+        Feature::FreeJoint,
+        Support::Approximated(
+            "freejoint from the world; below another body three slides and three hinges (gimbal)",
+        ),
+    ),
+    row(
+        Feature::PointJoints,
+        Support::Approximated("slides and three hinges (gimbal)"),
+    ),
+    row(
+        Feature::KinematicLoops,
+        Support::Approximated(
+            "ball and fixed loop joints as <connect>/<weld> (soft in MuJoCo); other loop joints cut",
+        ),
+    ),
+    row(
+        Feature::JointLimits,
+        Support::Approximated(
+            "range with limited=\"true\" (soft in MuJoCo); one-sided limits and ball-joint limits dropped",
+        ),
+    ),
+    row(Feature::JointVelocityEffortLimits, Support::Lost("not written")),
+    row(
+        Feature::JointSprings,
+        Support::Approximated("stiffness and springref on hinges and slides; ball-joint springs lost"),
+    ),
+    row(Feature::JointDamping, Support::Kept),
+    row(Feature::JointFriction, Support::Equivalent("frictionloss")),
+    row(
+        Feature::JointActuators,
+        Support::Approximated(
+            "rotor inertia as armature (times the gear ratio squared); actuator kinds lost",
+        ),
+    ),
+    row(Feature::Constraints, Support::Lost("not written")),
+    row(
+        Feature::Tsda,
+        Support::Lost("not written (MJCF tendons are not written)"),
+    ),
+    row(Feature::Rsda, Support::Lost("not written")),
+    row(Feature::Bushings, Support::Lost("not written")),
+    row(Feature::Restraints, Support::Lost("not written")),
+    row(
+        Feature::Motors,
+        Support::Approximated("a zero-force joint motor as <motor> at ctrl 0; others lost"),
+    ),
+    row(Feature::BodyLoads, Support::Lost("not written")),
+    row(
+        Feature::Shapes,
+        Support::Approximated("sphere, box, capsule, cylinder, ellipsoid, plane, mesh; others lost"),
+    ),
+    row(Feature::Meshes, Support::Kept),
+    row(
+        Feature::Appearance,
+        Support::Approximated("rgba and material names"),
+    ),
+    row(Feature::ContactMaterials, Support::Lost("not written")),
+    row(Feature::Devices, Support::Lost("not written")),
+    row(Feature::Groups, Support::Lost("MJCF is one model")),
+    row(
+        Feature::NamedFrames,
+        Support::Equivalent("sites (renamed when a name repeats)"),
+    ),
+    row(Feature::Gravity, Support::Kept),
+    row(Feature::TimeStep, Support::Kept),
+    row(
+        Feature::FormatExtras,
+        Support::Lost(
+            "other formats' extras are dropped; MJCF's own option flags, integrator and materials are written back",
+        ),
+    ),
+];

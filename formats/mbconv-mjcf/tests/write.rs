@@ -1,0 +1,295 @@
+//! The MJCF writer: MJCF -> IR -> MJCF -> IR gives the same model (every fixture, every
+//! corpus file the reader reads), writing is deterministic, and every IR, SKEL and Chrono
+//! fixture written as MJCF reads back as a model that moves like the lowered one (emit loses
+//! nothing more than lower reported).
+#![allow(clippy::unwrap_used)]
+
+use mbconv_ir::format::{Format, Options, Source};
+use mbconv_ir::{Model, Pose};
+use mbconv_mjcf::MjcfFormat;
+use std::path::PathBuf;
+
+/// Poses, axes and frames may differ by rounding: the writer states each body relative to its
+/// parent (`parent⁻¹ · body`) and the reader composes it back.
+const POSE_TOLERANCE: f64 = 1e-12;
+
+fn fixtures(dir: &str, ext: &str) -> Vec<PathBuf> {
+    mbconv_test_support::files_with_extension(&mbconv_test_support::fixtures_root().join(dir), ext)
+}
+
+fn corpus_models() -> Vec<PathBuf> {
+    let Some(readme) = mbconv_test_support::corpus_file("mjcf/README.md") else {
+        return Vec::new();
+    };
+    let root = readme.parent().unwrap().to_path_buf();
+    std::fs::read_to_string(&readme)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|r| r.split('`').next())
+        .filter(|f| f.ends_with(".xml"))
+        .map(|f| root.join(f))
+        .collect()
+}
+
+fn pose_deviation(a: &Pose, b: &Pose) -> f64 {
+    let t = (a.translation - b.translation).amax();
+    let q = (a.rotation.quaternion().coords - b.rotation.quaternion().coords)
+        .amax()
+        .min((a.rotation.quaternion().coords + b.rotation.quaternion().coords).amax());
+    t.max(q)
+}
+
+/// The largest deviation between two models that should be the same, or what differs.
+fn compare(a: &Model, b: &Model) -> Result<f64, String> {
+    let mut worst = 0.0_f64;
+    if a.bodies.len() != b.bodies.len() || a.joints.len() != b.joints.len() {
+        let names = |m: &Model| -> Vec<String> {
+            m.bodies
+                .iter()
+                .map(|x| x.name.clone())
+                .chain(m.joints.iter().map(|j| j.name.clone()))
+                .collect()
+        };
+        let (x, y) = (names(a), names(b));
+        let gone: Vec<&String> = x.iter().filter(|n| !y.contains(n)).collect();
+        let new: Vec<&String> = y.iter().filter(|n| !x.contains(n)).collect();
+        return Err(format!(
+            "bodies or joints differ: {gone:?} left out, {new:?} added"
+        ));
+    }
+    if a.simulation.gravity != b.simulation.gravity || a.simulation.time_step != b.simulation.time_step {
+        return Err("simulation settings".into());
+    }
+    for x in &a.bodies {
+        let y = b.body(&x.name).ok_or(format!("no body {}", x.name))?;
+        worst = worst.max(pose_deviation(&x.pose, &y.pose));
+        let (i, k) = (&x.inertial, &y.inertial);
+        if i.mass != k.mass || i.com != k.com || x.fixed != y.fixed {
+            return Err(format!("body {}: mass, com or fixed", x.name));
+        }
+        let dev = (i.inertia_in_body_axes() - k.inertia_in_body_axes()).amax();
+        if dev > 0.0 {
+            worst = worst.max(dev);
+        }
+        if x.shapes.len() != y.shapes.len() || x.frames.len() != y.frames.len() {
+            return Err(format!("body {}: shapes or frames", x.name));
+        }
+        for (s, t) in x.shapes.iter().zip(&y.shapes) {
+            // The written text is read from memory: mesh files are not resolved on disk.
+            let unresolved = |g: &mbconv_ir::Geometry| match g {
+                mbconv_ir::Geometry::Mesh(m) => {
+                    let mut m = m.clone();
+                    m.resolved_path = None;
+                    mbconv_ir::Geometry::Mesh(m)
+                }
+                other => other.clone(),
+            };
+            if unresolved(&s.geometry) != unresolved(&t.geometry)
+                || s.role != t.role
+                || s.appearance != t.appearance
+                || s.name != t.name
+            {
+                return Err(format!("body {}: shape {:?} vs {:?}", x.name, s, t));
+            }
+            worst = worst.max(pose_deviation(&s.pose, &t.pose));
+        }
+        for (f, g) in x.frames.iter().zip(&y.frames) {
+            if f.name != g.name {
+                return Err(format!("body {}: frame {} vs {}", x.name, f.name, g.name));
+            }
+            worst = worst.max(pose_deviation(&f.pose, &g.pose));
+        }
+    }
+    for x in &a.joints {
+        let y = b.joint(&x.name).ok_or(format!("no joint {}", x.name))?;
+        if x.parent != y.parent || x.child != y.child || x.enabled != y.enabled {
+            return Err(format!("joint {}: bodies or enabled", x.name));
+        }
+        if x.kind.type_name() != y.kind.type_name() || x.q0 != y.q0 || x.v0 != y.v0 {
+            return Err(format!("joint {}: kind or state", x.name));
+        }
+        for ((_, u), (_, v)) in x.kind.axes().iter().zip(y.kind.axes()) {
+            worst = worst.max((u - v).amax());
+        }
+        if x.dofs.len() != y.dofs.len() {
+            return Err(format!("joint {}: dofs {:?} vs {:?}", x.name, x.dofs, y.dofs));
+        }
+        for (d, e) in x.dofs.iter().zip(&y.dofs) {
+            if d != e {
+                return Err(format!("joint {}: dof {d:?} vs {e:?}", x.name));
+            }
+        }
+        worst = worst.max(pose_deviation(&x.parent_frame, &y.parent_frame));
+        worst = worst.max(pose_deviation(&x.child_frame, &y.child_frame));
+    }
+    if a.motors.len() != b.motors.len() {
+        return Err("motors".into());
+    }
+    Ok(worst)
+}
+
+fn write(model: &Model) -> String {
+    MjcfFormat.write(model, &Options::default()).unwrap().text
+}
+
+#[test]
+fn mjcf_round_trips_through_the_ir() {
+    let mut files = fixtures("mjcf", "xml");
+    files.retain(|p| p.parent().is_some_and(|d| d.ends_with("mjcf")));
+    let fixture_count = files.len();
+    files.extend(corpus_models());
+    let (mut done, mut worst) = (0, (0.0_f64, String::new()));
+    let mut failures = Vec::new();
+    for path in files {
+        let Ok(first) = mbconv_mjcf::read(&Source::from_path(&path).unwrap(), &Options::default()) else {
+            continue; // refused by the reader (tests/corpus.rs says why)
+        };
+        let text = write(&first.model);
+        assert_eq!(text, write(&first.model), "{}: not deterministic", path.display());
+        // Read back next to the original, so that mesh paths resolve the same.
+        let name = path.with_file_name("written.xml");
+        let second = mbconv_mjcf::read(
+            &Source::from_string(name.to_string_lossy(), &text),
+            &Options::default(),
+        )
+        .unwrap_or_else(|e| panic!("{}: the written MJCF is refused: {e}\n{text}", path.display()));
+        let dev = match compare(&first.model, &second.model) {
+            Ok(dev) => dev,
+            Err(e) => {
+                failures.push(format!("{}: {e}", path.display()));
+                continue;
+            }
+        };
+        assert!(dev <= POSE_TOLERANCE, "{}: deviation {dev:e}", path.display());
+        if dev > worst.0 {
+            worst = (dev, path.display().to_string());
+        }
+        done += 1;
+    }
+    eprintln!(
+        "{done} MJCF files round-tripped; worst deviation {:e} ({})",
+        worst.0, worst.1
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(done >= fixture_count);
+}
+
+fn other_format_models() -> Vec<(String, Model)> {
+    let mut out = Vec::new();
+    for p in fixtures("ir", "json") {
+        let text = std::fs::read_to_string(&p).unwrap();
+        out.push((p.display().to_string(), mbconv_ir::mbir::from_str(&text).unwrap()));
+    }
+    for p in fixtures("skel", "skel") {
+        if let Ok(i) = mbconv_skel::SkelFormat.read(&Source::from_path(&p).unwrap(), &Options::default()) {
+            out.push((p.display().to_string(), i.model));
+        }
+    }
+    for p in fixtures("chrono", "yaml") {
+        if let Ok(i) = mbconv_chrono::ChronoFormat.read(&Source::from_path(&p).unwrap(), &Options::default())
+        {
+            out.push((p.display().to_string(), i.model));
+        }
+    }
+    out
+}
+
+/// World positions of every body's centre of mass every 0.1 s over 0.5 s (RK4, 1e-3 s).
+/// Each body's name and its centre of mass over time.
+type Tracks = Vec<(String, Vec<[f64; 3]>)>;
+
+fn motion(model: &Model) -> Result<Tracks, String> {
+    let options = mbconv_solver::SimulateOptions {
+        duration: 0.5,
+        dt: 1e-3,
+        integrator: mbconv_solver::Integrator::Rk4,
+        every: 100,
+        energy: false,
+        joint_limits: false,
+        max_steps: None,
+    };
+    let names: Vec<String> = mbconv_solver::Model::new(model)
+        .map_err(|e| e.to_string())?
+        .body_names()
+        .map(str::to_owned)
+        .collect();
+    let mut samples: Vec<Vec<[f64; 7]>> = Vec::new();
+    mbconv_solver::simulate(model, &options, &mut |s| samples.push(s.poses.to_vec()))
+        .map_err(|e| e.to_string())?;
+    Ok(names
+        .into_iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let com = model.body(&n).map(|b| b.inertial.com).unwrap_or_default();
+            let track = samples
+                .iter()
+                .map(|s| {
+                    let p = s[i];
+                    let q = nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
+                        p[3], p[4], p[5], p[6],
+                    ));
+                    let c = q * com + nalgebra::Vector3::new(p[0], p[1], p[2]);
+                    [c.x, c.y, c.z]
+                })
+                .collect();
+            (n, track)
+        })
+        .collect())
+}
+
+#[test]
+fn other_formats_written_as_mjcf_read_back_and_move_like_the_lowered_model() {
+    let models = other_format_models();
+    assert!(models.len() >= 20, "{} models", models.len());
+    let (mut moved, mut worst) = (0, (0.0_f64, String::new()));
+    for (name, model) in models {
+        let lowered = MjcfFormat.lower(&model, &Options::default()).unwrap();
+        let text = MjcfFormat.emit(&lowered.model, &Options::default()).unwrap().text;
+        let back = mbconv_mjcf::read_str("written.xml", &text)
+            .unwrap_or_else(|e| panic!("{name}: the written MJCF is refused: {e}\n{text}"))
+            .model;
+        let report = mbconv_ir::validate(&back);
+        assert!(!report.has_errors(), "{name}: {:?}", report.findings);
+        let (Ok(a), Ok(b)) = (motion(&lowered.model), motion(&back)) else {
+            continue;
+        };
+        for (body, track) in &a {
+            let Some((_, other)) = b.iter().find(|(n, _)| n == body) else {
+                continue;
+            };
+            for (p, q) in track.iter().zip(other) {
+                let d = (0..3).map(|k| (p[k] - q[k]).abs()).fold(0.0, f64::max);
+                assert!(d <= 1e-6, "{name}: body {body} deviates by {d:e} m\n{text}");
+                if d > worst.0 {
+                    worst = (d, format!("{name} {body}"));
+                }
+            }
+        }
+        moved += 1;
+    }
+    eprintln!(
+        "{moved} models written as MJCF move as lowered; worst {:e} m ({})",
+        worst.0, worst.1
+    );
+    assert!(moved >= 10);
+}
+
+#[test]
+fn the_feature_table_and_the_traced_lowering_agree() {
+    let cases = other_format_models();
+    mbconv_ir::format::kit::verify_traced_lowerings(
+        &MjcfFormat,
+        &cases,
+        "disable_immobile_groups",
+        "mass_properties",
+    )
+    .unwrap();
+    let table = MjcfFormat.feature_support();
+    for f in &mbconv_ir::format::support::Feature::ALL {
+        assert!(
+            table.iter().any(|r| r.feature == *f),
+            "{f:?} missing from the table"
+        );
+    }
+}
