@@ -168,7 +168,7 @@ mod tests {
 
     #[test]
     fn refuses_unknown_targets() {
-        assert!(parse_plan(&["--targets", "urdf"]).is_err());
+        assert!(parse_plan(&["--targets", "usd"]).is_err());
         let plan = parse_plan(&["--seconds", "5", "--targets", "skel"]).unwrap_or_else(|_| Plan {
             seconds: 0,
             targets: Vec::new(),
