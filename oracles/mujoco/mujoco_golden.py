@@ -128,7 +128,8 @@ def golden(root, path, keyframe, with_trajectory):
 
 
 def fnv1a64(data):
-    """FNV-1a, 64 bits, as 16 hex digits (the hash tests/golden.rs checks written texts by)."""
+    """FNV-1a, 64 bits, as 16 hex digits (mbconv_test_support::text_hash, which tests/golden.rs
+    checks written texts by)."""
     h = 0xCBF29CE484222325
     for b in data:
         h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF

@@ -1,19 +1,9 @@
 //! The fixtures MuJoCo judges the MJCF writer on, written as MJCF: shared by
 //! `examples/write_mjcf.rs` (which `cargo xtask golden mjcf` runs to give MuJoCo the texts) and
-//! `tests/golden.rs` (which writes them again and checks their hash against the golden data).
+//! `tests/golden.rs` (which writes them again and checks their hash,
+//! `mbconv_test_support::text_hash`, against the golden data).
 
 use mbconv_ir::format::{Format, Options, Source};
-
-/// FNV-1a (64 bits) of a text, as `oracles/mujoco/mujoco_golden.py --hash` computes it.
-#[allow(dead_code)]
-pub fn fnv1a64(text: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.as_bytes() {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{h:016x}")
-}
 
 /// Every fixture written as MJCF: its golden name and the written text.
 pub fn written() -> Vec<(String, String)> {
