@@ -111,15 +111,21 @@ fn reverse_joints(s: &mut LowerSession) {
         return reverse_joints_towards_root(s);
     }
     let tree = super::tree(&s.model);
-    for a in &tree.attachments {
-        let mbconv_ir::kinematics::Attachment::Joint {
-            joint,
-            reversed: true,
-            ..
-        } = *a
-        else {
-            continue;
-        };
+    let mut reversed: Vec<usize> = tree
+        .attachments
+        .iter()
+        .filter_map(|a| match *a {
+            mbconv_ir::kinematics::Attachment::Joint {
+                joint,
+                reversed: true,
+                ..
+            } => Some(joint),
+            _ => None,
+        })
+        .collect();
+    // Highest index first, so that a joint taken out leaves the others' indices alone.
+    reversed.sort_unstable_by(|a, b| b.cmp(a));
+    for joint in reversed {
         match mbconv_ir::lower::reverse_joint(&mut s.model, joint, FORMAT) {
             Ok(f) => s.absorb(f),
             Err(e) => {
@@ -132,7 +138,6 @@ fn reverse_joints(s: &mut LowerSession) {
                     format!("the joint cannot be written from its child side: {e}"),
                 );
                 s.model.joints.remove(joint);
-                return;
             }
         }
     }
@@ -263,6 +268,24 @@ fn loops(s: &mut LowerSession) {
         let at = path::item("joints", &s.model.joints[index].name);
         match kind {
             JointKind::Spherical | JointKind::Fixed => {
+                // MuJoCo puts a connect's point on body2 where body1's anchor is at qpos0.
+                let j = &s.model.joints[index];
+                let world = |r: &mbconv_ir::BodyRef| {
+                    r.name()
+                        .and_then(|n| s.model.body(n))
+                        .map_or(mbconv_ir::Pose::identity(), |b| b.pose)
+                };
+                let gap = ((world(&j.parent) * j.parent_frame).translation
+                    - (world(&j.child) * j.child_frame).translation)
+                    .norm();
+                if kind == JointKind::Spherical && gap > 1e-9 {
+                    s.approximated(
+                        "loop_anchor_moved",
+                        Feature::KinematicLoops,
+                        &at,
+                        format!("the loop is open by {gap} m in the written configuration: MuJoCo's <connect> joins body1's anchor to the point of body2 at that place"),
+                    );
+                }
                 s.model.joints[index].q0.iter_mut().for_each(|q| *q = 0.0);
                 s.model.joints[index].v0.iter_mut().for_each(|v| *v = 0.0);
                 let what = if kind == JointKind::Fixed {
