@@ -15,8 +15,11 @@
 //! `joints_as_chains` (ball, universal, Euler, cylindrical, translational, point joints, a
 //! free joint below another link and a planar joint whose axes are not URDF's, as chains of
 //! massless links); `body_frames_on_joints` (a link's frame is its joint's frame);
-//! `joint_data`, `body_data` (what URDF lacks per item); `root_link` (a model without bodies
-//! gets one massless link); `reference_poses` (body poses recomputed from the tree).
+//! `joint_data`, `body_data` (what URDF lacks per item, and what urdfdom and MuJoCo need: named
+//! materials, effort and velocity in every `<limit>`, a `<limit>` on every prismatic joint);
+//! `massless_moving_links` (MuJoCo refuses a moving body without mass); `root_link` (a model
+//! without bodies gets one massless link); `free_root` (with `root=free` only);
+//! `reference_poses` (body poses recomputed from the tree).
 //!
 //! ```
 //! use mbconv_ir::format::kit::Tracing;
@@ -46,6 +49,11 @@ use nalgebra::Vector3;
 
 /// The format name, the prefix of every finding.
 const FORMAT: &str = "urdf";
+
+/// The bound written where URDF needs one and the model has none (a prismatic joint's
+/// position, the effort and velocity of a limited joint): far beyond any motion, finite for
+/// every parser.
+pub const UNREACHED: f64 = 1e30;
 
 /// The gravity the URDF loaders (and mbconv's solver, for a model without one) apply.
 pub const GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
@@ -129,6 +137,7 @@ pub fn lower_with(model: &Model, root: RootWriting, tracing: Tracing) -> Lowered
     s.run("body_frames_on_joints", body_frames_on_joints);
     s.run("joint_data", joint_data);
     s.run("body_data", body_data);
+    s.run("massless_moving_links", massless_moving_links);
     s.run("root_link", root_link);
     if root == RootWriting::Free {
         s.run("free_root", free_root);
@@ -467,6 +476,10 @@ fn joint_data(s: &mut LowerSession) {
             }
         }
         let prismatic = matches!(joint.kind, JointKind::Prismatic { .. });
+        if prismatic && joint.dofs.is_empty() {
+            // An unbounded prismatic joint needs its <limit> too (below).
+            joint.dofs.push(mbconv_ir::DofProperties::default());
+        }
         for dof in &mut joint.dofs {
             if dof.spring_stiffness != 0.0 {
                 lost.push(("joint_springs_lost", Feature::JointSprings, "joint springs"));
@@ -522,13 +535,32 @@ fn joint_data(s: &mut LowerSession) {
                     });
                 }
             }
-            if prismatic
-                && dof.position_limits.is_unlimited()
-                && !(dof.effort_limits.is_unlimited() && dof.velocity_limits.is_unlimited())
-            {
-                dof.effort_limits = Limits::default();
-                dof.velocity_limits = Limits::default();
-                approximated.push(("unbounded_prismatic_limits_dropped", Feature::JointVelocityEffortLimits, "effort and velocity limits of an unbounded prismatic joint are dropped (URDF's <limit> would bound its position at 0)"));
+            // urdfdom (so Pinocchio, DART and ROS) refuses a revolute or prismatic joint
+            // without <limit>, and a <limit> without effort and velocity; a continuous joint
+            // (revolute without position limits) needs none. The missing bounds are written as
+            // UNREACHED, which no motion reaches.
+            if prismatic && dof.position_limits.is_unlimited() {
+                dof.position_limits = Limits::new(-UNREACHED, UNREACHED);
+                approximated.push((
+                    "unbounded_prismatic_bounded",
+                    Feature::JointLimits,
+                    "an unbounded prismatic joint is written with position limits ±1e30 (urdfdom refuses a prismatic joint without <limit>; no motion reaches them)",
+                ));
+            }
+            let writes_limit = !(dof.position_limits.is_unlimited()
+                && dof.effort_limits.is_unlimited()
+                && dof.velocity_limits.is_unlimited());
+            if writes_limit && (dof.effort_limits.is_unlimited() || dof.velocity_limits.is_unlimited()) {
+                for limits in [&mut dof.effort_limits, &mut dof.velocity_limits] {
+                    if limits.is_unlimited() {
+                        *limits = Limits::new(-UNREACHED, UNREACHED);
+                    }
+                }
+                approximated.push((
+                    "effort_velocity_limits_completed",
+                    Feature::JointVelocityEffortLimits,
+                    "a <limit> is written and the joint has no effort or no velocity limit: it is written as ±1e30 (urdfdom refuses a <limit> without effort and velocity)",
+                ));
             }
         }
         if joint.joint_id.take().is_some() {
@@ -548,7 +580,31 @@ fn joint_data(s: &mut LowerSession) {
     }
 }
 
+/// The extra holding a visual's material name.
+const MATERIAL: &str = "urdf.material";
+
+/// `base`, or `base_2`, `base_3`, ... : the first not in `taken`.
+fn unique_name(base: &str, taken: &[String]) -> String {
+    let mut name = base.to_owned();
+    let mut k = 1;
+    while taken.contains(&name) {
+        k += 1;
+        name = format!("{base}_{k}");
+    }
+    name
+}
+
 fn body_data(s: &mut LowerSession) {
+    let mut material_names: Vec<String> = s
+        .model
+        .bodies
+        .iter()
+        .flat_map(|b| &b.shapes)
+        .filter_map(|shape| match shape.extras.get(MATERIAL) {
+            Some(Value::String(name)) => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
     for b in 0..s.model.bodies.len() {
         let at = path::item("bodies", &s.model.bodies[b].name);
         let body = &mut s.model.bodies[b];
@@ -599,6 +655,18 @@ fn body_data(s: &mut LowerSession) {
         }
         let mut shapes = Vec::new();
         for mut shape in std::mem::take(&mut body.shapes) {
+            if let Geometry::Ellipsoid { radii } = shape.geometry
+                && radii[0] == radii[1]
+                && radii[1] == radii[2]
+            {
+                // The same shape, in an element every loader knows (not Drake's ellipsoid).
+                shape.geometry = Geometry::Sphere { radius: radii[0] };
+                notes.push((
+                    "ellipsoid_as_sphere",
+                    Feature::Shapes,
+                    "an ellipsoid with three equal radii is written as a <sphere>",
+                ));
+            }
             if !writable(&shape.geometry) {
                 lost.push((
                     "shape_lost",
@@ -645,6 +713,27 @@ fn body_data(s: &mut LowerSession) {
                     ));
                 }
             }
+            if shape
+                .appearance
+                .as_ref()
+                .is_some_and(|a| a.diffuse.is_none() && a.texture.is_none())
+            {
+                // Nothing left to write: no <material> (an empty one names nothing).
+                shape.appearance = None;
+            }
+            if shape.role != ShapeRole::Collision
+                && shape.appearance.is_some()
+                && !matches!(shape.extras.get(MATERIAL), Some(Value::String(_)))
+            {
+                let name = unique_name(&format!("{}_material", body.name), &material_names);
+                material_names.push(name.clone());
+                shape.extras.insert(MATERIAL.to_owned(), Value::String(name));
+                notes.push((
+                    "material_named",
+                    Feature::Appearance,
+                    "an unnamed colour or texture is written as a named <material> (urdfdom and MuJoCo refuse an unnamed one)",
+                ));
+            }
             if shape.role == ShapeRole::Both {
                 let mut collision = shape.clone();
                 collision.role = ShapeRole::Collision;
@@ -673,6 +762,46 @@ fn body_data(s: &mut LowerSession) {
         for (what, feature, message) in notes {
             s.note(what, feature, &at, message);
         }
+    }
+}
+
+/// The mass given to a moving link that has none (kg): MuJoCo refuses a moving body whose
+/// mass or principal moments are below its `mjMINVAL` (1e-15).
+pub const MIN_MOVING_MASS: f64 = 1e-9;
+/// The principal moment given to such a link (kg m²): the radius of gyration of
+/// [`MIN_MOVING_MASS`] is then about 3 cm.
+pub const MIN_MOVING_INERTIA: f64 = 1e-12;
+
+/// A link moved by a joint with no mass or a zero principal moment (a massless link of a
+/// joint chain, a source's massless link or point mass) gets [`MIN_MOVING_MASS`] and
+/// [`MIN_MOVING_INERTIA`] added, so that MuJoCo loads the file; links welded to their parent
+/// are fused into it by MuJoCo and keep their mass.
+fn massless_moving_links(s: &mut LowerSession) {
+    for b in 0..s.model.bodies.len() {
+        let name = s.model.bodies[b].name.clone();
+        let moved = s
+            .model
+            .joints
+            .iter()
+            .any(|j| j.child.name() == Some(name.as_str()) && j.kind != JointKind::Fixed);
+        let inertial = &mut s.model.bodies[b].inertial;
+        let moments = nalgebra::SymmetricEigen::new(inertial.inertia.matrix()).eigenvalues;
+        let light = inertial.mass < MIN_MOVING_MASS || moments.iter().any(|m| *m < MIN_MOVING_INERTIA);
+        if !moved || !light {
+            continue;
+        }
+        inertial.mass += MIN_MOVING_MASS;
+        let mut m = inertial.inertia.0;
+        for (k, row) in m.iter_mut().enumerate() {
+            row[k] += MIN_MOVING_INERTIA;
+        }
+        inertial.inertia = Inertia(m);
+        s.approximated(
+            "moving_link_mass_floor",
+            Feature::MassProperties,
+            &path::item("bodies", &name),
+            "a link moved by a joint gets 1e-9 kg and 1e-12 kg m² more (MuJoCo refuses a moving body without mass or inertia)",
+        );
     }
 }
 

@@ -5,7 +5,12 @@ use mbconv_ir::format::support::{Feature, FeatureSupport, Support, row};
 
 /// The URDF writer's feature table.
 pub const FEATURE_SUPPORT: &[FeatureSupport] = &[
-    row(Feature::MassProperties, Support::Kept),
+    row(
+        Feature::MassProperties,
+        Support::Approximated(
+            "kept; a link moved by a joint without mass or inertia gets 1e-9 kg and 1e-12 kg m² (MuJoCo refuses it)",
+        ),
+    ),
     row(
         Feature::InertiaProducts,
         Support::Equivalent("the tensor with its axes' rotation in <inertial><origin rpy>"),
@@ -81,11 +86,15 @@ pub const FEATURE_SUPPORT: &[FeatureSupport] = &[
     ),
     row(
         Feature::JointLimits,
-        Support::Approximated("both bounds or none (a one-sided limit is dropped)"),
+        Support::Approximated(
+            "both bounds or none (a one-sided limit is dropped); an unbounded prismatic joint gets ±1e30 (urdfdom needs a <limit>)",
+        ),
     ),
     row(
         Feature::JointVelocityEffortLimits,
-        Support::Approximated("symmetric effort and velocity limits only; no acceleration limits"),
+        Support::Approximated(
+            "symmetric effort and velocity limits only (a <limit> without one of them gets ±1e30, as urdfdom needs both); no acceleration limits",
+        ),
     ),
     row(Feature::JointSprings, Support::Lost("URDF has no joint springs")),
     row(Feature::JointDamping, Support::Kept),
@@ -110,7 +119,7 @@ pub const FEATURE_SUPPORT: &[FeatureSupport] = &[
     row(Feature::Meshes, Support::Kept),
     row(
         Feature::Appearance,
-        Support::Approximated("a colour and a texture"),
+        Support::Approximated("a colour and a texture, in a named <material>"),
     ),
     row(
         Feature::ContactMaterials,

@@ -38,36 +38,18 @@ const TRAJECTORY_TOLERANCE: f64 = 1e-6;
 /// simulators" in `docs/formats/urdf.md`).
 const REFUSALS: &[(&str, &str, &str)] = &[
     (
-        "pinocchio",
-        "does not contain a valid URDF model",
-        "urdfdom refuses what the writer writes on some models (its messages, counted on the \
-         113 files by hand): a prismatic joint without <limit> (60 files: the IR's joint is \
-         unlimited), a <limit> without `effort` and `velocity` (53: the IR has no such limits), \
-         a <material> without a name (35: a colour whose source names no material), a \
-         <drake:ellipsoid> (2); Drake reads all four",
-    ),
-    (
         "mujoco",
         "inertia must satisfy A + B >= C",
         "the source model's own inertia breaks the triangle inequality (its loader accepts it, \
-         mbconv warns and carries it unchanged); MuJoCo refuses it without `balanceinertia`",
-    ),
-    (
-        "mujoco",
-        "required attribute missing: 'name' | Element 'material'",
-        "a <material> without a name (written for a colour whose source has no material \
-         name): MuJoCo, like urdfdom, requires the name",
+         mbconv warns and carries it unchanged, as Pinocchio and Drake load it); MuJoCo refuses \
+         it in any file without `balanceinertia`",
     ),
     (
         "mujoco",
         "visual geometry specification not found",
-        "an ellipsoid is written as Drake's <drake:ellipsoid> extension (URDF has none); \
-         MuJoCo knows no such geometry",
-    ),
-    (
-        "mujoco",
-        "inertia must have positive eigenvalues",
-        "the source model's own inertia is singular (mbconv warns and carries it unchanged)",
+        "an ellipsoid with unequal radii is written as Drake's <drake:ellipsoid> extension (URDF \
+         has no ellipsoid; one with equal radii is written as a <sphere>); MuJoCo knows no such \
+         geometry",
     ),
     (
         "mujoco",
@@ -85,13 +67,6 @@ const REFUSALS: &[(&str, &str, &str)] = &[
         "a collision mesh the source names is not in the corpus, or lies outside the source's \
          folder (the xtask links into its scratch folder only the meshes beside or below the \
          source)",
-    ),
-    (
-        "mujoco",
-        "mass and inertia of moving bodies must be larger than mjMINVAL",
-        "the massless links through which the writer composes ball, universal, Euler, planar, \
-         cylindrical and free joints below the root: MuJoCo refuses a moving body without mass, \
-         Pinocchio and Drake load it",
     ),
 ];
 
