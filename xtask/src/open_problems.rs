@@ -67,24 +67,23 @@ pub(crate) const OPEN_PROBLEMS: &[OpenProblem] = &[
             "corpus/chrono/model_slider_crank.yaml",
             "corpus/shift/sarrus/sarrus.json",
         ],
-        targets: &["body", "urdf"],
-        owner: "the Body and URDF writers (a quantising lower pass) and the solver near singular configurations",
+        targets: &["body"],
+        owner: "the Body writer (a quantising lower pass) and the solver near singular configurations",
         why: "the read-back model differs from the lowered one only in the last bits of its \
-              rotations (the Body file says rotations as axis and angle in degrees, URDF as \
-              roll-pitch-yaw angles) and in the sign of some quaternions; near the mechanism's \
-              singular configuration (the slider crank's dead centre, the overconstrained Sarrus linkage) the adaptive step then \
+              rotations (the Body file says rotations as axis and angle in degrees) and in the \
+              sign of some quaternions; near the mechanism's singular configuration (the slider \
+              crank's dead centre, the overconstrained Sarrus linkage) the adaptive step then \
               collapses in the read-back model's run (\"step size underflow\") and not in the \
-              lowered model's, so there is no motion to compare. To do: a Body and URDF lower pass that \
+              lowered model's, so there is no motion to compare. To do: a Body lower pass that \
               makes the lowered model what the reader will read (as Chrono's \
               `quantise_body_velocities` does), and a solver that passes such configurations.",
     },
     OpenProblem {
         models: &["corpus/skel/kima/kima_human_left_leg.skel"],
-        targets: &["body", "urdf"],
+        targets: &["body"],
         owner: "issue 22 (gravity and the up axis)",
-        why: "the model has no gravity and neither a body file nor URDF can say that: the Body \
-              and URDF writers report `body.gravity_lost`, `urdf.gravity_lost` and the lowered \
-              model has the loaders' gravity ((0, 0, -9.80665), (0, 0, -9.81)); the leg \
+        why: "the model has no gravity and a body file cannot say that: the Body writer reports \
+              `body.gravity_lost` and the lowered model has Choreonoid's (0, 0, -9.80665); the leg \
               then falls until its euler hip joint reaches gimbal lock at t = 0.49 s, where its \
               coordinates are singular and the step size underflows. The original does not move.",
     },
