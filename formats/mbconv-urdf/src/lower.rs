@@ -232,47 +232,16 @@ fn loads(s: &mut LowerSession) {
 
 fn groups_and_frames(s: &mut LowerSession) {
     s.lose_all_groups("URDF is one robot without groups");
-    for item in std::mem::take(&mut s.model.world_frames) {
-        s.lost(
-            "named_frame_lost",
-            Feature::NamedFrames,
-            &path::item("world_frames", &item.name),
-            "URDF has no named frames",
-        );
-    }
+    s.lose_all_world_frames("URDF has no named frames");
 }
 
 /// A switched-off constraint is left out (it constrains nothing); any other is lost.
 fn constraints(s: &mut LowerSession) {
-    for c in std::mem::take(&mut s.model.constraints) {
-        let at = path::item("constraints", &c.name);
-        if c.enabled {
-            s.lost(
-                "constraint_lost",
-                Feature::Constraints,
-                &at,
-                format!("URDF has no {} constraint", c.kind.type_name()),
-            );
-        } else {
-            s.note(
-                "disabled_constraint_omitted",
-                Feature::Constraints,
-                &at,
-                "a switched-off constraint is not written (without it the bodies move the same)",
-            );
-        }
-    }
+    s.lose_all_constraints(|kind| format!("URDF has no {kind} constraint"));
 }
 
 fn devices(s: &mut LowerSession) {
-    for d in std::mem::take(&mut s.model.devices) {
-        s.lost(
-            "device_lost",
-            Feature::Devices,
-            &path::item("devices", &d.name),
-            "URDF has no sensors (they live in <gazebo> extensions)",
-        );
-    }
+    s.lose_all_devices("URDF has no sensors (they live in <gazebo> extensions)");
 }
 
 /// Leaves out switched-off joints (they constrain nothing).

@@ -186,35 +186,11 @@ fn motors(s: &mut LowerSession) {
 }
 
 fn constraints(s: &mut LowerSession) {
-    for c in std::mem::take(&mut s.model.constraints) {
-        let at = path::item("constraints", &c.name);
-        if c.enabled {
-            s.lost(
-                "constraint_lost",
-                Feature::Constraints,
-                &at,
-                format!("MJCF has no {} constraint", c.kind.type_name()),
-            );
-        } else {
-            s.note(
-                "disabled_constraint_omitted",
-                Feature::Constraints,
-                &at,
-                "a switched-off constraint is not written (without it the bodies move the same)",
-            );
-        }
-    }
+    s.lose_all_constraints(|kind| format!("MJCF has no {kind} constraint"));
 }
 
 fn devices(s: &mut LowerSession) {
-    for d in std::mem::take(&mut s.model.devices) {
-        s.lost(
-            "device_lost",
-            Feature::Devices,
-            &path::item("devices", &d.name),
-            "sensors, cameras and lights are not written",
-        );
-    }
+    s.lose_all_devices("sensors, cameras and lights are not written");
 }
 
 /// Switched-off joints constrain nothing: left out, except ball and fixed joints between two

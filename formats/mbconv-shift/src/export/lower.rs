@@ -367,14 +367,7 @@ fn drop_items(s: &mut LowerSession) {
             "Shift has no constraints besides joints",
         );
     }
-    for device in std::mem::take(&mut s.model.devices) {
-        s.lost(
-            "device_lost",
-            Feature::Devices,
-            &path::item("devices", &device.name),
-            "Shift has no sensors or cameras (lights are kept only when read from Shift)",
-        );
-    }
+    s.lose_all_devices("Shift has no sensors or cameras (lights are kept only when read from Shift)");
 }
 
 /// IR shapes (meshes among them, and their colours) and contact materials: Shift names mesh

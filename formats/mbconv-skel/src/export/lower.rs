@@ -187,14 +187,7 @@ fn drop_force_elements(s: &mut LowerSession) {
 fn drop_motors_loads_devices(s: &mut LowerSession) {
     s.lose_all_motors("SKEL has no motors");
     s.lose_all_loads("SKEL has no external loads");
-    for x in std::mem::take(&mut s.model.devices) {
-        s.lost(
-            "device_lost",
-            Feature::Devices,
-            &path::item("devices", &x.name),
-            "SKEL has no sensors, cameras or lights",
-        );
-    }
+    s.lose_all_devices("SKEL has no sensors, cameras or lights");
 }
 
 /// Frames fixed to the world: SKEL has markers on bodies only.

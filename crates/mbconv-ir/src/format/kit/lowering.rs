@@ -287,6 +287,64 @@ impl LowerSession {
         }
     }
 
+    /// Removes every device (sensor, camera, light), one `device_lost` finding each, saying
+    /// `message`.
+    pub fn lose_all_devices(&mut self, message: &str) {
+        for item in std::mem::take(&mut self.model.devices) {
+            let at = crate::report::path::item("devices", &item.name);
+            self.lost("device_lost", Feature::Devices, &at, message);
+        }
+    }
+
+    /// Removes every frame fixed to the world, one `named_frame_lost` finding each, saying
+    /// `message`.
+    pub fn lose_all_world_frames(&mut self, message: &str) {
+        for item in std::mem::take(&mut self.model.world_frames) {
+            let at = crate::report::path::item("world_frames", &item.name);
+            self.lost("named_frame_lost", Feature::NamedFrames, &at, message);
+        }
+    }
+
+    /// Removes every constraint: a switched-off one with a `disabled_constraint_omitted` note
+    /// (without it the bodies move the same), any other with a `constraint_lost` finding
+    /// saying `message(type_name)`.
+    ///
+    /// ```
+    /// use mbconv_ir::format::kit::{LowerSession, Tracing};
+    /// use mbconv_ir::{BodyRef, Constraint, ConstraintKind, Extras, Model};
+    /// use nalgebra::Vector3;
+    /// let mut model = Model::new("m");
+    /// let kind = ConstraintKind::Distance {
+    ///     body1: BodyRef::World, point1: Vector3::zeros(),
+    ///     body2: BodyRef::body("b"), point2: Vector3::zeros(), distance: None,
+    /// };
+    /// model.constraints.push(Constraint { name: "off".into(), kind, enabled: false, extras: Extras::default() });
+    /// let mut s = LowerSession::new("toy", &model, Tracing::Off);
+    /// s.lose_all_constraints(|kind| format!("toy has no {kind} constraint"));
+    /// assert!(s.model.constraints.is_empty());
+    /// assert_eq!(s.report.findings[0].code, "toy.disabled_constraint_omitted");
+    /// ```
+    pub fn lose_all_constraints(&mut self, message: impl Fn(&str) -> String) {
+        for item in std::mem::take(&mut self.model.constraints) {
+            let at = crate::report::path::item("constraints", &item.name);
+            if item.enabled {
+                self.lost(
+                    "constraint_lost",
+                    Feature::Constraints,
+                    &at,
+                    message(item.kind.type_name()),
+                );
+            } else {
+                self.note(
+                    "disabled_constraint_omitted",
+                    Feature::Constraints,
+                    &at,
+                    "a switched-off constraint is not written (without it the bodies move the same)",
+                );
+            }
+        }
+    }
+
     /// Removes every force element, one finding each (`tsda_lost`, `rsda_lost`,
     /// `bushing_element_lost`, `restraint_lost`), saying `message(type_name)`.
     pub fn lose_all_force_elements(&mut self, message: impl Fn(&str) -> String) {

@@ -130,14 +130,7 @@ fn loads(s: &mut LowerSession) {
 
 fn groups_and_frames(s: &mut LowerSession) {
     s.lose_all_groups("a body file is one body without groups");
-    for item in std::mem::take(&mut s.model.world_frames) {
-        s.lost(
-            "named_frame_lost",
-            Feature::NamedFrames,
-            &path::item("world_frames", &item.name),
-            "a body file has no named frames",
-        );
-    }
+    s.lose_all_world_frames("a body file has no named frames");
 }
 
 /// Keeps extra joints; a switched-off constraint is left out (it constrains nothing), any
