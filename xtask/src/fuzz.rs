@@ -10,13 +10,14 @@ use std::path::Path;
 use std::process::Command;
 
 /// Every target, with the fixtures directory that seeds its corpus.
-pub const TARGETS: [(&str, &str); 6] = [
+pub const TARGETS: [(&str, &str); 7] = [
     ("chrono", "fixtures/chrono"),
     ("skel", "fixtures/skel"),
     ("body", "fixtures/body"),
     ("shift", "fixtures/shift"),
     ("mbir", "fixtures/ir"),
     ("urdf", "fixtures/urdf"),
+    ("mjcf", "fixtures/mjcf"),
 ];
 
 /// What to run.
@@ -41,7 +42,7 @@ pub fn parse_plan(args: &[&str]) -> Result<Plan> {
             "--targets" => {
                 plan.targets = value.split(',').map(str::to_owned).collect();
                 if let Some(bad) = plan.targets.iter().find(|t| !TARGETS.iter().any(|(n, _)| n == t)) {
-                    bail!("no fuzz target {bad:?}; targets: chrono, skel, body, shift, mbir, urdf");
+                    bail!("no fuzz target {bad:?}; targets: chrono, skel, body, shift, mbir, urdf, mjcf");
                 }
             }
             _ => bail!("unknown option {flag} of fuzz"),

@@ -127,7 +127,7 @@ impl Difference {
                 continue;
             };
             for (s, t) in a.times.iter().enumerate().take(b.times.len()) {
-                let com = finite_or_infinite((a.com[s][i] - b.com[s][j]).norm());
+                let com = com_distance(a, b, s, i, j);
                 if com > d.max_com_error {
                     d.max_com_error = com;
                     d.max_com_error_time = *t;
@@ -160,7 +160,7 @@ pub(crate) fn moved_bodies(
         let parted = match j {
             None => true,
             Some(j) => a.times.iter().enumerate().take(b.times.len()).any(|(s, _)| {
-                let com = finite_or_infinite((a.com[s][i] - b.com[s][j]).norm());
+                let com = com_distance(a, b, s, i, j);
                 let rotation = finite_or_infinite(a.rotation[s][i].angle_to(&b.rotation[s][j]));
                 com > tolerances.position || rotation > tolerances.rotation
             }),
@@ -170,6 +170,15 @@ pub(crate) fn moved_bodies(
         }
     }
     moved
+}
+
+/// The distance between the centres of mass of body `i` of `a` and body `j` of `b` at sample
+/// `s`; zero when either body carries nothing ([`Motion::is_void`]: it has no centre of mass).
+fn com_distance(a: &Motion, b: &Motion, s: usize, i: usize, j: usize) -> f64 {
+    if a.void.get(i).copied().unwrap_or(false) || b.void.get(j).copied().unwrap_or(false) {
+        return 0.0;
+    }
+    finite_or_infinite((a.com[s][i] - b.com[s][j]).norm())
 }
 
 fn finite_or_infinite(x: f64) -> f64 {

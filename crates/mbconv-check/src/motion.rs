@@ -58,6 +58,9 @@ impl SimulationSettings {
 pub struct Motion {
     /// Body names, in model order.
     pub bodies: Vec<String>,
+    /// Per body: it carries nothing (no mass, no shapes, no named frames), so it has no centre
+    /// of mass; such a body is compared by its rotation only (see [`Motion::is_void`]).
+    pub void: Vec<bool>,
     /// Sample times (s).
     pub times: Vec<f64>,
     /// `com[sample][body]`: world position of the body's centre of mass (m).
@@ -71,6 +74,24 @@ pub struct Motion {
 }
 
 impl Motion {
+    /// True when `body` carries nothing physical: no mass, no shapes, no named frames. Such a
+    /// body is a kinematic intermediate (the link between two joints of a chain); it has no
+    /// centre of mass, and where its frame sits is a format's convention (MuJoCo's several
+    /// joints in one body are read as such links placed at the body's frame), so the check
+    /// matches it by name and compares its rotation since t = 0 only.
+    ///
+    /// ```
+    /// use mbconv_check::Motion;
+    /// let mut link = mbconv_ir::Body::new("link");
+    /// link.inertial.mass = 0.0;
+    /// assert!(Motion::is_void(&link));
+    /// link.inertial.mass = 1.0;
+    /// assert!(!Motion::is_void(&link));
+    /// ```
+    pub fn is_void(body: &mbconv_ir::Body) -> bool {
+        body.inertial.mass == 0.0 && body.shapes.is_empty() && body.frames.is_empty()
+    }
+
     /// Simulates `model` from its initial state and records the motion of every body.
     pub fn simulate(model: &Model, settings: &SimulationSettings) -> Result<Self, SolverError> {
         let options = SimulateOptions {
@@ -86,6 +107,7 @@ impl Motion {
         let samples = (settings.duration / settings.dt).round() as usize + 1;
         let mut motion = Motion {
             bodies: model.bodies.iter().map(|b| b.name.clone()).collect(),
+            void: model.bodies.iter().map(Motion::is_void).collect(),
             times: Vec::with_capacity(samples),
             com: Vec::with_capacity(samples),
             rotation: Vec::with_capacity(samples),

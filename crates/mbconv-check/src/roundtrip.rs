@@ -139,7 +139,11 @@ pub fn round_trip(
     };
     let source = Source::from_path(&entry).map_err(|e| hide_dir(&e))?;
     let read_back = registry
-        .read(format, &source, &format.read_back_options(write_options))
+        .read(
+            format,
+            &source,
+            &format.read_back_options(write_options, &exported),
+        )
         .map_err(|e| hide_dir(&e))?;
     Ok(RoundTrip {
         lowered,

@@ -34,7 +34,7 @@ fn every_fixture_checks_without_unexplained_or_failed() {
     let registry = mbconv::formats();
     let formats: Vec<_> = registry.formats().collect();
     let mut files = Vec::new();
-    for dir in ["chrono", "skel", "ir", "body", "shift", "urdf"] {
+    for dir in ["chrono", "skel", "ir", "body", "shift", "urdf", "mjcf"] {
         for entry in std::fs::read_dir(fixtures().join(dir)).unwrap() {
             let path = entry.unwrap().path();
             if path.is_file() {

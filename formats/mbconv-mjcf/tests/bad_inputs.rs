@@ -1,6 +1,6 @@
-//! Every malformed MJCF input of `fixtures/bad/mjcf/` is refused with an error naming the file,
-//! a line and a column (never a panic). A sub-directory, which `mbconv convert`'s test of
-//! `fixtures/bad/` skips, until the format is registered.
+//! Every malformed MJCF input of `fixtures/bad/` (`mjcf_*.mjcf`) is refused by the reader with an
+//! error naming the file, a line and a column (never a panic); `mbconv convert`'s test of
+//! `fixtures/bad/` runs the same files through the command line.
 #![allow(clippy::unwrap_used)]
 
 use mbconv_ir::format::{Options, Source};
@@ -8,10 +8,14 @@ use std::path::Path;
 
 #[test]
 fn every_bad_input_is_refused_with_its_place() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/bad/mjcf");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/bad");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with("mjcf_") && name.ends_with(".mjcf")
+        })
         .collect();
     files.sort();
     assert!(files.len() >= 25, "only {} malformed inputs", files.len());
@@ -36,8 +40,7 @@ fn every_bad_input_is_refused_with_its_place() {
 }
 
 /// Every prefix of every fixture, and every fixture with one byte replaced, is read or refused
-/// without a panic (a deterministic stand-in for the fuzz target, which needs the format
-/// registered).
+/// without a panic (a quick deterministic companion of the `mjcf` fuzz target).
 #[test]
 fn damaged_fixtures_never_panic() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/mjcf");

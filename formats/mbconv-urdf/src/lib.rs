@@ -104,7 +104,7 @@ impl Format for UrdfFormat {
     }
 
     /// A root written free (`root=free`) is read back free.
-    fn read_back_options(&self, write_options: &Options) -> Options {
+    fn read_back_options(&self, write_options: &Options, _written: &Exported) -> Options {
         let mut options = Options::default();
         if lower::RootWriting::from_options(write_options) == lower::RootWriting::Free {
             options.set(spec::ROOT, "free");

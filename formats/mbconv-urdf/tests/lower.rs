@@ -172,7 +172,7 @@ fn a_floating_root_is_written_free_when_asked() {
     let written = urdf.write(&m, &write_options).unwrap();
     assert!(!written.text.contains("floating"), "{}", written.text);
     assert!(written.report.contains("urdf.root_written_free"));
-    let read_options = urdf.read_back_options(&write_options);
+    let read_options = urdf.read_back_options(&write_options, &written);
     let back = urdf
         .read(
             &Source::from_string("free.urdf", written.text.clone()),

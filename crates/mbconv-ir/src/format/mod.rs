@@ -363,12 +363,13 @@ pub trait Format: Send + Sync {
     fn write_settings(&self) -> &'static [SettingSpec] {
         &[]
     }
-    /// The read settings that read back what [`Format::write`] wrote with `write_options`:
-    /// for a format whose files do not say everything a reader must assume (URDF's root link:
-    /// written free, it must be read free). The check reads its conversions back with them.
+    /// The read settings that read back what [`Format::write`] wrote (`written`) with
+    /// `write_options`: for a format whose files do not say everything a reader must assume
+    /// (URDF's root link: written free, it must be read free; MJCF's initial state: a keyframe
+    /// the reader must be told to start from). The check reads its conversions back with them.
     /// The default: the reader's defaults.
-    fn read_back_options(&self, write_options: &Options) -> Options {
-        let _ = write_options;
+    fn read_back_options(&self, write_options: &Options, written: &Exported) -> Options {
+        let _ = (write_options, written);
         Options::default()
     }
     /// How this format carries each IR feature (the table its `lower` step reports from;

@@ -137,6 +137,16 @@ pub fn emit(model: &Model) -> Result<String, EmitError> {
     if !actuator.children.is_empty() {
         root = root.child(actuator);
     }
+    if let Some(qvel) = super::keyframe::initial_qvel(model, &plan) {
+        let numbers: Vec<String> = qvel.iter().map(|v| format_number(*v)).collect();
+        root = root.child(
+            XmlElement::new("keyframe").child(
+                XmlElement::new("key")
+                    .attr("name", super::keyframe::INITIAL_KEY)
+                    .attr("qvel", numbers.join(" ")),
+            ),
+        );
+    }
     Ok(serialize(&root))
 }
 

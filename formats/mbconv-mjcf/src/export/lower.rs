@@ -17,7 +17,9 @@
 //! approximated); `joint_data`, `body_data` (what MJCF lacks per item; site and geom names made
 //! unique, as MuJoCo wants); `reference_poses`; `mass_properties` (an inertia breaking the
 //! triangle inequality balanced, a moving body without mass or with a zero principal moment
-//! given a floor, both approximated).
+//! given a floor, both approximated); `chain_links` (the massless links MJCF writes as joints
+//! of one body named and placed as MJCF's reader will give them back: renamed, frames moved,
+//! exactly).
 //!
 //! ```
 //! use mbconv_ir::format::kit::Tracing;
@@ -41,7 +43,8 @@ use mbconv_ir::lower::{
 };
 use mbconv_ir::report::path;
 use mbconv_ir::{
-    DofProperties, Geometry, Inertia, JointKind, Limits, MotorActuation, MotorTarget, ShapeRole, TimeFunction,
+    Category, DofProperties, Geometry, Inertia, JointKind, Limits, MotorActuation, MotorTarget, Severity,
+    ShapeRole, TimeFunction,
 };
 
 const FORMAT: &str = "mjcf";
@@ -101,6 +104,7 @@ pub fn lower(model: &mbconv_ir::Model, tracing: Tracing) -> Lowered {
     s.run("body_data", body_data);
     s.run("reference_poses", reference_poses);
     s.run("mass_properties", mass_properties);
+    s.run("chain_links", chain_links);
     s.finish()
 }
 
@@ -213,24 +217,37 @@ fn disabled_joints(s: &mut LowerSession) {
 }
 
 /// MuJoCo starts from qpos0, the configuration the file writes: initial positions go into the
-/// body poses and joint frames (exact); MJCF has no initial velocities outside keyframes,
-/// which MuJoCo does not apply at load.
+/// body poses and joint frames (exact). Initial velocities stay on the bodies, and the writer
+/// states them as the keyframe `initial` (MJCF's only place for velocities; MuJoCo starts at
+/// rest at load and `mj_resetDataKeyframe` applies the key): a note on each.
 fn initial_state(s: &mut LowerSession) {
-    let f = bake_initial_state(&mut s.model, FORMAT);
-    s.absorb(f);
-    for b in 0..s.model.bodies.len() {
-        if let Some(v) = s.model.bodies[b].initial_velocity.take()
-            && (v.linear.norm() > 0.0 || v.angular.norm() > 0.0)
-        {
-            let at = path::item("bodies", &s.model.bodies[b].name);
-            s.lost(
-                "initial_velocity_lost",
-                Feature::InitialBodyVelocities,
+    for j in 0..s.model.joints.len() {
+        let joint = &s.model.joints[j];
+        if joint.v0.iter().any(|v| *v != 0.0) {
+            let at = path::item("joints", &joint.name);
+            s.note(
+                "initial_velocity_as_keyframe",
+                Feature::InitialJointVelocities,
                 &at,
-                "MuJoCo starts at rest at load (MJCF states velocities only in keyframes): the body starts at rest",
+                "the initial rates are written as the keyframe `initial` (qvel): MuJoCo starts at rest at load, and from this state after mj_resetDataKeyframe",
             );
         }
     }
+    for b in 0..s.model.bodies.len() {
+        if let Some(v) = s.model.bodies[b].initial_velocity
+            && (v.linear.norm() > 0.0 || v.angular.norm() > 0.0)
+        {
+            let at = path::item("bodies", &s.model.bodies[b].name);
+            s.note(
+                "initial_velocity_as_keyframe",
+                Feature::InitialBodyVelocities,
+                &at,
+                "the initial velocity is written as the keyframe `initial` (qvel): MuJoCo starts at rest at load, and from this state after mj_resetDataKeyframe",
+            );
+        }
+    }
+    let f = bake_initial_state(&mut s.model, FORMAT);
+    s.absorb(f);
 }
 
 /// Ball and fixed joints that close loops are MJCF's `<connect>` and `<weld>` equalities; other
@@ -301,6 +318,14 @@ fn joint_data(s: &mut LowerSession) {
         let joint = &mut s.model.joints[j];
         let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
         let mut approximated: Vec<(&str, Feature, &str)> = Vec::new();
+        if matches!(joint.kind, JointKind::PseudoContinuousTrack { .. }) {
+            joint.kind = JointKind::Fixed;
+            approximated.push((
+                "track_as_fixed",
+                Feature::FixedJoint,
+                "MJCF has no continuous track: written as a weld (the surface motion is lost)",
+            ));
+        }
         if joint.bushing.take().is_some() {
             lost.push((
                 "bushing_lost",
@@ -656,6 +681,85 @@ fn mass_properties(s: &mut LowerSession) {
             Feature::MassProperties,
             &at,
             format!("MuJoCo refuses a moving body without mass or with a zero principal moment: {MASS_FLOOR} kg and {MASS_FLOOR} kg m² added where missing"),
+        );
+    }
+}
+
+/// The massless links of a joint chain that [`Plan`] writes as joints of one `<body>` come back
+/// from MJCF's reader as bodies named `<body>.<joint>` (`<body>.joint` for an unnamed joint) at
+/// the body's frame: each is renamed so (a rename finding) and its frame moved there (exact: the
+/// link carries nothing, and its joints' frames are re-expressed).
+fn chain_links(s: &mut LowerSession) {
+    let plan = Plan::new(&s.model);
+    let n = s.model.bodies.len();
+    let holder = |mut b: usize| {
+        while plan.merged[b] {
+            match plan.tree.order.iter().find(|&&c| {
+                matches!(plan.tree.attachments[c], mbconv_ir::kinematics::Attachment::Joint { parent: Some(p), .. } if p == b)
+            }) {
+                Some(&c) => b = c,
+                None => break,
+            }
+        }
+        b
+    };
+    let mut moves = Vec::new();
+    let mut renames = Vec::new();
+    for b in (0..n).filter(|&b| plan.merged[b]) {
+        let held_by = holder(b);
+        let mbconv_ir::kinematics::Attachment::Joint { joint, .. } = plan.tree.attachments[b] else {
+            continue;
+        };
+        let body = &s.model.bodies[held_by];
+        let written = &s.model.joints[joint].name;
+        let default = format!("{}.joint", body.name);
+        let unnamed = *written == default || written.starts_with(&format!("{}/{default}", body.name));
+        let joint_name = if unnamed { "joint" } else { written.as_str() };
+        let wanted = format!("{}.{joint_name}", body.name);
+        let frame = s.model.bodies[b].pose.inverse() * body.pose;
+        moves.push((b, frame));
+        if s.model.bodies[b].name != wanted {
+            renames.push((b, wanted, Feature::of_joint(&s.model.joints[joint].kind)));
+        }
+    }
+    let notes = mbconv_ir::lower::move_body_frames(&mut s.model, &moves, FORMAT);
+    s.absorb(notes);
+    // A massless link has no centre of mass: the reader gives it the body frame's origin.
+    for &(b, _) in &moves {
+        let inertial = &mut s.model.bodies[b].inertial;
+        inertial.com = nalgebra::Vector3::zeros();
+        inertial.inertia_rotation = nalgebra::UnitQuaternion::identity();
+    }
+    for (b, wanted, feature) in renames {
+        let taken = |m: &mbconv_ir::Model, name: &str| m.bodies.iter().any(|x| x.name == name);
+        let mut name = wanted.clone();
+        let mut k = 2;
+        while taken(&s.model, &name) {
+            name = format!("{wanted}#{k}");
+            k += 1;
+        }
+        let old = std::mem::replace(&mut s.model.bodies[b].name, name.clone());
+        // After the passes above only joints name bodies (force elements, constraints, loads,
+        // groups and devices are gone).
+        for joint in &mut s.model.joints {
+            for end in [&mut joint.parent, &mut joint.child] {
+                if end.name() == Some(old.as_str()) {
+                    *end = mbconv_ir::BodyRef::body(name.clone());
+                }
+            }
+        }
+        s.report.renames.push(mbconv_ir::report::Rename {
+            item: "body".to_owned(),
+            from: old.clone(),
+            to: name.clone(),
+        });
+        s.finding(
+            "link_renamed",
+            feature,
+            Severity::Warning,
+            Category::Renamed,
+            &path::item("bodies", &name),
+            format!("body {old:?} renamed to {name:?}: MJCF writes it as a joint of one body, and MuJoCo's reader names the link between that body's joints so"),
         );
     }
 }

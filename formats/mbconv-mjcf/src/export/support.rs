@@ -25,15 +25,21 @@ pub const FEATURE_SUPPORT: &[FeatureSupport] = &[
     ),
     row(
         Feature::InitialJointVelocities,
-        Support::Lost("MuJoCo starts at rest at load (velocities only in keyframes)"),
+        Support::Equivalent(
+            "keyframe `initial` (qvel): MuJoCo starts at rest at load, mj_resetDataKeyframe applies it",
+        ),
     ),
     row(
         Feature::InitialBodyVelocities,
-        Support::Lost("MuJoCo starts at rest at load (velocities only in keyframes)"),
+        Support::Equivalent(
+            "keyframe `initial` (qvel): MuJoCo starts at rest at load, mj_resetDataKeyframe applies it",
+        ),
     ),
     row(
         Feature::FixedJoint,
-        Support::Equivalent("a nested body without joints; a loop weld as <weld>"),
+        Support::Approximated(
+            "a nested body without joints; a loop weld as <weld>; a continuous track as a weld (surface motion lost)",
+        ),
     ),
     row(
         Feature::RevoluteJoint,
@@ -135,8 +141,14 @@ pub const FEATURE_SUPPORT: &[FeatureSupport] = &[
         Feature::NamedFrames,
         Support::Equivalent("sites (renamed when a name repeats)"),
     ),
-    row(Feature::Gravity, Support::Kept),
-    row(Feature::TimeStep, Support::Kept),
+    row(
+        Feature::Gravity,
+        Support::Approximated("<option gravity>; a body's own gravity switch lost"),
+    ),
+    row(
+        Feature::TimeStep,
+        Support::Approximated("<option timestep>; the end time lost"),
+    ),
     row(
         Feature::FormatExtras,
         Support::Lost(
