@@ -4,10 +4,10 @@
 //! settings, `<default>` classes with inheritance and `childclass` (each inherited value's class
 //! remembered), bodies and frames with every orientation form in degrees or radians, joints
 //! (several in one body composed through massless bodies), mass and inertia from geoms exactly as
-//! MuJoCo computes them, sites, `connect`/`weld` loops and keyframes; everything else is kept as
+//! MuJoCo computes them (mesh geoms from their STL, OBJ or inline meshes, decoded only when a
+//! mass needs them), sites, `connect`/`weld` loops and keyframes; everything else is kept as
 //! `mjcf.*` extras and reported. `spec` holds the compiler's semantics apart from XML. It is
-//! **not** a MuJoCo simulator, it does not read mesh files (mass from mesh geoms is refused) nor
-//! expand `<attach>`. Its writer is [`export::lower::lower`] (any model -> one MJCF can say,
+//! **not** a MuJoCo simulator, and it does not expand `<attach>`. Its writer is [`export::lower::lower`] (any model -> one MJCF can say,
 //! every change reported on its IR path) then [`export::emit::emit`] (MJCF text MuJoCo
 //! compiles, losing nothing more); [`MjcfFormat`] is the registry's `Format`, ready to register
 //! (not registered yet). The element-by-element mapping is in `docs/formats/mjcf.md`.

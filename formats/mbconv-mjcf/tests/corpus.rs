@@ -87,38 +87,6 @@ const LOADED: &[(&str, usize, usize)] = &[
 /// Corpus files MuJoCo loads that mbconv refuses, and the reason it gives.
 const NOT_YET: &[(&str, &str)] = &[
     (
-        "mjcf/menagerie/skydio_x2/scene.xml",
-        "mass and inertia from a mesh geom",
-    ),
-    (
-        "mjcf/menagerie/skydio_x2/x2.xml",
-        "mass and inertia from a mesh geom",
-    ),
-    (
-        "mjcf/menagerie/wonik_allegro/left_hand.xml",
-        "mass and inertia from a mesh geom",
-    ),
-    (
-        "mjcf/menagerie/wonik_allegro/right_hand.xml",
-        "mass and inertia from a mesh geom",
-    ),
-    (
-        "mjcf/menagerie/wonik_allegro/scene_left.xml",
-        "mass and inertia from a mesh geom",
-    ),
-    (
-        "mjcf/menagerie/wonik_allegro/scene_right.xml",
-        "mass and inertia from a mesh geom",
-    ),
-    (
-        "mjcf/mujoco/model/cube/cube_3x3x3.xml",
-        "mass and inertia from a mesh geom",
-    ),
-    (
-        "mjcf/mujoco/test/testdata/model.xml",
-        "mass and inertia from a mesh geom",
-    ),
-    (
         "mjcf/mujoco/model/humanoid/22_humanoids.xml",
         "<attach> is not read by mbconv yet",
     ),

@@ -27,38 +27,6 @@ const TRAJECTORY_TOLERANCE: f64 = 1e-6;
 /// Files MuJoCo loads that mbconv refuses, with the reason mbconv gives.
 const NOT_YET: &[(&str, &str)] = &[
     (
-        "corpus__menagerie__skydio_x2__scene.xml.json",
-        "mass and inertia from a mesh geom",
-    ),
-    (
-        "corpus__menagerie__skydio_x2__x2.xml.json",
-        "mass and inertia from a mesh geom",
-    ),
-    (
-        "corpus__menagerie__wonik_allegro__left_hand.xml.json",
-        "mass and inertia from a mesh geom",
-    ),
-    (
-        "corpus__menagerie__wonik_allegro__right_hand.xml.json",
-        "mass and inertia from a mesh geom",
-    ),
-    (
-        "corpus__menagerie__wonik_allegro__scene_left.xml.json",
-        "mass and inertia from a mesh geom",
-    ),
-    (
-        "corpus__menagerie__wonik_allegro__scene_right.xml.json",
-        "mass and inertia from a mesh geom",
-    ),
-    (
-        "corpus__mujoco__model__cube__cube_3x3x3.xml.json",
-        "mass and inertia from a mesh geom",
-    ),
-    (
-        "corpus__mujoco__test__testdata__model.xml.json",
-        "mass and inertia from a mesh geom",
-    ),
-    (
         "corpus__mujoco__model__humanoid__22_humanoids.xml.json",
         "<attach> is not read by mbconv yet",
     ),

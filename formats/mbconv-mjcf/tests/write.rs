@@ -103,6 +103,18 @@ fn compare(a: &Model, b: &Model) -> Result<f64, String> {
     }
     for x in &a.joints {
         let y = b.joint(&x.name).ok_or(format!("no joint {}", x.name))?;
+        // A weld loop may come back with its two bodies exchanged (the writer puts the world
+        // on body2's side, MJCF's default): the same constraint when its relative pose is
+        // inverted.
+        let swapped_weld = matches!(x.kind, mbconv_ir::JointKind::Fixed)
+            && x.extras.get("mjcf.equality").is_some()
+            && x.parent == y.child
+            && x.child == y.parent;
+        if swapped_weld && x.enabled == y.enabled && x.kind.type_name() == y.kind.type_name() {
+            let relative = |j: &mbconv_ir::Joint| j.parent_frame * j.child_frame.inverse();
+            worst = worst.max(pose_deviation(&relative(x), &relative(y).inverse()));
+            continue;
+        }
         if x.parent != y.parent || x.child != y.child || x.enabled != y.enabled {
             return Err(format!("joint {}: bodies or enabled", x.name));
         }

@@ -6,6 +6,7 @@
 //! `mjcf.*` extras and reported), and last the keyframe the `keyframe` setting picks.
 
 mod bodies;
+mod meshes;
 mod values;
 
 use crate::raw::{self, Element, Loc};
@@ -44,6 +45,7 @@ pub(crate) struct Compiler {
     pub discardvisual: bool,
     pub alignfree: bool,
     pub meshdir: Option<String>,
+    pub fitaabb: bool,
 }
 
 impl Default for Compiler {
@@ -61,6 +63,7 @@ impl Default for Compiler {
             discardvisual: false,
             alignfree: false,
             meshdir: None,
+            fitaabb: false,
         }
     }
 }
@@ -94,8 +97,8 @@ pub(crate) struct Reader<'d> {
     pub root: &'d Element,
     /// Materials by name: rgba.
     pub materials: Vec<(String, [f64; 4])>,
-    /// Meshes by name: file and scale.
-    pub meshes: Vec<(String, String, [f64; 3])>,
+    /// `<mesh>` assets in order.
+    pub meshes: Vec<meshes::MeshAsset<'d>>,
     /// Joints in MuJoCo's order (body order, then joint order) for keyframes.
     pub qpos_layout: Vec<bodies::JointSlot>,
     /// MuJoCo body ids given so far (unnamed bodies are called `body<id>`).
@@ -307,6 +310,7 @@ impl<'d> Reader<'d> {
                 "settotalmass" => self.compiler.settotalmass = v.numbers(a, 1, true)?[0],
                 "discardvisual" => self.compiler.discardvisual = v.boolean(a)?,
                 "alignfree" => self.compiler.alignfree = v.boolean(a)?,
+                "fitaabb" => self.compiler.fitaabb = v.boolean(a)?,
                 "meshdir" => self.compiler.meshdir = Some(a.value.clone()),
                 "assetdir" if self.compiler.meshdir.is_none() => {
                     self.compiler.meshdir = Some(a.value.clone())
@@ -351,22 +355,7 @@ impl<'d> Reader<'d> {
                     let name = e.value("name").unwrap_or_default().to_string();
                     self.materials.push((name, [rgba[0], rgba[1], rgba[2], rgba[3]]));
                 }
-                "mesh" => {
-                    let class = self.class_of(e, ClassId::MAIN)?;
-                    let scale = self
-                        .values
-                        .vector(e, "mesh", class, "scale", &[1.0, 1.0, 1.0], true)?
-                        .0;
-                    let file = e.value("file").unwrap_or_default().to_string();
-                    let name = match e.value("name") {
-                        Some(n) => n.to_string(),
-                        None => std::path::Path::new(&file)
-                            .file_stem()
-                            .map(|s| s.to_string_lossy().into_owned())
-                            .unwrap_or_default(),
-                    };
-                    self.meshes.push((name, file, [scale[0], scale[1], scale[2]]));
-                }
+                "mesh" => self.mesh_asset(e)?,
                 _ => {}
             }
         }

@@ -7,7 +7,7 @@
 //! Which geoms count: in MuJoCo 4.0 only the geom `group` decides (inside the compiler's
 //! `inertiagrouprange`, `0 5` by default); `contype`/`conaffinity` do not, except that the
 //! compiler's `discardvisual` removes geoms with both zero before anything is computed.
-//! Meshes are not handled here (their volume needs the mesh file).
+//! Meshes are weighed by [`super::mesh`].
 
 use super::arith::{EPS, eig3, global_inertia, offset_inertia};
 use std::f64::consts::PI;

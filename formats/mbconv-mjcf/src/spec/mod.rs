@@ -1,6 +1,7 @@
 //! What MuJoCo's model compiler does with the numbers of an MJCF file, apart from XML: the
 //! compiler's arithmetic ([`arith`]), orientations and angle units ([`orientation`]), default
-//! classes ([`defaults`]) and mass properties from geoms and `<inertial>` ([`inertia`]).
+//! classes ([`defaults`]), mass properties from geoms and `<inertial>` ([`inertia`]) and meshes
+//! (files, convex hull, volume and inertia: [`mesh`]).
 //!
 //! These are learnt from MuJoCo's XML reference and read from its compiler's source
 //! (`src/user/user_objects.cc`, `src/user/user_util.cc`, `src/xml/xml_native_reader.cc` at
@@ -10,4 +11,5 @@
 pub mod arith;
 pub mod defaults;
 pub mod inertia;
+pub mod mesh;
 pub mod orientation;
