@@ -5,9 +5,10 @@
 //! remembered), bodies and frames with every orientation form in degrees or radians, joints
 //! (several in one body composed through massless bodies), mass and inertia from geoms exactly as
 //! MuJoCo computes them (mesh geoms from their STL, OBJ or inline meshes, decoded only when a
-//! mass needs them), sites, `connect`/`weld` loops and keyframes; everything else is kept as
+//! mass needs them), sites, `connect`/`weld` loops, keyframes and `<attach>`ed models (their
+//! bodies, with their own classes and settings, names prefixed); everything else is kept as
 //! `mjcf.*` extras and reported. `spec` holds the compiler's semantics apart from XML. It is
-//! **not** a MuJoCo simulator, and it does not expand `<attach>`. Its writer is [`export::lower::lower`] (any model -> one MJCF can say,
+//! **not** a MuJoCo simulator. Its writer is [`export::lower::lower`] (any model -> one MJCF can say,
 //! every change reported on its IR path) then [`export::emit::emit`] (MJCF text MuJoCo
 //! compiles, losing nothing more); [`MjcfFormat`] is the registry's `Format`, ready to register
 //! (not registered yet). The element-by-element mapping is in `docs/formats/mjcf.md`.

@@ -85,16 +85,7 @@ const LOADED: &[(&str, usize, usize)] = &[
 ];
 
 /// Corpus files MuJoCo loads that mbconv refuses, and the reason it gives.
-const NOT_YET: &[(&str, &str)] = &[
-    (
-        "mjcf/mujoco/model/humanoid/22_humanoids.xml",
-        "<attach> is not read by mbconv yet",
-    ),
-    (
-        "mjcf/mujoco/test/xml/testdata/parent.xml",
-        "<attach> is not read by mbconv yet",
-    ),
-];
+const NOT_YET: &[(&str, &str)] = &[];
 
 /// Corpus files MuJoCo refuses, refused by mbconv with MuJoCo's reason.
 const REFUSED: &[(&str, &str)] = &[(

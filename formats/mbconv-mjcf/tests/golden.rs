@@ -25,16 +25,7 @@ const STATIC_TOLERANCE: f64 = 1e-9;
 const TRAJECTORY_TOLERANCE: f64 = 1e-6;
 
 /// Files MuJoCo loads that mbconv refuses, with the reason mbconv gives.
-const NOT_YET: &[(&str, &str)] = &[
-    (
-        "corpus__mujoco__model__humanoid__22_humanoids.xml.json",
-        "<attach> is not read by mbconv yet",
-    ),
-    (
-        "corpus__mujoco__test__xml__testdata__parent.xml.json",
-        "<attach> is not read by mbconv yet",
-    ),
-];
+const NOT_YET: &[(&str, &str)] = &[];
 
 /// Files MuJoCo refuses that mbconv reads, and why mbconv reads them.
 const READ_THOUGH_REFUSED: &[(&str, &str)] = &[

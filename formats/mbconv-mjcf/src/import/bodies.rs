@@ -48,6 +48,10 @@ struct Place {
     frame: Frame,
     class: ClassId,
     suffix: usize,
+    /// The model the element is from (0: the main one; see `attach`).
+    model: usize,
+    /// The `<attach>` name prefix in force (an index into `Reader::prefixes`).
+    prefix: usize,
 }
 
 /// The elements of one body, frames flattened.
@@ -82,6 +86,8 @@ impl<'d> Reader<'d> {
             frame: Frame::IDENTITY,
             class: ClassId::MAIN,
             suffix: 0,
+            model: 0,
+            prefix: 0,
         };
         self.collect(w, place, &mut items, true)?;
         if !items.geoms.is_empty() || !items.kept.is_empty() {
@@ -97,7 +103,7 @@ impl<'d> Reader<'d> {
             body.extras.insert("mjcf.worldbody", Value::Bool(true));
             let body_path = path::item("bodies", &name);
             for (g, p) in items.geoms.clone() {
-                if let Some((shape, _)) = self.geom(g, p, &body_path, false)? {
+                if let Some((shape, _)) = self.in_model(p.model, |r| r.geom(g, p, &body_path, false))? {
                     body.shapes.push(shape);
                 }
             }
@@ -108,11 +114,11 @@ impl<'d> Reader<'d> {
             self.model.bodies.push(body);
         }
         for (s, p) in items.sites.clone() {
-            let frame = self.site(s, p, "world_frames")?;
+            let frame = self.in_model(p.model, |r| r.site(s, p, "world_frames"))?;
             self.model.world_frames.push(frame);
         }
         for (b, p) in items.bodies {
-            self.body(b, p, BodyRef::World, Frame::IDENTITY)?;
+            self.in_model(p.model, |r| r.body(b, p, BodyRef::World, Frame::IDENTITY))?;
         }
         Ok(())
     }
@@ -149,7 +155,7 @@ impl<'d> Reader<'d> {
                         Place {
                             frame,
                             class,
-                            suffix: place.suffix,
+                            ..place
                         },
                         items,
                         world,
@@ -157,7 +163,8 @@ impl<'d> Reader<'d> {
                 }
                 "camera" | "light" | "plugin" => items.kept.push(verbatim(c)),
                 "replicate" => self.replicate(c, place, items, world)?,
-                "composite" | "flexcomp" | "attach" => {
+                "attach" => self.attach(c, place, items, world)?,
+                "composite" | "flexcomp" => {
                     return Err(self.error(
                         &c.loc,
                         "unsupported",
@@ -208,8 +215,12 @@ impl<'d> Reader<'d> {
 
     /// An element's name with the suffix of the `<replicate>` copies it is in.
     fn name_of(&self, e: &Element, place: Place) -> Option<String> {
-        e.value("name")
-            .map(|n| format!("{n}{}", self.suffixes[place.suffix]))
+        e.value("name").map(|n| {
+            format!(
+                "{}{n}{}",
+                self.prefixes[place.prefix], self.suffixes[place.suffix]
+            )
+        })
     }
 
     /// `<replicate count offset euler sep>`: `count` copies of the children, copy `i` turned by
@@ -261,10 +272,93 @@ impl<'d> Reader<'d> {
                 frame,
                 class,
                 suffix: self.suffixes.len() - 1,
+                ..place
             };
             self.collect(c, inner, items, world)?;
         }
         Ok(())
+    }
+
+    /// `<attach model body|frame prefix>`: the named body of the model (with its subtree) or
+    /// its named frame (with what it holds) placed here, read with that model's classes,
+    /// compiler settings and assets, every name prefixed (before any `<replicate>` suffix).
+    fn attach(
+        &mut self,
+        c: &'d Element,
+        place: Place,
+        items: &mut Items<'d>,
+        world: bool,
+    ) -> SourceResult<()> {
+        let Some(model_attr) = c.attr("model") else {
+            return Err(self.error(&c.loc, "attach", "required attribute missing: 'model'"));
+        };
+        let Some(&(_, k)) = self.models.iter().find(|(n, _)| *n == model_attr.value) else {
+            return Err(self.error(
+                &model_attr.loc,
+                "attach",
+                format!(
+                    "could not find model '{}' (no <model> asset of that name)",
+                    model_attr.value
+                ),
+            ));
+        };
+        let prefix = format!(
+            "{}{}",
+            self.prefixes[place.prefix],
+            c.value("prefix").unwrap_or("")
+        );
+        self.prefixes.push(prefix);
+        let inner = Place {
+            class: ClassId::MAIN,
+            model: k,
+            prefix: self.prefixes.len() - 1,
+            ..place
+        };
+        let root = self.model_root(k);
+        let (kind, wanted) = match (c.attr("body"), c.attr("frame")) {
+            (Some(b), None) => ("body", b),
+            (None, Some(f)) => ("frame", f),
+            _ => {
+                return Err(self.error(
+                    &c.loc,
+                    "attach",
+                    "an attach names either a body or a frame of the model",
+                ));
+            }
+        };
+        let found = root
+            .children_named("worldbody")
+            .find_map(|w| find_named(w, kind, &wanted.value));
+        let Some(element) = found else {
+            return Err(self.error(
+                &wanted.loc,
+                "attach",
+                format!(
+                    "could not find {kind} '{}' in model '{}'",
+                    wanted.value, model_attr.value
+                ),
+            ));
+        };
+        if kind == "body" {
+            items.bodies.push((element, inner));
+            return Ok(());
+        }
+        self.in_model(k, |r| {
+            let local = r.own_orientation(element, true)?;
+            let mut frame = inner.frame.compose(&local);
+            normalize(&mut frame.quat);
+            let class = r.childclass(element, ClassId::MAIN)?;
+            r.collect(
+                element,
+                Place {
+                    frame,
+                    class,
+                    ..inner
+                },
+                items,
+                world,
+            )
+        })
     }
 
     fn childclass(&self, e: &Element, class: ClassId) -> SourceResult<ClassId> {
@@ -435,7 +529,7 @@ impl<'d> Reader<'d> {
             Place {
                 frame: Frame::IDENTITY,
                 class,
-                suffix: place.suffix,
+                ..place
             },
             &mut items,
             false,
@@ -480,7 +574,7 @@ impl<'d> Reader<'d> {
             || (!explicit && self.compiler.inertiafromgeom == FromGeom::Auto);
         let infer = !explicit || self.compiler.inertiafromgeom == FromGeom::True;
         for (g, p) in items.geoms.clone() {
-            if let Some((shape, mass)) = self.geom(g, p, &body_path, infer)? {
+            if let Some((shape, mass)) = self.in_model(p.model, |r| r.geom(g, p, &body_path, infer))? {
                 body.shapes.push(shape);
                 if let Some(m) = mass {
                     masses.push(m);
@@ -524,7 +618,7 @@ impl<'d> Reader<'d> {
         }
         body.inertial = ir_inertial(&mass);
         for (s, p) in items.sites.clone() {
-            let frame = self.site(s, p, &body_path)?;
+            let frame = self.in_model(p.model, |r| r.site(s, p, &body_path))?;
             body.frames.push(frame);
         }
         // Free-joint alignment: the body frame moves to the inertial frame.
@@ -624,7 +718,7 @@ impl<'d> Reader<'d> {
         self.model.bodies.push(body);
 
         for (b, p) in items.bodies {
-            self.body(b, p, BodyRef::body(name.clone()), world)?;
+            self.in_model(p.model, |r| r.body(b, p, BodyRef::body(name.clone()), world))?;
         }
         Ok(())
     }
@@ -1397,6 +1491,21 @@ fn ir_inertial(m: &BodyMass) -> Inertial {
             inertia_rotation: UnitQuaternion::identity(),
         },
     }
+}
+
+/// The first `kind` element named `name` below `e` (bodies and frames searched in order).
+fn find_named<'d>(e: &'d Element, kind: &str, name: &str) -> Option<&'d Element> {
+    for c in &e.children {
+        if c.name == kind && c.value("name") == Some(name) {
+            return Some(c);
+        }
+        if matches!(c.name.as_str(), "body" | "frame" | "replicate")
+            && let Some(found) = find_named(c, kind, name)
+        {
+            return Some(found);
+        }
+    }
+    None
 }
 
 /// One `<equality>` element: `connect` and `weld` close loops as ball and fixed joints; the

@@ -70,7 +70,7 @@ impl<'d> Reader<'d> {
             }
             _ => file.to_string(),
         };
-        let resolved = self.session.source.base_dir().map(|base| base.join(&uri));
+        let resolved = self.base_dir.as_ref().map(|base| base.join(&uri));
         (uri, resolved)
     }
 

@@ -5,6 +5,7 @@
 //! properties), equality constraints, then the sections the IR has no typed home for (kept as
 //! `mjcf.*` extras and reported), and last the keyframe the `keyframe` setting picks.
 
+mod attach;
 mod bodies;
 mod meshes;
 mod values;
@@ -107,6 +108,18 @@ pub(crate) struct Reader<'d> {
     pub suffixes: Vec<String>,
     /// `<option><flag>` switches that change what the IR says, as the last `<flag>` left them.
     pub flags: Flags,
+    /// Name prefixes of `<attach>`ed subtrees; the first is empty.
+    pub prefixes: Vec<String>,
+    /// The model whose elements are being read: 0 the main one, else an attached one (see
+    /// [`attach`]).
+    pub current: usize,
+    /// The `<model>` assets of the model being read: name and model index.
+    pub models: Vec<(String, usize)>,
+    /// The directory the model being read lies in (mesh and model files resolve there).
+    pub base_dir: Option<std::path::PathBuf>,
+    /// The other models' settings while one is being read (index: model; the current one's
+    /// are in the fields above, and its slot holds the one it was entered from).
+    pub contexts: Vec<Option<attach::Context<'d>>>,
 }
 
 /// The `<option><flag>` switches that change the model's dynamics (MuJoCo's disable bits): a
@@ -155,10 +168,8 @@ pub(crate) const FLAG_NAMES: &[&str] = &[
     "speculative",
 ];
 
-/// Reads MJCF text.
-pub(crate) fn import(source: &Source, options: &Options) -> SourceResult<Imported> {
-    let document = raw::read(source)?;
-    let session = ImportSession::new("mjcf", source);
+/// The default classes of one document.
+pub(crate) fn classes_of(document: &raw::Document) -> SourceResult<Values<'_>> {
     let mut values = Values {
         files: &document.files,
         classes: Classes::new(),
@@ -175,6 +186,20 @@ pub(crate) fn import(source: &Source, options: &Options) -> SourceResult<Importe
         }
         default_class(&mut values, d, ClassId::MAIN)?;
     }
+    Ok(values)
+}
+
+/// Reads MJCF text.
+pub(crate) fn import(source: &Source, options: &Options) -> SourceResult<Imported> {
+    let document = raw::read(source)?;
+    let session = ImportSession::new("mjcf", source);
+    // Models named by `<model>` assets (for `<attach>`), each read once, with their classes.
+    let (attached, links) = attach::load(&document)?;
+    let values = classes_of(&document)?;
+    let mut attached_values = Vec::with_capacity(attached.len());
+    for d in &attached {
+        attached_values.push(classes_of(d)?);
+    }
     let name = document.root.value("model").unwrap_or("MuJoCo Model").to_string();
     let mut reader = Reader {
         session,
@@ -188,7 +213,17 @@ pub(crate) fn import(source: &Source, options: &Options) -> SourceResult<Importe
         body_ids: 0,
         suffixes: vec![String::new()],
         flags: Flags::default(),
+        prefixes: vec![String::new()],
+        current: 0,
+        models: links[0].clone(),
+        base_dir: source.base_dir().map(std::path::Path::to_path_buf),
+        contexts: vec![None],
     };
+    for (k, (d, v)) in attached.iter().zip(&attached_values).enumerate() {
+        reader
+            .contexts
+            .push(Some(attach::Context::new(d, v, links[k + 1].clone())));
+    }
     reader.run(options)?;
     let Reader { session, model, .. } = reader;
     Ok(session.finish(model))
@@ -207,6 +242,7 @@ impl<'d> Reader<'d> {
         for a in root.children_named("asset") {
             self.assets(a)?;
         }
+        self.attached_settings()?;
         for o in root.children_named("option") {
             self.option(o)?;
         }
@@ -247,7 +283,7 @@ impl<'d> Reader<'d> {
         if !path.is_empty() {
             f = f.at(path);
         }
-        if file != 0 {
+        if file != 0 || (loc.is_some() && self.current != 0) {
             f = f.in_file(self.values.files.name(file));
         }
         self.session.report.push(f);
@@ -256,7 +292,7 @@ impl<'d> Reader<'d> {
     /// Records the source of an IR path (main-file positions only: the source map has one
     /// file).
     pub(crate) fn record(&mut self, path: &str, loc: &Loc) {
-        if loc.file == 0 {
+        if loc.file == 0 && self.current == 0 {
             self.session.record(path, loc.span.clone());
         }
     }
@@ -335,10 +371,12 @@ impl<'d> Reader<'d> {
                 }
                 _ => {}
             }
-            self.model.extras.insert(
-                format!("mjcf.compiler.{}", a.name),
-                Value::String(a.value.clone()),
-            );
+            if self.current == 0 {
+                self.model.extras.insert(
+                    format!("mjcf.compiler.{}", a.name),
+                    Value::String(a.value.clone()),
+                );
+            }
         }
         Ok(())
     }
@@ -359,8 +397,10 @@ impl<'d> Reader<'d> {
                 _ => {}
             }
         }
-        let kept = verbatim(a);
-        self.append_extra("mjcf.asset", kept);
+        if self.current == 0 {
+            let kept = verbatim(a);
+            self.append_extra("mjcf.asset", kept);
+        }
         Ok(())
     }
 
