@@ -265,7 +265,8 @@ pub fn transpose(m: &[f64; 9]) -> [f64; 9] {
 
 /// Principal moments of a symmetric six-number tensor, in decreasing order, and the
 /// orientation of the principal axes, by the compiler's method: Jacobi rotations accumulated
-/// as a quaternion (largest off-diagonal element first, stopping below 1e-12), then the
+/// as a quaternion (largest off-diagonal element first, stopping below 4e-15 of the largest
+/// diagonal element, as MuJoCo 4.0.0 does), then the
 /// moments sorted by quarter turns. The compiler's `fullinertia`, geom sums and free-joint
 /// alignment all go through it, so the principal frame agrees with MuJoCo's. Like MuJoCo's, it
 /// stops once a rotation's cosine is within 1e-12 of one, so the moments and axes are accurate
@@ -295,7 +296,13 @@ pub fn eig3(tensor: &[f64; 6]) -> ([f64; 3], [f64; 4]) {
             (1, 2, 0)
         };
         let off = d[3 * rk + ck];
-        if off.abs() < TOL {
+        // MuJoCo 4.0.0 (the oracle's build) stops relative to the matrix's size: its
+        // decomposition is scale-invariant, and measured on diagonal matrices it stops once the
+        // largest off-diagonal element is below 4e-15 times the largest diagonal one (the
+        // corpus commit's source had an absolute 1e-12, which leaves the axes of small
+        // inertias, such as a small mesh's, 1e-3 rad off MuJoCo's).
+        let scale = d[0].abs().max(d[4].abs()).max(d[8].abs());
+        if off == 0.0 || off.abs() < 4e-15 * scale {
             break;
         }
         let tau = (d[4 * ck] - d[4 * rk]) / (2.0 * off);
@@ -338,6 +345,21 @@ pub fn eig3(tensor: &[f64; 6]) -> ([f64; 3], [f64; 4]) {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn eig3_is_scale_invariant_and_handles_zero() {
+        let t = [9.3e-10, 4.4e-10, 8.8e-10, 9.7e-14, 4.0e-11, -1.1e-12];
+        let big: Vec<f64> = t.iter().map(|x| x * 1e9).collect();
+        let (small_values, small_quat) = eig3(&t);
+        let (big_values, big_quat) = eig3(&[big[0], big[1], big[2], big[3], big[4], big[5]]);
+        for k in 0..4 {
+            assert!((small_quat[k] - big_quat[k]).abs() < 1e-12);
+        }
+        for k in 0..3 {
+            assert!((small_values[k] * 1e9 - big_values[k]).abs() < 1e-12 * big_values[0]);
+        }
+        assert_eq!(eig3(&[0.0; 6]), ([0.0; 3], [1.0, 0.0, 0.0, 0.0]));
+    }
 
     #[test]
     fn normalize_keeps_unit_and_tiny_vectors() {
