@@ -51,7 +51,18 @@ def floats(v):
     return [float(x) for x in v]
 
 
-def mujoco_run(m, disable):
+def constraint_kind(t):
+    """A constraint row's kind as MuJoCo names it, without `mjCNSTR_`, lower case
+    (`limit_joint`, `equality`, `friction_dof`, ...)."""
+    import mujoco
+
+    return mujoco.mjtConstraint(int(t)).name.removeprefix("mjCNSTR_").lower()
+
+
+def mujoco_run(m, disable, key=None):
+    """MuJoCo's 1 s trajectory (contact and `disable` off, RK4, dt 1e-4) from qpos0, or from
+    keyframe `key` when given: the world COM of every body every 0.1 s, and the kinds of the
+    constraints that acted at any step (`constraint_kind`)."""
     import mujoco
 
     m.opt.timestep = DT
@@ -60,11 +71,12 @@ def mujoco_run(m, disable):
     for flag in disable:
         m.opt.disableflags |= int(getattr(mujoco.mjtDisableBit, f"mjDSBL_{flag.upper()}"))
     d = mujoco.MjData(m)
+    if key is not None:
+        mujoco.mj_resetDataKeyframe(m, d, key)
     mujoco.mj_forward(m, d)
     steps = int(round(DURATION / DT))
     samples = []
-    limit_reached = False
-    limit = int(mujoco.mjtConstraint.mjCNSTR_LIMIT_JOINT)
+    active = set()
     for step in range(steps + 1):
         if step % EVERY == 0:
             samples.append(
@@ -73,9 +85,8 @@ def mujoco_run(m, disable):
         if step == steps:
             break
         mujoco.mj_step(m, d)
-        if d.nefc and any(int(t) == limit for t in d.efc_type[: d.nefc]):
-            limit_reached = True
-    return samples, limit_reached
+        active.update(constraint_kind(t) for t in d.efc_type[: d.nefc])
+    return samples, active
 
 
 def load_mujoco(path):
@@ -89,8 +100,8 @@ def load_mujoco(path):
         disable.append("frictionloss")
     if m.neq:
         disable.append("equality")
-    samples, limit_reached = mujoco_run(m, disable)
-    if limit_reached:
+    samples, active = mujoco_run(m, disable)
+    if "limit_joint" in active:
         disable.append("limit")
         m = mujoco.MjModel.from_xml_path(path)
         samples, _ = mujoco_run(m, disable)
@@ -140,21 +151,24 @@ def clean(text, roots):
     return "\n".join(line.rstrip() for line in text.splitlines() if line.strip())
 
 
-def worker(library, paths, out):
-    """Child process: load each of `paths` with one library, one JSON line per file into `out`."""
+def worker(library, paths, out, loaders=None):
+    """Child process: load each of `paths` with one library (`loaders[library]`, LOADERS by
+    default), one JSON line per file into `out`."""
+    loaders = loaders or LOADERS
     with open(out, "a") as f:
         for path in paths:
             try:
-                result = {"loads": True, **LOADERS[library](path)}
+                result = {"loads": True, **loaders[library](path)}
             except Exception as e:  # the library's refusal
                 result = {"loads": False, "error": f"{type(e).__name__}: {str(e).strip()}"}
             f.write(json.dumps(result) + "\n")
             f.flush()
 
 
-def judge_all(library, paths, roots):
-    """Every file of `paths` loaded by `library`, in one child process at a time: a file that
-    kills the process (or hangs it) is recorded as such and the next process goes on after it."""
+def judge_all(library, paths, roots, script=__file__):
+    """Every file of `paths` loaded by `library`, in one child process at a time (`script
+    --one LIBRARY --result OUT LISTING`, this script by default): a file that kills the process
+    (or hangs it) is recorded as such and the next process goes on after it."""
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         while len(results) < len(paths):
@@ -163,7 +177,7 @@ def judge_all(library, paths, roots):
             listing = os.path.join(tmp, "paths.json")
             with open(listing, "w") as f:
                 json.dump(rest, f)
-            args = [sys.executable, os.path.abspath(__file__), "--one", library, "--result", out, listing]
+            args = [sys.executable, os.path.abspath(script), "--one", library, "--result", out, listing]
             try:
                 proc = subprocess.run(
                     args,

@@ -20,6 +20,9 @@
 //! * `cargo xtask golden urdf-written` — MuJoCo, Pinocchio and Drake loading the URDF mbconv
 //!   writes from every fixture and corpus model of the other formats, and MuJoCo's 1 s
 //!   trajectory of each (`formats/mbconv-urdf/tests/golden/written`).
+//! * `cargo xtask golden mjcf-written` — MuJoCo loading the MJCF mbconv writes from every
+//!   fixture and corpus model of the other formats, and its trajectory of each
+//!   (`formats/mbconv-mjcf/tests/golden/written_all`).
 //! * `cargo xtask golden chrono` — Chrono's initial state of every Chrono model, and the
 //!   cross-simulator trajectories (DART and Chrono on each model and its conversion).
 //! * `cargo xtask golden choreonoid` — what Choreonoid's loader reads from every `.body`
@@ -47,7 +50,7 @@ mod open_problems;
 mod oracles;
 mod simulators;
 mod urdf_golden;
-mod urdf_written;
+mod written;
 
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -74,6 +77,8 @@ tasks:
   golden urdf-written      regenerate the URDF writer's golden data: MuJoCo, Pinocchio
                            and Drake loading mbconv's URDF of every other model, and
                            MuJoCo's trajectories (MBCONV_ORACLE_PYTHON: the venv's python)
+  golden mjcf-written      regenerate the MJCF writer's golden data: MuJoCo loading
+                           mbconv's MJCF of every other model, and its trajectories
   golden chrono            regenerate the Chrono golden data: Chrono's initial state of
                            every Chrono model, and DART/Chrono trajectories of every SKEL
                            and Chrono model and its conversion (needs oracles chrono)
@@ -109,7 +114,8 @@ fn main() -> Result<()> {
         ["golden", "solver"] => oracles::golden_solver(),
         ["golden", "mjcf"] => oracles::golden_mjcf(),
         ["golden", "urdf"] => urdf_golden::golden(),
-        ["golden", "urdf-written"] => urdf_written::golden(),
+        ["golden", "urdf-written"] => written::golden(&written::URDF),
+        ["golden", "mjcf-written"] => written::golden(&written::MJCF),
         ["golden", "chrono"] => chrono::golden(),
         ["golden", "choreonoid"] => choreonoid::golden(),
         ["corpus"] => corpus::run(),

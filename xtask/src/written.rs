@@ -1,15 +1,19 @@
-//! `cargo xtask golden urdf-written`: the URDF writer judged by the simulators that load URDF.
+//! `cargo xtask golden urdf-written` and `cargo xtask golden mjcf-written`: a writer judged by
+//! the simulators that load its format ([`URDF`], [`MJCF`]: one [`Target`] each).
 //!
-//! Every model of the other formats (the fixtures of `fixtures/{body,chrono,ir,shift,skel}`
-//! and every file of `../shared/corpus/` that a built format other than URDF reads, as
-//! `cargo xtask corpus` enumerates them) is converted to URDF with mbconv's library (default
-//! settings, as `mbconv convert X --to urdf`). The URDF texts go into a scratch directory
-//! (`target/tmp/urdf_written`, never the project), each in its own folder beside links to
-//! the meshes its relative paths name; `oracles/urdf/urdf_written_golden.py` loads each in
-//! MuJoCo, Pinocchio and Drake and records MuJoCo's 1 s trajectory, and writes one JSON file
-//! per model into `formats/mbconv-urdf/tests/golden/written/` with the hash of the URDF text
-//! it judged ([`mbconv_test_support::text_hash`]). Models that are not read, not valid or
-//! not written as URDF are listed on standard error and in `not_written.txt` there.
+//! Every model of the other formats (the fixtures of the folders
+//! [`mbconv_test_support::FIXTURE_MODEL_DIRS`] and every file of `../shared/corpus/` that a
+//! built format other than the target reads, as `cargo xtask corpus` enumerates them) is
+//! converted to the target format with mbconv's library (default settings, as `mbconv convert
+//! X --to urdf`). The texts go into a scratch directory (`target/tmp/<format>_written`, never
+//! the project), each in its own folder beside links to the meshes its relative paths name
+//! (the target's file-reference attribute: URDF `filename=`, MJCF `<mesh file=>`); the
+//! target's oracle script (`oracles/urdf/urdf_written_golden.py`,
+//! `oracles/mujoco/mjcf_written_golden.py`) loads each and records the simulators' verdicts
+//! and MuJoCo's 1 s trajectory, and writes one JSON file per model into the target's golden
+//! folder with the hash of the text it judged ([`mbconv_test_support::text_hash`]). Models
+//! that are not read, not valid or not written are listed on standard error and in
+//! `not_written.txt` there.
 
 use crate::workspace_root;
 use anyhow::{Context, Result};
@@ -17,8 +21,41 @@ use mbconv_ir::format::{Options, Registry, Source};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The golden data's folder, relative to the workspace root.
-const GOLDEN: &str = "formats/mbconv-urdf/tests/golden/written";
+/// A format whose writer is judged: where its golden data goes and who judges it.
+pub struct Target {
+    /// The registry name of the format written (models of this format are not converted).
+    pub format: &'static str,
+    /// The golden data's folder, relative to the workspace root.
+    pub golden: &'static str,
+    /// The oracle script, relative to the workspace root.
+    pub oracle: &'static str,
+    /// The attribute whose value names a file relative to the written text, with its `="`.
+    pub file_attribute: &'static str,
+    /// The written file's name in its scratch folder.
+    pub file_name: &'static str,
+    /// The folders of `fixtures/` whose models are converted.
+    pub fixture_dirs: &'static [&'static str],
+}
+
+/// The URDF writer, judged by MuJoCo, Pinocchio and Drake.
+pub const URDF: Target = Target {
+    format: "urdf",
+    golden: "formats/mbconv-urdf/tests/golden/written",
+    oracle: "oracles/urdf/urdf_written_golden.py",
+    file_attribute: "filename=\"",
+    file_name: "model.urdf",
+    fixture_dirs: &mbconv_test_support::FIXTURE_MODEL_DIRS,
+};
+
+/// The MJCF writer, judged by MuJoCo.
+pub const MJCF: Target = Target {
+    format: "mjcf",
+    golden: "formats/mbconv-mjcf/tests/golden/written_all",
+    oracle: "oracles/mujoco/mjcf_written_golden.py",
+    file_attribute: " file=\"",
+    file_name: "model.xml",
+    fixture_dirs: &["body", "chrono", "ir", "shift", "skel", "urdf"],
+};
 
 /// The Python with the oracles: `$MBCONV_ORACLE_PYTHON` when set (a venv made elsewhere, e.g.
 /// the main checkout's `target/oracle-venv`), else this checkout's `target/oracle-venv`.
@@ -43,10 +80,10 @@ fn golden_name(shown: &str) -> String {
 }
 
 /// The fixtures and corpus files the writer is judged on.
-fn entries(registry: &Registry) -> Result<Vec<Entry>> {
-    use mbconv_test_support::{FIXTURE_MODEL_DIRS, FIXTURES_NOT_MODELS, fixtures_root};
+fn entries(target: &Target, registry: &Registry) -> Result<Vec<Entry>> {
+    use mbconv_test_support::{FIXTURES_NOT_MODELS, fixtures_root};
     let mut out = Vec::new();
-    for dir in FIXTURE_MODEL_DIRS {
+    for dir in target.fixture_dirs {
         let mut files: Vec<PathBuf> = std::fs::read_dir(fixtures_root().join(dir))?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.is_file())
@@ -92,16 +129,17 @@ fn entries(registry: &Registry) -> Result<Vec<Entry>> {
     Ok(out)
 }
 
-/// The URDF text mbconv writes for the model at `path` (read with default settings, as
-/// `mbconv convert`), or why there is none. URDF sources are not this task's: `Ok(None)`.
-fn written(registry: &Registry, entry: &Entry) -> Result<Option<String>, String> {
+/// The text mbconv writes in the target's format for the model at `path` (read with default
+/// settings, as `mbconv convert`), or why there is none. Sources of the target's own format
+/// are not this task's: `Ok(None)`.
+fn written(target: &Target, registry: &Registry, entry: &Entry) -> Result<Option<String>, String> {
     let source = Source::from_path(&entry.path)
         .map_err(|e| e.to_string())?
         .with_path(entry.shown.clone(), Some(entry.path.clone()));
     let format = registry
         .detect(&entry.path, Some(&source.text))
         .map_err(|e| e.to_string())?;
-    if format.info().name == "urdf" {
+    if format.info().name == target.format {
         return Ok(None);
     }
     let imported = registry
@@ -111,18 +149,18 @@ fn written(registry: &Registry, entry: &Entry) -> Result<Option<String>, String>
     if let Some(error) = validation.at_least(mbconv_ir::Severity::Error).next() {
         return Err(format!("not valid: {error}"));
     }
-    let urdf = registry.get("urdf").map_err(|e| e.to_string())?;
+    let writer = registry.get(target.format).map_err(|e| e.to_string())?;
     let exported = registry
-        .write(urdf, &imported.model, &Options::default())
+        .write(writer, &imported.model, &Options::default())
         .map_err(|e| format!("not written: {e}"))?;
     Ok(Some(exported.text))
 }
 
-/// The relative file names the URDF text's `filename="..."` attributes give (meshes and
-/// textures), without URIs and absolute paths.
-fn relative_files(text: &str) -> Vec<String> {
+/// The relative file names the text's `attribute` (`filename="`) gives (meshes and textures),
+/// without URIs and absolute paths.
+fn relative_files(text: &str, attribute: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for piece in text.split("filename=\"").skip(1) {
+    for piece in text.split(attribute).skip(1) {
         let Some(name) = piece.split('"').next() else {
             continue;
         };
@@ -135,18 +173,18 @@ fn relative_files(text: &str) -> Vec<String> {
     out
 }
 
-/// Writes the golden data (see the module's documentation).
-pub fn golden() -> Result<()> {
+/// Writes the target's golden data (see the module's documentation).
+pub fn golden(target: &Target) -> Result<()> {
     let python = oracle_python()?;
     let root = workspace_root();
     let registry = mbconv::formats();
-    let scratch = root.join("target/tmp/urdf_written");
+    let scratch = root.join(format!("target/tmp/{}_written", target.format));
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch)?;
     let mut manifest = Vec::new();
     let mut not_written = String::new();
-    for entry in entries(&registry)? {
-        let text = match written(&registry, &entry) {
+    for entry in entries(target, &registry)? {
+        let text = match written(target, &registry, &entry) {
             Ok(Some(text)) => text,
             Ok(None) => continue,
             Err(reason) => {
@@ -158,35 +196,36 @@ pub fn golden() -> Result<()> {
         let dir = scratch.join(&entry.name);
         std::fs::create_dir_all(&dir)?;
         let source_dir = entry.path.parent().unwrap_or(Path::new("."));
-        for file in relative_files(&text) {
-            let target = source_dir.join(&file);
+        for file in relative_files(&text, target.file_attribute) {
+            let linked = source_dir.join(&file);
             let link = dir.join(&file);
-            if target.exists() && !link.exists() {
+            if linked.exists() && !link.exists() {
                 if let Some(parent) = link.parent() {
                     std::fs::create_dir_all(parent)?;
                 }
-                std::os::unix::fs::symlink(&target, &link)
+                std::os::unix::fs::symlink(&linked, &link)
                     .with_context(|| format!("cannot link {}", link.display()))?;
             }
         }
-        let urdf = dir.join("model.urdf");
-        std::fs::write(&urdf, &text).with_context(|| format!("cannot write {}", urdf.display()))?;
+        let file = dir.join(target.file_name);
+        std::fs::write(&file, &text).with_context(|| format!("cannot write {}", file.display()))?;
         manifest.push(serde_json::json!({
             "name": entry.name,
             "source": entry.shown,
-            "urdf": urdf.display().to_string(),
+            target.format: file.display().to_string(),
             "hash": mbconv_test_support::text_hash(&text),
         }));
     }
     eprint!("{not_written}");
     eprintln!(
-        "{} models written as URDF, {} not",
+        "{} models written as {}, {} not",
         manifest.len(),
+        target.format,
         not_written.lines().count()
     );
     let manifest_path = scratch.join("manifest.json");
     std::fs::write(&manifest_path, serde_json::to_string_pretty(&manifest)?)?;
-    let out = root.join(GOLDEN);
+    let out = root.join(target.golden);
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out)?;
     let not_written =
@@ -195,7 +234,7 @@ pub fn golden() -> Result<()> {
     crate::run(
         &python,
         &[
-            "oracles/urdf/urdf_written_golden.py",
+            target.oracle,
             "--manifest",
             &manifest_path.to_string_lossy(),
             "--out",
