@@ -420,6 +420,17 @@ fn joint_data(s: &mut LowerSession) {
                     "a one-sided position limit is dropped (MJCF's range has both bounds)",
                 ));
             }
+            if let (Some(lower), Some(upper)) = (p.lower, p.upper)
+                && lower >= upper
+            {
+                dof.position_limits = Limits::default();
+                approximated.push((
+                    "empty_range_dropped",
+                    Feature::JointLimits,
+                    "a position limit whose lower bound is not below its upper bound is dropped \
+                     (MuJoCo refuses such a range; its URDF import ignores equal limits too)",
+                ));
+            }
             if dof.gear_ratio != 1.0 {
                 dof.rotor_inertia = dof.reflected_inertia();
                 dof.gear_ratio = 1.0;
