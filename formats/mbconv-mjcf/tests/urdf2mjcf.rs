@@ -158,7 +158,7 @@ fn urdf2mjcf_moves_in_mujoco_as_mujocos_own_urdf_import() {
         }
     }
     eprintln!(
-        "{compared} corpus URDF files move alike (worst relative deviation {:e}, {}); {soft} with \
+        "{compared} URDF files (corpus and fixtures) move alike (worst relative deviation {:e}, {}); {soft} with \
          soft constraints; MuJoCo refuses {urdf_refused} URDF files and {mjcf_refused} MJCF \
          files of them",
         worst.0, worst.1
