@@ -26,14 +26,13 @@ Output is deterministic: keys sorted, floats written by Python's shortest repr (
 exact).
 """
 
-import argparse
 import json
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "urdf"))
 
-from urdf_written_golden import DT, DURATION, floats, judge_all, mujoco_run, worker  # noqa: E402
+from urdf_written_golden import DT, DURATION, arguments, floats, judge_all, mujoco_run  # noqa: E402
 
 KEY = "initial"
 
@@ -65,17 +64,7 @@ LOADERS = {"mujoco": load_mujoco}
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--manifest")
-    parser.add_argument("--out")
-    parser.add_argument("--one", choices=list(LOADERS), help=argparse.SUPPRESS)
-    parser.add_argument("--result", help=argparse.SUPPRESS)
-    parser.add_argument("file", nargs="?", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.one:
-        with open(args.file) as f:
-            worker(args.one, json.load(f), args.result, LOADERS)
-        return
+    args = arguments(__doc__.splitlines()[0], list(LOADERS), LOADERS)
     with open(args.manifest) as f:
         manifest = json.load(f)
     scratch = os.path.dirname(os.path.abspath(args.manifest))

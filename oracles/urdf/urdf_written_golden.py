@@ -203,18 +203,25 @@ def judge_all(library, paths, roots, script=__file__):
     return results
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(description, libraries, loaders):
+    """The command line: `--manifest MANIFEST --out OUTDIR`; in a child process (`judge_all`)
+    `--one LIBRARY --result OUT LISTING`, which this function runs (with `loaders`) and exits."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--manifest")
     parser.add_argument("--out")
-    parser.add_argument("--one", choices=LIBRARIES, help=argparse.SUPPRESS)
+    parser.add_argument("--one", choices=libraries, help=argparse.SUPPRESS)
     parser.add_argument("--result", help=argparse.SUPPRESS)
     parser.add_argument("file", nargs="?", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         with open(args.file) as f:
-            worker(args.one, json.load(f), args.result)
-        return
+            worker(args.one, json.load(f), args.result, loaders)
+        sys.exit(0)
+    return args
+
+
+def main():
+    args = arguments(__doc__.splitlines()[0], LIBRARIES, LOADERS)
     with open(args.manifest) as f:
         manifest = json.load(f)
     scratch = os.path.dirname(os.path.abspath(args.manifest))

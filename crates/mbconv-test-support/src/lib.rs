@@ -4,7 +4,8 @@
 //! read it call [`corpus`] or [`corpus_file`]: when the data is missing they are skipped with a
 //! notice on standard error, unless `MBCONV_REQUIRE_CORPUS=1` is set (CI sets it), in which case
 //! the test fails and names what is missing, so a moved corpus file can never turn a test green
-//! silently. [`simulators`] names the cross-simulator golden cases for the tests and `xtask`.
+//! silently. [`simulators`] names the cross-simulator golden cases for the tests and `xtask`;
+//! [`written`] helps the tests of the writers judged by simulators.
 //! It is **not** a fixture generator or an assertion library.
 //!
 //! ```no_run
@@ -13,6 +14,7 @@
 //! ```
 
 pub mod simulators;
+pub mod written;
 
 use std::path::{Path, PathBuf};
 

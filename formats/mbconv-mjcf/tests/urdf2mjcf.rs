@@ -12,6 +12,7 @@
 //! in "urdf2mjcf against MuJoCo's own URDF import" in `docs/formats/mjcf.md`.
 #![allow(clippy::unwrap_used)]
 
+use mbconv_test_support::written::{golden_json_files, relative_deviation};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -20,30 +21,9 @@ use std::path::Path;
 /// URDF value|): the same simulator on the same physics, written two ways.
 const TOLERANCE: f64 = 1e-6;
 
-fn json_files(dir: &Path) -> BTreeMap<String, Value> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .map(|p| {
-            let value: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
-            (p.file_stem().unwrap().to_string_lossy().into_owned(), value)
-        })
-        .collect()
-}
-
 fn vector(v: &Value) -> [f64; 3] {
     let a = v.as_array().unwrap();
     [0, 1, 2].map(|i| a[i].as_f64().unwrap())
-}
-
-fn deviation(ours: &[f64], theirs: &[f64]) -> f64 {
-    let scale = theirs.iter().fold(1.0_f64, |m, x| m.max(x.abs()));
-    ours.iter()
-        .zip(theirs)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f64::max)
-        / scale
 }
 
 /// What comparing one corpus URDF found.
@@ -101,7 +81,7 @@ fn compare(name: &str, urdf: &Value, mjcf: &Value) -> Outcome {
             .collect();
         let total: f64 = links.iter().map(|&k| mass(k)).sum();
         let theirs = body["mass"].as_f64().unwrap();
-        let dev = deviation(&[total], &[theirs]);
+        let dev = relative_deviation(&[total], &[theirs]);
         assert!(
             dev <= TOLERANCE,
             "{name}: body {}: mass {total} in mbconv's MJCF, {theirs} in MuJoCo's URDF import",
@@ -117,7 +97,7 @@ fn compare(name: &str, urdf: &Value, mjcf: &Value) -> Outcome {
                 let c = vector(&m["com"][k]);
                 (0..3).for_each(|i| com[i] += mass(k) * c[i] / total);
             }
-            let dev = deviation(&com, &vector(&u["com"][b]));
+            let dev = relative_deviation(&com, &vector(&u["com"][b]));
             assert!(
                 dev <= TOLERANCE,
                 "{name}: body {} at t = {}: centre of mass {dev:e} m from MuJoCo's URDF import",
@@ -134,8 +114,10 @@ fn compare(name: &str, urdf: &Value, mjcf: &Value) -> Outcome {
 fn urdf2mjcf_moves_in_mujoco_as_mujocos_own_urdf_import() {
     // The URDF fixtures are compared too (`fixtures__urdf__*` in `tests/golden/written_all`).
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let read = json_files(&here.join("../mbconv-urdf/tests/golden/read"));
-    let written = json_files(&here.join("tests/golden/written_all"));
+    let read = golden_json_files(&here.join("../mbconv-urdf/tests/golden/read"));
+    let written: BTreeMap<String, Value> = golden_json_files(&here.join("tests/golden/written_all"))
+        .into_iter()
+        .collect();
     let (mut compared, mut soft, mut urdf_refused, mut mjcf_refused) = (0, 0, 0, 0);
     let mut worst = (0.0_f64, String::new());
     for (name, golden) in &read {

@@ -19,6 +19,9 @@
 
 use mbconv_ir::format::{Exported, Format, Options, Source};
 use mbconv_solver::{Integrator, SimulateOptions};
+use mbconv_test_support::written::{
+    convert, golden_json_files, matches_words, relative_deviation, source_path,
+};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -70,52 +73,28 @@ const REFUSALS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Models whose trajectories are not compared at [`TRAJECTORY_TOLERANCE`], and why (measured).
+const NOT_COMPARED: &[(&str, &str)] = &[(
+    "corpus__shift__pendulum__double_pendulum.json",
+    "its initial speed is 1000 rad/s (0.1 rad a step): RK4's truncation error at dt 1e-4 is \
+     larger than the bound (MuJoCo's own centres of mass move 3.9e-5 m at t = 0.1 s when dt is \
+     halved; mbconv's differ from MuJoCo's by 3.7e-6 m there)",
+)];
+
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/written_all")
 }
 
 fn golden_files() -> Vec<(String, Value)> {
-    let mut files: Vec<(String, Value)> = std::fs::read_dir(golden_dir())
-        .expect("tests/golden/written_all")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .map(|p| {
-            let name = p.file_stem().unwrap().to_str().unwrap().to_owned();
-            let value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
-            (name, value)
-        })
-        .collect();
-    files.sort_by(|a, b| a.0.cmp(&b.0));
+    let files = golden_json_files(&golden_dir());
     assert!(files.len() >= 40, "only {} golden files", files.len());
     files
-}
-
-/// The file a golden entry's source names (`fixtures/...` or `corpus/...`); `None` for a
-/// corpus file when the corpus is absent (after a notice).
-fn source_path(shown: &str) -> Option<PathBuf> {
-    match shown.strip_prefix("fixtures/") {
-        Some(rest) => Some(mbconv_test_support::fixtures_root().join(rest)),
-        None => mbconv_test_support::corpus_file(shown.strip_prefix("corpus/").expect("corpus/")),
-    }
 }
 
 /// The MJCF mbconv writes from `path`, read with default settings (as `mbconv convert X --to
 /// mjcf` and `cargo xtask golden mjcf-written` write it).
 fn write_mjcf(shown: &str, path: &Path) -> Result<Exported, String> {
-    let registry = mbconv::formats();
-    let source = Source::from_path(path)
-        .map_err(|e| e.to_string())?
-        .with_path(shown, Some(path.to_path_buf()));
-    let format = registry
-        .detect(path, Some(&source.text))
-        .map_err(|e| e.to_string())?;
-    let imported = registry
-        .read(format, &source, &Options::default())
-        .map_err(|e| e.to_string())?;
-    let mjcf = registry.get("mjcf").map_err(|e| e.to_string())?;
-    registry
-        .write(mjcf, &imported.model, &Options::default())
-        .map_err(|e| e.to_string())
+    convert(&mbconv::formats(), "mjcf", shown, path)
 }
 
 #[test]
@@ -179,10 +158,7 @@ fn every_written_mjcf_loads_in_mujoco_but_the_listed_refusals() {
             continue;
         }
         let error = result["error"].as_str().unwrap_or_default();
-        match REFUSALS
-            .iter()
-            .position(|(words, _)| words.split(" | ").all(|w| error.contains(w)))
-        {
+        match REFUSALS.iter().position(|(words, _)| matches_words(error, words)) {
             Some(k) => used[k] += 1,
             None => panic!("{name}: MuJoCo refuses mbconv's MJCF: {error}"),
         }
@@ -253,8 +229,7 @@ fn compare_with_mujoco(name: &str, path: &Path, written: &Exported, mujoco: &Val
                 .iter()
                 .map(|x| x.as_f64().unwrap())
                 .collect();
-            let scale = theirs.iter().fold(1.0_f64, |m, x| m.max(x.abs()));
-            let dev = (0..3).map(|i| (com[i] - theirs[i]).abs()).fold(0.0, f64::max) / scale;
+            let dev = relative_deviation(com.as_slice(), &theirs);
             let t = sample["t"].as_f64().unwrap();
             assert!(
                 dev <= TRAJECTORY_TOLERANCE,
@@ -269,7 +244,7 @@ fn compare_with_mujoco(name: &str, path: &Path, written: &Exported, mujoco: &Val
 #[test]
 fn every_written_mjcf_moves_in_mbconvs_solver_as_in_mujoco() {
     let mut worst = (0.0_f64, String::new());
-    let (mut judged, mut soft, mut corpus_seen) = (0, 0, 0);
+    let (mut judged, mut soft, mut corpus_seen, mut not_compared) = (0, 0, 0, 0);
     let all = std::env::var(ALL_TRAJECTORIES).is_ok_and(|v| v == "1");
     for (name, golden) in golden_files() {
         let mujoco = &golden["mujoco"];
@@ -278,6 +253,10 @@ fn every_written_mjcf_moves_in_mbconvs_solver_as_in_mujoco() {
         }
         if !mujoco["trajectory"]["active"].as_array().unwrap().is_empty() {
             soft += 1; // MuJoCo's limits, equalities and friction loss are soft
+            continue;
+        }
+        if NOT_COMPARED.iter().any(|(n, _)| *n == name) {
+            not_compared += 1;
             continue;
         }
         if name.starts_with("corpus__") {
@@ -304,6 +283,11 @@ fn every_written_mjcf_moves_in_mbconvs_solver_as_in_mujoco() {
         "{judged} trajectories agree with MuJoCo ({soft} not compared: a soft constraint of \
          MuJoCo's acted); worst relative deviation {:e} ({})",
         worst.0, worst.1
+    );
+    assert_eq!(
+        not_compared,
+        NOT_COMPARED.len(),
+        "NOT_COMPARED names a model without a comparable trajectory: remove it"
     );
     assert!(judged >= 20, "only {judged} trajectories judged");
 }

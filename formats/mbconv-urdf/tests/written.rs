@@ -16,6 +16,7 @@
 
 use mbconv_ir::format::{Options, Source};
 use mbconv_solver::{Integrator, SimulateOptions};
+use mbconv_test_support::written::{convert, golden_json_files, matches_words, source_path};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -87,49 +88,15 @@ fn golden_dir() -> PathBuf {
 }
 
 fn golden_files() -> Vec<(String, Value)> {
-    let mut files: Vec<(String, Value)> = std::fs::read_dir(golden_dir())
-        .expect("tests/golden/written")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .map(|p| {
-            let name = p.file_stem().unwrap().to_str().unwrap().to_owned();
-            let value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
-            (name, value)
-        })
-        .collect();
-    files.sort_by(|a, b| a.0.cmp(&b.0));
+    let files = golden_json_files(&golden_dir());
     assert!(files.len() >= 40, "only {} golden files", files.len());
     files
-}
-
-/// The file a golden entry's source names (`fixtures/...` or `corpus/...`); `None` for a
-/// corpus file when the corpus is absent (after a notice).
-fn source_path(shown: &str) -> Option<PathBuf> {
-    if let Some(rest) = shown.strip_prefix("fixtures/") {
-        return Some(mbconv_test_support::fixtures_root().join(rest));
-    }
-    let rest = shown.strip_prefix("corpus/").expect("fixtures/ or corpus/");
-    mbconv_test_support::corpus_file(rest)
 }
 
 /// The URDF mbconv writes from `path`, read with default settings (as `mbconv convert X --to
 /// urdf` and `cargo xtask golden urdf-written` write it).
 fn write_urdf(shown: &str, path: &Path) -> Result<String, String> {
-    let registry = mbconv::formats();
-    let source = Source::from_path(path)
-        .map_err(|e| e.to_string())?
-        .with_path(shown, Some(path.to_path_buf()));
-    let format = registry
-        .detect(path, Some(&source.text))
-        .map_err(|e| e.to_string())?;
-    let imported = registry
-        .read(format, &source, &Options::default())
-        .map_err(|e| e.to_string())?;
-    let urdf = registry.get("urdf").map_err(|e| e.to_string())?;
-    registry
-        .write(urdf, &imported.model, &Options::default())
-        .map(|e| e.text)
-        .map_err(|e| e.to_string())
+    convert(&mbconv::formats(), "urdf", shown, path).map(|e| e.text)
 }
 
 #[test]
@@ -185,11 +152,6 @@ fn every_written_urdf_is_the_text_the_simulators_judged() {
         judged += 1;
     }
     eprintln!("{judged} written URDF files are the ones judged");
-}
-
-/// True when `error` holds every `|`-separated piece of `words`.
-fn matches_words(error: &str, words: &str) -> bool {
-    words.split(" | ").all(|w| error.contains(w))
 }
 
 #[test]

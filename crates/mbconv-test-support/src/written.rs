@@ -1,0 +1,107 @@
+//! Helpers of the writers' judged tests (`formats/mbconv-urdf/tests/written.rs`,
+//! `formats/mbconv-mjcf/tests/written_all.rs`): their golden data is made by `cargo xtask
+//! golden urdf-written` and `mjcf-written` (one module, `xtask/src/written.rs`), one JSON file
+//! per written model naming its source as `fixtures/...` or `corpus/...`.
+
+use mbconv_ir::format::{Exported, Options, Registry, Source};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The JSON files of `dir` as (file stem, value), sorted by stem.
+///
+/// ```
+/// let dir = std::env::temp_dir().join("mbconv_test_support_golden_json_files");
+/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::write(dir.join("a.json"), "{\"x\": 1}").unwrap();
+/// let files = mbconv_test_support::written::golden_json_files(&dir);
+/// assert_eq!(files[0].0, "a");
+/// assert_eq!(files[0].1["x"], 1);
+/// ```
+///
+/// # Panics
+/// When `dir` cannot be read or a file is not JSON.
+pub fn golden_json_files(dir: &Path) -> Vec<(String, Value)> {
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let mut files: Vec<(String, Value)> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            let name = p
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (name, value)
+        })
+        .collect();
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    files
+}
+
+/// The file a golden entry's source names (`fixtures/...` or `corpus/...`); `None` for a
+/// corpus file when the corpus is absent (after a notice, see [`crate::corpus_file`]).
+///
+/// ```
+/// let path = mbconv_test_support::written::source_path("fixtures/urdf/arm_mimic.urdf");
+/// assert!(path.unwrap().ends_with("fixtures/urdf/arm_mimic.urdf"));
+/// ```
+///
+/// # Panics
+/// When `shown` starts with neither `fixtures/` nor `corpus/`.
+pub fn source_path(shown: &str) -> Option<PathBuf> {
+    if let Some(rest) = shown.strip_prefix("fixtures/") {
+        return Some(crate::fixtures_root().join(rest));
+    }
+    let rest = shown
+        .strip_prefix("corpus/")
+        .unwrap_or_else(|| panic!("{shown}: neither fixtures/ nor corpus/"));
+    crate::corpus_file(rest)
+}
+
+/// What `registry` writes in the format named `to` from the model at `path` (shown as
+/// `shown`), read with default settings: as `mbconv convert X --to <to>` and the xtask write it.
+///
+/// # Errors
+/// The reason, as text, when the file cannot be read, detected, read or written.
+pub fn convert(registry: &Registry, to: &str, shown: &str, path: &Path) -> Result<Exported, String> {
+    let source = Source::from_path(path)
+        .map_err(|e| e.to_string())?
+        .with_path(shown, Some(path.to_path_buf()));
+    let format = registry
+        .detect(path, Some(&source.text))
+        .map_err(|e| e.to_string())?;
+    let imported = registry
+        .read(format, &source, &Options::default())
+        .map_err(|e| e.to_string())?;
+    let writer = registry.get(to).map_err(|e| e.to_string())?;
+    registry
+        .write(writer, &imported.model, &Options::default())
+        .map_err(|e| e.to_string())
+}
+
+/// True when `error` holds every `" | "`-separated piece of `words` (a refusal list's entry).
+///
+/// ```
+/// use mbconv_test_support::written::matches_words;
+/// assert!(matches_words("Error: range[0] in joint", "range | joint"));
+/// assert!(!matches_words("Error: range[0]", "range | joint"));
+/// ```
+pub fn matches_words(error: &str, words: &str) -> bool {
+    words.split(" | ").all(|w| error.contains(w))
+}
+
+/// The largest deviation of `ours` from `theirs`, relative to max(1, |theirs|).
+///
+/// ```
+/// let d = mbconv_test_support::written::relative_deviation(&[2.0, 0.5], &[4.0, 0.5]);
+/// assert_eq!(d, 0.5);
+/// ```
+pub fn relative_deviation(ours: &[f64], theirs: &[f64]) -> f64 {
+    let scale = theirs.iter().fold(1.0_f64, |m, x| m.max(x.abs()));
+    ours.iter()
+        .zip(theirs)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max)
+        / scale
+}
