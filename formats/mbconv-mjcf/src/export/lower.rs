@@ -53,6 +53,14 @@ const FORMAT: &str = "mjcf";
 /// when they have none: far above MuJoCo's [`MJ_MINVAL`], far below any real part.
 pub const MASS_FLOOR: f64 = 1e-10;
 
+/// Principal moments whose triangle inequality holds or fails by at most this fraction of
+/// their sum are on its edge (rounding decides), and get [`TRIANGLE_NUDGE`].
+const TRIANGLE_SLACK: f64 = 1e-12;
+
+/// The moment, as a fraction of the principal moments' sum, added about every axis of an inertia
+/// on the edge of the triangle inequality: far above rounding, far below anything physical.
+pub const TRIANGLE_NUDGE: f64 = 1e-9;
+
 /// Lowers `model` for MJCF; `tracing` keeps the model after every pass.
 pub fn lower(model: &mbconv_ir::Model, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::new(FORMAT, model, tracing);
@@ -463,6 +471,33 @@ fn writable(g: &Geometry) -> bool {
     }
 }
 
+/// The mesh formats MuJoCo 4.0 decodes (by file extension).
+const MUJOCO_MESH_EXTENSIONS: [&str; 3] = ["stl", "obj", "msh"];
+
+/// Why MuJoCo could not load a mesh shape's file, if it could not: a reference by URI
+/// (`package://`, `http://`, …: MuJoCo opens mesh files by path) or a format MuJoCo does not
+/// decode (VRML, COLLADA, …). Such a file would stop MuJoCo from loading the whole model.
+fn mesh_mujoco_cannot_open(g: &Geometry) -> Option<&'static str> {
+    let (Geometry::Mesh(m) | Geometry::ConvexHull(m)) = g else {
+        return None;
+    };
+    let path = m.uri.strip_prefix("file://").unwrap_or(&m.uri);
+    // No file: a mesh the reader took from MJCF's own data (inline vertices), written back so.
+    if path.is_empty() {
+        return None;
+    }
+    if path.contains("://") {
+        return Some("a mesh referenced by URI (package://, a URL): MuJoCo opens mesh files by path");
+    }
+    let extension = std::path::Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .unwrap_or_default();
+    (!MUJOCO_MESH_EXTENSIONS.contains(&extension.as_str()))
+        .then_some("a mesh file MuJoCo does not decode (it reads STL, OBJ and MSH)")
+}
+
 fn body_data(s: &mut LowerSession) {
     let mut sites = std::collections::HashSet::new();
     let mut geoms = std::collections::HashSet::new();
@@ -528,6 +563,10 @@ fn body_data(s: &mut LowerSession) {
                     Feature::Shapes,
                     "cones, pyramids, multi-spheres, fitted primitives, inline meshes, extrusions and grids",
                 ));
+                continue;
+            }
+            if let Some(why) = mesh_mujoco_cannot_open(&shape.geometry) {
+                lost.push(("mesh_lost", Feature::Meshes, why));
                 continue;
             }
             if shape.contact_material.take().is_some() || shape.contact_radius.take().is_some() {
@@ -625,7 +664,26 @@ fn mass_properties(s: &mut LowerSession) {
         let (moments, _) =
             crate::spec::arith::eig3(&[m[(0, 0)], m[(1, 1)], m[(2, 2)], m[(0, 1)], m[(0, 2)], m[(1, 2)]]);
         let [x, y, z] = moments;
-        if x + y < z || x + z < y || y + z < x {
+        let sum = x + y + z;
+        let margin = (x + y - z).min(x + z - y).min(y + z - x);
+        if margin >= -TRIANGLE_SLACK * sum && margin <= TRIANGLE_SLACK * sum && sum > 0.0 {
+            // On the edge (a flat body: Izz = Ixx + Iyy exactly): MuJoCo's own rounding may
+            // find it on the wrong side and refuse it. A moment of TRIANGLE_NUDGE of the sum
+            // added about every axis keeps the axes and moves it inside.
+            let nudge = TRIANGLE_NUDGE * sum;
+            for i in 0..3 {
+                inertial.inertia.0[i][i] += nudge;
+            }
+            let at = path::item("bodies", &s.model.bodies[b].name);
+            s.approximated(
+                "inertia_nudged",
+                Feature::MassProperties,
+                &at,
+                format!("principal moments {moments:?} on the edge of the triangle inequality, which MuJoCo's rounding may refuse: {nudge} kg m² added about every axis"),
+            );
+            continue;
+        }
+        if margin < 0.0 {
             let mean = (x + y + z) / 3.0;
             inertial.inertia = Inertia::from_moments_products([mean; 3], [0.0; 3]);
             inertial.inertia_rotation = nalgebra::UnitQuaternion::identity();

@@ -129,7 +129,12 @@ pub const FEATURE_SUPPORT: &[FeatureSupport] = &[
         Feature::Shapes,
         Support::Approximated("sphere, box, capsule, cylinder, ellipsoid, plane, mesh; others lost"),
     ),
-    row(Feature::Meshes, Support::Kept),
+    row(
+        Feature::Meshes,
+        Support::Approximated(
+            "STL, OBJ and MSH files by path; other mesh formats and meshes referenced by URI (package://) left out",
+        ),
+    ),
     row(
         Feature::Appearance,
         Support::Approximated("rgba and material names"),
