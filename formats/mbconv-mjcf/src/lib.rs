@@ -163,8 +163,9 @@ impl Format for MjcfFormat {
         Ok(export::lower::lower(model, Tracing::On))
     }
 
-    fn emit(&self, model: &Model, _options: &Options) -> Result<Exported, FormatError> {
-        let text = export::emit::emit(model).map_err(|e| Box::new(e) as FormatError)?;
+    fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
+        let text = export::emit::emit_to(model, options.output_path.as_deref())
+            .map_err(|e| Box::new(e) as FormatError)?;
         Ok(Exported::text(text, mbconv_ir::report::Report::default()))
     }
 }

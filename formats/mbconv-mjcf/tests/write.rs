@@ -309,3 +309,41 @@ fn the_feature_table_and_the_traced_lowering_agree() {
         );
     }
 }
+
+/// A mesh file the reader found is named relative to where the MJCF is saved, where MuJoCo
+/// looks for it.
+#[test]
+fn mesh_files_are_named_relative_to_the_output() {
+    let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/skel/shapes.skel");
+    let model = mbconv_skel::SkelFormat
+        .read(&Source::from_path(&source).unwrap(), &Options::default())
+        .unwrap()
+        .model;
+    let out_dir = std::env::temp_dir().join("mbconv-mjcf-relative-mesh/out");
+    let mut options = Options::default();
+    options.output_path = Some(out_dir.join("shapes.xml"));
+    let lowered = MjcfFormat.lower(&model, &options).unwrap();
+    let text = MjcfFormat.emit(&lowered.model, &options).unwrap().text;
+    let file = text
+        .split("<mesh ")
+        .nth(1)
+        .and_then(|m| m.split("file=\"").nth(1))
+        .and_then(|f| f.split('"').next())
+        .unwrap();
+    assert!(!file.starts_with('/'), "{file}");
+    let named = std::path::absolute(out_dir.join(file)).unwrap();
+    let expected = std::path::absolute(source.parent().unwrap().join("meshes/wedge.obj")).unwrap();
+    let normal = |p: &std::path::Path| {
+        p.components().fold(PathBuf::new(), |mut acc, c| {
+            match c {
+                std::path::Component::ParentDir => {
+                    acc.pop();
+                }
+                std::path::Component::CurDir => {}
+                other => acc.push(other),
+            }
+            acc
+        })
+    };
+    assert_eq!(normal(&named), normal(&expected), "{text}");
+}

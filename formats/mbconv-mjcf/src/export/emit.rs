@@ -75,6 +75,13 @@ fn placed(mut e: XmlElement, p: &Pose) -> XmlElement {
 
 /// Writes `model` (lowered) as MJCF.
 pub fn emit(model: &Model) -> Result<String, EmitError> {
+    emit_to(model, None)
+}
+
+/// [`emit`] for a file saved at `output`: mesh files the reader found are named relative to
+/// the output's folder, where MuJoCo looks for them (as written when `output` is `None` or
+/// the mesh was not found).
+pub fn emit_to(model: &Model, output: Option<&std::path::Path>) -> Result<String, EmitError> {
     let plan = Plan::new(model);
     let mut root = XmlElement::new("mujoco").attr("model", model.name.as_str());
     root = root.child(
@@ -87,7 +94,7 @@ pub fn emit(model: &Model) -> Result<String, EmitError> {
     if !option.attributes.is_empty() || !option.children.is_empty() {
         root = root.child(option);
     }
-    let (assets, meshes) = assets(model);
+    let (assets, meshes) = assets(model, output);
     if !assets.children.is_empty() {
         root = root.child(assets);
     }
@@ -240,7 +247,7 @@ fn option(model: &Model) -> XmlElement {
 }
 
 /// `<asset>`: a mesh per mesh file (and scale), a material per material name the geoms keep.
-fn assets(model: &Model) -> (XmlElement, Vec<(String, [f64; 3], String)>) {
+fn assets(model: &Model, output: Option<&std::path::Path>) -> (XmlElement, Vec<(String, [f64; 3], String)>) {
     let mut asset = XmlElement::new("asset");
     let mut meshes: Vec<(String, [f64; 3], String)> = Vec::new();
     let mut materials: Vec<String> = Vec::new();
@@ -252,7 +259,7 @@ fn assets(model: &Model) -> (XmlElement, Vec<(String, [f64; 3], String)>) {
                 let name = format!("mesh{}", meshes.len());
                 let mut e = XmlElement::new("mesh")
                     .attr("name", name.as_str())
-                    .attr("file", m.uri.as_str());
+                    .attr("file", m.uri_for_output(output));
                 if m.scale != [1.0; 3] {
                     e = e.attr("scale", nums(&m.scale));
                 }
