@@ -103,7 +103,9 @@ impl<'d> Reader<'d> {
             body.extras.insert("mjcf.worldbody", Value::Bool(true));
             let body_path = path::item("bodies", &name);
             for (g, p) in items.geoms.clone() {
-                if let Some((shape, _)) = self.in_model(p.model, |r| r.geom(g, p, &body_path, false))? {
+                if let Some((shape, _)) = self.in_model(p.model, |r| r.geom(g, p, &body_path, false))?
+                    && self.keeps_shape(&shape, g, &body_path)
+                {
                     body.shapes.push(shape);
                 }
             }
@@ -575,9 +577,11 @@ impl<'d> Reader<'d> {
         let infer = !explicit || self.compiler.inertiafromgeom == FromGeom::True;
         for (g, p) in items.geoms.clone() {
             if let Some((shape, mass)) = self.in_model(p.model, |r| r.geom(g, p, &body_path, infer))? {
-                body.shapes.push(shape);
                 if let Some(m) = mass {
                     masses.push(m);
+                }
+                if self.keeps_shape(&shape, g, &body_path) {
+                    body.shapes.push(shape);
                 }
             }
         }
@@ -1322,6 +1326,24 @@ impl<'d> Reader<'d> {
             }
         }
         Ok(Some((shape, mass)))
+    }
+
+    /// False, with a finding, for the shape of a mesh given inline (`<mesh vertex=… face=…>`,
+    /// no file): the IR's mesh shape names a file, so the shape is not carried (what it weighs
+    /// is: the geom's mass counts as MuJoCo counts it).
+    fn keeps_shape(&mut self, shape: &Shape, g: &Element, body_path: &str) -> bool {
+        let inline = matches!(&shape.geometry, Geometry::Mesh(m) if m.uri.is_empty());
+        if inline {
+            self.finding(
+                "inline_mesh_dropped",
+                Severity::Warning,
+                Category::Dropped,
+                body_path,
+                Some(&g.loc),
+                "a mesh given inline (vertex/face, no file) has no IR shape: the geom's shape is not carried (its mass is)".to_string(),
+            );
+        }
+        !inline
     }
 
     /// A site: a named frame.
