@@ -4,6 +4,7 @@
 //! per written model naming its source as `fixtures/...` or `corpus/...`.
 
 use mbconv_ir::format::{Exported, Options, Registry, Source};
+use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -104,4 +105,69 @@ pub fn relative_deviation(ours: &[f64], theirs: &[f64]) -> f64 {
         .map(|(a, b)| (a - b).abs())
         .fold(0.0, f64::max)
         / scale
+}
+
+/// The world centre of mass of `body` when its frame is at `pose` (`[x, y, z, qw, qx, qy, qz]`,
+/// as mbconv's solver reports poses).
+///
+/// ```
+/// let mut body = mbconv_ir::Body::new("link");
+/// body.inertial.com = nalgebra::Vector3::new(1.0, 0.0, 0.0);
+/// // A quarter turn about z carries the centre of mass from x to y.
+/// let half = std::f64::consts::FRAC_1_SQRT_2;
+/// let com = mbconv_test_support::written::world_com(&body, &[0.0, 0.0, 2.0, half, 0.0, 0.0, half]);
+/// assert!((com - nalgebra::Vector3::new(0.0, 1.0, 2.0)).norm() < 1e-15);
+/// ```
+pub fn world_com(body: &mbconv_ir::Body, pose: &[f64; 7]) -> Vector3<f64> {
+    let rotation = UnitQuaternion::from_quaternion(Quaternion::new(pose[3], pose[4], pose[5], pose[6]));
+    rotation * body.inertial.com + Vector3::new(pose[0], pose[1], pose[2])
+}
+
+/// Compares mbconv's centres of mass with the samples of a MuJoCo trajectory (golden
+/// `trajectory.samples`, each with `t` and `com[b]` for MuJoCo's body `b` of `bodies`);
+/// `ours(sample, b)` is mbconv's centre of mass of that body then, `None` where there is none
+/// to compare. Returns the worst deviation relative to max(1, |MuJoCo's coordinate|).
+///
+/// ```
+/// let samples = serde_json::json!([{"t": 0.0, "com": [[0.0, 0.0, 1.0]]}]);
+/// let bodies = ["link".to_owned()];
+/// let worst = mbconv_test_support::written::worst_com_deviation(
+///     "example", samples.as_array().unwrap(), &bodies, 1e-6,
+///     |_, _| Some(nalgebra::Vector3::new(0.0, 0.0, 1.0 + 1e-9)),
+/// );
+/// assert!(worst < 2e-9);
+/// ```
+///
+/// # Panics
+/// When a sample is malformed or a deviation exceeds `tolerance` (naming the model, body and
+/// time).
+pub fn worst_com_deviation(
+    name: &str,
+    samples: &[Value],
+    bodies: &[String],
+    tolerance: f64,
+    ours: impl Fn(usize, usize) -> Option<Vector3<f64>>,
+) -> f64 {
+    let mut worst = 0.0_f64;
+    for (k, sample) in samples.iter().enumerate() {
+        let t = sample["t"]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{name}: sample without t"));
+        for (b, body_name) in bodies.iter().enumerate() {
+            let Some(com) = ours(k, b) else { continue };
+            let theirs: Vec<f64> = sample["com"][b]
+                .as_array()
+                .unwrap_or_else(|| panic!("{name}: no centre of mass of {body_name} at t = {t}"))
+                .iter()
+                .filter_map(Value::as_f64)
+                .collect();
+            let deviation = relative_deviation(com.as_slice(), &theirs);
+            assert!(
+                deviation <= tolerance,
+                "{name}: body {body_name} at t = {t}: centre of mass {deviation:e} m from MuJoCo's"
+            );
+            worst = worst.max(deviation);
+        }
+    }
+    worst
 }

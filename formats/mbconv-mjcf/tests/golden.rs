@@ -11,6 +11,7 @@ mod written;
 
 use mbconv_ir::format::{Options, Source};
 use mbconv_solver::{Integrator, SimulateOptions};
+use mbconv_test_support::written::relative_deviation;
 use nalgebra::{Matrix3, Point3, Quaternion, UnitQuaternion, Vector3};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -116,16 +117,6 @@ fn floats(v: &Value) -> Vec<f64> {
     }
 }
 
-/// Largest deviation of `ours` from `theirs`, relative to max(1, |theirs|).
-fn deviation(ours: &[f64], theirs: &[f64]) -> f64 {
-    let scale = theirs.iter().fold(1.0_f64, |m, x| m.max(x.abs()));
-    ours.iter()
-        .zip(theirs)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f64::max)
-        / scale
-}
-
 /// Compares one MuJoCo body with mbconv's values; returns the worst relative deviation.
 fn compare_body(
     file: &str,
@@ -141,11 +132,17 @@ fn compare_body(
     let minus: Vec<f64> = ours_quat.iter().map(|x| -x).collect();
     let inertia_rows: Vec<f64> = (0..9).map(|k| inertia[(k / 3, k % 3)]).collect();
     let checks = [
-        ("mass", deviation(&[mass], &floats(&mj["mass"]))),
-        ("com", deviation(com.as_slice(), &floats(&mj["com"]))),
-        ("inertia", deviation(&inertia_rows, &floats(&mj["inertia"]))),
-        ("pos", deviation(&pose[..3], &floats(&mj["pos"]))),
-        ("quat", deviation(&ours_quat, &quat).min(deviation(&minus, &quat))),
+        ("mass", relative_deviation(&[mass], &floats(&mj["mass"]))),
+        ("com", relative_deviation(com.as_slice(), &floats(&mj["com"]))),
+        (
+            "inertia",
+            relative_deviation(&inertia_rows, &floats(&mj["inertia"])),
+        ),
+        ("pos", relative_deviation(&pose[..3], &floats(&mj["pos"]))),
+        (
+            "quat",
+            relative_deviation(&ours_quat, &quat).min(relative_deviation(&minus, &quat)),
+        ),
     ];
     let mut worst = 0.0_f64;
     for (what, dev) in checks {
@@ -347,8 +344,8 @@ fn solver_trajectories_agree_with_mujoco() {
             assert_eq!(ours.len(), samples.len(), "{name}: samples");
             for (k, sample) in samples.iter().enumerate() {
                 let (com, _) = ir_body_world(body, ours[k]);
-                let pos_dev = deviation(&ours[k][..3], &floats(&sample["pos"][b]));
-                let com_dev = deviation(com.as_slice(), &floats(&sample["com"][b]));
+                let pos_dev = relative_deviation(&ours[k][..3], &floats(&sample["pos"][b]));
+                let com_dev = relative_deviation(com.as_slice(), &floats(&sample["com"][b]));
                 let t = sample["t"].as_f64().expect("t");
                 assert!(
                     pos_dev.max(com_dev) <= TRAJECTORY_TOLERANCE,
@@ -449,8 +446,8 @@ fn written_mjcf_loads_in_mujoco_and_moves_as_in_mbconv() {
                 .1;
             for (k, sample) in samples.iter().enumerate() {
                 let (com, _) = ir_body_world(body, ours[k]);
-                let d = deviation(&ours[k][..3], &floats(&sample["pos"][b]))
-                    .max(deviation(com.as_slice(), &floats(&sample["com"][b])));
+                let d = relative_deviation(&ours[k][..3], &floats(&sample["pos"][b]))
+                    .max(relative_deviation(com.as_slice(), &floats(&sample["com"][b])));
                 assert!(d <= TRAJECTORY_TOLERANCE, "{name}: body {body_name}: {d:e} m");
                 if d > worst.0 {
                     worst = (d, format!("{name} {body_name}"));

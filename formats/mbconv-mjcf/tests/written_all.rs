@@ -20,7 +20,7 @@
 use mbconv_ir::format::{Exported, Format, Options, Source};
 use mbconv_solver::{Integrator, SimulateOptions};
 use mbconv_test_support::written::{
-    convert, golden_json_files, matches_words, relative_deviation, source_path,
+    convert, golden_json_files, matches_words, source_path, world_com, worst_com_deviation,
 };
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -194,9 +194,7 @@ fn compare_with_mujoco(name: &str, path: &Path, written: &Exported, mujoco: &Val
         dt: trajectory["dt"].as_f64().unwrap(),
         integrator: Integrator::Rk4,
         every: 1000,
-        energy: false,
-        joint_limits: false,
-        max_steps: None,
+        ..SimulateOptions::default()
     };
     let solver = mbconv_solver::Model::new(&model).unwrap_or_else(|e| panic!("{name}: {e}"));
     let order: Vec<String> = solver.body_names().map(str::to_owned).collect();
@@ -205,36 +203,26 @@ fn compare_with_mujoco(name: &str, path: &Path, written: &Exported, mujoco: &Val
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let samples = trajectory["samples"].as_array().unwrap();
     assert_eq!(poses.len(), samples.len(), "{name}: samples");
-    let mut worst = 0.0_f64;
-    for (b, body_name) in mujoco["bodies"].as_array().unwrap().iter().enumerate() {
-        let body_name = body_name.as_str().unwrap();
-        let k = order
-            .iter()
-            .position(|n| n == body_name)
-            .unwrap_or_else(|| panic!("{name}: MuJoCo's body {body_name} is not mbconv's"));
-        let body = model.body(body_name).unwrap();
-        for (sample, ours) in samples.iter().zip(&poses) {
-            let pose = ours[k];
-            let rotation = nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
-                pose[3], pose[4], pose[5], pose[6],
-            ));
-            let com = rotation * body.inertial.com + nalgebra::Vector3::new(pose[0], pose[1], pose[2]);
-            let theirs: Vec<f64> = sample["com"][b]
-                .as_array()
-                .unwrap()
+    let bodies: Vec<String> = mujoco["bodies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect();
+    let ours: Vec<(usize, &mbconv_ir::Body)> = bodies
+        .iter()
+        .map(|body_name| {
+            let k = order
                 .iter()
-                .map(|x| x.as_f64().unwrap())
-                .collect();
-            let dev = relative_deviation(com.as_slice(), &theirs);
-            let t = sample["t"].as_f64().unwrap();
-            assert!(
-                dev <= TRAJECTORY_TOLERANCE,
-                "{name}: body {body_name} at t = {t}: centre of mass {dev:e} m from MuJoCo's"
-            );
-            worst = worst.max(dev);
-        }
-    }
-    worst
+                .position(|n| n == body_name)
+                .unwrap_or_else(|| panic!("{name}: MuJoCo's body {body_name} is not mbconv's"));
+            (k, model.body(body_name).unwrap())
+        })
+        .collect();
+    worst_com_deviation(name, samples, &bodies, TRAJECTORY_TOLERANCE, |sample, b| {
+        let (k, body) = ours[b];
+        Some(world_com(body, &poses[sample][k]))
+    })
 }
 
 #[test]

@@ -17,6 +17,7 @@
 
 use mbconv_ir::format::{Options, Source};
 use mbconv_solver::{Integrator, SimulateOptions};
+use mbconv_test_support::written::relative_deviation;
 use nalgebra::{Point3, Quaternion, UnitQuaternion, Vector3};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -215,20 +216,10 @@ fn floats(v: &Value) -> Vec<f64> {
     }
 }
 
-/// Largest deviation of `ours` from `theirs`, relative to max(1, |theirs|).
-fn deviation(ours: &[f64], theirs: &[f64]) -> f64 {
-    let scale = theirs.iter().fold(1.0_f64, |m, x| m.max(x.abs()));
-    ours.iter()
-        .zip(theirs)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f64::max)
-        / scale
-}
-
 /// Deviation of two unit quaternions (w, x, y, z), either sign.
 fn quat_deviation(ours: &[f64], theirs: &[f64]) -> f64 {
     let minus: Vec<f64> = ours.iter().map(|x| -x).collect();
-    deviation(ours, theirs).min(deviation(&minus, theirs))
+    relative_deviation(ours, theirs).min(relative_deviation(&minus, theirs))
 }
 
 fn pose_of(body: &mbconv_ir::Body) -> [f64; 7] {
@@ -367,13 +358,13 @@ fn judge_library(
                 check(
                     &mut problems,
                     format!("body {name} ({}) mass", links.join("+")),
-                    deviation(&[ours], &[mass]),
+                    relative_deviation(&[ours], &[mass]),
                 );
                 if ours > 0.0 {
                     check(
                         &mut problems,
                         format!("body {name} ({}) com", links.join("+")),
-                        deviation(com.as_slice(), &floats(&body["com"])),
+                        relative_deviation(com.as_slice(), &floats(&body["com"])),
                     );
                 }
             }
@@ -403,7 +394,7 @@ fn judge_library(
         check(
             &mut problems,
             format!("link {name} position"),
-            deviation(&pose[..3], &floats(&frame["pos"])),
+            relative_deviation(&pose[..3], &floats(&frame["pos"])),
         );
         check(
             &mut problems,
@@ -538,8 +529,8 @@ fn trajectory_deviation(path: &Path, golden: &Value) -> (f64, String) {
             let at = |x: &mbconv_ir::Body| poses[&x.name][k];
             let (_, com) = union(&model, &links, &at).expect("the links");
             let frame = poses[body_name][k];
-            let com_dev = deviation(com.as_slice(), &floats(&sample["com"][b]));
-            let pos_dev = deviation(&frame[..3], &floats(&sample["pos"][b]));
+            let com_dev = relative_deviation(com.as_slice(), &floats(&sample["com"][b]));
+            let pos_dev = relative_deviation(&frame[..3], &floats(&sample["pos"][b]));
             if pos_dev.max(com_dev) > worst.0 {
                 let t = sample["t"].as_f64().expect("t");
                 worst = (pos_dev.max(com_dev), format!("body {body_name} at t = {t}"));
