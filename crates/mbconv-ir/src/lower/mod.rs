@@ -17,6 +17,8 @@
 //!   world that carries its initial velocity.
 //! * [`reverse_joint`]: swaps a joint's parent and child (formats whose joints point from the
 //!   root outwards), mirroring coordinates, rates, limits and springs.
+//! * [`rename_body`]: renames a body and every reference to it (formats whose names are
+//!   restricted or derived, such as Shift's and the links MJCF's reader names).
 //! * [`move_body_frame`]: puts a body's frame elsewhere on the body (formats that fix where a
 //!   body frame sits, such as Choreonoid's link frame on the joint axis), re-expressing
 //!   everything attached to it.
@@ -28,12 +30,14 @@ mod body_frame;
 mod inactive;
 mod initial_state;
 mod joint_rates;
+mod rename;
 mod reverse;
 
 pub use body_frame::{move_body_frame, move_body_frames};
 pub use inactive::fix_inactive_bodies;
 pub use initial_state::{bake_initial_state, disable_immobile_groups};
 pub use joint_rates::{FIT_TOLERANCE, explicit_free_joints, fit_joint_rates};
+pub use rename::rename_body;
 pub use reverse::{ReverseError, reverse_joint};
 
 use crate::format::support::Feature;

@@ -174,6 +174,22 @@ impl Inertia {
     pub fn products(&self) -> [f64; 3] {
         [self.0[0][1], self.0[0][2], self.0[1][2]]
     }
+    /// Adds `moment` (kg·m²) about every axis: the tensor of a uniform spherical shell added,
+    /// which keeps the principal axes in any frame and raises every principal moment by
+    /// `moment`.
+    ///
+    /// ```
+    /// use mbconv_ir::Inertia;
+    /// let mut inertia = Inertia::from_moments_products([1.0, 2.0, 3.0], [0.5, 0.0, 0.0]);
+    /// inertia.add_about_every_axis(0.25);
+    /// assert_eq!(inertia.moments(), [1.25, 2.25, 3.25]);
+    /// assert_eq!(inertia.products(), [0.5, 0.0, 0.0]);
+    /// ```
+    pub fn add_about_every_axis(&mut self, moment: f64) {
+        for i in 0..3 {
+            self.0[i][i] += moment;
+        }
+    }
 }
 
 /// A spatial velocity in world coordinates: `linear` is the velocity of the body-frame origin.

@@ -671,15 +671,14 @@ fn mass_properties(s: &mut LowerSession) {
             // find it on the wrong side and refuse it. A moment of TRIANGLE_NUDGE of the sum
             // added about every axis keeps the axes and moves it inside.
             let nudge = TRIANGLE_NUDGE * sum;
-            for i in 0..3 {
-                inertial.inertia.0[i][i] += nudge;
-            }
-            let at = path::item("bodies", &s.model.bodies[b].name);
-            s.approximated(
+            inertial.inertia.add_about_every_axis(nudge);
+            approximated_mass_properties(
+                s,
+                b,
                 "inertia_nudged",
-                Feature::MassProperties,
-                &at,
-                format!("principal moments {moments:?} on the edge of the triangle inequality, which MuJoCo's rounding may refuse: {nudge} kg m² added about every axis"),
+                format!(
+                    "principal moments {moments:?} on the edge of the triangle inequality, which MuJoCo's rounding may refuse: {nudge} kg m² added about every axis"
+                ),
             );
             continue;
         }
@@ -687,12 +686,13 @@ fn mass_properties(s: &mut LowerSession) {
             let mean = (x + y + z) / 3.0;
             inertial.inertia = Inertia::from_moments_products([mean; 3], [0.0; 3]);
             inertial.inertia_rotation = nalgebra::UnitQuaternion::identity();
-            let at = path::item("bodies", &s.model.bodies[b].name);
-            s.approximated(
+            approximated_mass_properties(
+                s,
+                b,
                 "inertia_balanced",
-                Feature::MassProperties,
-                &at,
-                format!("MuJoCo refuses principal moments {moments:?} (they break the triangle inequality): the mean moment {mean} on every axis is written (MuJoCo's balanceinertia)"),
+                format!(
+                    "MuJoCo refuses principal moments {moments:?} (they break the triangle inequality): the mean moment {mean} on every axis is written (MuJoCo's balanceinertia)"
+                ),
             );
         }
     }
@@ -740,18 +740,23 @@ fn mass_properties(s: &mut LowerSession) {
             inertial.mass = MASS_FLOOR;
         }
         if flat {
-            for i in 0..3 {
-                inertial.inertia.0[i][i] += MASS_FLOOR;
-            }
+            inertial.inertia.add_about_every_axis(MASS_FLOOR);
         }
-        let at = path::item("bodies", &s.model.bodies[b].name);
-        s.approximated(
+        approximated_mass_properties(
+            s,
+            b,
             "moving_body_mass_floor",
-            Feature::MassProperties,
-            &at,
-            format!("MuJoCo refuses a moving body without mass or with a zero principal moment: {MASS_FLOOR} kg and {MASS_FLOOR} kg m² added where missing"),
+            format!(
+                "MuJoCo refuses a moving body without mass or with a zero principal moment: {MASS_FLOOR} kg and {MASS_FLOOR} kg m² added where missing"
+            ),
         );
     }
+}
+
+/// Reports that the mass properties of body `b` are written approximated (`code`, `message`).
+fn approximated_mass_properties(s: &mut LowerSession, b: usize, code: &str, message: String) {
+    let at = path::item("bodies", &s.model.bodies[b].name);
+    s.approximated(code, Feature::MassProperties, &at, message);
 }
 
 /// The massless links of a joint chain that [`Plan`] writes as joints of one `<body>` come back
@@ -807,21 +812,9 @@ fn chain_links(s: &mut LowerSession) {
             name = format!("{wanted}#{k}");
             k += 1;
         }
-        let old = std::mem::replace(&mut s.model.bodies[b].name, name.clone());
-        // After the passes above only joints name bodies (force elements, constraints, loads,
-        // groups and devices are gone).
-        for joint in &mut s.model.joints {
-            for end in [&mut joint.parent, &mut joint.child] {
-                if end.name() == Some(old.as_str()) {
-                    *end = mbconv_ir::BodyRef::body(name.clone());
-                }
-            }
-        }
-        s.report.renames.push(mbconv_ir::report::Rename {
-            item: "body".to_owned(),
-            from: old.clone(),
-            to: name.clone(),
-        });
+        let old = s.model.bodies[b].name.clone();
+        let rename = mbconv_ir::lower::rename_body(&mut s.model, &old, &name);
+        s.report.renames.push(rename);
         s.finding(
             "link_renamed",
             feature,

@@ -213,39 +213,8 @@ fn body_names(m: &mut Model, report: &mut Report) {
             if let Some(home) = homes.remove(&name) {
                 homes.insert(wanted.clone(), home);
             }
-            rename_body(m, &name, &wanted);
+            mbconv_ir::lower::rename_body(m, &name, &wanted);
             report.rename("body", &name, &wanted, path::item("bodies", &wanted));
-        }
-    }
-}
-
-fn rename_body(m: &mut Model, old: &str, new: &str) {
-    let fix = |r: &mut BodyRef| {
-        if *r == BodyRef::body(old) {
-            *r = BodyRef::body(new);
-        }
-    };
-    m.bodies
-        .iter_mut()
-        .filter(|b| b.name == old)
-        .for_each(|b| b.name = new.to_owned());
-    for joint in &mut m.joints {
-        fix(&mut joint.parent);
-        fix(&mut joint.child);
-    }
-    for group in &mut m.groups {
-        group
-            .bodies
-            .iter_mut()
-            .filter(|b| *b == old)
-            .for_each(|b| *b = new.to_owned());
-    }
-    for element in &mut m.force_elements {
-        if let ForceKind::Restraint(r) = &mut element.kind
-            && let RestraintTarget::FramePair { body1, body2, .. } = &mut r.target
-        {
-            fix(body1);
-            fix(body2);
         }
     }
 }
