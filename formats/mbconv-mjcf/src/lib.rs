@@ -112,18 +112,6 @@ pub fn read_str(name: &str, text: &str) -> SourceResult<Imported> {
 /// ```
 pub struct MjcfFormat;
 
-/// True when the MJCF `text` has a `<keyframe><key name="initial">`.
-fn has_initial_key(text: &str) -> bool {
-    let Ok(doc) = roxmltree::Document::parse(text) else {
-        return false;
-    };
-    doc.root_element()
-        .children()
-        .filter(|e| e.has_tag_name("keyframe"))
-        .flat_map(|k| k.children())
-        .any(|k| k.has_tag_name("key") && k.attribute("name") == Some(export::keyframe::INITIAL_KEY))
-}
-
 impl Format for MjcfFormat {
     fn info(&self) -> &FormatInfo {
         &INFO
@@ -131,15 +119,6 @@ impl Format for MjcfFormat {
 
     fn read_settings(&self) -> &'static [SettingSpec] {
         READ_SETTINGS
-    }
-
-    /// A text with the keyframe `initial` (the writer's initial velocities) is read from it.
-    fn read_back_options(&self, _write_options: &Options, written: &Exported) -> Options {
-        let mut options = Options::default();
-        if has_initial_key(&written.text) {
-            options.set("keyframe", export::keyframe::INITIAL_KEY);
-        }
-        options
     }
 
     fn feature_support(&self) -> &'static [FeatureSupport] {
@@ -164,8 +143,7 @@ impl Format for MjcfFormat {
     }
 
     fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
-        let text = export::emit::emit_to(model, options.output_path.as_deref())
-            .map_err(|e| Box::new(e) as FormatError)?;
-        Ok(Exported::text(text, mbconv_ir::report::Report::default()))
+        export::emit::emit_exported(model, options.output_path.as_deref())
+            .map_err(|e| Box::new(e) as FormatError)
     }
 }

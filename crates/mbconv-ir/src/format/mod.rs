@@ -258,6 +258,10 @@ pub struct Exported {
     /// The companion to open to read the whole model back (a Chrono simulation file, which
     /// names the model file and adds gravity and time step); `None`: the main file.
     pub entry: Option<String>,
+    /// The read settings, beyond the reader's defaults, under which this text reads back as the
+    /// model written (MJCF: start from the keyframe the writer added for the initial
+    /// velocities). [`Format::read_back_options`] returns them by default.
+    pub read_back: Options,
 }
 
 impl Exported {
@@ -268,6 +272,7 @@ impl Exported {
             companions: Vec::new(),
             report,
             entry: None,
+            read_back: Options::default(),
         }
     }
 }
@@ -367,10 +372,10 @@ pub trait Format: Send + Sync {
     /// `write_options`: for a format whose files do not say everything a reader must assume
     /// (URDF's root link: written free, it must be read free; MJCF's initial state: a keyframe
     /// the reader must be told to start from). The check reads its conversions back with them.
-    /// The default: the reader's defaults.
+    /// The default: the settings the writer put in [`Exported::read_back`].
     fn read_back_options(&self, write_options: &Options, written: &Exported) -> Options {
-        let _ = (write_options, written);
-        Options::default()
+        let _ = write_options;
+        written.read_back.clone()
     }
     /// How this format carries each IR feature (the table its `lower` step reports from;
     /// `docs/loss-matrix.md` is generated from it). A feature not listed is kept.

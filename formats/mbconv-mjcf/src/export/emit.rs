@@ -20,7 +20,9 @@
 
 use super::{Plan, joint_frames};
 use mbconv_ir::format::kit::numbers::format_number;
+use mbconv_ir::format::{Exported, Options};
 use mbconv_ir::kinematics::Attachment;
+use mbconv_ir::report::Report;
 use mbconv_ir::{
     Body, Frame, Geometry, Inertial, Joint, JointKind, Model, MotorTarget, Pose, Shape, ShapeRole, Value,
 };
@@ -82,7 +84,16 @@ pub fn emit(model: &Model) -> Result<String, EmitError> {
 /// the output's folder, where MuJoCo looks for them (as written when `output` is `None` or
 /// the mesh was not found).
 pub fn emit_to(model: &Model, output: Option<&std::path::Path>) -> Result<String, EmitError> {
+    emit_exported(model, output).map(|exported| exported.text)
+}
+
+/// [`emit_to`] with what reads the text back as written: the keyframe [`INITIAL_KEY`] when
+/// the writer added it (the model does not start at rest).
+///
+/// [`INITIAL_KEY`]: super::keyframe::INITIAL_KEY
+pub(crate) fn emit_exported(model: &Model, output: Option<&std::path::Path>) -> Result<Exported, EmitError> {
     let plan = Plan::new(model);
+    let mut read_back = Options::default();
     let mut root = XmlElement::new("mujoco").attr("model", model.name.as_str());
     root = root.child(
         XmlElement::new("compiler")
@@ -145,6 +156,7 @@ pub fn emit_to(model: &Model, output: Option<&std::path::Path>) -> Result<String
         root = root.child(actuator);
     }
     if let Some(qvel) = super::keyframe::initial_qvel(model, &plan) {
+        read_back.set("keyframe", super::keyframe::INITIAL_KEY);
         let numbers: Vec<String> = qvel.iter().map(|v| format_number(*v)).collect();
         root = root.child(
             XmlElement::new("keyframe").child(
@@ -154,7 +166,9 @@ pub fn emit_to(model: &Model, output: Option<&std::path::Path>) -> Result<String
             ),
         );
     }
-    Ok(serialize(&root))
+    let mut exported = Exported::text(serialize(&root), Report::default());
+    exported.read_back = read_back;
+    Ok(exported)
 }
 
 /// The body's `<camera>`, `<light>` and `<plugin>` elements the reader kept (`mjcf.kept`).

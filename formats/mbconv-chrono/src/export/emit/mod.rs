@@ -44,6 +44,7 @@ pub(crate) fn emit(model: &Model, settings: &EmitSettings) -> Exported {
         companions,
         report: Report::default(),
         entry,
+        read_back: mbconv_ir::format::Options::default(),
     }
 }
 
