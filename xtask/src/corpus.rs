@@ -54,17 +54,24 @@ pub fn run() -> Result<()> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let started = Instant::now();
-    let outcomes: Vec<(String, Outcome)> = files
+    let timed: Vec<(String, Outcome, f64)> = files
         .par_iter()
         .map(|(shown, path)| {
             bar.set_message(shown.clone());
+            let file_started = Instant::now();
             let outcome = check_file(&registry, shown, path);
+            let seconds = file_started.elapsed().as_secs_f64();
+            if seconds >= SLOW_FILE_SECONDS {
+                bar.suspend(|| eprintln!("{shown}: {seconds:.0} s"));
+            }
             bar.inc(1);
-            (shown.clone(), outcome)
+            (shown.clone(), outcome, seconds)
         })
         .collect();
     bar.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
+    report_slowest(&timed);
+    let outcomes: Vec<(String, Outcome)> = timed.into_iter().map(|(s, o, _)| (s, o)).collect();
     let verdict_of = |shown: &str, target: &str| verdict_in(&outcomes, shown, target);
     let (mut text, not_explained) = matrix(&registry, &outcomes);
     text.push_str(&crate::simulators::section(&verdict_of));
@@ -84,6 +91,23 @@ pub fn run() -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// A file whose check takes this long (s, on one core) is named as it finishes.
+const SLOW_FILE_SECONDS: f64 = 60.0;
+
+/// How many of the slowest files the run names at the end.
+const SLOWEST_REPORTED: usize = 10;
+
+/// Names the files whose checks took longest (stderr): where the run's time goes.
+fn report_slowest(timed: &[(String, Outcome, f64)]) {
+    let mut by_time: Vec<(&str, f64)> = timed.iter().map(|(s, _, t)| (s.as_str(), *t)).collect();
+    by_time.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let total: f64 = by_time.iter().map(|(_, t)| t).sum();
+    eprintln!("slowest files ({total:.0} s of checking in all):");
+    for (shown, seconds) in by_time.iter().take(SLOWEST_REPORTED) {
+        eprintln!("  {seconds:7.1} s  {shown}");
+    }
 }
 
 /// mbconv's verdict for the model shown as `shown` converted to `target`, among `outcomes`.
