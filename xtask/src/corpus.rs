@@ -56,6 +56,10 @@ pub fn run() -> Result<()> {
     let started = Instant::now();
     let timed: Vec<(String, Outcome, f64)> = files
         .par_iter()
+        // One file a task: a few files take minutes (stiff models the accurate integrator
+        // steps slowly through), and a thread that has finished takes the next file instead of
+        // waiting while another works through a batch of them.
+        .with_max_len(1)
         .map(|(shown, path)| {
             bar.set_message(shown.clone());
             let file_started = Instant::now();
