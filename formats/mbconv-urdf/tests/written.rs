@@ -86,43 +86,44 @@ const REFUSALS: &[(&str, &str, &str)] = &[
 /// setting off a shape.)
 const NOT_WRITTEN: &[(&str, &str)] = &[];
 
+/// Why dm_control's manipulator models diverge in mbconv's solver (see [`DIVERGES`]).
+const GRIPPER_FINGERS: &str = "dm_control's gripper fingers are light links on stiff joints: \
+     mbconv's RK4 at 1e-4 s diverges within 1 ms, on this URDF and on the source MJCF alike \
+     (MuJoCo's does not: open)";
+
+/// Why the Allegro hand models diverge in mbconv's solver (see [`DIVERGES`]).
+const ALLEGRO_FINGERS: &str = "the Allegro hand's finger links weigh grams with principal \
+     moments down to 1e-7 kg m² and joint damping 0.1 N m s/rad (the MJCF's armature, lost in \
+     URDF, is what keeps such links slow): mbconv's RK4 at 1e-4 s leaves finite numbers within \
+     1 ms, MuJoCo's does not (open)";
+
 /// Written URDFs whose motion mbconv's solver cannot follow although MuJoCo integrates the
 /// same text (same scheme and step): (golden name, what happens). Each must still diverge (else
 /// the line is stale). An open problem of the solver on these models, not of the writer.
 const DIVERGES: &[(&str, &str)] = &[
     (
         "corpus__mjcf__dm_control__dm_control__suite__manipulator.xml",
-        "dm_control's gripper fingers are light links on stiff joints: mbconv's RK4 at 1e-4 s \
-     diverges within 1 ms, on this URDF and on the source MJCF alike (MuJoCo's does not: open)",
+        GRIPPER_FINGERS,
     ),
     (
         "corpus__mjcf__dm_control__dm_control__suite__stacker.xml",
-        "dm_control's gripper fingers are light links on stiff joints: mbconv's RK4 at 1e-4 s \
-     diverges within 1 ms, on this URDF and on the source MJCF alike (MuJoCo's does not: open)",
+        GRIPPER_FINGERS,
     ),
     (
         "corpus__mjcf__menagerie__wonik_allegro__left_hand.xml",
-        "the Allegro hand's finger links weigh grams with principal moments down to 1e-7 kg m² and \
-     joint damping 0.1 N m s/rad (the MJCF's armature, lost in URDF, is what keeps such links \
-     slow): mbconv's RK4 at 1e-4 s leaves finite numbers within 1 ms, MuJoCo's does not (open)",
+        ALLEGRO_FINGERS,
     ),
     (
         "corpus__mjcf__menagerie__wonik_allegro__right_hand.xml",
-        "the Allegro hand's finger links weigh grams with principal moments down to 1e-7 kg m² and \
-     joint damping 0.1 N m s/rad (the MJCF's armature, lost in URDF, is what keeps such links \
-     slow): mbconv's RK4 at 1e-4 s leaves finite numbers within 1 ms, MuJoCo's does not (open)",
+        ALLEGRO_FINGERS,
     ),
     (
         "corpus__mjcf__menagerie__wonik_allegro__scene_left.xml",
-        "the Allegro hand's finger links weigh grams with principal moments down to 1e-7 kg m² and \
-     joint damping 0.1 N m s/rad (the MJCF's armature, lost in URDF, is what keeps such links \
-     slow): mbconv's RK4 at 1e-4 s leaves finite numbers within 1 ms, MuJoCo's does not (open)",
+        ALLEGRO_FINGERS,
     ),
     (
         "corpus__mjcf__menagerie__wonik_allegro__scene_right.xml",
-        "the Allegro hand's finger links weigh grams with principal moments down to 1e-7 kg m² and \
-     joint damping 0.1 N m s/rad (the MJCF's armature, lost in URDF, is what keeps such links \
-     slow): mbconv's RK4 at 1e-4 s leaves finite numbers within 1 ms, MuJoCo's does not (open)",
+        ALLEGRO_FINGERS,
     ),
 ];
 
