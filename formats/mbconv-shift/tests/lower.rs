@@ -126,6 +126,35 @@ fn lowering_keeps_the_initial_poses_and_reports_each_change() {
 }
 
 #[test]
+fn joint_friction_becomes_a_continuous_friction_restraint() {
+    let mut model = sample();
+    model.joints[0].dofs[0].friction = 0.3;
+    let lowered = ShiftFormat.lower(&model, &Options::default()).unwrap();
+    assert!(lowered.report.contains("shift.joint_friction_as_restraint"));
+    let friction = lowered
+        .model
+        .force_elements
+        .iter()
+        .find_map(|e| match &e.kind {
+            ForceKind::Restraint(r) if e.name == "hinge.friction" => Some(r.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(friction.restraint_type, RestraintType::Friction);
+    let f = &friction.function;
+    // ±f away from rest; no step anywhere (an integrator with error control would chatter on
+    // one), and at zero rate the slope f/0.01 of the solver's f·tanh(v/0.01).
+    assert_eq!(f.value(-1.0), -0.3);
+    assert_eq!(f.value(1.0), 0.3);
+    assert_eq!(f.value(0.0), 0.0);
+    for knot in &f.knots {
+        let (below, above) = (f.value(knot - 1e-12), f.value(knot + 1e-12));
+        assert!((below - above).abs() < 1e-9, "step at {knot}: {below} -> {above}");
+    }
+    assert!((f.value(1e-4) / 1e-4 - 0.3 / 1e-2).abs() < 1e-9);
+}
+
+#[test]
 fn sniff_claims_shift_files_but_not_ir_files() {
     assert!(ShiftFormat.sniff("{\n  \"model_parameters\": {}, \"assemblies\": []}"));
     let ir = mbconv_ir::mbir::to_string(&sample());

@@ -96,7 +96,7 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
     row(
         Feature::JointFriction,
         Support::Approximated(
-            "a friction restraint stepping from -f to +f at zero rate; a multi-degree-of-freedom joint's is lost",
+            "a friction restraint rising linearly from -f to +f between rates -0.01 and +0.01; a multi-degree-of-freedom joint's is lost",
         ),
     ),
     row(

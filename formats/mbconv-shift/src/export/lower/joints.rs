@@ -12,6 +12,14 @@ use mbconv_ir::{
 };
 use nalgebra::{UnitQuaternion, Vector3};
 
+/// The rate (rad/s or m/s) over which a joint's Coulomb friction, written as a friction
+/// restraint, rises from −f to +f. A restraint that stepped at zero rate would make every
+/// simulator that integrates it with error control chatter at each reversal (and take steps
+/// without end where the joint sticks); the ramp's slope at zero, f/0.01, is the slope of the
+/// regularised friction `f·tanh(v/0.01)` mbconv's solver applies to the joint's own friction,
+/// so the restraint is no stiffer than the friction it replaces.
+const FRICTION_RAMP_RATE: f64 = 1e-2;
+
 /// An euler joint moves its child like a spherical joint: the angles become the rotation
 /// vector of the same rotation and the angle rates the angular velocity in the child joint
 /// frame. Per-angle DOF data has no spherical equivalent and is lost here.
@@ -344,8 +352,12 @@ pub(super) fn dofs_as_restraints(s: &mut LowerSession) {
             add(
                 "friction",
                 RestraintType::Friction,
-                vec![0.0],
-                vec![vec![-d.friction], vec![d.friction]],
+                vec![-FRICTION_RAMP_RATE, FRICTION_RAMP_RATE],
+                vec![
+                    vec![-d.friction],
+                    vec![0.0, d.friction / FRICTION_RAMP_RATE],
+                    vec![d.friction],
+                ],
             );
         }
         if spring {
@@ -369,7 +381,9 @@ pub(super) fn dofs_as_restraints(s: &mut LowerSession) {
                 "joint_friction_as_restraint",
                 Feature::JointFriction,
                 &at,
-                "Coulomb friction is written as a friction restraint stepping from -f to +f at zero rate",
+                format!(
+                    "Coulomb friction is written as a friction restraint rising linearly from -f to +f between rates -{FRICTION_RAMP_RATE} and +{FRICTION_RAMP_RATE} (rad/s or m/s)"
+                ),
             );
         }
         let rest = DofProperties {
