@@ -1,0 +1,344 @@
+//! Links: inertials (given, or computed from the collisions where a version says so) and
+//! visual and collision shapes.
+
+use super::{LinkDef, Loc, Reader, SDF, push_extra};
+use crate::spec;
+use mbconv_ir::format::kit::SourceResult;
+use mbconv_ir::report::{Category, path};
+use mbconv_ir::{Body, Geometry, Inertia, Inertial, MeshRef, Shape, ShapeRole, Value};
+use mbconv_xml::{Node, child, element_value, elements, qualified_name, span_of_node, text};
+use nalgebra::{UnitQuaternion, Vector3};
+use std::path::PathBuf;
+
+impl Reader<'_> {
+    pub(super) fn link(&mut self, file: usize, node: Node, ir_name: &str) -> SourceResult<LinkDef> {
+        let source = self.files[file].clone();
+        let at_ir = path::item("bodies", ir_name);
+        let mut body = Body::new(ir_name);
+        body.inertial = match child(node, "inertial") {
+            Some(inertial) => self.inertial(file, inertial)?,
+            None => {
+                let at = self.loc(file, node);
+                self.note(
+                    "defaulted",
+                    Category::Defaulted,
+                    &path::field(&at_ir, "inertial"),
+                    at,
+                    "no <inertial>: mass 1 and unit inertia, libsdformat's defaults".to_owned(),
+                );
+                Inertial {
+                    mass: 1.0,
+                    inertia: Inertia([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]),
+                    ..Inertial::default()
+                }
+            }
+        };
+        let mut densities = Vec::new();
+        for element in elements(node) {
+            let at = self.loc(file, element);
+            match qualified_name(element).as_str() {
+                "inertial" | "pose" => {}
+                tag @ ("visual" | "collision") => {
+                    let role = if tag == "visual" {
+                        ShapeRole::Visual
+                    } else {
+                        ShapeRole::Collision
+                    };
+                    let shape_at = path::index(&at_ir, "shapes", body.shapes.len());
+                    if let Some(shape) = self.shape(file, element, role, &shape_at)? {
+                        if role == ShapeRole::Collision {
+                            let density = SDF.child_scalar(&source, element, "density")?;
+                            densities.push((body.shapes.len(), density, self.loc(file, element)));
+                        }
+                        body.shapes.push(shape);
+                    }
+                }
+                "gravity" => body.gravity = SDF.boolean(&source, element)?,
+                "self_collide" => {
+                    let v = SDF.boolean(&source, element)?;
+                    body.extras.insert("sdf.self_collide", Value::Bool(v));
+                }
+                tag @ ("sensor" | "light" | "plugin" | "projector" | "particle_emitter" | "audio_source"
+                | "audio_sink" | "battery" | "velocity_decay" | "kinematic" | "must_be_base_link"
+                | "enable_wind" | "wind_mode") => {
+                    push_extra(&mut body.extras, &format!("sdf.{tag}"), element_value(element));
+                }
+                tag if tag.contains(':') => {
+                    push_extra(&mut body.extras, &format!("sdf.{tag}"), element_value(element));
+                }
+                tag => self.warn(
+                    "ignored",
+                    Category::Ignored,
+                    &at_ir,
+                    at,
+                    format!("<{tag}> of a link is not read"),
+                ),
+            }
+        }
+        if let Some(inertial) = child(node, "inertial")
+            && inertial
+                .attribute("auto")
+                .is_some_and(|a| a == "true" || a == "1")
+        {
+            let default_density = SDF.child_scalar(&source, inertial, "density")?.unwrap_or(1000.0);
+            let mass = SDF.child_scalar(&source, inertial, "mass")?;
+            let at = self.loc(file, inertial);
+            body.inertial = self.auto_inertial(&body, &densities, default_density, mass, &at_ir, at)?;
+        }
+        Ok(LinkDef { body })
+    }
+
+    /// `<inertial auto="true">` (1.11): mass, centre of mass and inertia of the collision
+    /// shapes at their densities (the collision's `<density>`, else the inertial's, else
+    /// 1000 kg/m³), scaled to `<mass>` when one is given, as libsdformat computes them.
+    fn auto_inertial(
+        &mut self,
+        body: &Body,
+        densities: &[(usize, Option<f64>, Loc)],
+        default_density: f64,
+        mass: Option<f64>,
+        at_ir: &str,
+        at: Loc,
+    ) -> SourceResult<Inertial> {
+        let mut parts = Vec::new();
+        for &(index, density, shape_at) in densities {
+            let shape = &body.shapes[index];
+            let density = density.unwrap_or(default_density);
+            match spec::solid(&shape.geometry) {
+                Some((volume, unit_inertia)) => parts.push((density * volume, unit_inertia, shape.pose)),
+                None => self.warn(
+                    "auto_inertia",
+                    Category::Approximated,
+                    at_ir,
+                    shape_at,
+                    "this collision's shape has no closed-form volume (a mesh, a plane): left out of the automatic inertia".to_owned(),
+                ),
+            }
+        }
+        let total: f64 = parts.iter().map(|(m, ..)| m).sum();
+        if !(total > 0.0 && total.is_finite()) {
+            self.warn(
+                "auto_inertia",
+                Category::Approximated,
+                &path::field(at_ir, "inertial"),
+                at,
+                "<inertial auto=\"true\"> has no collision with a volume and a positive density: the inertial as written (or libsdformat's defaults) is kept".to_owned(),
+            );
+            return Ok(body.inertial.clone());
+        }
+        let com = parts
+            .iter()
+            .map(|(m, _, p)| p.translation * *m)
+            .sum::<Vector3<f64>>()
+            / total;
+        let mut inertia = nalgebra::Matrix3::zeros();
+        for (m, unit, pose) in &parts {
+            let r = pose.rotation.to_rotation_matrix();
+            let d = pose.translation - com;
+            inertia += r.matrix() * (unit * *m) * r.matrix().transpose()
+                + (nalgebra::Matrix3::identity() * d.dot(&d) - d * d.transpose()) * *m;
+        }
+        let scale = mass.map_or(1.0, |m| m / total);
+        let inertia = inertia * scale;
+        self.note(
+            "auto_inertia",
+            Category::Note,
+            &path::field(at_ir, "inertial"),
+            at,
+            format!(
+                "<inertial auto=\"true\">: mass {} computed from {} collision(s)",
+                total * scale,
+                parts.len()
+            ),
+        );
+        let m = |i: usize, j: usize| inertia[(i, j)];
+        Ok(Inertial {
+            mass: total * scale,
+            com,
+            inertia: Inertia([
+                [m(0, 0), m(0, 1), m(0, 2)],
+                [m(1, 0), m(1, 1), m(1, 2)],
+                [m(2, 0), m(2, 1), m(2, 2)],
+            ]),
+            inertia_rotation: UnitQuaternion::identity(),
+        })
+    }
+
+    fn inertial(&mut self, file: usize, node: Node) -> SourceResult<Inertial> {
+        let source = self.files[file].clone();
+        let (pose, relative_to) = self.pose_of(file, node)?;
+        if relative_to.is_some() {
+            let at = self.loc(file, node);
+            return Err(self.err(
+                at,
+                "relative_to",
+                "`relative_to` on an <inertial>'s <pose> is refused: it is always relative to the link",
+            ));
+        }
+        let mass = SDF.child_scalar(&source, node, "mass")?.unwrap_or(1.0);
+        let mut v = [1.0, 0.0, 0.0, 1.0, 0.0, 1.0];
+        if let Some(inertia) = child(node, "inertia") {
+            for (k, key) in ["ixx", "ixy", "ixz", "iyy", "iyz", "izz"].iter().enumerate() {
+                if let Some(x) = SDF.child_scalar(&source, inertia, key)? {
+                    v[k] = x;
+                }
+            }
+        }
+        let [ixx, ixy, ixz, iyy, iyz, izz] = v;
+        Ok(Inertial {
+            mass,
+            com: pose.translation,
+            inertia: Inertia([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]]),
+            inertia_rotation: pose.rotation,
+        })
+    }
+
+    fn shape(
+        &mut self,
+        file: usize,
+        node: Node,
+        role: ShapeRole,
+        at_ir: &str,
+    ) -> SourceResult<Option<Shape>> {
+        let source = self.files[file].clone();
+        let (pose, relative_to) = self.pose_of(file, node)?;
+        if relative_to.is_some() {
+            let at = self.loc(file, node);
+            self.warn(
+                "relative_to",
+                Category::Ignored,
+                at_ir,
+                at,
+                "`relative_to` on a visual or collision pose is read as relative to the link".to_owned(),
+            );
+        }
+        let geometry_node = SDF.required_child(&source, node, "geometry")?;
+        let Some(geometry) = self.geometry(file, geometry_node, at_ir)? else {
+            return Ok(None);
+        };
+        let mut shape = Shape::new(role, geometry);
+        shape.pose = pose;
+        shape.name = node.attribute("name").map(str::to_owned);
+        for element in elements(node) {
+            match qualified_name(element).as_str() {
+                "pose" | "geometry" => {}
+                "surface" => {
+                    if let Some(bits) = child(element, "contact").and_then(|c| child(c, "collide_bitmask")) {
+                        shape
+                            .extras
+                            .insert("sdf.collide_bitmask", Value::String(text(bits)));
+                    }
+                    shape.extras.insert("sdf.surface", element_value(element));
+                }
+                tag => push_extra(&mut shape.extras, &format!("sdf.{tag}"), element_value(element)),
+            }
+        }
+        Ok(Some(shape))
+    }
+
+    fn geometry(&mut self, file: usize, node: Node, at_ir: &str) -> SourceResult<Option<Geometry>> {
+        let source = self.files[file].clone();
+        let Some(kind) = elements(node).next() else {
+            let at = self.loc(file, node);
+            self.warn(
+                "empty_geometry",
+                Category::Dropped,
+                at_ir,
+                at,
+                "<geometry> is empty: no shape".to_owned(),
+            );
+            return Ok(None);
+        };
+        let need = |name: &str| -> SourceResult<f64> {
+            let c = SDF.required_child(&source, kind, name)?;
+            SDF.scalar(&source, c)
+        };
+        Ok(Some(match kind.tag_name().name() {
+            "box" => Geometry::Box {
+                size: SDF.fixed::<3>(&source, SDF.required_child(&source, kind, "size")?)?,
+            },
+            "sphere" => Geometry::Sphere {
+                radius: need("radius")?,
+            },
+            "cylinder" => Geometry::Cylinder {
+                radius: need("radius")?,
+                length: need("length")?,
+            },
+            "capsule" => Geometry::Capsule {
+                radius: need("radius")?,
+                length: need("length")?,
+            },
+            "cone" => Geometry::Cone {
+                radius: need("radius")?,
+                length: need("length")?,
+            },
+            "ellipsoid" => Geometry::Ellipsoid {
+                radii: SDF.fixed::<3>(&source, SDF.required_child(&source, kind, "radii")?)?,
+            },
+            "plane" => {
+                let normal = match child(kind, "normal") {
+                    Some(n) => Vector3::from(SDF.fixed::<3>(&source, n)?),
+                    None => Vector3::z(),
+                };
+                if normal.norm() == 0.0 || !normal.iter().all(|x| x.is_finite()) {
+                    return Err(SDF.error(
+                        &source,
+                        "plane",
+                        Some(span_of_node(&source, kind)),
+                        "the <normal> of a <plane> is zero",
+                    ));
+                }
+                Geometry::Plane {
+                    normal: normal.normalize(),
+                    offset: 0.0,
+                }
+            }
+            "mesh" => {
+                let uri = text(SDF.required_child(&source, kind, "uri")?);
+                let mut mesh = MeshRef::new(uri.clone());
+                if let Some(scale) = child(kind, "scale") {
+                    mesh.scale = SDF.fixed::<3>(&source, scale)?;
+                }
+                if let Some(sub) = child(kind, "submesh") {
+                    mesh.node = Some(text(SDF.required_child(&source, sub, "name")?));
+                }
+                if !uri.contains("://") || uri.starts_with("file://") {
+                    let p = PathBuf::from(uri.trim_start_matches("file://"));
+                    let full = if p.is_absolute() {
+                        p
+                    } else {
+                        source.base_dir().map_or(p.clone(), |b| b.join(&p))
+                    };
+                    mesh.resolved_path = Some(full.display().to_string());
+                } else if let Some(rest) = uri.strip_prefix("model://") {
+                    mesh.resolved_path = self
+                        .roots
+                        .iter()
+                        .map(|r| r.join(rest))
+                        .find(|p| p.is_file())
+                        .map(|p| p.display().to_string());
+                }
+                Geometry::Mesh(mesh)
+            }
+            tag @ ("heightmap" | "image" | "polyline" | "empty") => {
+                let at = self.loc(file, kind);
+                self.warn(
+                    "geometry",
+                    Category::Dropped,
+                    at_ir,
+                    at,
+                    format!("<{tag}> geometry has no IR shape: the shape is dropped"),
+                );
+                return Ok(None);
+            }
+            tag => {
+                return Err(SDF.error(
+                    &source,
+                    "geometry",
+                    Some(span_of_node(&source, kind)),
+                    format!("unknown geometry <{tag}>"),
+                ));
+            }
+        }))
+    }
+}

@@ -1,0 +1,299 @@
+//! SDFormat document -> IR, following libsdformat's reading.
+//!
+//! Two phases. `build` reads every file (the main one and each `<include>`d one) into owned
+//! scopes: one per `<world>` or `<model>`, holding its links, joints, `<frame>`s and nested
+//! models as frames with a pose and the frame it is relative to. `resolve` then walks that
+//! frame graph: the pose of every frame in its model's frame, the link each frame is attached
+//! to, and from those the world pose of every link (a body), the joint frames on the parent
+//! and child bodies and the axes in the joint frame. Unknown frames and cycles are errors that
+//! name the frames.
+//!
+//! Modules: `build` (files, worlds, models, includes, frames and poses as written), `link`
+//! and `joint` (what `build` reads of each), `frames` (the frame graph of a scope) and
+//! `resolve` (scopes -> IR); this module holds the scopes' types and the reader's reporting.
+
+mod build;
+mod frames;
+mod joint;
+mod link;
+mod resolve;
+
+use crate::spec;
+use mbconv_ir::format::kit::{ImportSession, SourceResult};
+use mbconv_ir::format::{Imported, Options, Source};
+use mbconv_ir::report::{Category, Severity, SourceSpan};
+use mbconv_ir::{Body, DofProperties, Extras, Frame, Model, Pose, Value};
+use mbconv_xml::{Dialect, Node, span_of_node, text};
+use nalgebra::Vector3;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The SDFormat dialect of the shared XML layer.
+pub(crate) const SDF: Dialect = Dialect {
+    root: "sdf",
+    prefix: "sdf",
+    name: "SDFormat",
+};
+
+/// How deep `<include>`s may nest (a file including itself is refused before that).
+const MAX_INCLUDE_DEPTH: usize = 32;
+/// The name of a model's own frame.
+const MODEL_FRAME: &str = "__model__";
+
+pub(crate) fn import(source: &Source, options: &Options) -> SourceResult<Imported> {
+    let mut roots: Vec<PathBuf> = options
+        .text(spec::MODEL_PATH)
+        .filter(|t| *t != "none")
+        .map(split_paths)
+        .unwrap_or_default();
+    for var in ["GZ_SIM_RESOURCE_PATH", "SDF_PATH"] {
+        if let Ok(value) = std::env::var(var) {
+            roots.extend(split_paths(&value));
+        }
+    }
+    let mut reader = Reader {
+        session: ImportSession::new("sdf", source),
+        files: vec![source.clone()],
+        scopes: Vec::new(),
+        roots,
+        model_extras: Extras::default(),
+        simulation_gravity: None,
+        time_step: None,
+        world_name: None,
+    };
+    let world = reader.build_file(0, 0)?;
+    let model = reader.resolve(world)?;
+    Ok(reader.session.finish(model))
+}
+
+fn split_paths(text: &str) -> Vec<PathBuf> {
+    text.split(':')
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .collect()
+}
+
+/// A place in one of the files read.
+#[derive(Clone, Copy, Debug)]
+struct Loc {
+    file: usize,
+    offset: usize,
+    length: usize,
+    line: usize,
+    column: usize,
+}
+
+impl Loc {
+    fn new(file: usize, span: SourceSpan) -> Self {
+        Loc {
+            file,
+            offset: span.offset,
+            length: span.length,
+            line: span.line,
+            column: span.column,
+        }
+    }
+
+    fn span(self) -> SourceSpan {
+        SourceSpan {
+            offset: self.offset,
+            length: self.length,
+            line: self.line,
+            column: self.column,
+        }
+    }
+}
+
+/// What a frame of a scope is.
+#[derive(Clone, Debug)]
+enum Kind {
+    Link(usize),
+    Joint { child: String },
+    Frame { attached_to: Option<String> },
+    Model(usize),
+}
+
+/// A frame of a scope: its pose relative to `relative_to` (`None`: the kind's default).
+#[derive(Clone, Debug)]
+struct FrameDef {
+    kind: Kind,
+    pose: Pose,
+    relative_to: Option<String>,
+    at: Loc,
+}
+
+/// A link as read: the body in the link frame (name, inertial, shapes and extras).
+struct LinkDef {
+    body: Body,
+}
+
+/// One `<axis>`/`<axis2>`.
+struct AxisDef {
+    xyz: Vector3<f64>,
+    expressed_in: Option<String>,
+    dof: DofProperties,
+}
+
+struct JointDef {
+    name: String,
+    kind: String,
+    parent: String,
+    child: String,
+    axes: [Option<AxisDef>; 2],
+    pitch: f64,
+    /// `<drake:damping>` of a `<drake:joint type="planar">`: x, y and the rotation.
+    planar_damping: Option<[f64; 3]>,
+    extras: Extras,
+    at: Loc,
+}
+
+/// A `<world>` or `<model>`.
+struct Scope {
+    /// Prefix of the IR names of its links (`outer::inner::`, empty for the file's model).
+    prefix: String,
+    is_world: bool,
+    version: u32,
+    is_static: bool,
+    canonical: Option<(String, Loc)>,
+    placement: Option<(String, Loc)>,
+    frames: Vec<(String, FrameDef)>,
+    index: BTreeMap<String, usize>,
+    links: Vec<(String, LinkDef)>,
+    joints: Vec<JointDef>,
+    self_collide: Option<bool>,
+    extras: Extras,
+    at: Loc,
+}
+
+struct Reader<'s> {
+    session: ImportSession<'s>,
+    files: Vec<Source>,
+    scopes: Vec<Scope>,
+    roots: Vec<PathBuf>,
+    model_extras: Extras,
+    simulation_gravity: Option<Vector3<f64>>,
+    time_step: Option<f64>,
+    world_name: Option<String>,
+}
+
+fn push_extra(extras: &mut Extras, key: &str, value: Value) {
+    match extras.0.0.iter_mut().find(|(k, _)| k == key) {
+        None => extras.insert(key, value),
+        Some((_, Value::List(items))) => items.push(value),
+        Some((_, slot)) => {
+            let first = std::mem::take(slot);
+            *slot = Value::List(vec![first, value]);
+        }
+    }
+}
+
+impl<'s> Reader<'s> {
+    fn loc(&self, file: usize, node: Node) -> Loc {
+        Loc::new(file, span_of_node(&self.files[file], node))
+    }
+
+    fn err(&self, at: Loc, what: &str, message: impl Into<String>) -> Box<mbconv_ir::format::SourceError> {
+        SDF.error(&self.files[at.file], what, Some(at.span()), message)
+    }
+
+    /// A finding; its span only when it is in the main file (the session's).
+    fn finding(
+        &mut self,
+        code: &str,
+        severity: Severity,
+        category: Category,
+        ir: &str,
+        at: Loc,
+        message: String,
+    ) {
+        let (span, message) = if at.file == 0 {
+            (Some(at.span()), message)
+        } else {
+            let file = &self.files[at.file].name;
+            (None, format!("{file}:{}:{}: {message}", at.line, at.column))
+        };
+        self.session.finding(code, severity, category, ir, span, message);
+    }
+
+    fn note(&mut self, code: &str, category: Category, ir: &str, at: Loc, message: String) {
+        self.finding(code, Severity::Info, category, ir, at, message);
+    }
+
+    fn warn(&mut self, code: &str, category: Category, ir: &str, at: Loc, message: String) {
+        self.finding(code, Severity::Warning, category, ir, at, message);
+    }
+}
+
+/// Attaches `frame` (pose in the world for now) to the body named `owner`; poses are made
+/// body-relative once every frame is placed.
+fn pending_frame(model: &mut Model, owner: String, frame: Frame) {
+    match model.bodies.iter_mut().find(|b| b.name == owner) {
+        Some(body) => body.frames.push(frame),
+        None => model.world_frames.push(frame),
+    }
+}
+
+fn element_extras(extras: &Extras) -> Value {
+    let mut map = mbconv_ir::ValueMap::new();
+    for (k, v) in extras.iter() {
+        map.insert(k.trim_start_matches("sdf."), v.clone());
+    }
+    Value::Map(map)
+}
+
+/// tinyxml2 (libsdformat's parser) accepts `--` inside comments, which XML forbids and
+/// roxmltree refuses: each such `--` becomes `- ` (same length, so positions stay true).
+fn comments_without_double_hyphens(source: &Source) -> Source {
+    let text = &source.text;
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(start) = rest.find("<!--") {
+        out.push_str(&rest[..start + 4]);
+        rest = &rest[start + 4..];
+        let Some(end) = rest.find("-->") else { break };
+        out.push_str(&rest[..end].replace("--", "- "));
+        out.push_str("-->");
+        rest = &rest[end + 3..];
+    }
+    out.push_str(rest);
+    if out == *text {
+        return source.clone();
+    }
+    Source::from_string(source.name.clone(), out).with_path(source.name.clone(), source.path.clone())
+}
+
+fn text_of(node: Node) -> String {
+    text(node)
+}
+
+/// The model file of an include target: a file as is; a directory's `model.config` `<sdf>`
+/// entry with the highest version, else its `model.sdf`.
+fn model_file(candidate: &Path) -> Option<PathBuf> {
+    if candidate.is_file() {
+        return Some(candidate.to_path_buf());
+    }
+    if !candidate.is_dir() {
+        return None;
+    }
+    if let Ok(config) = std::fs::read_to_string(candidate.join("model.config"))
+        && let Ok(doc) = mbconv_xml::roxmltree::Document::parse(&config)
+    {
+        let best = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("sdf"))
+            .filter_map(|n| {
+                let version = n.attribute("version").and_then(spec::minor_version).unwrap_or(0);
+                let file = n.text()?.trim().to_owned();
+                Some((version, file))
+            })
+            .max_by_key(|(v, _)| *v);
+        if let Some((_, file)) = best {
+            let path = candidate.join(file);
+            if path.is_file() {
+                return Some(path);
+            }
+        }
+    }
+    let fallback = candidate.join("model.sdf");
+    fallback.is_file().then_some(fallback)
+}
