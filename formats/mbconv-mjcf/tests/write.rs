@@ -347,3 +347,26 @@ fn mesh_files_are_named_relative_to_the_output() {
     };
     assert_eq!(normal(&named), normal(&expected), "{text}");
 }
+
+#[test]
+fn the_links_of_unnamed_joints_are_named_as_the_reader_names_them() {
+    // Several unnamed joints in one body: the reader names the links between them
+    // `b.joint`, `b/b.joint`, `b/b.joint#2`, …; the writer's lowering must name them the same,
+    // or the check finds bodies missing after the conversion.
+    let text = r#"<mujoco><worldbody>
+      <body name="b"><joint/><joint axis="1 0 0"/><joint axis="0 1 0"/><joint axis="1 1 0"/>
+        <geom size="0.1"/></body>
+      <body><joint/><joint type="slide"/><geom size="0.1"/></body>
+    </worldbody></mujoco>"#;
+    let read = mbconv_mjcf::read(&Source::from_string("chain.xml", text), &Options::default()).unwrap();
+    let lowered = MjcfFormat.lower(&read.model, &Options::default()).unwrap().model;
+    let written = MjcfFormat.emit(&lowered, &Options::default()).unwrap().text;
+    let back = mbconv_mjcf::read(&Source::from_string("chain.xml", &written), &Options::default()).unwrap();
+    let names = |m: &Model| {
+        let mut names: Vec<String> = m.bodies.iter().map(|b| b.name.clone()).collect();
+        names.sort();
+        names
+    };
+    assert_eq!(names(&lowered), names(&back.model), "{written}");
+    assert!(names(&back.model).contains(&"b/b.joint#2".to_owned()));
+}

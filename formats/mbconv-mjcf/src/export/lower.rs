@@ -760,9 +760,10 @@ fn approximated_mass_properties(s: &mut LowerSession, b: usize, code: &str, mess
 }
 
 /// The massless links of a joint chain that [`Plan`] writes as joints of one `<body>` come back
-/// from MJCF's reader as bodies named `<body>.<joint>` (`<body>.joint` for an unnamed joint) at
-/// the body's frame: each is renamed so (a rename finding) and its frame moved there (exact: the
-/// link carries nothing, and its joints' frames are re-expressed).
+/// from MJCF's reader as bodies named `<body>.<joint>` (`<body>.joint` for an unnamed joint;
+/// when that name is taken, `<body>/<body>.<joint>`, then `#2`, `#3`, … as the reader's
+/// uniquifier goes) at the body's frame: each is renamed so (a rename finding) and its frame
+/// moved there (exact: the link carries nothing, and its joints' frames are re-expressed).
 fn chain_links(s: &mut LowerSession) {
     let plan = Plan::new(&s.model);
     let n = s.model.bodies.len();
@@ -792,9 +793,12 @@ fn chain_links(s: &mut LowerSession) {
         let wanted = format!("{}.{joint_name}", body.name);
         let frame = s.model.bodies[b].pose.inverse() * body.pose;
         moves.push((b, frame));
-        if s.model.bodies[b].name != wanted {
-            renames.push((b, wanted, Feature::of_joint(&s.model.joints[joint].kind)));
-        }
+        renames.push((
+            b,
+            wanted,
+            body.name.clone(),
+            Feature::of_joint(&s.model.joints[joint].kind),
+        ));
     }
     let notes = mbconv_ir::lower::move_body_frames(&mut s.model, &moves, FORMAT);
     s.absorb(notes);
@@ -804,15 +808,24 @@ fn chain_links(s: &mut LowerSession) {
         inertial.com = nalgebra::Vector3::zeros();
         inertial.inertia_rotation = nalgebra::UnitQuaternion::identity();
     }
-    for (b, wanted, feature) in renames {
-        let taken = |m: &mbconv_ir::Model, name: &str| m.bodies.iter().any(|x| x.name == name);
-        let mut name = wanted.clone();
-        let mut k = 2;
-        while taken(&s.model, &name) {
-            name = format!("{wanted}#{k}");
-            k += 1;
-        }
+    for (b, wanted, holder_name, feature) in renames {
+        // The reader's uniquifier (`ImportSession::unique_name`): `wanted`, else
+        // `<body>/<wanted>`, else `<body>/<wanted>#2`, `#3`, …
         let old = s.model.bodies[b].name.clone();
+        let taken =
+            |m: &mbconv_ir::Model, name: &str| m.bodies.iter().any(|x| x.name == name && x.name != old);
+        let mut name = wanted.clone();
+        if taken(&s.model, &name) {
+            name = format!("{holder_name}/{wanted}");
+            let mut k = 2;
+            while taken(&s.model, &name) {
+                name = format!("{holder_name}/{wanted}#{k}");
+                k += 1;
+            }
+        }
+        if name == old {
+            continue;
+        }
         let rename = mbconv_ir::lower::rename_body(&mut s.model, &old, &name);
         s.report.renames.push(rename);
         s.finding(
