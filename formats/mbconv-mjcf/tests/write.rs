@@ -370,3 +370,31 @@ fn the_links_of_unnamed_joints_are_named_as_the_reader_names_them() {
     assert_eq!(names(&lowered), names(&back.model), "{written}");
     assert!(names(&back.model).contains(&"b/b.joint#2".to_owned()));
 }
+
+#[test]
+fn a_negative_primitive_size_is_written_as_its_magnitude_and_a_zero_one_is_left_out() {
+    use mbconv_ir::{Body, Geometry, Shape, ShapeRole};
+    let mut model = Model::new("sizes");
+    let mut body = Body::new("foot");
+    body.inertial.mass = 1.0;
+    body.shapes.push(Shape::new(
+        ShapeRole::Both,
+        Geometry::Box {
+            size: [0.1, 0.1, -0.2],
+        },
+    ));
+    body.shapes
+        .push(Shape::new(ShapeRole::Both, Geometry::Sphere { radius: 0.0 }));
+    model.bodies.push(body);
+    let lowered = MjcfFormat.lower(&model, &Options::default()).unwrap();
+    assert!(lowered.report.contains("mjcf.shape_size_negated"));
+    assert!(lowered.report.contains("mjcf.shape_lost"));
+    let shapes = &lowered.model.bodies[0].shapes;
+    assert_eq!(shapes.len(), 1);
+    assert_eq!(
+        shapes[0].geometry,
+        Geometry::Box {
+            size: [0.1, 0.1, 0.2]
+        }
+    );
+}

@@ -510,6 +510,7 @@ fn body_data(s: &mut LowerSession) {
         let body = &mut s.model.bodies[b];
         let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
         let mut notes: Vec<(&str, Feature, &str)> = Vec::new();
+        let mut approximated: Vec<(&str, Feature, &str)> = Vec::new();
         if !body.gravity {
             body.gravity = true;
             lost.push((
@@ -568,6 +569,22 @@ fn body_data(s: &mut LowerSession) {
             if let Some(why) = mesh_mujoco_cannot_open(&shape.geometry) {
                 lost.push(("mesh_lost", Feature::Meshes, why));
                 continue;
+            }
+            match positive_sizes(&mut shape.geometry) {
+                Sizes::Positive => {}
+                Sizes::Negated => approximated.push((
+                    "shape_size_negated",
+                    Feature::Shapes,
+                    "a primitive shape with a negative size (MuJoCo refuses it) is written with the size's magnitude",
+                )),
+                Sizes::Degenerate => {
+                    lost.push((
+                        "shape_lost",
+                        Feature::Shapes,
+                        "primitive shapes with a zero or non-finite size (MuJoCo refuses them)",
+                    ));
+                    continue;
+                }
             }
             if shape.contact_material.take().is_some() || shape.contact_radius.take().is_some() {
                 lost.push((
@@ -635,11 +652,49 @@ fn body_data(s: &mut LowerSession) {
         for (what, feature, data) in lost {
             s.lost(what, feature, &at, format!("MJCF cannot say {data}"));
         }
+        approximated.dedup();
+        for (what, feature, message) in approximated {
+            s.approximated(what, feature, &at, message);
+        }
         notes.dedup();
         for (what, feature, message) in notes {
             s.note(what, feature, &at, message);
         }
     }
+}
+
+/// What [`positive_sizes`] did to a shape.
+enum Sizes {
+    /// Every size was positive (or the shape has none MuJoCo checks).
+    Positive,
+    /// A negative size was replaced by its magnitude.
+    Negated,
+    /// A size is zero or not finite: no geom can say the shape.
+    Degenerate,
+}
+
+/// MuJoCo refuses a box, sphere, capsule, cylinder or ellipsoid geom whose size is not
+/// positive. A negative size (DART reads a box of size `-0.21` and draws it as `0.21`) becomes
+/// its magnitude.
+fn positive_sizes(g: &mut Geometry) -> Sizes {
+    let sizes: Vec<&mut f64> = match g {
+        Geometry::Box { size } => size.iter_mut().collect(),
+        Geometry::Ellipsoid { radii } => radii.iter_mut().collect(),
+        Geometry::Sphere { radius } => vec![radius],
+        Geometry::Cylinder { radius, length } | Geometry::Capsule { radius, length } => vec![radius, length],
+        _ => Vec::new(),
+    };
+    let mut outcome = Sizes::Positive;
+    for size in sizes {
+        if !size.is_finite() || *size == 0.0 {
+            return Sizes::Degenerate;
+        }
+        if *size < 0.0 {
+            *size = -*size;
+            outcome = Sizes::Negated;
+        }
+    }
+    outcome
 }
 
 /// Body poses from the joint frames: the passes above add links and turn joints round
