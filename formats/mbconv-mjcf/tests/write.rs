@@ -398,3 +398,48 @@ fn a_negative_primitive_size_is_written_as_its_magnitude_and_a_zero_one_is_left_
         }
     );
 }
+
+#[test]
+fn an_open_ball_loop_is_written_closed_where_mujoco_closes_it() {
+    use mbconv_ir::{Body, BodyRef, Joint, JointKind};
+    use nalgebra::Vector3;
+    // Two pendulums side by side, joined by a ball joint whose anchors are 1 mm apart as
+    // written: MuJoCo's <connect> joins body1's anchor to the point of body2 there.
+    let mut model = Model::new("open_loop");
+    for (name, x) in [("left", 0.0), ("right", 0.5)] {
+        let mut body = Body::new(name);
+        body.inertial.mass = 1.0;
+        body.inertial.inertia = mbconv_ir::Inertia::from_moments_products([0.1; 3], [0.0; 3]);
+        body.pose = Pose::from_translation(Vector3::new(x, 0.0, -1.0));
+        model.bodies.push(body);
+        let mut hinge = Joint::new(
+            format!("{name}_hinge"),
+            JointKind::Revolute { axis: Vector3::y() },
+            BodyRef::World,
+            BodyRef::body(name),
+        );
+        hinge.parent_frame = Pose::from_translation(Vector3::new(x, 0.0, 0.0));
+        hinge.child_frame = Pose::from_translation(Vector3::new(0.0, 0.0, 1.0));
+        model.joints.push(hinge);
+    }
+    let mut link = Joint::new(
+        "link",
+        JointKind::Spherical,
+        BodyRef::body("left"),
+        BodyRef::body("right"),
+    );
+    link.parent_frame = Pose::from_translation(Vector3::new(0.25, 0.0, 0.0));
+    link.child_frame = Pose::from_translation(Vector3::new(-0.249, 0.0, 0.0));
+    model.joints.push(link);
+    let lowered = MjcfFormat.lower(&model, &Options::default()).unwrap();
+    assert!(lowered.report.contains("mjcf.loop_anchor_moved"));
+    let moved = lowered.model.joints.iter().find(|j| j.name == "link").unwrap();
+    assert!((moved.child_frame.translation - Vector3::new(-0.25, 0.0, 0.0)).norm() < 1e-12);
+    let text = MjcfFormat.emit(&lowered.model, &Options::default()).unwrap().text;
+    let back = mbconv_mjcf::read(&Source::from_string("loop.xml", &text), &Options::default()).unwrap();
+    let read = back.model.joints.iter().find(|j| j.name == "link").unwrap();
+    assert!(
+        (read.child_frame.translation - moved.child_frame.translation).norm() < 1e-12,
+        "{text}"
+    );
+}

@@ -58,11 +58,6 @@ const REFUSALS: &[(&str, &str)] = &[
          simple_humanoid_rel_mesh.urdf: MuJoCo refuses the source URDF for the same mesh)",
     ),
     (
-        "must be positive in geom",
-        "the source model's own shape has a zero size (kima_human_left_leg.skel; mbconv warns \
-         and carries it unchanged)",
-    ),
-    (
         "at least 4 vertices required",
         "the fixture urdf/package_meshes.urdf tests how mesh paths are resolved: its mesh is a \
          single triangle, which MuJoCo refuses as a mesh",

@@ -262,6 +262,7 @@ fn initial_state(s: &mut LowerSession) {
 /// loop-closing joints are cut.
 fn loops(s: &mut LowerSession) {
     let tree = super::tree(&s.model);
+    let reference = world_poses(&s.model, &tree, Configuration::Reference);
     let mut cut = tree.loop_joints.clone();
     cut.sort_unstable();
     for &index in cut.iter().rev() {
@@ -269,17 +270,19 @@ fn loops(s: &mut LowerSession) {
         let at = path::item("joints", &s.model.joints[index].name);
         match kind {
             JointKind::Spherical | JointKind::Fixed => {
-                // MuJoCo puts a connect's point on body2 where body1's anchor is at qpos0.
+                // MuJoCo puts a connect's point on body2 where body1's anchor is at qpos0 (a
+                // weld states its relative pose): the child's anchor is moved there.
                 let j = &s.model.joints[index];
                 let world = |r: &mbconv_ir::BodyRef| {
                     r.name()
-                        .and_then(|n| s.model.body(n))
-                        .map_or(mbconv_ir::Pose::identity(), |b| b.pose)
+                        .and_then(|n| s.model.body_index(n))
+                        .map_or(mbconv_ir::Pose::identity(), |b| reference[b])
                 };
-                let gap = ((world(&j.parent) * j.parent_frame).translation
-                    - (world(&j.child) * j.child_frame).translation)
-                    .norm();
+                let anchor = (world(&j.parent) * j.parent_frame).translation;
+                let child = world(&j.child);
+                let gap = (anchor - (child * j.child_frame).translation).norm();
                 if kind == JointKind::Spherical && gap > 1e-9 {
+                    s.model.joints[index].child_frame.translation = child.inverse_transform_point(&anchor);
                     s.approximated(
                         "loop_anchor_moved",
                         Feature::KinematicLoops,
