@@ -13,6 +13,8 @@
 //! * [`fit_joint_rates`]: for formats with joint coordinates but no body velocities (SKEL,
 //!   Choreonoid): a tree body's initial velocity becomes its joint's rates (least squares,
 //!   approximated and reported when the joint cannot move that way).
+//! * [`drop_free_loop_joints`]: for formats whose loop-closing elements cannot be free joints
+//!   (Choreonoid): a free joint that closes a loop constrains nothing and is left out.
 //! * [`explicit_free_joints`]: a floating body (no joint) gets an explicit free joint from the
 //!   world that carries its initial velocity.
 //! * [`reverse_joint`]: swaps a joint's parent and child (formats whose joints point from the
@@ -27,6 +29,7 @@
 //! items a format cannot say.
 
 mod body_frame;
+mod free_loops;
 mod inactive;
 mod initial_state;
 mod joint_rates;
@@ -34,6 +37,7 @@ mod rename;
 mod reverse;
 
 pub use body_frame::{move_body_frame, move_body_frames};
+pub use free_loops::drop_free_loop_joints;
 pub use inactive::fix_inactive_bodies;
 pub use initial_state::{bake_initial_state, disable_immobile_groups};
 pub use joint_rates::{FIT_TOLERANCE, explicit_free_joints, fit_joint_rates};

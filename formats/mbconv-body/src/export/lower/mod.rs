@@ -48,6 +48,10 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
     s.run("constraints", constraints);
     s.run("devices", devices);
     s.run("omit_disabled_joints", disabled_joints);
+    s.run("free_loop_joints", |s| {
+        let f = mbconv_ir::lower::drop_free_loop_joints(&mut s.model, FORMAT);
+        s.absorb(f);
+    });
     s.run("velocities", velocities);
     s.run("weld_fixed_bodies", fixed_bodies);
     s.run("explicit_free_joints", |s| {
