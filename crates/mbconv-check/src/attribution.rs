@@ -3,7 +3,8 @@
 //! intermediate model that differs from the one before is simulated, and each change of
 //! motion is attributed to the pass that made it. A pass that changed the motion is excused
 //! only by one of its own findings that can change motion
-//! ([`Finding::can_change_motion`]) on an item that touches a body that moved, or when its
+//! ([`Finding::can_change_motion`]) on an item that touches a body that moved (through massless
+//! bodies to the bodies they carry), or when its
 //! change is within what rounding alone does to the model after it ([`crate::rounding`]).
 
 use crate::compare::{BodyMatch, Difference, Tolerances, moved_bodies};
@@ -184,8 +185,42 @@ fn touches(before: &Model, after: &Model, path: &str, moved: &[String]) -> bool 
     };
     match bodies {
         Touched::All => !moved.is_empty(),
-        Touched::Bodies(names) => names.iter().any(|n| moved.iter().any(|m| m == n)),
+        Touched::Bodies(names) => {
+            let names = through_massless(before, names);
+            names.iter().any(|n| moved.iter().any(|m| m == n))
+        }
     }
+}
+
+/// `names` and, through every massless body among them, the bodies joined to it (again
+/// through massless ones): a massless body has no centre of mass to compare, so what a change
+/// at its joint does shows in the bodies it carries or hangs from.
+fn through_massless(model: &Model, mut names: Vec<String>) -> Vec<String> {
+    let massless = |name: &str| model.body(name).is_some_and(|b| b.inertial.mass == 0.0);
+    let mut next = 0;
+    while next < names.len() {
+        let name = names[next].clone();
+        next += 1;
+        if !massless(&name) {
+            continue;
+        }
+        for joint in &model.joints {
+            let (parent, child) = (joint.parent.name(), joint.child.name());
+            let other = if parent == Some(name.as_str()) {
+                child
+            } else if child == Some(name.as_str()) {
+                parent
+            } else {
+                None
+            };
+            if let Some(other) = other
+                && !names.iter().any(|n| n == other)
+            {
+                names.push(other.to_owned());
+            }
+        }
+    }
+    names
 }
 
 enum Touched {
@@ -311,5 +346,44 @@ mod tests {
         assert!(!touches(&m, &m, "bodies[\"upper\"]", &moved));
         assert!(!touches(&m, &m, "joints[\"gone\"]", &moved));
         assert!(!touches(&m, &m, "simulation.gravity", &[]));
+    }
+
+    #[test]
+    fn a_joint_of_a_massless_body_touches_the_bodies_it_carries() {
+        let mut m = Model::new("m");
+        let mut link = Body::new("link");
+        link.inertial.mass = 0.0;
+        m.bodies.push(link);
+        m.bodies.push(Body::new("load"));
+        m.bodies.push(Body::new("elsewhere"));
+        let slide = JointKind::Prismatic {
+            axis: nalgebra::Vector3::x(),
+        };
+        m.joints
+            .push(Joint::new("slide", slide, BodyRef::World, BodyRef::body("link")));
+        m.joints.push(Joint::new(
+            "weld",
+            JointKind::Fixed,
+            BodyRef::body("link"),
+            BodyRef::body("load"),
+        ));
+        m.joints.push(Joint::new(
+            "pin",
+            JointKind::Spherical,
+            BodyRef::World,
+            BodyRef::body("elsewhere"),
+        ));
+        assert!(touches(
+            &m,
+            &m,
+            "joints[\"slide\"].dofs[0].damping",
+            &["load".to_owned()]
+        ));
+        assert!(!touches(
+            &m,
+            &m,
+            "joints[\"slide\"].dofs[0].damping",
+            &["elsewhere".to_owned()]
+        ));
     }
 }

@@ -24,7 +24,7 @@ use mbconv_ir::format::support::Feature;
 use mbconv_ir::kinematics::{Configuration, SpanningTree, joint_motion, world_poses};
 use mbconv_ir::lower::{disable_immobile_groups, explicit_free_joints, fix_inactive_bodies};
 use mbconv_ir::report::path;
-use mbconv_ir::{BodyRef, ConstraintKind, Geometry, Inertia, Joint, JointKind, Limits, Model};
+use mbconv_ir::{BodyRef, ConstraintKind, DofProperties, Geometry, Inertia, Joint, JointKind, Limits, Model};
 use nalgebra::{UnitQuaternion, Vector3};
 
 /// Lowers `model` for the Choreonoid Body format; `tracing` keeps the model after every pass.
@@ -263,6 +263,39 @@ fn joint_data(s: &mut LowerSession) {
                 Feature::InitialJointPositions,
                 "the free joint's initial position is baked into its offset (the body starts where it did)",
             ));
+        }
+        if joint.kind == JointKind::Free {
+            // A free joint's link is the root, and the reader takes none of its coordinates'
+            // data: what the loop below does not already drop goes here.
+            let dofs = &mut joint.dofs;
+            if dofs.iter().any(|d| d.rotor_inertia != 0.0 || d.gear_ratio != 1.0) {
+                lost.push((
+                    "rotor_inertia_lost",
+                    Feature::JointActuators,
+                    "rotor inertia or a gear ratio on a free joint",
+                ));
+            }
+            let limited = |d: &DofProperties| {
+                [d.position_limits, d.velocity_limits, d.effort_limits]
+                    .iter()
+                    .any(|l| !l.is_unlimited())
+            };
+            if dofs.iter().any(limited) {
+                lost.push((
+                    "joint_limits_lost",
+                    Feature::JointLimits,
+                    "limits on a free joint",
+                ));
+            }
+            for dof in dofs.iter_mut() {
+                *dof = DofProperties {
+                    damping: dof.damping,
+                    friction: dof.friction,
+                    spring_stiffness: dof.spring_stiffness,
+                    spring_rest_position: dof.spring_rest_position,
+                    ..DofProperties::default()
+                };
+            }
         }
         if joint.bushing.take().is_some() {
             lost.push((
