@@ -102,8 +102,18 @@ mod tests {
         let mut float = Joint::new("float", JointKind::Free, BodyRef::World, BodyRef::body("beam"));
         float.v0 = v0;
         m.joints.push(float);
-        m.joints.push(Joint::new("ball_float", JointKind::Free, BodyRef::World, BodyRef::body("ball")));
-        m.joints.push(Joint::new("pin", JointKind::Spherical, BodyRef::body("beam"), BodyRef::World));
+        m.joints.push(Joint::new(
+            "ball_float",
+            JointKind::Free,
+            BodyRef::World,
+            BodyRef::body("ball"),
+        ));
+        m.joints.push(Joint::new(
+            "pin",
+            JointKind::Spherical,
+            BodyRef::body("beam"),
+            BodyRef::World,
+        ));
         m
     }
 
