@@ -265,3 +265,49 @@ fn traced_lowering_gives_the_same_model_and_report_pass_by_pass() {
     );
     assert_eq!(verified, Ok(()));
 }
+
+#[test]
+fn a_free_joint_held_by_a_loop_is_left_out_and_its_coordinates_data_reported() {
+    // A beam on a free joint, also pinned to the world by a ball joint (MJCF's <freejoint>
+    // body held by a <connect>): the free joint constrains nothing and goes; the pin holds the
+    // beam from the root link.
+    let mut m = Model::new("held");
+    m.bodies = vec![body("beam", [0.0, -0.5, 0.0])];
+    m.joints.push(Joint::new(
+        "float",
+        JointKind::Free,
+        BodyRef::World,
+        BodyRef::body("beam"),
+    ));
+    m.joints.push(Joint::new(
+        "pin",
+        JointKind::Spherical,
+        BodyRef::body("beam"),
+        BodyRef::World,
+    ));
+    let (back, report) = round_trip(&m);
+    assert!(report.contains("body.free_loop_joint_dropped"));
+    assert!(back.joints.iter().all(|j| j.kind != JointKind::Free));
+    // A lone free body keeps its free joint; what a body file cannot say on it is reported.
+    let mut lone = Model::new("lone");
+    lone.bodies = vec![body("ball", [0.0; 3])];
+    let mut float = Joint::new("float", JointKind::Free, BodyRef::World, BodyRef::body("ball"));
+    float.dofs = vec![
+        DofProperties {
+            rotor_inertia: 0.1,
+            position_limits: Limits::new(-1.0, 1.0),
+            ..Default::default()
+        };
+        6
+    ];
+    lone.joints.push(float);
+    let lowered = BodyFormat.lower(&lone, &Options::default()).unwrap();
+    assert!(lowered.report.contains("body.rotor_inertia_lost"));
+    assert!(lowered.report.contains("body.joint_limits_lost"));
+    assert!(
+        lowered.model.joints[0]
+            .dofs
+            .iter()
+            .all(|d| *d == DofProperties::default())
+    );
+}
