@@ -23,6 +23,9 @@
 //! * `cargo xtask golden mjcf-written` — MuJoCo loading the MJCF mbconv writes from every
 //!   fixture and corpus model of the other formats, and its trajectory of each
 //!   (`formats/mbconv-mjcf/tests/golden/written_all`).
+//! * `cargo xtask golden sdf` — Drake 1.51's reading of every SDFormat fixture and corpus model
+//!   (per body: mass, world COM, world pose; Drake's refusals) and its 1 s trajectories of the
+//!   fixtures and a few small corpus models (`formats/mbconv-sdf/tests/golden`).
 //! * `cargo xtask golden chrono` — Chrono's initial state of every Chrono model, and the
 //!   cross-simulator trajectories (DART and Chrono on each model and its conversion).
 //! * `cargo xtask golden choreonoid` — what Choreonoid's loader reads from every `.body`
@@ -79,6 +82,10 @@ tasks:
                            MuJoCo's trajectories (MBCONV_ORACLE_PYTHON: the venv's python)
   golden mjcf-written      regenerate the MJCF writer's golden data: MuJoCo loading
                            mbconv's MJCF of every other model, and its trajectories
+  golden sdf               regenerate the SDFormat golden data: Drake's reading of every
+                           SDF fixture and corpus model, its trajectories of the fixtures
+                           and a few small corpus models (MBCONV_CORPUS: the corpus,
+                           MBCONV_ORACLE_PYTHON: the venv's python)
   golden chrono            regenerate the Chrono golden data: Chrono's initial state of
                            every Chrono model, and DART/Chrono trajectories of every SKEL
                            and Chrono model and its conversion (needs oracles chrono)
@@ -116,6 +123,7 @@ fn main() -> Result<()> {
         ["golden", "urdf"] => urdf_golden::golden(),
         ["golden", "urdf-written"] => written::golden(&written::URDF),
         ["golden", "mjcf-written"] => written::golden(&written::MJCF),
+        ["golden", "sdf"] => oracles::golden_sdf(),
         ["golden", "chrono"] => chrono::golden(),
         ["golden", "choreonoid"] => choreonoid::golden(),
         ["corpus"] => corpus::run(),

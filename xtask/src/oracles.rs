@@ -365,3 +365,110 @@ pub fn golden_mjcf() -> Result<()> {
     args.extend(texts.iter().map(String::as_str));
     run(&python, &args)
 }
+
+/// Small corpus SDFormat models (no contact-relevant content) whose 1 s trajectories Drake
+/// records for the solver comparison.
+const SDF_TRAJECTORY_CORPUS: [&str; 9] = [
+    "drake/bindings/pydrake/multibody/test/double_pendulum.sdf",
+    "drake/bindings/pydrake/multibody/test/pendulum_on_rail.sdf",
+    "drake/examples/acrobot/Acrobot.sdf",
+    "drake/multibody/benchmarks/acrobot/acrobot.sdf",
+    "drake/multibody/meshcat/test/universal_joint.sdf",
+    "drake/multibody/parsing/test/sdf_parser_test/revolute_spring_parsing_test.sdf",
+    "drake/multibody/plant/test/split_pendulum.sdf",
+    "gz-sim/examples/worlds/world_joint.sdf",
+    "sdformat/test/sdf/double_pendulum.sdf",
+];
+
+/// The model files of `<corpus>/sdf/README.md` (first column of its table).
+fn sdf_corpus_models(corpus: &std::path::Path) -> Result<Vec<String>> {
+    let readme = std::fs::read_to_string(corpus.join("README.md"))?;
+    let files: Vec<String> = readme
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `"))
+        .filter_map(|rest| rest.split('`').next())
+        .filter(|file| file.ends_with(".sdf") || file.ends_with(".world"))
+        .map(str::to_owned)
+        .collect();
+    if files.is_empty() {
+        bail!("no model files in {}", corpus.join("README.md").display());
+    }
+    Ok(files)
+}
+
+/// Drake 1.51's golden data for the SDFormat reader (`formats/mbconv-sdf/tests/golden`,
+/// `oracles/drake/sdf_golden.py`): every `.sdf` fixture of `fixtures/sdf` (with 1 s
+/// trajectories; the models of `fixtures/sdf/models` given to Drake as packages so that
+/// `model://NAME` resolves) and every model file of the SDFormat corpus (`MBCONV_CORPUS`, else
+/// `../shared/corpus`; a few small ones with trajectories). The Python is
+/// `$MBCONV_ORACLE_PYTHON` when set, else this checkout's `target/oracle-venv`.
+pub fn golden_sdf() -> Result<()> {
+    let python = crate::written::oracle_python()?;
+    let root = workspace_root();
+    let corpus = std::env::var_os("MBCONV_CORPUS")
+        .map_or_else(|| root.join("../shared/corpus"), PathBuf::from)
+        .join("sdf");
+    if !corpus.is_dir() {
+        bail!(
+            "{} is missing: the oracles run on the shared corpus (set MBCONV_CORPUS)",
+            corpus.display()
+        );
+    }
+    let out = root.join("formats/mbconv-sdf/tests/golden");
+    let _ = std::fs::remove_dir_all(&out);
+    let script = root.join("oracles/drake/sdf_golden.py");
+    let (script, out) = (script.to_string_lossy(), out.to_string_lossy());
+    let fixture_root = root.join("fixtures/sdf");
+    let mut fixtures: Vec<String> = std::fs::read_dir(&fixture_root)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "sdf" || e == "world"))
+        .filter_map(|p| p.file_name().and_then(|n| n.to_str()).map(str::to_owned))
+        .collect();
+    fixtures.sort();
+    let mut packages: Vec<String> = std::fs::read_dir(fixture_root.join("models"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .filter_map(|p| p.file_name().and_then(|n| n.to_str()).map(str::to_owned))
+        .map(|name| format!("{name}=models/{name}"))
+        .collect();
+    packages.sort();
+    let fixture_root = fixture_root.to_string_lossy();
+    let mut args = vec![
+        &*script,
+        "--root",
+        &*fixture_root,
+        "--prefix",
+        "fixtures",
+        "--out",
+        &*out,
+        "--trajectory",
+    ];
+    for package in &packages {
+        args.extend(["--package", package.as_str()]);
+    }
+    args.extend(fixtures.iter().map(String::as_str));
+    run(&python, &args)?;
+    let models = sdf_corpus_models(&corpus)?;
+    let corpus_root = corpus.to_string_lossy();
+    let base = [
+        &*script,
+        "--root",
+        &*corpus_root,
+        "--prefix",
+        "corpus",
+        "--out",
+        &*out,
+    ];
+    let mut args = base.to_vec();
+    args.extend(
+        models
+            .iter()
+            .map(String::as_str)
+            .filter(|m| !SDF_TRAJECTORY_CORPUS.contains(m)),
+    );
+    run(&python, &args)?;
+    let mut args = base.to_vec();
+    args.push("--trajectory");
+    args.extend(SDF_TRAJECTORY_CORPUS);
+    run(&python, &args)
+}

@@ -59,7 +59,7 @@ pub const MJCF: Target = Target {
 
 /// The Python with the oracles: `$MBCONV_ORACLE_PYTHON` when set (a venv made elsewhere, e.g.
 /// the main checkout's `target/oracle-venv`), else this checkout's `target/oracle-venv`.
-fn oracle_python() -> Result<PathBuf> {
+pub(crate) fn oracle_python() -> Result<PathBuf> {
     match std::env::var_os("MBCONV_ORACLE_PYTHON") {
         Some(python) => Ok(PathBuf::from(python)),
         None => crate::oracles::setup(),
