@@ -11,8 +11,11 @@ name, its scoped name (`<model instance>::<body>`; Drake names a nested model's 
 `quat` as w, x, y, z) and whether Drake made it a floating base. Also `nv`, the plant's gravity
 and the model instances. A file Drake refuses gives {"load_error": "<Drake's message>"}.
 
-With --trajectory, also a 1 s trajectory from the default configuration: the world centre of
-mass of every body every 0.1 s, integrated by Drake's error-controlled RK3
+With --trajectory, also a 1 s trajectory from the default configuration with every revolute,
+prismatic, screw and universal joint moved to 0.3 and started at 0.5 per second (a universal
+joint's second coordinate at -0.3 and -0.5; `trajectory.start`: `q` and `v` by
+`<instance>::<joint>`), so that pendulums hanging at rest swing and bodies turning about their
+centre of mass's axis still move it: the world centre of mass of every body every 0.1 s, integrated by Drake's error-controlled RK3
 (`RungeKutta3Integrator`) at target accuracy 1e-12 and steps of at most 1e-3 s
 (`trajectory.samples`); the same run at accuracy 1e-9 and steps of at most 1e-2 s is compared
 with it and the largest difference of any COM coordinate at any
@@ -47,6 +50,9 @@ COARSE_ACCURACY = 1e-9
 TIMEOUT = 300
 MAX_STEP = 1e-3
 COARSE_MAX_STEP = 1e-2
+START = 0.3
+START_VELOCITY = 0.5
+MOVED_JOINTS = ("revolute", "prismatic", "screw", "universal")
 
 
 def floats(v):
@@ -114,13 +120,18 @@ def state(plant):
     return bodies
 
 
-def run_trajectory(plant, accuracy, max_step):
+def run_trajectory(plant, start, accuracy, max_step):
     from pydrake.systems.analysis import ResetIntegratorFromFlags, Simulator
 
     simulator = Simulator(plant)
     context = simulator.get_mutable_context()
     integrator = ResetIntegratorFromFlags(simulator, "runge_kutta3", max_step)
     integrator.set_target_accuracy(accuracy)
+    velocities = plant.GetVelocities(context)
+    for joint in start.values():
+        for k, v in enumerate(joint["v"]):
+            velocities[joint["velocity_start"] + k] = v
+    plant.SetVelocities(context, velocities)
     simulator.Initialize()
     samples = [{"t": 0.0, "com": coms(plant, context)}]
     steps = int(round(DURATION / EVERY))
@@ -131,9 +142,31 @@ def run_trajectory(plant, accuracy, max_step):
     return samples
 
 
+def set_start(plant):
+    """Moves every revolute, prismatic, screw and universal joint off zero (`START` per
+    coordinate, alternating in sign) and gives it `START_VELOCITY` (likewise), so that models
+    hanging at rest swing; returns the positions and velocities, by `<instance>::<joint>`."""
+    from pydrake.multibody.tree import JointIndex
+
+    start = {}
+    for i in range(plant.num_joints()):
+        joint = plant.get_joint(JointIndex(i))
+        if joint.type_name() not in MOVED_JOINTS:
+            continue
+        q = [START * (-1) ** k for k in range(joint.num_positions())]
+        v = [START_VELOCITY * (-1) ** k for k in range(joint.num_velocities())]
+        joint.set_default_positions(q)
+        name = f"{plant.GetModelInstanceName(joint.model_instance())}::{joint.name()}"
+        start[name] = {"q": q, "v": v, "velocity_start": int(joint.velocity_start())}
+    return start
+
+
 def trajectory(plant):
-    samples = run_trajectory(plant, ACCURACY, MAX_STEP)
-    coarse = run_trajectory(plant, COARSE_ACCURACY, COARSE_MAX_STEP)
+    start = set_start(plant)
+    samples = run_trajectory(plant, start, ACCURACY, MAX_STEP)
+    coarse = run_trajectory(plant, start, COARSE_ACCURACY, COARSE_MAX_STEP)
+    for joint in start.values():
+        del joint["velocity_start"]
     convergence = 0.0
     for fine, rough in zip(samples, coarse):
         for a, b in zip(fine["com"], rough["com"]):
@@ -148,6 +181,7 @@ def trajectory(plant):
         "coarse_max_step": COARSE_MAX_STEP,
         "convergence": convergence,
         "contact": False,
+        "start": start,
         "bodies": scoped_names(plant),
         "samples": samples,
     }

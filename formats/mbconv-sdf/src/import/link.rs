@@ -222,6 +222,22 @@ impl Reader<'_> {
         for element in elements(node) {
             match qualified_name(element).as_str() {
                 "pose" | "geometry" => {}
+                "material" if role == ShapeRole::Visual => {
+                    // libsdformat's Material::Load refuses a script whose <uri> is missing, empty
+                    // or the spec's `__default__` placeholder (Drake then refuses the file).
+                    if let Some(script) = child(element, "script") {
+                        let uri = child(script, "uri").map(text).unwrap_or_default();
+                        if uri.trim().is_empty() || uri.trim() == "__default__" {
+                            return Err(SDF.error(
+                                &source,
+                                "material",
+                                Some(span_of_node(&source, script)),
+                                "a <material><script> without a <uri> (or with an empty one): libsdformat refuses it (\"A <script> element is missing a child <uri> element, or the <uri> element is empty.\")",
+                            ));
+                        }
+                    }
+                    push_extra(&mut shape.extras, "sdf.material", element_value(element));
+                }
                 "surface" => {
                     if let Some(bits) = child(element, "contact").and_then(|c| child(c, "collide_bitmask")) {
                         shape
