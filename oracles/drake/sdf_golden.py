@@ -7,7 +7,8 @@ nothing touches; then `Finalize`) and writes one JSON file per input with what D
 the default configuration (`CreateDefaultContext`: joints at their default positions, floating
 bodies at the pose the file gives them): for every body but the world, its model instance, its
 name, its scoped name (`<model instance>::<body>`; Drake names a nested model's instance
-`outer::inner`), its mass, its world centre of mass (`com`), the world pose of its frame (`pos`,
+`outer::inner`), its mass, its world centre of mass (`com`), its inertia about the centre of
+mass in world axes (`inertia`, row-major), the world pose of its frame (`pos`,
 `quat` as w, x, y, z) and whether Drake made it a floating base. Also `nv`, the plant's gravity
 and the model instances. A file Drake refuses gives {"load_error": "<Drake's message>"}.
 
@@ -104,6 +105,10 @@ def state(plant):
         body = plant.get_body(BodyIndex(i))
         pose = plant.EvalBodyPoseInWorld(context, body)
         com = pose.multiply(body.CalcCenterOfMassInBodyFrame(context))
+        # Unit inertia times mass, about the COM, re-expressed in world axes.
+        spatial = body.CalcSpatialInertiaInBodyFrame(context)
+        about_com = spatial.Shift(spatial.get_com())
+        inertia = about_com.CalcRotationalInertia().ReExpress(pose.rotation())
         instance = plant.GetModelInstanceName(body.model_instance())
         bodies.append(
             {
@@ -112,6 +117,7 @@ def state(plant):
                 "name": f"{instance}::{body.name()}",
                 "mass": float(body.default_mass()),
                 "com": floats(com),
+                "inertia": floats(inertia.CopyToFullMatrix3().flatten()),
                 "pos": floats(pose.translation()),
                 "quat": floats(pose.rotation().ToQuaternion().wxyz()),
                 "floating": bool(body.is_floating_base_body()),
