@@ -8,19 +8,19 @@ the default configuration (`CreateDefaultContext`: joints at their default posit
 bodies at the pose the file gives them): for every body but the world, its model instance, its
 name, its scoped name (`<model instance>::<body>`; Drake names a nested model's instance
 `outer::inner`), its mass, its world centre of mass (`com`), its inertia about the centre of
-mass in world axes (`inertia`, row-major), the world pose of its frame (`pos`,
-`quat` as w, x, y, z) and whether Drake made it a floating base. Also `nv`, the plant's gravity
+mass in world axes (`inertia`, row-major), the world pose of its frame (`pos`, `quat` as w, x,
+y, z) and whether Drake made it a floating base. Also `nv`, the plant's gravity
 and the model instances. A file Drake refuses gives {"load_error": "<Drake's message>"}.
 
 With --trajectory, also a 1 s trajectory from the default configuration with every revolute,
 prismatic, screw and universal joint moved to 0.3 and started at 0.5 per second (a universal
 joint's second coordinate at -0.3 and -0.5; `trajectory.start`: `q` and `v` by
-`<instance>::<joint>`), so that pendulums hanging at rest swing and bodies turning about their
-centre of mass's axis still move it: the world centre of mass of every body every 0.1 s, integrated by Drake's error-controlled RK3
-(`RungeKutta3Integrator`) at target accuracy 1e-12 and steps of at most 1e-3 s
-(`trajectory.samples`); the same run at accuracy 1e-9 and steps of at most 1e-2 s is compared
-with it and the largest difference of any COM coordinate at any
-sample is kept as `trajectory.convergence` (the two settings the issue asks for).
+`<instance>::<joint>`), so that pendulums hanging at rest swing and bodies on a vertical axis,
+which gravity does not turn, turn all the same: the world centre of mass of every body every
+0.1 s, integrated by Drake's error-controlled RK3 (`RungeKutta3Integrator`) at target accuracy
+1e-12 and steps of at most 1e-3 s (`trajectory.samples`). The same run at accuracy 1e-9 and
+steps of at most 1e-2 s is compared with it, and the largest difference of any COM coordinate
+at any sample is kept as `trajectory.convergence` (the two settings the issue asks for).
 
 Each file is loaded in its own process (a crash or a hang is recorded as an error, the other
 files go on) and Drake's warnings are kept as `log` (absolute roots left out).
