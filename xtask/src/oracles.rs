@@ -255,20 +255,66 @@ const MJCF_TRAJECTORY_CORPUS: [&str; 7] = [
     "mujoco/test/user/testdata/dzhanibekov.xml",
 ];
 
-/// The model files of `../shared/corpus/mjcf/README.md` (first column of its table).
-fn mjcf_corpus_models(corpus: &std::path::Path) -> Result<Vec<String>> {
+/// The model files of `<corpus>/README.md` (first column of its table) whose names end with
+/// one of `extensions` (`.xml`).
+fn corpus_models(corpus: &std::path::Path, extensions: &[&str]) -> Result<Vec<String>> {
     let readme = std::fs::read_to_string(corpus.join("README.md"))?;
     let files: Vec<String> = readme
         .lines()
         .filter_map(|line| line.strip_prefix("| `"))
         .filter_map(|rest| rest.split('`').next())
-        .filter(|file| file.ends_with(".xml"))
+        .filter(|file| extensions.iter().any(|e| file.ends_with(e)))
         .map(str::to_owned)
         .collect();
     if files.is_empty() {
         bail!("no model files in {}", corpus.join("README.md").display());
     }
     Ok(files)
+}
+
+/// The names of the files in `dir` whose extension is one of `extensions` (`xml`), sorted.
+fn fixture_names(dir: &std::path::Path, extensions: &[&str]) -> Result<Vec<String>> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| extensions.iter().any(|x| e == *x)))
+        .filter_map(|p| p.file_name().and_then(|n| n.to_str()).map(str::to_owned))
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+/// Runs an oracle `script` on every corpus model of `models` under `corpus` (golden files
+/// named `corpus__…` in `out`), with trajectories for those in `with_trajectory` only.
+fn judge_corpus(
+    python: &std::path::Path,
+    script: &str,
+    corpus: &std::path::Path,
+    out: &str,
+    models: &[String],
+    with_trajectory: &[&str],
+) -> Result<()> {
+    let corpus_root = corpus.to_string_lossy();
+    let base = [
+        script,
+        "--root",
+        &*corpus_root,
+        "--prefix",
+        "corpus",
+        "--out",
+        out,
+    ];
+    let mut args = base.to_vec();
+    args.extend(
+        models
+            .iter()
+            .map(String::as_str)
+            .filter(|m| !with_trajectory.contains(m)),
+    );
+    run(python, &args)?;
+    let mut args = base.to_vec();
+    args.push("--trajectory");
+    args.extend(with_trajectory);
+    run(python, &args)
 }
 
 /// MuJoCo golden data for the MJCF reader and writer (`formats/mbconv-mjcf/tests/golden`):
@@ -284,12 +330,7 @@ pub fn golden_mjcf() -> Result<()> {
     let _ = std::fs::remove_dir_all(&out);
     let script = root.join("oracles/mujoco/mujoco_golden.py");
     let (script, out) = (script.to_string_lossy(), out.to_string_lossy());
-    let mut fixtures: Vec<String> = std::fs::read_dir(root.join("fixtures/mjcf"))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "xml"))
-        .filter_map(|p| p.file_name().and_then(|n| n.to_str()).map(str::to_owned))
-        .collect();
-    fixtures.sort();
+    let fixtures = fixture_names(&root.join("fixtures/mjcf"), &["xml"])?;
     let fixture_root = root.join("fixtures/mjcf");
     let fixture_root = fixture_root.to_string_lossy();
     let mut args = vec![
@@ -306,29 +347,8 @@ pub fn golden_mjcf() -> Result<()> {
     ];
     args.extend(fixtures.iter().map(String::as_str));
     run(&python, &args)?;
-    let models = mjcf_corpus_models(&corpus)?;
-    let corpus_root = corpus.to_string_lossy();
-    let base = [
-        &*script,
-        "--root",
-        &*corpus_root,
-        "--prefix",
-        "corpus",
-        "--out",
-        &*out,
-    ];
-    let mut args = base.to_vec();
-    args.extend(
-        models
-            .iter()
-            .map(String::as_str)
-            .filter(|m| !MJCF_TRAJECTORY_CORPUS.contains(m)),
-    );
-    run(&python, &args)?;
-    let mut args = base.to_vec();
-    args.push("--trajectory");
-    args.extend(MJCF_TRAJECTORY_CORPUS);
-    run(&python, &args)?;
+    let models = corpus_models(&corpus, &[".xml"])?;
+    judge_corpus(&python, &script, &corpus, &out, &models, &MJCF_TRAJECTORY_CORPUS)?;
     // The writer judged by MuJoCo: every MJCF, IR, SKEL and Chrono fixture written as MJCF by
     // mbconv (examples/write_mjcf.rs), loaded and moved by MuJoCo, each text's hash recorded.
     let written = root.join("target/tmp/mjcf-written");
@@ -380,22 +400,6 @@ const SDF_TRAJECTORY_CORPUS: [&str; 9] = [
     "sdformat/test/sdf/double_pendulum.sdf",
 ];
 
-/// The model files of `<corpus>/sdf/README.md` (first column of its table).
-fn sdf_corpus_models(corpus: &std::path::Path) -> Result<Vec<String>> {
-    let readme = std::fs::read_to_string(corpus.join("README.md"))?;
-    let files: Vec<String> = readme
-        .lines()
-        .filter_map(|line| line.strip_prefix("| `"))
-        .filter_map(|rest| rest.split('`').next())
-        .filter(|file| file.ends_with(".sdf") || file.ends_with(".world"))
-        .map(str::to_owned)
-        .collect();
-    if files.is_empty() {
-        bail!("no model files in {}", corpus.join("README.md").display());
-    }
-    Ok(files)
-}
-
 /// Drake 1.51's golden data for the SDFormat reader (`formats/mbconv-sdf/tests/golden`,
 /// `oracles/drake/sdf_golden.py`): every `.sdf` fixture of `fixtures/sdf` (with 1 s
 /// trajectories; the models of `fixtures/sdf/models` given to Drake as packages so that
@@ -419,12 +423,7 @@ pub fn golden_sdf() -> Result<()> {
     let script = root.join("oracles/drake/sdf_golden.py");
     let (script, out) = (script.to_string_lossy(), out.to_string_lossy());
     let fixture_root = root.join("fixtures/sdf");
-    let mut fixtures: Vec<String> = std::fs::read_dir(&fixture_root)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "sdf" || e == "world"))
-        .filter_map(|p| p.file_name().and_then(|n| n.to_str()).map(str::to_owned))
-        .collect();
-    fixtures.sort();
+    let fixtures = fixture_names(&fixture_root, &["sdf", "world"])?;
     let mut packages: Vec<String> = std::fs::read_dir(fixture_root.join("models"))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.is_dir())
@@ -448,27 +447,6 @@ pub fn golden_sdf() -> Result<()> {
     }
     args.extend(fixtures.iter().map(String::as_str));
     run(&python, &args)?;
-    let models = sdf_corpus_models(&corpus)?;
-    let corpus_root = corpus.to_string_lossy();
-    let base = [
-        &*script,
-        "--root",
-        &*corpus_root,
-        "--prefix",
-        "corpus",
-        "--out",
-        &*out,
-    ];
-    let mut args = base.to_vec();
-    args.extend(
-        models
-            .iter()
-            .map(String::as_str)
-            .filter(|m| !SDF_TRAJECTORY_CORPUS.contains(m)),
-    );
-    run(&python, &args)?;
-    let mut args = base.to_vec();
-    args.push("--trajectory");
-    args.extend(SDF_TRAJECTORY_CORPUS);
-    run(&python, &args)
+    let models = corpus_models(&corpus, &[".sdf", ".world"])?;
+    judge_corpus(&python, &script, &corpus, &out, &models, &SDF_TRAJECTORY_CORPUS)
 }

@@ -17,7 +17,7 @@
 
 use mbconv_ir::format::{Options, Source};
 use mbconv_solver::{Integrator, SimulateOptions};
-use mbconv_test_support::written::{relative_deviation, world_com};
+use mbconv_test_support::written::{golden_json_files, relative_deviation, source_path, world_com};
 use nalgebra::Vector3;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -145,30 +145,24 @@ fn start_where_drake_started(model: &mut mbconv_ir::Model, trajectory: &Value, w
     }
 }
 
+/// The golden files, named as the tables above name them (`….sdf.json`).
 fn golden_files() -> Vec<(String, Value)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let mut files: Vec<(String, Value)> = std::fs::read_dir(dir)
-        .expect("tests/golden")
-        .map(|e| e.expect("a golden entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .map(|p| {
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap().to_owned();
-            let text = std::fs::read_to_string(&p).expect("a golden file");
-            (name, serde_json::from_str(&text).expect("golden JSON"))
-        })
-        .collect();
-    files.sort_by(|a, b| a.0.cmp(&b.0));
-    files
+    golden_json_files(&dir)
+        .into_iter()
+        .map(|(stem, golden)| (format!("{stem}.json"), golden))
+        .collect()
 }
 
 /// The model file a golden file judges (None: a corpus file and no corpus here).
 fn model_path(name: &str, golden: &Value) -> Option<PathBuf> {
     let file = golden["file"].as_str().expect("file");
-    if name.starts_with("fixtures__") {
-        Some(mbconv_test_support::fixtures_root().join("sdf").join(file))
+    let place = if name.starts_with("fixtures__") {
+        "fixtures"
     } else {
-        mbconv_test_support::corpus_file(&format!("sdf/{file}"))
-    }
+        "corpus"
+    };
+    source_path(&format!("{place}/sdf/{file}"))
 }
 
 /// Read options: the packages Drake was given (`NAME=DIR`, `model://NAME`) become the
