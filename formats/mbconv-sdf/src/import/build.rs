@@ -204,20 +204,7 @@ impl Reader<'_> {
                 }
                 "include" => self.include(file, scope, element, "", false, depth)?,
                 "frame" => self.frame(file, scope, element)?,
-                "joint" => {
-                    let joint = self.joint(file, version, element)?;
-                    let pose = self.pose_of(file, element)?;
-                    self.add_frame(
-                        scope,
-                        &joint.name.clone(),
-                        Kind::Joint {
-                            child: joint.child.clone(),
-                        },
-                        pose,
-                        at,
-                    )?;
-                    self.scopes[scope].joints.push(joint);
-                }
+                "joint" => self.add_joint(file, version, scope, element, at)?,
                 tag @ ("light"
                 | "plugin"
                 | "actor"
@@ -257,6 +244,25 @@ impl Reader<'_> {
             }
         }
         Ok(scope)
+    }
+
+    /// Reads a `<joint>` of `scope`: the joint, and its frame.
+    fn add_joint(
+        &mut self,
+        file: usize,
+        version: u32,
+        scope: usize,
+        element: Node,
+        at: Loc,
+    ) -> SourceResult<()> {
+        let joint = self.joint(file, version, element)?;
+        let pose = self.pose_of(file, element)?;
+        let kind = Kind::Joint {
+            child: joint.child.clone(),
+        };
+        self.add_frame(scope, &joint.name, kind, pose, at)?;
+        self.scopes[scope].joints.push(joint);
+        Ok(())
     }
 
     /// Keeps an extension element (a namespaced tag such as `<gz:plugin>`) verbatim in the
@@ -348,20 +354,7 @@ impl Reader<'_> {
                     self.add_frame(scope, &name, Kind::Link(index), pose, at)?;
                     self.scopes[scope].links.push((name, link));
                 }
-                "joint" | "drake:joint" => {
-                    let joint = self.joint(file, version, element)?;
-                    let pose = self.pose_of(file, element)?;
-                    self.add_frame(
-                        scope,
-                        &joint.name.clone(),
-                        Kind::Joint {
-                            child: joint.child.clone(),
-                        },
-                        pose,
-                        at,
-                    )?;
-                    self.scopes[scope].joints.push(joint);
-                }
+                "joint" | "drake:joint" => self.add_joint(file, version, scope, element, at)?,
                 "frame" => self.frame(file, scope, element)?,
                 "model" => {
                     let name = SDF.required_attribute(&source, element, "name")?.to_owned();
