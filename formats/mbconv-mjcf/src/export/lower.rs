@@ -35,7 +35,9 @@
 
 use super::{MJ_MINVAL, Plan};
 use mbconv_ir::format::Lowered;
-use mbconv_ir::format::kit::{LowerSession, Tracing, joints_as_chains_where, reverse_joints_towards_root};
+use mbconv_ir::format::kit::{
+    LowerSession, Tracing, joints_as_chains_where, qualified_unique_name, reverse_joints_towards_root,
+};
 use mbconv_ir::format::support::Feature;
 use mbconv_ir::kinematics::{Configuration, SpanningTree, world_poses};
 use mbconv_ir::lower::{
@@ -867,20 +869,11 @@ fn chain_links(s: &mut LowerSession) {
         inertial.inertia_rotation = nalgebra::UnitQuaternion::identity();
     }
     for (b, wanted, holder_name, feature) in renames {
-        // The reader's uniquifier (`ImportSession::unique_name`): `wanted`, else
-        // `<body>/<wanted>`, else `<body>/<wanted>#2`, `#3`, …
+        // The reader's uniquifier, with every other body's name taken.
         let old = s.model.bodies[b].name.clone();
-        let taken =
-            |m: &mbconv_ir::Model, name: &str| m.bodies.iter().any(|x| x.name == name && x.name != old);
-        let mut name = wanted.clone();
-        if taken(&s.model, &name) {
-            name = format!("{holder_name}/{wanted}");
-            let mut k = 2;
-            while taken(&s.model, &name) {
-                name = format!("{holder_name}/{wanted}#{k}");
-                k += 1;
-            }
-        }
+        let name = qualified_unique_name(&wanted, &holder_name, |n| {
+            n != old && s.model.bodies.iter().any(|x| x.name == n)
+        });
         if name == old {
             continue;
         }

@@ -113,15 +113,7 @@ impl<'s> ImportSession<'s> {
     /// then `qualifier/wanted#2`, … and is recorded as a rename.
     pub fn unique_name(&mut self, list: &str, wanted: &str, qualifier: &str) -> String {
         let taken = self.names.entry(list.to_owned()).or_default();
-        let mut name = wanted.to_owned();
-        if taken.contains(&name) {
-            name = format!("{qualifier}/{wanted}");
-            let mut n = 2;
-            while taken.contains(&name) {
-                name = format!("{qualifier}/{wanted}#{n}");
-                n += 1;
-            }
-        }
+        let name = qualified_unique_name(wanted, qualifier, |n| taken.contains(n));
         taken.insert(name.clone());
         if name != wanted {
             self.report
@@ -164,4 +156,27 @@ fn item_noun(list: &str) -> &str {
         "force_elements" => "force element",
         other => other.strip_suffix('s').unwrap_or(other),
     }
+}
+
+/// The name [`ImportSession::unique_name`] gives `wanted` when `taken` says which names are
+/// in use: `wanted`, else `qualifier/wanted`, else `qualifier/wanted#2`, `#3`, … (a writer
+/// that must foresee the names a reader will give uses the same rule).
+///
+/// ```
+/// use mbconv_ir::format::kit::qualified_unique_name;
+/// let taken = ["b.joint", "b/b.joint"];
+/// assert_eq!(qualified_unique_name("b.joint", "b", |n| taken.contains(&n)), "b/b.joint#2");
+/// assert_eq!(qualified_unique_name("c.joint", "c", |n| taken.contains(&n)), "c.joint");
+/// ```
+pub fn qualified_unique_name(wanted: &str, qualifier: &str, taken: impl Fn(&str) -> bool) -> String {
+    if !taken(wanted) {
+        return wanted.to_owned();
+    }
+    let mut name = format!("{qualifier}/{wanted}");
+    let mut n = 2;
+    while taken(&name) {
+        name = format!("{qualifier}/{wanted}#{n}");
+        n += 1;
+    }
+    name
 }
