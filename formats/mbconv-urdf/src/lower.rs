@@ -746,13 +746,18 @@ pub const MIN_MOVING_INERTIA: f64 = 1e-12;
 /// [`MIN_MOVING_INERTIA`] added, so that MuJoCo loads the file; links welded to their parent
 /// are fused into it by MuJoCo and keep their mass.
 fn massless_moving_links(s: &mut LowerSession) {
+    // The children of moving joints, gathered once (a scan of the joints per body is
+    // quadratic in the model's size).
+    let moved: std::collections::HashSet<String> = s
+        .model
+        .joints
+        .iter()
+        .filter(|j| j.kind != JointKind::Fixed)
+        .filter_map(|j| j.child.name().map(str::to_owned))
+        .collect();
     for b in 0..s.model.bodies.len() {
         let name = s.model.bodies[b].name.clone();
-        let moved = s
-            .model
-            .joints
-            .iter()
-            .any(|j| j.child.name() == Some(name.as_str()) && j.kind != JointKind::Fixed);
+        let moved = moved.contains(&name);
         let inertial = &mut s.model.bodies[b].inertial;
         let moments = nalgebra::SymmetricEigen::new(inertial.inertia.matrix()).eigenvalues;
         let light = inertial.mass < MIN_MOVING_MASS || moments.iter().any(|m| *m < MIN_MOVING_INERTIA);
