@@ -283,6 +283,19 @@ fn fixture_names(dir: &std::path::Path, extensions: &[&str]) -> Result<Vec<Strin
     Ok(names)
 }
 
+/// Removes the `.json` files directly in `dir` (not its subfolders); a missing `dir` is fine.
+fn remove_json_files(dir: &std::path::Path) -> Result<()> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        if path.is_file() && path.extension().is_some_and(|e| e == "json") {
+            std::fs::remove_file(&path)?;
+        }
+    }
+    Ok(())
+}
+
 /// Runs an oracle `script` on every corpus model of `models` under `corpus` (golden files
 /// named `corpus__…` in `out`), with trajectories for those in `with_trajectory` only.
 fn judge_corpus(
@@ -327,7 +340,8 @@ pub fn golden_mjcf() -> Result<()> {
     let corpus = shared()?.join("corpus/mjcf");
     let root = workspace_root();
     let out = root.join("formats/mbconv-mjcf/tests/golden");
-    let _ = std::fs::remove_dir_all(&out);
+    // Its own files only: `written_all/` below is `golden mjcf-written`'s.
+    remove_json_files(&out)?;
     let script = root.join("oracles/mujoco/mujoco_golden.py");
     let (script, out) = (script.to_string_lossy(), out.to_string_lossy());
     let fixtures = fixture_names(&root.join("fixtures/mjcf"), &["xml"])?;
