@@ -14,12 +14,14 @@
 //! `self_collide`) are kept verbatim in `sdf.*` extras. Malformed input, unknown frames and
 //! frame cycles are refused with errors that name file, line and column.
 //!
-//! It is not a writer: SDFormat has no `lower` and `emit` yet, so the format is not
-//! registered in `mbconv::formats()`; call [`read`] directly. It does not load meshes, fetch
-//! Fuel URIs or run plugins.
+//! Its writer is [`export::lower::lower`] (any model -> one SDFormat can say, every change
+//! reported on its IR path) then [`export::emit::emit`] (that model -> one `<world>` of SDFormat
+//! 1.9 or the version the `version` setting names, losing nothing more). It does not load
+//! meshes, fetch Fuel URIs or run plugins.
 //!
-//! Inside: `spec` (versions, settings, conventions) and `import` (document -> IR). The
-//! element-by-element mapping is in `docs/formats/sdf.md`.
+//! Inside: `spec` (versions, settings, conventions both directions share), `import` (document
+//! -> IR) and `export` (`lower`, `emit` and the feature table). The element-by-element mapping
+//! is in `docs/formats/sdf.md`.
 //!
 //! ```
 //! use mbconv_ir::format::{Options, Source};
@@ -34,10 +36,16 @@
 //! assert_eq!(imported.model.joints[0].name, "pivot");
 //! ```
 
+pub mod export;
 pub(crate) mod import;
 pub mod spec;
 
-use mbconv_ir::format::{FormatError, FormatInfo, Imported, Options, SettingSpec, Source};
+use mbconv_ir::Model;
+use mbconv_ir::format::kit::Tracing;
+use mbconv_ir::format::support::FeatureSupport;
+use mbconv_ir::format::{
+    Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingSpec, Source,
+};
 
 /// Name, extensions and description, as the registry will show them.
 pub const INFO: FormatInfo = FormatInfo {
@@ -81,4 +89,61 @@ pub fn sniff(text: &str) -> bool {
 /// and column; `options` holds the read settings ([`READ_SETTINGS`]).
 pub fn read(source: &Source, options: &Options) -> Result<Imported, FormatError> {
     import::import(source, options).map_err(|e| e as FormatError)
+}
+
+/// The SDFormat format for the registry: reads with [`read`], writes with
+/// [`export::lower::lower`] then [`export::emit::emit_with`].
+///
+/// ```
+/// use mbconv_ir::format::{Format, Options, Source};
+/// let text = r#"<sdf version="1.9"><model name="m"><link name="a"/></model></sdf>"#;
+/// let sdf = mbconv_sdf::SdfFormat;
+/// let read = sdf.read(&Source::from_string("m.sdf", text), &Options::default()).unwrap();
+/// let written = sdf.write(&read.model, &Options::default()).unwrap();
+/// assert!(written.text.contains("<world name=\"m\">"));
+/// assert!(written.text.contains("<link name=\"a\">"));
+/// ```
+pub struct SdfFormat;
+
+impl Format for SdfFormat {
+    fn info(&self) -> &FormatInfo {
+        &INFO
+    }
+
+    fn read_settings(&self) -> &'static [SettingSpec] {
+        READ_SETTINGS
+    }
+
+    fn write_settings(&self) -> &'static [SettingSpec] {
+        spec::WRITE_SETTINGS
+    }
+
+    fn feature_support(&self) -> &'static [FeatureSupport] {
+        export::support::FEATURE_SUPPORT
+    }
+
+    fn sniff(&self, text: &str) -> bool {
+        sniff(text)
+    }
+
+    fn read(&self, source: &Source, options: &Options) -> Result<Imported, FormatError> {
+        read(source, options)
+    }
+
+    fn lower(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
+        let writing = export::emit::Writing::from_options(options);
+        Ok(export::lower::lower_with(model, writing, Tracing::Off))
+    }
+
+    /// The same lowering, keeping the model after each named pass.
+    fn lower_traced(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
+        let writing = export::emit::Writing::from_options(options);
+        Ok(export::lower::lower_with(model, writing, Tracing::On))
+    }
+
+    fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
+        let writing = export::emit::Writing::from_options(options);
+        let text = export::emit::emit_with(model, writing).map_err(|e| Box::new(e) as FormatError)?;
+        Ok(Exported::text(text, mbconv_ir::report::Report::default()))
+    }
 }

@@ -1,5 +1,6 @@
-//! SDFormat's conventions and settings: the versions read, the read settings, the rotation
-//! spellings of `<pose>`, the defaults of `<limit>` and the screw thread pitch conversion.
+//! SDFormat's conventions and settings, shared by the reader and the writer: the versions
+//! read and written, the read and write settings, the rotation spellings of `<pose>`, the
+//! defaults of `<limit>`, the screw thread pitch conversion and the names SDFormat reserves.
 
 use mbconv_ir::Geometry;
 use mbconv_ir::format::{SettingKind, SettingSpec};
@@ -17,6 +18,36 @@ pub const READ_SETTINGS: &[SettingSpec] = &[SettingSpec {
     default: "none",
     help: "directories holding models, `:`-separated, searched before GZ_SIM_RESOURCE_PATH and SDF_PATH for model:// URIs",
 }];
+
+/// The write setting choosing the `<sdf version>` written (see [`WRITE_VERSIONS`]).
+pub const WRITE_VERSION: &str = "version";
+/// The versions the writer writes: 1.9 (the default) is the oldest with everything the writer
+/// uses (`relative_to` and `<frame>` since 1.7, `::` scopes and world joints since 1.8,
+/// `rotation_format` since 1.9) and the newest that libsdformat 12 (Gazebo Fortress) reads;
+/// 1.10 adds `<screw_thread_pitch>`, 1.11 `<cone>`.
+pub const WRITE_VERSIONS: &[&str] = &["1.9", "1.10", "1.11", "1.12"];
+/// The write setting choosing what link poses are relative to (see [`WRITE_POSES_CHOICES`]).
+pub const WRITE_POSES: &str = "poses";
+/// `parent` (the default): a link's pose is relative to the link its joint hangs it from
+/// (when that link is in the same model), so the file reads like the tree; `model`: every
+/// link pose is relative to its model frame.
+pub const WRITE_POSES_CHOICES: &[&str] = &["parent", "model"];
+
+/// The settings the SDFormat writer understands.
+pub const WRITE_SETTINGS: &[SettingSpec] = &[
+    SettingSpec {
+        name: WRITE_VERSION,
+        kind: SettingKind::Choice(WRITE_VERSIONS),
+        default: "1.9",
+        help: "the SDFormat version written: 1.9 (read by libsdformat 12 and later: Gazebo Fortress, Harmonic, Drake), 1.10 (screw pitch in metres per turn), 1.11 (cones), 1.12",
+    },
+    SettingSpec {
+        name: WRITE_POSES,
+        kind: SettingKind::Choice(WRITE_POSES_CHOICES),
+        default: "parent",
+        help: "what link poses are written relative to: parent (the link a joint hangs it from, in the same model) or model (the model frame)",
+    },
+];
 
 /// The oldest SDFormat minor version read (1.4).
 pub const OLDEST: u32 = 4;
@@ -51,6 +82,10 @@ pub fn rpy(angles: [f64; 3]) -> UnitQuaternion<f64> {
     rotation::rpy::to_quaternion(angles)
 }
 
+/// The bound the writer states for a side of a position limit the model leaves open: the
+/// older spec default, which [`bound`] (and libsdformat's readers) take as no limit.
+pub const NO_LIMIT: f64 = 1e16;
+
 /// libsdformat's `<limit>` bounds `-1e16`/`1e16` (the defaults) mean "no limit": a bound at or
 /// beyond `1e16` in size, or not finite, is no bound.
 ///
@@ -72,6 +107,46 @@ pub fn bound(value: f64) -> Option<f64> {
 /// ```
 pub fn pitch_from_thread_pitch(thread_pitch: f64) -> f64 {
     -std::f64::consts::TAU / thread_pitch
+}
+
+/// The pre-1.10 `<thread_pitch>` (Gazebo's radians per metre, opposite sign) of a screw
+/// pitch in metres per revolution: the inverse of [`pitch_from_thread_pitch`].
+///
+/// ```
+/// let t = mbconv_sdf::spec::thread_pitch_from_pitch(0.5);
+/// assert!((t + 4.0 * std::f64::consts::PI).abs() < 1e-15);
+/// ```
+pub fn thread_pitch_from_pitch(pitch: f64) -> f64 {
+    -std::f64::consts::TAU / pitch
+}
+
+/// The `roll pitch yaw` the writer states for a rotation (the inverse of [`rpy`]: roll and
+/// yaw in `[-π, π]`, pitch in `[-π/2, π/2]`).
+///
+/// ```
+/// let angles = [0.1, -0.2, 0.3];
+/// let back = mbconv_sdf::spec::rpy_angles(&mbconv_sdf::spec::rpy(angles));
+/// assert!(back.iter().zip(angles).all(|(a, b)| (a - b).abs() < 1e-15));
+/// ```
+pub fn rpy_angles(rotation: &UnitQuaternion<f64>) -> [f64; 3] {
+    rotation::rpy::from_quaternion(rotation)
+}
+
+/// The separator of scoped names (`outer::inner::link`), reserved in names since 1.8.
+pub const SCOPE: &str = "::";
+
+/// True when `name` may name a link, joint, frame or model in SDFormat 1.8 and later: not
+/// empty, without `::`, not `world` or `__model__`, not starting and ending with `__`.
+///
+/// ```
+/// assert!(mbconv_sdf::spec::is_plain_name("upper_arm"));
+/// assert!(!mbconv_sdf::spec::is_plain_name("world"));
+/// assert!(!mbconv_sdf::spec::is_plain_name("__hidden__"));
+/// assert!(!mbconv_sdf::spec::is_plain_name("a::b"));
+/// ```
+pub fn is_plain_name(name: &str) -> bool {
+    let reserved = name == "world" || (name.len() >= 4 && name.starts_with("__") && name.ends_with("__"));
+    !(name.is_empty() || name.contains(SCOPE) || reserved)
 }
 
 /// The volume of a solid shape and its inertia per unit mass about its centre, in its own

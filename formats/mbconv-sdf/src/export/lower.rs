@@ -1,0 +1,893 @@
+//! IR -> IR: the model as SDFormat can say it, as named passes on a [`LowerSession`], every
+//! change a finding `sdf.<what>` with its feature row and IR path. [`super::emit::emit`] writes
+//! the result and loses nothing more.
+//!
+//! The passes, in order: `disable_immobile_groups`, `fix_inactive_bodies` (SDFormat can switch
+//! neither a group nor a link off); `simulation_settings` (gravity and step kept in the world,
+//! an unstated gravity written as mbconv's, the end time lost); `force_elements`, `motors`,
+//! `loads`, `groups`, `constraints`, `devices` (SDFormat has no element for them: lost);
+//! `disabled_joints` (left out); `initial_state` (initial positions baked into the written
+//! poses, which are the state at load, exactly; velocities lost: SDFormat has none);
+//! `reverse_joints` (every joint points away from its tree's root: SDFormat's tree is its
+//! joints' parent -> child); `free_joints` (a free joint from the world is a link without a
+//! joint, exactly; one closing a loop constrains nothing); `joints_as_chains` (Euler,
+//! cylindrical, planar, translational and point joints, and free joints below a body, as chains
+//! through massless links; a continuous track as a fixed joint); `loops` (a loop-closing joint is
+//! an ordinary joint whose child already has a parent; where the loop is open as written, its
+//! parent-side frame moves to meet the child's); `scope_names` (every body a link of a model of
+//! the world, as the reader names them: `model::link`; names SDFormat reserves or repeats in a
+//! scope renamed); `fixed_bodies` (a model whose links are all fixed is `static`; another fixed
+//! body is welded to the world by a fixed joint); `joint_data`, `body_data` (what SDFormat
+//! lacks per item); `reference_poses`.
+//!
+//! ```
+//! use mbconv_ir::format::kit::Tracing;
+//! use mbconv_ir::{Body, BodyRef, Joint, JointKind, Model};
+//! let mut model = Model::new("pendulum");
+//! model.bodies.push(Body::new("bob"));
+//! let hinge = JointKind::Revolute { axis: nalgebra::Vector3::y() };
+//! model.joints.push(Joint::new("pivot", hinge, BodyRef::World, BodyRef::body("bob")));
+//! let lowered = mbconv_sdf::export::lower::lower(&model, Tracing::Off);
+//! assert_eq!(lowered.model.bodies[0].name, "pendulum::bob"); // a link of the model `pendulum`
+//! assert_eq!(lowered.model.joints[0].name, "pendulum::pivot");
+//! assert!(lowered.report.renames.iter().any(|r| r.to == "pendulum::bob"));
+//! ```
+
+use super::emit::Writing;
+use super::{Scopes, is_link_name, joint_prefix, split_scoped};
+use crate::spec::{SCOPE, is_plain_name};
+use mbconv_ir::format::Lowered;
+use mbconv_ir::format::kit::{LowerSession, Tracing, joints_as_chains_where, reverse_joints_towards_root};
+use mbconv_ir::format::support::Feature;
+use mbconv_ir::kinematics::{Configuration, SpanningTree, world_poses};
+use mbconv_ir::lower::{disable_immobile_groups, drop_free_loop_joints, fix_inactive_bodies};
+use mbconv_ir::report::{Rename, path};
+use mbconv_ir::{
+    BodyRef, Category, DofProperties, Geometry, Inertia, Joint, JointKind, Limits, Model, Pose, Severity,
+    ShapeRole,
+};
+use nalgebra::Vector3;
+use std::collections::{BTreeMap, BTreeSet};
+
+const FORMAT: &str = "sdf";
+
+/// The gravity mbconv's solver applies to a model that states none, written into the world
+/// (SDFormat's own default is `0 0 -9.8`).
+pub const UNSTATED_GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
+
+/// The extension namespaces whose elements the writer can declare (prefix, URI); elements of
+/// other prefixes kept by the reader are reported lost.
+pub const NAMESPACES: &[(&str, &str)] = &[("drake", "http://drake.mit.edu")];
+
+/// How far apart (m, rad) the two sides of a loop-closing joint may be before the parent side is
+/// reported moved: SDFormat states one joint frame, on the child.
+const LOOP_GAP: f64 = 1e-9;
+
+/// Lowers `model` for SDFormat 1.9; `tracing` keeps the model after every pass.
+pub fn lower(model: &Model, tracing: Tracing) -> Lowered {
+    lower_with(model, Writing::default(), tracing)
+}
+
+/// Lowers `model` for SDFormat as `writing` says (the version decides the shapes there are);
+/// `tracing` keeps the model after every pass.
+///
+/// ```
+/// use mbconv_ir::format::kit::Tracing;
+/// use mbconv_ir::{Body, Geometry, Model, Shape, ShapeRole};
+/// use mbconv_sdf::export::emit::Writing;
+/// use mbconv_sdf::export::lower::lower_with;
+/// let mut model = Model::new("m");
+/// model.bodies.push(Body::new("cone"));
+/// let cone = Geometry::Cone { radius: 0.1, length: 0.3 };
+/// model.bodies[0].shapes.push(Shape::new(ShapeRole::Visual, cone));
+/// let old = lower_with(&model, Writing::default(), Tracing::Off);
+/// assert!(old.model.bodies[0].shapes.is_empty()); // SDFormat 1.9 has no cone
+/// let new = lower_with(&model, Writing { minor: 11, ..Writing::default() }, Tracing::Off);
+/// assert_eq!(new.model.bodies[0].shapes.len(), 1);
+/// ```
+pub fn lower_with(model: &Model, writing: Writing, tracing: Tracing) -> Lowered {
+    let mut s = LowerSession::new(FORMAT, model, tracing);
+    s.run("disable_immobile_groups", |s| {
+        let f = disable_immobile_groups(&mut s.model, FORMAT);
+        s.absorb(f);
+    });
+    s.run("fix_inactive_bodies", |s| {
+        let f = fix_inactive_bodies(&mut s.model, FORMAT);
+        s.absorb(f);
+    });
+    s.run("simulation_settings", simulation);
+    s.run("force_elements", |s| {
+        s.lose_all_force_elements(|k| format!("SDFormat has no {k} force element"))
+    });
+    s.run("motors", |s| {
+        s.lose_all_motors("SDFormat has no motors (Gazebo drives joints by plugins)")
+    });
+    s.run("loads", |s| {
+        s.lose_all_loads("SDFormat has no time-dependent body loads")
+    });
+    s.run("groups", |s| s.lose_all_groups("SDFormat has no groups"));
+    s.run("constraints", |s| {
+        s.lose_all_constraints(|k| format!("SDFormat has no {k} constraint"))
+    });
+    s.run("devices", |s| {
+        s.lose_all_devices("mbconv does not write sensors, cameras and lights of other formats")
+    });
+    s.run("disabled_joints", disabled_joints);
+    s.run("initial_state", initial_state);
+    s.run("free_joints", free_joints);
+    s.run("reverse_joints", reverse_joints_towards_root);
+    s.run("joints_as_chains", |s| joints_as_chains_where(s, needs_chain));
+    // The links of a loop-closing joint's chain may hang from its child's side.
+    s.run("reverse_chain_joints", reverse_joints_towards_root);
+    s.run("continuous_tracks", continuous_tracks);
+    s.run("loops", loops);
+    s.run("scope_names", scope_names);
+    s.run("fixed_bodies", fixed_bodies);
+    s.run("joint_data", joint_data);
+    s.run("body_data", |s| body_data(s, writing.minor));
+    s.run("reference_poses", reference_poses);
+    s.finish()
+}
+
+/// The joint kinds SDFormat has no element for: written as chains.
+fn needs_chain(j: &Joint) -> bool {
+    match j.kind {
+        JointKind::Fixed
+        | JointKind::Revolute { .. }
+        | JointKind::Prismatic { .. }
+        | JointKind::Screw { .. }
+        | JointKind::Universal { .. }
+        | JointKind::Spherical
+        | JointKind::PseudoContinuousTrack { .. } => false,
+        JointKind::Free => !j.parent.is_world(),
+        _ => true,
+    }
+}
+
+fn simulation(s: &mut LowerSession) {
+    if s.model.simulation.gravity.is_none() {
+        s.model.simulation.gravity = Some(Vector3::from(UNSTATED_GRAVITY));
+        s.note(
+            "gravity_stated",
+            Feature::Gravity,
+            "simulation.gravity",
+            "the model states no gravity: mbconv's (0, 0, -9.81) is written into the world (SDFormat's default would be -9.8)",
+        );
+    }
+    if s.model.simulation.end_time.take().is_some() {
+        s.lost(
+            "end_time_lost",
+            Feature::TimeStep,
+            "simulation.end_time",
+            "SDFormat has no end time",
+        );
+    }
+    let mut extras = std::mem::take(&mut s.model.simulation.extras);
+    s.strip_foreign_extras(&mut extras, "simulation");
+    s.model.simulation.extras = extras;
+    let mut extras = std::mem::take(&mut s.model.extras);
+    s.strip_foreign_extras(&mut extras, "");
+    // Joints the reader had no IR joint for, kept as records of the element.
+    for key in ["sdf.gearbox"]
+        .into_iter()
+        .map(str::to_owned)
+        .chain(
+            extras
+                .iter()
+                .map(|(k, _)| k.to_owned())
+                .filter(|k| k.starts_with("sdf.drake:joint.")),
+        )
+        .collect::<Vec<_>>()
+    {
+        if extras.remove(&key).is_some() {
+            s.lost(
+                "joint_record_lost",
+                Feature::FormatExtras,
+                "",
+                format!("the joint kept in {key} (no IR joint) is not written back"),
+            );
+        }
+    }
+    strip_unknown_namespaces(s, &mut extras, "");
+    s.model.extras = extras;
+}
+
+/// Removes the extension elements whose namespace prefix the writer cannot declare.
+fn strip_unknown_namespaces(s: &mut LowerSession, extras: &mut mbconv_ir::Extras, at: &str) {
+    let unknown: Vec<String> = extras
+        .iter()
+        .map(|(k, _)| k.to_owned())
+        .filter(|k| {
+            k.strip_prefix("sdf.")
+                .and_then(|tag| tag.split_once(':'))
+                .is_some_and(|(prefix, _)| !NAMESPACES.iter().any(|(p, _)| *p == prefix))
+        })
+        .collect();
+    for key in unknown {
+        extras.remove(&key);
+        s.lost(
+            "extension_lost",
+            Feature::FormatExtras,
+            at,
+            format!("the extension element {key} has a namespace the writer cannot declare"),
+        );
+    }
+}
+
+/// Switched-off joints constrain nothing: left out.
+fn disabled_joints(s: &mut LowerSession) {
+    for j in std::mem::take(&mut s.model.joints) {
+        if !j.enabled {
+            s.note(
+                "disabled_joint_omitted",
+                Feature::of_joint(&j.kind),
+                &path::item("joints", &j.name),
+                "a switched-off joint is not written (without it the bodies move the same)",
+            );
+            continue;
+        }
+        s.model.joints.push(j);
+    }
+}
+
+/// SDFormat's links start where the file puts them, at rest: initial positions are baked into
+/// the written poses (exact); initial velocities are lost.
+fn initial_state(s: &mut LowerSession) {
+    for j in 0..s.model.joints.len() {
+        let joint = &mut s.model.joints[j];
+        if joint.v0.iter().any(|v| *v != 0.0) {
+            joint.v0.iter_mut().for_each(|v| *v = 0.0);
+            let at = path::item("joints", &joint.name);
+            s.lost(
+                "initial_velocity_lost",
+                Feature::InitialJointVelocities,
+                &at,
+                "SDFormat has no initial velocities (the model starts at rest)",
+            );
+        }
+    }
+    for b in 0..s.model.bodies.len() {
+        if let Some(v) = s.model.bodies[b].initial_velocity.take()
+            && (v.linear.norm() > 0.0 || v.angular.norm() > 0.0)
+        {
+            let at = path::item("bodies", &s.model.bodies[b].name);
+            s.lost(
+                "initial_velocity_lost",
+                Feature::InitialBodyVelocities,
+                &at,
+                "SDFormat has no initial velocities (the model starts at rest)",
+            );
+        }
+    }
+    let f = mbconv_ir::lower::bake_initial_state(&mut s.model, FORMAT);
+    s.absorb(f);
+    for body in &mut s.model.bodies {
+        body.initial_velocity = None;
+    }
+}
+
+/// A free joint from the world is a link without a joint (free in SDFormat), exactly; a free
+/// joint closing a loop constrains nothing.
+fn free_joints(s: &mut LowerSession) {
+    let f = drop_free_loop_joints(&mut s.model, FORMAT);
+    s.absorb(f);
+    for j in std::mem::take(&mut s.model.joints) {
+        if j.kind == JointKind::Free && j.parent.is_world() {
+            s.note(
+                "free_joint_implicit",
+                Feature::FreeJoint,
+                &path::item("joints", &j.name),
+                "a free joint from the world is written as a link without a joint (SDFormat's links float)",
+            );
+            continue;
+        }
+        s.model.joints.push(j);
+    }
+}
+
+/// SDFormat has no continuous track: a fixed joint (the surface motion is lost).
+fn continuous_tracks(s: &mut LowerSession) {
+    for j in 0..s.model.joints.len() {
+        if let JointKind::PseudoContinuousTrack { .. } = s.model.joints[j].kind {
+            s.model.joints[j].kind = JointKind::Fixed;
+            s.model.joints[j].dofs.clear();
+            let at = path::item("joints", &s.model.joints[j].name);
+            s.approximated(
+                "track_as_fixed",
+                Feature::FixedJoint,
+                &at,
+                "SDFormat has no continuous track: written as a fixed joint (the surface motion is lost)",
+            );
+        }
+    }
+}
+
+/// A loop-closing joint is an ordinary SDFormat joint whose child already has a parent. Its one
+/// frame is stated on the child: where the loop is open as written, the parent-side frame
+/// moves to meet it.
+fn loops(s: &mut LowerSession) {
+    let tree = SpanningTree::new(&s.model);
+    let poses = world_poses(&s.model, &tree, Configuration::Reference);
+    let world = |m: &Model, r: &BodyRef| {
+        r.name()
+            .and_then(|n| m.body_index(n))
+            .map_or(Pose::identity(), |b| poses[b])
+    };
+    for &j in &tree.loop_joints {
+        let joint = &s.model.joints[j];
+        let on_parent = world(&s.model, &joint.parent) * joint.parent_frame;
+        let on_child = world(&s.model, &joint.child) * joint.child_frame;
+        let gap = (on_parent.translation - on_child.translation).norm();
+        let turn = on_parent.rotation.angle_to(&on_child.rotation);
+        let at = path::item("joints", &joint.name);
+        s.model.joints[j].parent_frame = world(&s.model, &joint.parent).inverse() * on_child;
+        if gap > LOOP_GAP || turn > LOOP_GAP {
+            s.approximated(
+                "loop_frame_moved",
+                Feature::KinematicLoops,
+                &at,
+                format!("the loop is open as written ({gap} m, {turn} rad): SDFormat states the joint frame on the child, and the parent side is moved to it"),
+            );
+        }
+        s.note(
+            "loop_as_joint",
+            Feature::KinematicLoops,
+            &at,
+            "the loop-closing joint is a joint whose child already has a parent (Gazebo reads it; Drake refuses loops in SDFormat)",
+        );
+    }
+}
+
+/// A name SDFormat can write for `part`: itself when plain; `::` inside it as `__`; a reserved
+/// name with a `name_` prefix; an empty one `unnamed`.
+fn plain(part: &str) -> String {
+    if part.is_empty() {
+        return "unnamed".to_owned();
+    }
+    let joined = part.replace(SCOPE, "__");
+    if is_plain_name(&joined) {
+        joined
+    } else {
+        format!("name_{joined}")
+    }
+}
+
+/// The names each scope (by prefix) holds: links, joints, frames and nested models share one
+/// namespace in SDFormat.
+#[derive(Default)]
+struct Taken(BTreeMap<String, BTreeSet<String>>);
+
+impl Taken {
+    fn has(&self, prefix: &str, name: &str) -> bool {
+        self.0.get(prefix).is_some_and(|s| s.contains(name))
+    }
+    fn take(&mut self, prefix: &str, name: &str) {
+        self.0
+            .entry(prefix.to_owned())
+            .or_default()
+            .insert(name.to_owned());
+    }
+    /// `wanted`, or `wanted_<suffix>`, `wanted_<suffix>2`, … the first free in `prefix`.
+    fn fresh(&mut self, prefix: &str, wanted: &str, suffix: &str) -> String {
+        let mut name = wanted.to_owned();
+        let mut n = 1;
+        while self.has(prefix, &name) {
+            name = if n == 1 {
+                format!("{wanted}_{suffix}")
+            } else {
+                format!("{wanted}_{suffix}{n}")
+            };
+            n += 1;
+        }
+        self.take(prefix, &name);
+        name
+    }
+}
+
+/// Every body a link of a model of the world: a model whose bodies are not all `model::link`
+/// names becomes one model named after it (every body renamed `model::body`, as the reader
+/// will name it); parts SDFormat reserves are renamed, a link sharing its name with a nested
+/// model of its scope renamed, joints named in the scope they live in, frames in their
+/// body's. Each body and joint renamed is a rename the check follows.
+fn scope_names(s: &mut LowerSession) {
+    let all_scoped = !s.model.bodies.is_empty() && s.model.bodies.iter().all(|b| is_link_name(&b.name));
+    let top = plain(&s.model.name);
+    let mut wanted_bodies: Vec<String> = s
+        .model
+        .bodies
+        .iter()
+        .map(|b| {
+            let parts: Vec<String> = b.name.split(SCOPE).map(plain).collect();
+            if all_scoped {
+                parts.join(SCOPE)
+            } else {
+                format!("{top}{SCOPE}{}", parts.join(SCOPE))
+            }
+        })
+        .collect();
+    // Model names come first: a link named like a nested model of its scope is renamed.
+    let mut taken = Taken::default();
+    for name in &wanted_bodies {
+        let mut prefix = String::new();
+        let parts: Vec<&str> = name.split(SCOPE).collect();
+        for part in &parts[..parts.len() - 1] {
+            taken.take(&prefix, part);
+            prefix = format!("{prefix}{part}{SCOPE}");
+        }
+    }
+    for wanted in &mut wanted_bodies {
+        let (prefix, last) = split_scoped(wanted);
+        let (prefix, last) = (prefix.to_owned(), last.to_owned());
+        let fresh = taken.fresh(&prefix, &last, "link");
+        *wanted = format!("{prefix}{fresh}");
+    }
+    // Renames, through a temporary name when a wanted name is another body's current one.
+    let mut renames: Vec<(usize, String)> = Vec::new();
+    for (b, wanted) in wanted_bodies.iter().enumerate() {
+        if s.model.bodies[b].name != *wanted {
+            renames.push((b, wanted.clone()));
+        }
+    }
+    let clash = renames
+        .iter()
+        .any(|(_, w)| s.model.bodies.iter().any(|b| b.name == *w));
+    let originals: Vec<String> = s.model.bodies.iter().map(|b| b.name.clone()).collect();
+    if clash {
+        for (b, _) in &renames {
+            let from = s.model.bodies[*b].name.clone();
+            mbconv_ir::lower::rename_body(&mut s.model, &from, &format!("\u{0}{b}"));
+        }
+    }
+    for (b, wanted) in &renames {
+        let current = s.model.bodies[*b].name.clone();
+        mbconv_ir::lower::rename_body(&mut s.model, &current, wanted);
+        let from = originals[*b].clone();
+        let why = if *wanted == format!("{top}{SCOPE}{from}") {
+            "SDFormat's links belong to a model of the world, and the reader names them `model::link`"
+        } else {
+            "a name SDFormat reserves, or repeats in its model, is renamed"
+        };
+        rename_finding(
+            s,
+            "body",
+            &from,
+            wanted,
+            &format!("body {from:?} is written as {wanted:?}: {why}"),
+        );
+    }
+    // Joints: in the innermost model holding both links; named in it.
+    for j in 0..s.model.joints.len() {
+        let joint = &s.model.joints[j];
+        let prefix = joint_prefix(&joint.parent, &joint.child).to_owned();
+        let local = match joint.name.strip_prefix(&prefix) {
+            Some(rest) if is_plain_name(rest) => rest.to_owned(),
+            _ => plain(&joint.name),
+        };
+        let local = taken.fresh(&prefix, &local, "joint");
+        let wanted = format!("{prefix}{local}");
+        if wanted != joint.name {
+            let from = std::mem::replace(&mut s.model.joints[j].name, wanted.clone());
+            rename_finding(
+                s,
+                "joint",
+                &from,
+                &wanted,
+                &format!(
+                    "joint {from:?} is written as {local:?} in the model {prefix:?} holding its links (the reader names it {wanted:?})"
+                ),
+            );
+        }
+    }
+    // Frames: in their body's model; world frames in the world.
+    for b in 0..s.model.bodies.len() {
+        let (prefix, _) = split_scoped(&s.model.bodies[b].name);
+        let prefix = prefix.to_owned();
+        for f in 0..s.model.bodies[b].frames.len() {
+            let name = s.model.bodies[b].frames[f].name.clone();
+            let local = match name.strip_prefix(&prefix) {
+                Some(rest) if is_plain_name(rest) => rest.to_owned(),
+                _ => plain(&name),
+            };
+            let local = taken.fresh(&prefix, &local, "frame");
+            let wanted = format!("{prefix}{local}");
+            if wanted != name {
+                s.model.bodies[b].frames[f].name = wanted.clone();
+                let at = path::item("bodies", &s.model.bodies[b].name);
+                s.note(
+                    "frame_renamed",
+                    Feature::NamedFrames,
+                    &at,
+                    format!("frame {name:?} is written as {local:?} in its link's model (the reader names it {wanted:?})"),
+                );
+            }
+        }
+    }
+    for f in 0..s.model.world_frames.len() {
+        let name = s.model.world_frames[f].name.clone();
+        let local = taken.fresh("", &plain(&name), "frame");
+        if local != name {
+            s.model.world_frames[f].name = local.clone();
+            s.note(
+                "frame_renamed",
+                Feature::NamedFrames,
+                &path::item("world_frames", &local),
+                format!("frame {name:?} is written as {local:?} in the world"),
+            );
+        }
+    }
+}
+
+fn rename_finding(s: &mut LowerSession, item: &str, from: &str, to: &str, message: &str) {
+    s.report.renames.push(Rename {
+        item: item.to_owned(),
+        from: from.to_owned(),
+        to: to.to_owned(),
+    });
+    let list = if item == "body" { "bodies" } else { "joints" };
+    s.finding(
+        "renamed",
+        Feature::FormatExtras,
+        Severity::Info,
+        Category::Renamed,
+        &path::item(list, to),
+        message,
+    );
+}
+
+/// A model of the world whose links are all fixed is written `static`; any other fixed body is
+/// welded to the world by a fixed joint (exact).
+fn fixed_bodies(s: &mut LowerSession) {
+    let scopes = Scopes::new(&s.model);
+    let mut all_fixed: BTreeMap<usize, bool> = BTreeMap::new();
+    for (b, body) in s.model.bodies.iter().enumerate() {
+        let top = top_scope(&scopes, scopes.of_body[b]);
+        *all_fixed.entry(top).or_insert(true) &= body.fixed;
+    }
+    let mut taken = Taken::default();
+    for joint in &s.model.joints {
+        let (prefix, local) = split_scoped(&joint.name);
+        taken.take(prefix, local);
+    }
+    for body in &s.model.bodies {
+        let (prefix, local) = split_scoped(&body.name);
+        taken.take(prefix, local);
+        for f in &body.frames {
+            let (prefix, local) = split_scoped(&f.name);
+            taken.take(prefix, local);
+        }
+    }
+    for scope in &scopes.scopes {
+        for &m in &scope.models {
+            taken.take(&scope.prefix, &scopes.scopes[m].name);
+        }
+    }
+    for b in 0..s.model.bodies.len() {
+        if !s.model.bodies[b].fixed || all_fixed[&top_scope(&scopes, scopes.of_body[b])] {
+            continue;
+        }
+        s.model.bodies[b].fixed = false;
+        let name = s.model.bodies[b].name.clone();
+        let (prefix, local) = split_scoped(&name);
+        let weld = taken.fresh(prefix, &format!("{local}_weld"), "joint");
+        let mut joint = Joint::new(
+            format!("{prefix}{weld}"),
+            JointKind::Fixed,
+            BodyRef::World,
+            BodyRef::body(&name),
+        );
+        joint.parent_frame = s.model.bodies[b].pose;
+        s.model.joints.push(joint);
+        s.note(
+            "fixed_body_welded",
+            Feature::FixedBodies,
+            &path::item("bodies", &name),
+            format!("the fixed body is welded to the world by the fixed joint {weld:?} (its model also has moving links, so it cannot be static)"),
+        );
+    }
+}
+
+/// The model of the world a scope belongs to.
+fn top_scope(scopes: &Scopes, mut s: usize) -> usize {
+    loop {
+        match scopes.scopes.iter().position(|p| p.models.contains(&s)) {
+            Some(0) | None => return s,
+            Some(parent) => s = parent,
+        }
+    }
+}
+
+fn joint_data(s: &mut LowerSession) {
+    for j in 0..s.model.joints.len() {
+        let at = path::item("joints", &s.model.joints[j].name);
+        let joint = &mut s.model.joints[j];
+        let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
+        let mut approximated: Vec<(&str, Feature, &str)> = Vec::new();
+        if joint.bushing.take().is_some() {
+            lost.push((
+                "bushing_lost",
+                Feature::Bushings,
+                "bushing compliance: the joint is written rigid",
+            ));
+        }
+        if joint.actuator.take().is_some() {
+            lost.push((
+                "joint_actuator_lost",
+                Feature::JointActuators,
+                "the joint's actuator type",
+            ));
+        }
+        if joint.joint_id.take().is_some() {
+            lost.push(("joint_id_lost", Feature::FormatExtras, "joint ids"));
+        }
+        let axes = joint.kind.axes().len();
+        if axes == 0 && joint.dofs.iter().any(|d| *d != DofProperties::default()) {
+            lost.push((
+                "joint_data_lost",
+                Feature::of_joint(&joint.kind),
+                "limits, springs, damping or friction of a ball or fixed joint (it has no <axis>)",
+            ));
+            joint.dofs.clear();
+        }
+        for dof in &mut joint.dofs {
+            if dof.name.take().is_some() {
+                lost.push(("coordinate_names_lost", Feature::FormatExtras, "coordinate names"));
+            }
+            if !dof.acceleration_limits.is_unlimited() {
+                dof.acceleration_limits = Limits::default();
+                lost.push((
+                    "acceleration_limits_lost",
+                    Feature::JointVelocityEffortLimits,
+                    "acceleration limits",
+                ));
+            }
+            for limits in [&mut dof.velocity_limits, &mut dof.effort_limits] {
+                if let Some(symmetric) = symmetric(limits) {
+                    *limits = symmetric;
+                    approximated.push((
+                        "rate_effort_limits_widened",
+                        Feature::JointVelocityEffortLimits,
+                        "velocity and effort limits are one magnitude in SDFormat: unequal bounds are written as the larger magnitude",
+                    ));
+                }
+            }
+            if dof.rotor_inertia != 0.0 || dof.gear_ratio != 1.0 {
+                dof.rotor_inertia = 0.0;
+                dof.gear_ratio = 1.0;
+                lost.push((
+                    "rotor_inertia_lost",
+                    Feature::JointActuators,
+                    "rotor inertia and gear ratio",
+                ));
+            }
+            let p = dof.position_limits;
+            if let (Some(lower), Some(upper)) = (p.lower, p.upper)
+                && lower > upper
+            {
+                dof.position_limits = Limits::default();
+                approximated.push((
+                    "empty_range_dropped",
+                    Feature::JointLimits,
+                    "a position limit whose lower bound is above its upper bound is dropped",
+                ));
+            }
+        }
+        let mut extras = std::mem::take(&mut joint.extras);
+        s.strip_foreign_extras(&mut extras, &at);
+        strip_unknown_namespaces(s, &mut extras, &at);
+        s.model.joints[j].extras = extras;
+        lost.dedup();
+        for (what, feature, data) in lost {
+            s.lost(what, feature, &at, format!("SDFormat cannot say {data}"));
+        }
+        approximated.dedup();
+        for (what, feature, message) in approximated {
+            s.approximated(what, feature, &at, message);
+        }
+    }
+}
+
+/// The symmetric limit SDFormat writes for `limits` (one magnitude), when it differs.
+fn symmetric(limits: &Limits) -> Option<Limits> {
+    if limits.is_unlimited() {
+        return None;
+    }
+    let magnitude = match (limits.lower, limits.upper) {
+        (Some(l), Some(u)) => l.abs().max(u.abs()),
+        _ => return Some(Limits::default()),
+    };
+    let written = Limits::new(-magnitude, magnitude);
+    (written != *limits).then_some(written)
+}
+
+/// The shapes SDFormat 1.`minor` has an element for (cones from 1.11).
+fn writable(g: &Geometry, minor: u32) -> bool {
+    match g {
+        Geometry::Cone { .. } => minor >= 11,
+        Geometry::Mesh(m) => !m.uri.is_empty(),
+        Geometry::Box { .. }
+        | Geometry::Sphere { .. }
+        | Geometry::Cylinder { .. }
+        | Geometry::Capsule { .. }
+        | Geometry::Ellipsoid { .. }
+        | Geometry::Plane { .. } => true,
+        _ => false,
+    }
+}
+
+fn body_data(s: &mut LowerSession, minor: u32) {
+    for b in 0..s.model.bodies.len() {
+        let at = path::item("bodies", &s.model.bodies[b].name);
+        let body = &mut s.model.bodies[b];
+        let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
+        let mut notes: Vec<(&str, Feature, &str)> = Vec::new();
+        if !body.contact_materials.is_empty() {
+            body.contact_materials.clear();
+            lost.push((
+                "contact_material_lost",
+                Feature::ContactMaterials,
+                "contact materials of other formats",
+            ));
+        }
+        let m = body.inertial.inertia.0;
+        if m[0][1] != m[1][0] || m[0][2] != m[2][0] || m[1][2] != m[2][1] {
+            let mut sym = m;
+            for (r, c) in [(0, 1), (0, 2), (1, 2)] {
+                let v = 0.5 * (m[r][c] + m[c][r]);
+                sym[r][c] = v;
+                sym[c][r] = v;
+            }
+            body.inertial.inertia = Inertia(sym);
+            lost.push((
+                "inertia_symmetrised",
+                Feature::InertiaProducts,
+                "an asymmetric inertia tensor (its symmetric part is written)",
+            ));
+        }
+        for frame in &mut body.frames {
+            if frame.kind != mbconv_ir::FrameKind::Frame || !frame.extras.is_empty() {
+                frame.extras = mbconv_ir::Extras::default();
+                frame.kind = mbconv_ir::FrameKind::Frame;
+                notes.push((
+                    "frame_kind_lost",
+                    Feature::NamedFrames,
+                    "a marker's kind and data: written as a <frame>",
+                ));
+            }
+        }
+        let mut shapes = Vec::new();
+        let mut names: BTreeSet<(bool, String)> = BTreeSet::new();
+        for mut shape in std::mem::take(&mut body.shapes) {
+            if !writable(&shape.geometry, minor) {
+                lost.push(("shape_lost", Feature::Shapes, "pyramids, multi-spheres, convex hulls, inline meshes, extrusions, grids, and cones before 1.11"));
+                continue;
+            }
+            if let Geometry::Plane { normal, offset } = &mut shape.geometry
+                && *offset != 0.0
+            {
+                shape.pose = shape.pose * Pose::from_translation(*normal * *offset);
+                *offset = 0.0;
+                notes.push((
+                    "plane_offset_in_pose",
+                    Feature::Shapes,
+                    "a plane's offset is written as a shift of its pose along its normal",
+                ));
+            }
+            if shape.contact_material.take().is_some() | shape.contact_radius.take().is_some() {
+                lost.push((
+                    "shape_contact_settings_lost",
+                    Feature::ContactMaterials,
+                    "per-shape contact materials of other formats",
+                ));
+            }
+            if !shape.collidable {
+                if shape.role != ShapeRole::Visual {
+                    notes.push((
+                        "non_colliding_shape_visual",
+                        Feature::Shapes,
+                        "a shape that does not collide is a <visual> only",
+                    ));
+                }
+                shape.role = ShapeRole::Visual;
+                shape.collidable = true;
+            }
+            if let Some(a) = &mut shape.appearance
+                && (a.ambient_intensity.take().is_some()
+                    | a.shininess.take().is_some()
+                    | a.transparency.take().is_some()
+                    | a.texture.take().is_some())
+            {
+                lost.push((
+                    "appearance_reduced",
+                    Feature::Appearance,
+                    "appearance beyond diffuse, specular and emissive colours",
+                ));
+            }
+            let mut extras = std::mem::take(&mut shape.extras);
+            s.strip_foreign_extras(&mut extras, &at);
+            strip_unknown_namespaces(s, &mut extras, &at);
+            shape.extras = extras;
+            // Names: required and unique among a link's visuals and among its collisions.
+            let base = shape.name.clone().filter(|n| !n.is_empty());
+            let roles: &[bool] = match shape.role {
+                ShapeRole::Visual => &[true],
+                ShapeRole::Collision => &[false],
+                ShapeRole::Both => &[true, false],
+            };
+            let wanted = base.clone().unwrap_or_else(|| {
+                let kind = if shape.role == ShapeRole::Visual {
+                    "visual"
+                } else {
+                    "collision"
+                };
+                format!("{kind}_{}", shapes.len())
+            });
+            let mut name = wanted.clone();
+            let mut n = 2;
+            while roles.iter().any(|&r| names.contains(&(r, name.clone()))) {
+                name = format!("{wanted}_{n}");
+                n += 1;
+            }
+            for &r in roles {
+                names.insert((r, name.clone()));
+            }
+            if base.is_some() && base.as_deref() != Some(name.as_str()) {
+                notes.push((
+                    "shape_renamed",
+                    Feature::Shapes,
+                    "a shape is renamed: SDFormat's visual and collision names are unique in their link",
+                ));
+            }
+            shape.name = Some(name);
+            shapes.push(shape);
+        }
+        s.model.bodies[b].shapes = shapes;
+        let mut extras = std::mem::take(&mut s.model.bodies[b].extras);
+        s.strip_foreign_extras(&mut extras, &at);
+        strip_unknown_namespaces(s, &mut extras, &at);
+        s.model.bodies[b].extras = extras;
+        lost.dedup();
+        for (what, feature, data) in lost {
+            s.lost(what, feature, &at, format!("SDFormat cannot say {data}"));
+        }
+        notes.dedup();
+        for (what, feature, message) in notes {
+            s.note(what, feature, &at, message);
+        }
+    }
+    for f in 0..s.model.world_frames.len() {
+        let frame = &mut s.model.world_frames[f];
+        if frame.kind != mbconv_ir::FrameKind::Frame || !frame.extras.is_empty() {
+            frame.extras = mbconv_ir::Extras::default();
+            frame.kind = mbconv_ir::FrameKind::Frame;
+            let at = path::item("world_frames", &frame.name);
+            s.note(
+                "frame_kind_lost",
+                Feature::NamedFrames,
+                &at,
+                "a marker's kind and data: written as a <frame>",
+            );
+        }
+    }
+}
+
+/// Body poses from the joint frames: the passes above add links and turn joints round without
+/// touching poses.
+fn reference_poses(s: &mut LowerSession) {
+    let tree = SpanningTree::new(&s.model);
+    let poses = world_poses(&s.model, &tree, Configuration::Reference);
+    for (body, pose) in s.model.bodies.iter_mut().zip(poses) {
+        body.pose = pose;
+    }
+    // A loop-closing joint's parent side follows (its frame is stated on the child).
+    let by_name = |m: &Model, r: &BodyRef| {
+        r.name()
+            .and_then(|n| m.body_index(n))
+            .map_or(Pose::identity(), |b| m.bodies[b].pose)
+    };
+    for &j in &tree.loop_joints {
+        let joint = &s.model.joints[j];
+        let frame =
+            by_name(&s.model, &joint.parent).inverse() * by_name(&s.model, &joint.child) * joint.child_frame;
+        s.model.joints[j].parent_frame = frame;
+    }
+}
