@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// Every target, with the fixtures directory that seeds its corpus.
-pub const TARGETS: [(&str, &str); 7] = [
+pub const TARGETS: [(&str, &str); 8] = [
     ("chrono", "fixtures/chrono"),
     ("skel", "fixtures/skel"),
     ("body", "fixtures/body"),
@@ -18,6 +18,7 @@ pub const TARGETS: [(&str, &str); 7] = [
     ("mbir", "fixtures/ir"),
     ("urdf", "fixtures/urdf"),
     ("mjcf", "fixtures/mjcf"),
+    ("sdf", "fixtures/sdf"),
 ];
 
 /// What to run.
@@ -42,7 +43,9 @@ pub fn parse_plan(args: &[&str]) -> Result<Plan> {
             "--targets" => {
                 plan.targets = value.split(',').map(str::to_owned).collect();
                 if let Some(bad) = plan.targets.iter().find(|t| !TARGETS.iter().any(|(n, _)| n == t)) {
-                    bail!("no fuzz target {bad:?}; targets: chrono, skel, body, shift, mbir, urdf, mjcf");
+                    bail!(
+                        "no fuzz target {bad:?}; targets: chrono, skel, body, shift, mbir, urdf, mjcf, sdf"
+                    );
                 }
             }
             _ => bail!("unknown option {flag} of fuzz"),

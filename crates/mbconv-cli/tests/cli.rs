@@ -44,7 +44,7 @@ fn help_lists_every_command() {
     assert!(out.status.success());
     let help = stdout(&out);
     let shortcuts: Vec<String> = shortcuts().into_iter().map(|s| s.name).collect();
-    assert_eq!(shortcuts.len(), 6 * 5, "{shortcuts:?}"); // chrono, skel, body, shift, urdf, mjcf
+    assert_eq!(shortcuts.len(), 7 * 6, "{shortcuts:?}"); // chrono, skel, body, shift, urdf, mjcf, sdf
     for cmd in shortcuts.iter().map(String::as_str).chain([
         "convert", "info", "validate", "formats", "simulate", "dynamics", "bushing",
     ]) {

@@ -1,10 +1,7 @@
-//! Every malformed SDFormat file of `fixtures/bad/sdf/` is refused with an error naming the
-//! file, a line and a column, and damaged copies of the good fixtures (every prefix, bytes
-//! flipped) never panic: they are read or refused with a place.
-//!
-//! They sit in a sub-directory of `fixtures/bad/`: the CLI's bad-input test runs every file
-//! directly in `fixtures/bad/` through the registry, which will hold SDFormat once its writer
-//! exists; then these files move up beside the others.
+//! Every malformed SDFormat file of `fixtures/bad/` (`sdf_*.sdf`) is refused with an error
+//! naming the file, a line and a column, and damaged copies of the good fixtures (every prefix,
+//! bytes flipped) never panic: they are read or refused with a place. (The CLI's bad-input
+//! test also runs them through `mbconv convert`.)
 #![allow(clippy::unwrap_used)]
 
 use mbconv_ir::format::{Options, Source};
@@ -23,11 +20,16 @@ fn names_place(text: &str, name: &str) -> bool {
     })
 }
 
-fn files(dir: &Path) -> Vec<PathBuf> {
+/// The `.sdf` files of `dir` whose names start with `prefix`.
+fn files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "sdf"))
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with(prefix))
+        })
         .collect();
     out.sort();
     out
@@ -35,7 +37,7 @@ fn files(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn every_bad_file_is_refused_with_a_place() {
-    let bad = files(&root().join("bad/sdf"));
+    let bad = files(&root().join("bad"), "sdf_");
     assert!(bad.len() >= 25, "{} malformed inputs", bad.len());
     let mut wrong = Vec::new();
     for path in &bad {
@@ -56,7 +58,7 @@ fn every_bad_file_is_refused_with_a_place() {
 #[test]
 fn frame_errors_name_the_frames() {
     let read = |name: &str| {
-        let source = Source::from_path(&root().join("bad/sdf").join(name)).unwrap();
+        let source = Source::from_path(&root().join("bad").join(format!("sdf_{name}"))).unwrap();
         mbconv_sdf::read(&source, &Options::default())
             .unwrap_err()
             .to_string()
@@ -80,7 +82,7 @@ fn frame_errors_name_the_frames() {
 
 #[test]
 fn damaged_fixtures_never_panic() {
-    for path in files(&root().join("sdf")) {
+    for path in files(&root().join("sdf"), "") {
         let text = std::fs::read_to_string(&path).unwrap();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let mut damaged: Vec<String> = (0..text.len())

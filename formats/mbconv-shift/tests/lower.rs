@@ -316,3 +316,35 @@ fn an_euler_joint_becomes_a_spherical_joint_with_the_same_state() {
         assert!((t0.linear - t1.linear).norm() < 1e-14, "{order:?}");
     }
 }
+
+/// Scoped names from SDFormat (`crate_a::body`, `crate_b::body`) whose last parts clash, in the
+/// one assembly the model's loose bodies go to: each is written so that the reader gives back
+/// the name the writer reported (once named `yard:body_`, which came back as `body_`).
+#[test]
+fn scoped_names_with_clashing_last_parts_read_back_as_reported() {
+    let mut m = Model::new("yard");
+    for name in ["crate_a::body", "crate_b::body", "pendulum::bob"] {
+        m.bodies.push(Body::new(name));
+    }
+    let shift = ShiftFormat;
+    let written = shift.write(&m, &Options::default()).unwrap();
+    let source = mbconv_ir::format::Source::from_string("yard.json", written.text.clone());
+    let back = shift.read(&source, &Options::default()).unwrap();
+    let mut names: Vec<String> = back.model.bodies.iter().map(|b| b.name.clone()).collect();
+    names.sort();
+    let mut reported: Vec<String> = m
+        .bodies
+        .iter()
+        .map(|b| {
+            let mut name = b.name.clone();
+            for r in written.report.renames.iter().filter(|r| r.item == "body") {
+                if r.from == name {
+                    name.clone_from(&r.to);
+                }
+            }
+            name
+        })
+        .collect();
+    reported.sort();
+    assert_eq!(names, reported, "{}", written.text);
+}

@@ -55,6 +55,9 @@ const FORMAT: &str = "sdf";
 /// (SDFormat's own default is `0 0 -9.8`).
 pub const UNSTATED_GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
 
+/// SDFormat's default `<physics><max_step_size>` (s), written for a model that states no step.
+pub const DEFAULT_STEP: f64 = 0.001;
+
 /// The extension namespaces whose elements the writer can declare (prefix, URI); elements of
 /// other prefixes kept by the reader are reported lost.
 pub const NAMESPACES: &[(&str, &str)] = &[("drake", "http://drake.mit.edu")];
@@ -152,6 +155,15 @@ fn simulation(s: &mut LowerSession) {
             Feature::Gravity,
             "simulation.gravity",
             "the model states no gravity: mbconv's (0, 0, -9.81) is written into the world (SDFormat's default would be -9.8)",
+        );
+    }
+    if s.model.simulation.time_step.is_none() {
+        s.model.simulation.time_step = Some(DEFAULT_STEP);
+        s.note(
+            "time_step_stated",
+            Feature::TimeStep,
+            "simulation.time_step",
+            "the model states no time step: SDFormat's default max_step_size 0.001 is written (the world's reader takes it anyway)",
         );
     }
     if s.model.simulation.end_time.take().is_some() {
@@ -620,12 +632,43 @@ fn joint_data(s: &mut LowerSession) {
             lost.push(("joint_id_lost", Feature::FormatExtras, "joint ids"));
         }
         let axes = joint.kind.axes().len();
-        if axes == 0 && joint.dofs.iter().any(|d| *d != DofProperties::default()) {
-            lost.push((
-                "joint_data_lost",
-                Feature::of_joint(&joint.kind),
-                "limits, springs, damping or friction of a ball or fixed joint (it has no <axis>)",
-            ));
+        if axes == 0 {
+            let any = |f: fn(&DofProperties) -> bool| joint.dofs.iter().any(f);
+            if any(|d| !d.position_limits.is_unlimited()) {
+                lost.push((
+                    "ball_limits_lost",
+                    Feature::JointLimits,
+                    "the limits of a ball joint (it has no <axis>)",
+                ));
+            }
+            if any(|d| d.spring_stiffness != 0.0) {
+                lost.push((
+                    "ball_spring_lost",
+                    Feature::JointSprings,
+                    "the springs of a ball joint (it has no <axis>)",
+                ));
+            }
+            if any(|d| d.damping != 0.0) {
+                lost.push((
+                    "ball_damping_lost",
+                    Feature::JointDamping,
+                    "the damping of a ball joint (it has no <axis>)",
+                ));
+            }
+            if any(|d| d.friction != 0.0) {
+                lost.push((
+                    "ball_friction_lost",
+                    Feature::JointFriction,
+                    "the friction of a ball joint (it has no <axis>)",
+                ));
+            }
+            if any(|d| *d != DofProperties::default()) {
+                lost.push((
+                    "joint_data_lost",
+                    Feature::of_joint(&joint.kind),
+                    "the per-axis data of a ball or fixed joint (it has no <axis>)",
+                ));
+            }
             joint.dofs.clear();
         }
         for dof in &mut joint.dofs {

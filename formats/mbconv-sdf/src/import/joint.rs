@@ -181,8 +181,16 @@ impl Reader<'_> {
                 .child_scalar(&source, dynamics, "spring_stiffness")?
                 .unwrap_or(0.0);
         }
+        // A unit vector to rounding (what a writer prints from a normalised axis) is kept bit
+        // for bit: dividing it by its norm again could turn its last bits, and a file written
+        // back would not read the same.
+        let unit = if (norm - 1.0).abs() <= 4.0 * f64::EPSILON {
+            xyz
+        } else {
+            xyz / norm
+        };
         Ok(AxisDef {
-            xyz: xyz / norm,
+            xyz: unit,
             expressed_in,
             dof,
         })

@@ -165,57 +165,68 @@ fn assemblies_of(m: &mut Model, report: &mut Report, said: &mut Vec<Said>) {
 }
 
 /// Body names: no `:` except the `<assembly path>:<name>` the reader gives clashing names;
-/// not `fixed` or `origin`.
+/// not `fixed` or `origin`. Each body's own name (its name without its assembly's path, made
+/// legal) is first made unique in its assembly; a body whose own name another assembly also
+/// has is then named by its path, as the reader will name it.
 fn body_names(m: &mut Model, report: &mut Report) {
-    let last = |n: &str| n.rsplit(PATH_SEPARATOR).next().unwrap_or_default().to_owned();
-    // How many bodies end in each last name, how many carry each whole name (kept up to date
-    // through the renames), and each body's group: counted once, so the pass is linear.
-    let mut lasts: HashMap<String, usize> = HashMap::new();
-    let mut names: HashMap<String, usize> = HashMap::new();
-    for b in &m.bodies {
-        *lasts.entry(last(&b.name)).or_default() += 1;
-        *names.entry(b.name.clone()).or_default() += 1;
-    }
     let mut homes: HashMap<String, String> = HashMap::new();
     for g in &m.groups {
         for b in &g.bodies {
             homes.entry(b.clone()).or_insert_with(|| g.name.clone());
         }
     }
-    for i in 0..m.bodies.len() {
-        let name = m.bodies[i].name.clone();
-        let own = last(&name);
-        let clashes = lasts.get(&own).copied().unwrap_or(0) > 1;
-        let group = homes.get(&name).cloned().unwrap_or_default();
-        let as_path = format!("{group}{PATH_SEPARATOR}{own}");
-        let mut wanted = if clashes { as_path.clone() } else { legal(&own) };
-        if !clashes && name.contains(PATH_SEPARATOR) {
-            wanted = if name == as_path {
-                own.clone()
-            } else {
-                legal(&name)
-            };
-        }
-        if wanted == FIXED || wanted == ORIGIN {
-            wanted.push_str("_body");
-        }
-        // Taken by another body: any body of that name but this one.
-        let taken = |names: &HashMap<String, usize>, wanted: &str| {
-            names.get(wanted).copied().unwrap_or(0) > usize::from(wanted == name)
-        };
-        while taken(&names, &wanted) {
-            wanted.push('_');
-        }
-        if wanted != name {
-            // `rename_body` renames every body of the old name.
-            let moved = names.remove(&name).unwrap_or(0);
-            *names.entry(wanted.clone()).or_default() += moved;
-            if let Some(home) = homes.remove(&name) {
-                homes.insert(wanted.clone(), home);
+    let mut owns: Vec<(String, String)> = Vec::with_capacity(m.bodies.len());
+    let mut in_group: HashSet<(String, String)> = HashSet::new();
+    let mut count: HashMap<String, usize> = HashMap::new();
+    for b in &m.bodies {
+        let group = homes.get(&b.name).cloned().unwrap_or_default();
+        let mut own = match b.name.strip_prefix(&format!("{group}{PATH_SEPARATOR}")) {
+            Some(rest) if !group.is_empty() && !rest.contains(PATH_SEPARATOR) && !rest.is_empty() => {
+                rest.to_owned()
             }
-            mbconv_ir::lower::rename_body(m, &name, &wanted);
-            report.rename("body", &name, &wanted, path::item("bodies", &wanted));
+            _ => legal(&b.name),
+        };
+        if own == FIXED || own == ORIGIN {
+            own.push_str("_body");
         }
+        while !in_group.insert((group.clone(), own.clone())) {
+            own.push('_');
+        }
+        *count.entry(own.clone()).or_default() += 1;
+        owns.push((group, own));
+    }
+    let wanted: Vec<String> = owns
+        .iter()
+        .map(|(group, own)| {
+            if count[own] > 1 {
+                format!("{group}{PATH_SEPARATOR}{own}")
+            } else {
+                own.clone()
+            }
+        })
+        .collect();
+    let renames: Vec<usize> = (0..m.bodies.len())
+        .filter(|&i| m.bodies[i].name != wanted[i])
+        .collect();
+    // Through temporary names when a wanted name is another body's current one.
+    let current: HashSet<&str> = m.bodies.iter().map(|b| b.name.as_str()).collect();
+    let swap = renames.iter().any(|&i| current.contains(wanted[i].as_str()));
+    let originals: Vec<String> = m.bodies.iter().map(|b| b.name.clone()).collect();
+    if swap {
+        for &i in &renames {
+            let from = m.bodies[i].name.clone();
+            mbconv_ir::lower::rename_body(m, &from, &format!("\u{0}{i}"));
+        }
+    }
+    for &i in &renames {
+        let from = m.bodies[i].name.clone();
+        mbconv_ir::lower::rename_body(m, &from, &wanted[i]);
+        report.rename(
+            "body",
+            &originals[i],
+            &wanted[i],
+            path::item("bodies", &wanted[i]),
+        );
     }
 }
 
