@@ -20,7 +20,8 @@
 //! * [`reverse_joint`]: swaps a joint's parent and child (formats whose joints point from the
 //!   root outwards), mirroring coordinates, rates, limits and springs.
 //! * [`rename_body`]: renames a body and every reference to it (formats whose names are
-//!   restricted or derived, such as Shift's and the links MJCF's reader names).
+//!   restricted or derived, such as Shift's and the links MJCF's reader names);
+//!   [`rename_bodies`] renames several at once, swaps included (Shift's and SDFormat's names).
 //! * [`move_body_frame`]: puts a body's frame elsewhere on the body (formats that fix where a
 //!   body frame sits, such as Choreonoid's link frame on the joint axis), re-expressing
 //!   everything attached to it.
@@ -41,7 +42,7 @@ pub use free_loops::drop_free_loop_joints;
 pub use inactive::fix_inactive_bodies;
 pub use initial_state::{bake_initial_state, disable_immobile_groups};
 pub use joint_rates::{FIT_TOLERANCE, explicit_free_joints, fit_joint_rates};
-pub use rename::rename_body;
+pub use rename::{rename_bodies, rename_body};
 pub use reverse::{ReverseError, reverse_joint};
 
 use crate::format::support::Feature;

@@ -94,6 +94,49 @@ pub fn rename_body(model: &mut Model, from: &str, to: &str) -> Rename {
     }
 }
 
+/// Renames several bodies at once, each body `index` to its new name, and every reference to
+/// them, even where a new name is the old name of another body renamed here (a swap, a shift
+/// along a chain of names): through temporary names then. Returns the [`Rename`]s, old name to
+/// new, in the order given. New names must differ from one another and from the names of the
+/// bodies not renamed.
+///
+/// ```
+/// use mbconv_ir::{Body, Model};
+/// let mut model = Model::new("m");
+/// model.bodies.push(Body::new("a"));
+/// model.bodies.push(Body::new("b"));
+/// let renames = mbconv_ir::lower::rename_bodies(&mut model, &[(0, "b".into()), (1, "a".into())]);
+/// assert_eq!((model.bodies[0].name.as_str(), model.bodies[1].name.as_str()), ("b", "a"));
+/// assert_eq!((renames[0].from.as_str(), renames[0].to.as_str()), ("a", "b"));
+/// ```
+pub fn rename_bodies(model: &mut Model, renames: &[(usize, String)]) -> Vec<Rename> {
+    let old: Vec<String> = renames
+        .iter()
+        .map(|(index, _)| model.bodies[*index].name.clone())
+        .collect();
+    let current: std::collections::HashSet<&str> = model.bodies.iter().map(|b| b.name.as_str()).collect();
+    let through_temporary = renames.iter().any(|(_, to)| current.contains(to.as_str()));
+    if through_temporary {
+        for (k, (index, _)) in renames.iter().enumerate() {
+            let from = model.bodies[*index].name.clone();
+            rename_body(model, &from, &format!("\u{0}{k}"));
+        }
+    }
+    renames
+        .iter()
+        .zip(old)
+        .map(|((index, to), from)| {
+            let now = model.bodies[*index].name.clone();
+            rename_body(model, &now, to);
+            Rename {
+                item: "body".to_owned(),
+                from,
+                to: to.clone(),
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

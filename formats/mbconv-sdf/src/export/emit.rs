@@ -14,7 +14,7 @@
 //! ([`Layout::Model`] for all); joint poses are in the child link (SDFormat's default), axes in
 //! the joint frame. Numbers follow the number policy (shortest round trip).
 
-use super::{Scopes, is_link_name, joint_prefix, split_scoped};
+use super::{Scopes, is_link_name, joint_prefix, split_scoped, top_model};
 use crate::spec::{self, is_plain_name};
 use mbconv_ir::format::kit::numbers::{format_number, join};
 use mbconv_ir::kinematics::{Attachment, SpanningTree};
@@ -357,10 +357,6 @@ fn check_names(model: &Model) -> Result<(), Unsayable> {
         }
     }
     Ok(())
-}
-
-fn top_model(name: &str) -> &str {
-    name.split(spec::SCOPE).next().unwrap_or(name)
 }
 
 /// Joints pointing away from their tree's root, every loop-closing joint's sides meeting (its

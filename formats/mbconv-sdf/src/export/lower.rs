@@ -34,7 +34,7 @@
 //! ```
 
 use super::emit::Writing;
-use super::{Scopes, is_link_name, joint_prefix, split_scoped};
+use super::{is_link_name, joint_prefix, split_scoped, top_model};
 use crate::spec::{SCOPE, is_plain_name};
 use mbconv_ir::format::Lowered;
 use mbconv_ir::format::kit::{LowerSession, Tracing, joints_as_chains_where, reverse_joints_towards_root};
@@ -370,6 +370,31 @@ fn plain(part: &str) -> String {
 struct Taken(BTreeMap<String, BTreeSet<String>>);
 
 impl Taken {
+    /// The names a model's items hold: links, joints, frames and the nested models its link
+    /// names imply.
+    fn of_model(model: &Model) -> Taken {
+        let mut taken = Taken::default();
+        let mut add = |name: &str| {
+            let (prefix, local) = split_scoped(name);
+            taken.take(prefix, local);
+        };
+        for joint in &model.joints {
+            add(&joint.name);
+        }
+        for body in &model.bodies {
+            add(&body.name);
+            for frame in &body.frames {
+                add(&frame.name);
+            }
+            let (mut prefix, _) = split_scoped(&body.name);
+            while let Some(model_name) = prefix.strip_suffix(SCOPE) {
+                add(model_name);
+                prefix = split_scoped(model_name).0;
+            }
+        }
+        taken
+    }
+
     fn has(&self, prefix: &str, name: &str) -> bool {
         self.0.get(prefix).is_some_and(|s| s.contains(name))
     }
@@ -433,39 +458,20 @@ fn scope_names(s: &mut LowerSession) {
         let fresh = taken.fresh(&prefix, &last, "link");
         *wanted = format!("{prefix}{fresh}");
     }
-    // Renames, through a temporary name when a wanted name is another body's current one.
-    let mut renames: Vec<(usize, String)> = Vec::new();
-    for (b, wanted) in wanted_bodies.iter().enumerate() {
-        if s.model.bodies[b].name != *wanted {
-            renames.push((b, wanted.clone()));
-        }
-    }
-    let clash = renames
-        .iter()
-        .any(|(_, w)| s.model.bodies.iter().any(|b| b.name == *w));
-    let originals: Vec<String> = s.model.bodies.iter().map(|b| b.name.clone()).collect();
-    if clash {
-        for (b, _) in &renames {
-            let from = s.model.bodies[*b].name.clone();
-            mbconv_ir::lower::rename_body(&mut s.model, &from, &format!("\u{0}{b}"));
-        }
-    }
-    for (b, wanted) in &renames {
-        let current = s.model.bodies[*b].name.clone();
-        mbconv_ir::lower::rename_body(&mut s.model, &current, wanted);
-        let from = originals[*b].clone();
-        let why = if *wanted == format!("{top}{SCOPE}{from}") {
+    let renames: Vec<(usize, String)> = wanted_bodies
+        .into_iter()
+        .enumerate()
+        .filter(|(b, wanted)| s.model.bodies[*b].name != *wanted)
+        .collect();
+    for rename in mbconv_ir::lower::rename_bodies(&mut s.model, &renames) {
+        let (from, to) = (&rename.from, &rename.to);
+        let why = if *to == format!("{top}{SCOPE}{from}") {
             "SDFormat's links belong to a model of the world, and the reader names them `model::link`"
         } else {
             "a name SDFormat reserves, or repeats in its model, is renamed"
         };
-        rename_finding(
-            s,
-            "body",
-            &from,
-            wanted,
-            &format!("body {from:?} is written as {wanted:?}: {why}"),
-        );
+        let message = format!("body {from:?} is written as {to:?}: {why}");
+        rename_finding(s, "body", from, to, &message);
     }
     // Joints: in the innermost model holding both links; named in it.
     for j in 0..s.model.joints.len() {
@@ -549,32 +555,13 @@ fn rename_finding(s: &mut LowerSession, item: &str, from: &str, to: &str, messag
 /// A model of the world whose links are all fixed is written `static`; any other fixed body is
 /// welded to the world by a fixed joint (exact).
 fn fixed_bodies(s: &mut LowerSession) {
-    let scopes = Scopes::new(&s.model);
-    let mut all_fixed: BTreeMap<usize, bool> = BTreeMap::new();
-    for (b, body) in s.model.bodies.iter().enumerate() {
-        let top = top_scope(&scopes, scopes.of_body[b]);
-        *all_fixed.entry(top).or_insert(true) &= body.fixed;
-    }
-    let mut taken = Taken::default();
-    for joint in &s.model.joints {
-        let (prefix, local) = split_scoped(&joint.name);
-        taken.take(prefix, local);
-    }
+    let mut all_fixed: BTreeMap<String, bool> = BTreeMap::new();
     for body in &s.model.bodies {
-        let (prefix, local) = split_scoped(&body.name);
-        taken.take(prefix, local);
-        for f in &body.frames {
-            let (prefix, local) = split_scoped(&f.name);
-            taken.take(prefix, local);
-        }
+        *all_fixed.entry(top_model(&body.name).to_owned()).or_insert(true) &= body.fixed;
     }
-    for scope in &scopes.scopes {
-        for &m in &scope.models {
-            taken.take(&scope.prefix, &scopes.scopes[m].name);
-        }
-    }
+    let mut taken = Taken::of_model(&s.model);
     for b in 0..s.model.bodies.len() {
-        if !s.model.bodies[b].fixed || all_fixed[&top_scope(&scopes, scopes.of_body[b])] {
+        if !s.model.bodies[b].fixed || all_fixed[top_model(&s.model.bodies[b].name)] {
             continue;
         }
         s.model.bodies[b].fixed = false;
@@ -595,16 +582,6 @@ fn fixed_bodies(s: &mut LowerSession) {
             &path::item("bodies", &name),
             format!("the fixed body is welded to the world by the fixed joint {weld:?} (its model also has moving links, so it cannot be static)"),
         );
-    }
-}
-
-/// The model of the world a scope belongs to.
-fn top_scope(scopes: &Scopes, mut s: usize) -> usize {
-    loop {
-        match scopes.scopes.iter().position(|p| p.models.contains(&s)) {
-            Some(0) | None => return s,
-            Some(parent) => s = parent,
-        }
     }
 }
 

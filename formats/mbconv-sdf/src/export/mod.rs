@@ -67,6 +67,15 @@ pub fn is_link_name(name: &str) -> bool {
     parts.len() >= 2 && parts.iter().all(|p| is_plain_name(p))
 }
 
+/// The model of the world a scoped name belongs to: its first part.
+///
+/// ```
+/// assert_eq!(mbconv_sdf::export::top_model("robot::arm::link"), "robot");
+/// ```
+pub fn top_model(name: &str) -> &str {
+    name.split(SCOPE).next().unwrap_or(name)
+}
+
 /// The longest common scope prefix of two prefixes (`a::` of `a::b::` and `a::c::`).
 fn common_prefix<'a>(a: &'a str, b: &str) -> &'a str {
     let mut end = 0;

@@ -205,28 +205,13 @@ fn body_names(m: &mut Model, report: &mut Report) {
             }
         })
         .collect();
-    let renames: Vec<usize> = (0..m.bodies.len())
-        .filter(|&i| m.bodies[i].name != wanted[i])
+    let renames: Vec<(usize, String)> = wanted
+        .into_iter()
+        .enumerate()
+        .filter(|(i, wanted)| m.bodies[*i].name != *wanted)
         .collect();
-    // Through temporary names when a wanted name is another body's current one.
-    let current: HashSet<&str> = m.bodies.iter().map(|b| b.name.as_str()).collect();
-    let swap = renames.iter().any(|&i| current.contains(wanted[i].as_str()));
-    let originals: Vec<String> = m.bodies.iter().map(|b| b.name.clone()).collect();
-    if swap {
-        for &i in &renames {
-            let from = m.bodies[i].name.clone();
-            mbconv_ir::lower::rename_body(m, &from, &format!("\u{0}{i}"));
-        }
-    }
-    for &i in &renames {
-        let from = m.bodies[i].name.clone();
-        mbconv_ir::lower::rename_body(m, &from, &wanted[i]);
-        report.rename(
-            "body",
-            &originals[i],
-            &wanted[i],
-            path::item("bodies", &wanted[i]),
-        );
+    for rename in mbconv_ir::lower::rename_bodies(m, &renames) {
+        report.rename("body", &rename.from, &rename.to, path::item("bodies", &rename.to));
     }
 }
 
