@@ -10,8 +10,8 @@
 //! `mjcf.*` extras and reported. `spec` holds the compiler's semantics apart from XML. It is
 //! **not** a MuJoCo simulator. Its writer is [`export::lower::lower`] (any model -> one MJCF can say,
 //! every change reported on its IR path) then [`export::emit::emit`] (MJCF text MuJoCo
-//! compiles, losing nothing more); [`MjcfFormat`] is the registry's `Format`, ready to register
-//! (not registered yet). The element-by-element mapping is in `docs/formats/mjcf.md`.
+//! compiles, losing nothing more); [`MjcfFormat`] is the registry's `Format`
+//! (registered as `mjcf`). The element-by-element mapping is in `docs/formats/mjcf.md`.
 //!
 //! ```
 //! use mbconv_mjcf::spec::orientation::{resolve, Alternative, AngleUnit, EulerSeq};
