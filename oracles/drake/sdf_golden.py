@@ -39,10 +39,11 @@ shortest repr (round-trip exact).
 import argparse
 import json
 import os
-import re
-import subprocess
 import sys
-import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the shared module
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import isolated  # noqa: E402  (oracles/isolated.py: one load per child process)
 
 DURATION = 1.0
 EVERY = 0.1
@@ -215,49 +216,14 @@ def golden(path, packages, with_trajectory):
     return out
 
 
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
-
-
-def clean(text, roots):
-    """Text without ANSI colours and with the given absolute roots left out."""
-    text = ANSI.sub("", text)
-    for root in roots:
-        text = text.replace("/" + root + os.sep, "").replace(root + os.sep, "")
-    return [line.rstrip() for line in text.splitlines() if line.strip()]
-
-
 def judge(path, packages, with_trajectory, roots):
-    """Runs one file in a child process; returns its result with Drake's log."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "result.json")
-        log = os.path.join(tmp, "log.txt")
-        args = [sys.executable, os.path.abspath(__file__), "--one", "--result", out]
-        if with_trajectory:
-            args.append("--trajectory")
-        for name, directory in packages:
-            args += ["--package", f"{name}={directory}"]
-        args.append(path)
-        with open(log, "w") as logfile:
-            try:
-                proc = subprocess.run(
-                    args, stdout=logfile, stderr=subprocess.STDOUT, timeout=TIMEOUT, cwd=tmp
-                )
-                code = proc.returncode
-            except subprocess.TimeoutExpired:
-                code = None
-        with open(log, errors="replace") as f:
-            printed = clean(f.read(), roots)
-        if code is None:
-            result = {"load_error": f"no answer within {TIMEOUT} s"}
-        elif not os.path.exists(out):
-            result = {"load_error": f"the process died (exit status {code})"}
-        else:
-            with open(out) as f:
-                result = json.load(f)
-            if "load_error" in result:
-                result["load_error"] = "\n".join(clean(result["load_error"], roots))
-    result["log"] = printed[:20]
-    return result
+    """Runs one file in a child process (`oracles/isolated.py`); returns its result with
+    Drake's log."""
+    args = ["--trajectory"] if with_trajectory else []
+    for name, directory in packages:
+        args += ["--package", f"{name}={directory}"]
+    args.append(path)
+    return isolated.run_one(os.path.abspath(__file__), args, roots, TIMEOUT)
 
 
 def main():
@@ -280,7 +246,7 @@ def main():
     root = os.path.abspath(args.root)
     relative = [p.split("=", 1) for p in args.package]
     packages = [(name, os.path.join(root, directory)) for name, directory in relative]
-    roots = sorted({root, os.path.realpath(root)}, key=len, reverse=True)
+    roots = isolated.roots_of(root)
     os.makedirs(args.out, exist_ok=True)
     for rel in args.files:
         data = judge(os.path.join(root, rel), packages, args.trajectory, roots)

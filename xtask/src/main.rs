@@ -25,7 +25,8 @@
 //!   (`formats/mbconv-mjcf/tests/golden/written_all`).
 //! * `cargo xtask golden sdf` — Drake 1.51's reading of every SDFormat fixture and corpus model
 //!   (per body: mass, world COM, world pose; Drake's refusals) and its 1 s trajectories of the
-//!   fixtures and a few small corpus models (`formats/mbconv-sdf/tests/golden`).
+//!   fixtures and a few small corpus models (`formats/mbconv-sdf/tests/golden`); then DART
+//!   6.20's reading of the SDFormat 1.4-1.6 ones (`formats/mbconv-sdf/tests/golden/dart`).
 //! * `cargo xtask golden chrono` — Chrono's initial state of every Chrono model, and the
 //!   cross-simulator trajectories (DART and Chrono on each model and its conversion).
 //! * `cargo xtask golden choreonoid` — what Choreonoid's loader reads from every `.body`
@@ -84,8 +85,9 @@ tasks:
                            mbconv's MJCF of every other model, and its trajectories
   golden sdf               regenerate the SDFormat golden data: Drake's reading of every
                            SDF fixture and corpus model, its trajectories of the fixtures
-                           and a few small corpus models (MBCONV_CORPUS: the corpus,
-                           MBCONV_ORACLE_PYTHON: the venv's python)
+                           and a few small corpus models, DART's reading of the 1.4-1.6
+                           ones (MBCONV_CORPUS: the corpus, MBCONV_ORACLE_PYTHON: the
+                           venv's python)
   golden chrono            regenerate the Chrono golden data: Chrono's initial state of
                            every Chrono model, and DART/Chrono trajectories of every SKEL
                            and Chrono model and its conversion (needs oracles chrono)

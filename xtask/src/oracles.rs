@@ -418,8 +418,10 @@ const SDF_TRAJECTORY_CORPUS: [&str; 9] = [
 /// `oracles/drake/sdf_golden.py`): every `.sdf` fixture of `fixtures/sdf` (with 1 s
 /// trajectories; the models of `fixtures/sdf/models` given to Drake as packages so that
 /// `model://NAME` resolves) and every model file of the SDFormat corpus (`MBCONV_CORPUS`, else
-/// `../shared/corpus`; a few small ones with trajectories). The Python is
-/// `$MBCONV_ORACLE_PYTHON` when set, else this checkout's `target/oracle-venv`.
+/// `../shared/corpus`; a few small ones with trajectories). Then DART 6.20's reading of the
+/// same files whose `<sdf version>` is 1.4, 1.5 or 1.6 (`tests/golden/dart`,
+/// `oracles/dart/sdf_golden.py`), a second opinion. The Python is `$MBCONV_ORACLE_PYTHON` when
+/// set, else this checkout's `target/oracle-venv`.
 pub fn golden_sdf() -> Result<()> {
     let python = crate::written::oracle_python()?;
     let root = workspace_root();
@@ -462,5 +464,28 @@ pub fn golden_sdf() -> Result<()> {
     args.extend(fixtures.iter().map(String::as_str));
     run(&python, &args)?;
     let models = corpus_models(&corpus, &[".sdf", ".world"])?;
-    judge_corpus(&python, &script, &corpus, &out, &models, &SDF_TRAJECTORY_CORPUS)
+    judge_corpus(&python, &script, &corpus, &out, &models, &SDF_TRAJECTORY_CORPUS)?;
+    // DART 6.20's second opinion on the same files; the script judges the SDFormat 1.4-1.6
+    // ones only (the only versions DART's SdfParser reads) and names the others it skips.
+    let dart = root.join("formats/mbconv-sdf/tests/golden/dart");
+    let dart_script = root.join("oracles/dart/sdf_golden.py");
+    let (dart_script, dart) = (dart_script.to_string_lossy(), dart.to_string_lossy());
+    let corpus_root = corpus.to_string_lossy();
+    for (place, prefix, files) in [
+        (&*fixture_root, "fixtures", &fixtures),
+        (&*corpus_root, "corpus", &models),
+    ] {
+        let mut args = vec![
+            &*dart_script,
+            "--root",
+            place,
+            "--prefix",
+            prefix,
+            "--out",
+            &*dart,
+        ];
+        args.extend(files.iter().map(String::as_str));
+        run(&python, &args)?;
+    }
+    Ok(())
 }
