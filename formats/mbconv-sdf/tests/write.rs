@@ -232,3 +232,38 @@ fn reserved_and_repeated_names_are_renamed() {
     );
     assert_eq!(back.joints[0].name, "m::arm_joint");
 }
+
+/// A ball joint closing a loop whose two frames meet but are turned against each other moves
+/// nothing (the turn only shifts its coordinates' zero); a hinge closing the same loop is
+/// reported moved.
+#[test]
+fn only_a_loop_whose_constraint_changes_is_reported_moved() {
+    let model_with = |kind: JointKind| {
+        let mut model = Model::new("m");
+        for name in ["a", "b", "c"] {
+            model.bodies.push(Body::new(name));
+        }
+        let hinge = JointKind::Revolute { axis: Vector3::z() };
+        for (name, parent, child) in [
+            ("j1", BodyRef::World, "a"),
+            ("j2", BodyRef::body("a"), "b"),
+            ("j3", BodyRef::body("a"), "c"),
+        ] {
+            model
+                .joints
+                .push(Joint::new(name, hinge.clone(), parent, BodyRef::body(child)));
+        }
+        let mut closing = Joint::new("close", kind, BodyRef::body("b"), BodyRef::body("c"));
+        closing.parent_frame = Pose::from_rotation(UnitQuaternion::from_euler_angles(0.0, 0.0, 0.7));
+        model.joints.push(closing);
+        model
+    };
+    let ball = SdfFormat
+        .lower(&model_with(JointKind::Spherical), &Options::default())
+        .unwrap();
+    assert!(ball.report.contains("sdf.loop_as_joint"));
+    assert!(!ball.report.contains("sdf.loop_frame_moved"));
+    let hinge = JointKind::Revolute { axis: Vector3::x() };
+    let turned = SdfFormat.lower(&model_with(hinge), &Options::default()).unwrap();
+    assert!(turned.report.contains("sdf.loop_frame_moved"));
+}

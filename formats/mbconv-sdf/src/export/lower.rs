@@ -330,7 +330,12 @@ fn loops(s: &mut LowerSession) {
         let on_parent = world(&s.model, &joint.parent) * joint.parent_frame;
         let on_child = world(&s.model, &joint.child) * joint.child_frame;
         let gap = (on_parent.translation - on_child.translation).norm();
-        let turn = on_parent.rotation.angle_to(&on_child.rotation);
+        // A ball joint's frames turned against each other only shift its coordinates' zero.
+        let turn = if joint.kind == JointKind::Spherical {
+            0.0
+        } else {
+            on_parent.rotation.angle_to(&on_child.rotation)
+        };
         let at = path::item("joints", &joint.name);
         s.model.joints[j].parent_frame = world(&s.model, &joint.parent).inverse() * on_child;
         if gap > LOOP_GAP || turn > LOOP_GAP {
