@@ -309,6 +309,12 @@ impl Writer<'_> {
 
 /// Every body a link of a model of the world, names SDFormat can write.
 fn check_names(model: &Model) -> Result<(), Unsayable> {
+    let moving_models: BTreeSet<&str> = model
+        .bodies
+        .iter()
+        .filter(|b| !b.fixed)
+        .map(|b| top_model(&b.name))
+        .collect();
     for body in &model.bodies {
         let at = path::item("bodies", &body.name);
         if !is_link_name(&body.name) {
@@ -317,12 +323,7 @@ fn check_names(model: &Model) -> Result<(), Unsayable> {
                 "its name is not `model::link` with names SDFormat allows (every link belongs to a model)",
             ));
         }
-        if body.fixed
-            && model
-                .bodies
-                .iter()
-                .any(|o| !o.fixed && top_model(&o.name) == top_model(&body.name))
-        {
+        if body.fixed && moving_models.contains(top_model(&body.name)) {
             return Err(unsayable(
                 at,
                 "a fixed body in a model with moving links (only a whole model can be static)",
@@ -586,22 +587,26 @@ fn geometry(g: &Geometry, minor: u32, at: &str) -> Result<XmlElement, Unsayable>
             }
             m
         }
+        Geometry::Cone { .. } => {
+            return Err(unsayable(
+                at.to_owned(),
+                format!("SDFormat 1.{minor} has no cone (1.11 has)"),
+            ));
+        }
+        Geometry::Plane { .. } => {
+            return Err(unsayable(
+                at.to_owned(),
+                "a plane with an offset (SDFormat's pass through the link's origin)",
+            ));
+        }
         other => {
             return Err(unsayable(
                 at.to_owned(),
-                format!("SDFormat 1.{minor} has no {} shape", geometry_name(other)),
+                format!("SDFormat has no shape like {other:?}"),
             ));
         }
     };
     Ok(XmlElement::new("geometry").child(inner))
-}
-
-fn geometry_name(g: &Geometry) -> &'static str {
-    match g {
-        Geometry::Cone { .. } => "cone (before 1.11)",
-        Geometry::Plane { .. } => "plane with an offset",
-        _ => "such",
-    }
 }
 
 /// The `<visual>` and `<collision>` of a shape (both for a shape in both roles).
