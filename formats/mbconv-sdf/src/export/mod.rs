@@ -13,6 +13,7 @@ pub(crate) mod support;
 
 use crate::spec::{SCOPE, is_plain_name};
 use mbconv_ir::{BodyRef, Model};
+use std::collections::BTreeMap;
 
 /// A model of the written world, or the world itself: its prefix (`outer::inner::`, empty for
 /// the world) and what it holds.
@@ -39,6 +40,8 @@ pub struct Scopes {
     pub of_body: Vec<usize>,
     /// The scope of each joint.
     pub of_joint: Vec<usize>,
+    /// The scope of each prefix.
+    by_prefix: BTreeMap<String, usize>,
 }
 
 /// The prefix of a scoped name (`a::b::` of `a::b::c`) and its last part (`c`).
@@ -95,7 +98,7 @@ fn common_prefix<'a>(a: &'a str, b: &str) -> &'a str {
 impl Scopes {
     /// The scope of the model whose prefix is `prefix`, made (with its parents) if new.
     fn scope(&mut self, prefix: &str) -> usize {
-        if let Some(i) = self.scopes.iter().position(|s| s.prefix == prefix) {
+        if let Some(&i) = self.by_prefix.get(prefix) {
             return i;
         }
         let (parent_prefix, name) = split_scoped(&prefix[..prefix.len() - SCOPE.len()]);
@@ -107,6 +110,7 @@ impl Scopes {
         });
         let index = self.scopes.len() - 1;
         self.scopes[parent].models.push(index);
+        self.by_prefix.insert(prefix.to_owned(), index);
         index
     }
 
@@ -129,6 +133,7 @@ impl Scopes {
             scopes: vec![Scope::default()],
             of_body: Vec::with_capacity(model.bodies.len()),
             of_joint: Vec::with_capacity(model.joints.len()),
+            by_prefix: BTreeMap::from([(String::new(), 0)]),
         };
         for (b, body) in model.bodies.iter().enumerate() {
             let (prefix, _) = split_scoped(&body.name);
