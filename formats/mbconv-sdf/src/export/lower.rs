@@ -285,12 +285,30 @@ fn free_joints(s: &mut LowerSession) {
     s.absorb(f);
     for j in std::mem::take(&mut s.model.joints) {
         if j.kind == JointKind::Free && j.parent.is_world() {
+            let at = path::item("joints", &j.name);
             s.note(
                 "free_joint_implicit",
                 Feature::FreeJoint,
-                &path::item("joints", &j.name),
+                &at,
                 "a free joint from the world is written as a link without a joint (SDFormat's links float)",
             );
+            // What the joint carried goes with it.
+            if j.actuator.is_some() {
+                s.lost(
+                    "joint_actuator_lost",
+                    Feature::JointActuators,
+                    &at,
+                    "SDFormat cannot say the actuator of a free joint (its free links have no joint): the link floats",
+                );
+            }
+            if j.dofs.iter().any(|d| *d != DofProperties::default()) || j.bushing.is_some() {
+                s.lost(
+                    "free_joint_data_lost",
+                    Feature::FreeJoint,
+                    &at,
+                    "SDFormat cannot say the limits, springs, damping, friction or armature of a free joint (its free links have no joint)",
+                );
+            }
             continue;
         }
         s.model.joints.push(j);
