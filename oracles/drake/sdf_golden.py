@@ -199,6 +199,12 @@ def golden(path, packages, with_trajectory):
         plant = load(path, packages)
     except Exception as e:  # Drake's refusal
         return {"load_error": f"{type(e).__name__}: {str(e).strip()}"}
+    return describe(plant, with_trajectory)
+
+
+def describe(plant, with_trajectory):
+    """What Drake built (`nbody`, `nv`, `gravity`, `instances`, `bodies`) and, when asked, its
+    trajectory (`trajectory`)."""
     from pydrake.multibody.tree import ModelInstanceIndex
 
     out = {

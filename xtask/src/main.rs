@@ -23,6 +23,9 @@
 //! * `cargo xtask golden mjcf-written` — MuJoCo loading the MJCF mbconv writes from every
 //!   fixture and corpus model of the other formats, and its trajectory of each
 //!   (`formats/mbconv-mjcf/tests/golden/written_all`).
+//! * `cargo xtask golden sdf-written` — Drake 1.51 loading the SDFormat mbconv writes from every
+//!   fixture and corpus model of the other formats (or its refusal: loops), and its 1 s
+//!   trajectory of each (`formats/mbconv-sdf/tests/golden/written_all`).
 //! * `cargo xtask golden sdf` — Drake 1.51's reading of every SDFormat fixture and corpus model
 //!   (per body: mass, world COM, world pose; Drake's refusals) and its 1 s trajectories of the
 //!   fixtures and a few small corpus models (`formats/mbconv-sdf/tests/golden`); then DART
@@ -83,6 +86,8 @@ tasks:
                            MuJoCo's trajectories (MBCONV_ORACLE_PYTHON: the venv's python)
   golden mjcf-written      regenerate the MJCF writer's golden data: MuJoCo loading
                            mbconv's MJCF of every other model, and its trajectories
+  golden sdf-written       regenerate the SDFormat writer's golden data: Drake loading
+                           mbconv's SDFormat of every other model, and its trajectories
   golden sdf               regenerate the SDFormat golden data: Drake's reading of every
                            SDF fixture and corpus model, its trajectories of the fixtures
                            and a few small corpus models, DART's reading of the 1.4-1.6
@@ -125,6 +130,7 @@ fn main() -> Result<()> {
         ["golden", "urdf"] => urdf_golden::golden(),
         ["golden", "urdf-written"] => written::golden(&written::URDF),
         ["golden", "mjcf-written"] => written::golden(&written::MJCF),
+        ["golden", "sdf-written"] => written::golden(&written::SDF),
         ["golden", "sdf"] => oracles::golden_sdf(),
         ["golden", "chrono"] => chrono::golden(),
         ["golden", "choreonoid"] => choreonoid::golden(),

@@ -435,7 +435,8 @@ pub fn golden_sdf() -> Result<()> {
         );
     }
     let out = root.join("formats/mbconv-sdf/tests/golden");
-    let _ = std::fs::remove_dir_all(&out);
+    // Its own files only: `written_all/` below is `golden sdf-written`'s.
+    remove_json_files(&out)?;
     let script = root.join("oracles/drake/sdf_golden.py");
     let (script, out) = (script.to_string_lossy(), out.to_string_lossy());
     let fixture_root = root.join("fixtures/sdf");

@@ -1,5 +1,5 @@
-//! `cargo xtask golden urdf-written` and `cargo xtask golden mjcf-written`: a writer judged by
-//! the simulators that load its format ([`URDF`], [`MJCF`]: one [`Target`] each).
+//! `cargo xtask golden urdf-written`, `mjcf-written` and `sdf-written`: a writer judged by the
+//! simulators that load its format ([`URDF`], [`MJCF`], [`SDF`]: one [`Target`] each).
 //!
 //! Every model of the other formats (the fixtures of the folders
 //! [`mbconv_test_support::FIXTURE_MODEL_DIRS`] and every file of `../shared/corpus/` that a
@@ -7,10 +7,11 @@
 //! converted to the target format with mbconv's library (default settings, as `mbconv convert
 //! X --to urdf`). The texts go into a scratch directory (`target/tmp/<format>_written`, never
 //! the project), each in its own folder beside links to the meshes its relative paths name
-//! (the target's file-reference attribute: URDF `filename=`, MJCF `<mesh file=>`); the
-//! target's oracle script (`oracles/urdf/urdf_written_golden.py`,
-//! `oracles/mujoco/mjcf_written_golden.py`) loads each and records the simulators' verdicts
-//! and MuJoCo's 1 s trajectory, and writes one JSON file per model into the target's golden
+//! (the target's [`FileReference`]: URDF `filename=`, MJCF `<mesh file=>`, SDFormat `<uri>`);
+//! the target's oracle script (`oracles/urdf/urdf_written_golden.py`,
+//! `oracles/mujoco/mjcf_written_golden.py`, `oracles/drake/sdf_written_golden.py`) loads each
+//! and records the simulators' verdicts and a 1 s trajectory (MuJoCo's, Drake's for SDFormat),
+//! and writes one JSON file per model into the target's golden
 //! folder with the hash of the text it judged ([`mbconv_test_support::text_hash`]). Models
 //! that are not read, not valid or not written are listed on standard error and in
 //! `not_written.txt` there.
@@ -29,8 +30,8 @@ pub struct Target {
     pub golden: &'static str,
     /// The oracle script, relative to the workspace root.
     pub oracle: &'static str,
-    /// The attribute whose value names a file relative to the written text, with its `="`.
-    pub file_attribute: &'static str,
+    /// Where the written text names files (meshes, textures) relative to itself.
+    pub file_reference: FileReference,
     /// The written file's name in its scratch folder.
     pub file_name: &'static str,
     /// The folders of `fixtures/` whose models are converted.
@@ -42,7 +43,7 @@ pub const URDF: Target = Target {
     format: "urdf",
     golden: "formats/mbconv-urdf/tests/golden/written",
     oracle: "oracles/urdf/urdf_written_golden.py",
-    file_attribute: "filename=\"",
+    file_reference: FileReference::Attribute("filename=\""),
     file_name: "model.urdf",
     fixture_dirs: &mbconv_test_support::FIXTURE_MODEL_DIRS,
 };
@@ -52,10 +53,54 @@ pub const MJCF: Target = Target {
     format: "mjcf",
     golden: "formats/mbconv-mjcf/tests/golden/written_all",
     oracle: "oracles/mujoco/mjcf_written_golden.py",
-    file_attribute: " file=\"",
+    file_reference: FileReference::Attribute(" file=\""),
     file_name: "model.xml",
     fixture_dirs: &["body", "chrono", "ir", "shift", "skel", "urdf"],
 };
+
+/// The SDFormat writer, judged by Drake (which refuses loops in SDFormat).
+pub const SDF: Target = Target {
+    format: "sdf",
+    golden: "formats/mbconv-sdf/tests/golden/written_all",
+    oracle: "oracles/drake/sdf_written_golden.py",
+    file_reference: FileReference::ElementText("uri"),
+    file_name: "model.sdf",
+    fixture_dirs: &["body", "chrono", "ir", "mjcf", "shift", "skel", "urdf"],
+};
+
+/// Where a written text names a file relative to itself.
+#[derive(Clone, Copy, Debug)]
+pub enum FileReference {
+    /// In the value of an attribute, given with its `="` (`filename="`).
+    Attribute(&'static str),
+    /// As the text of an element (`<uri>…</uri>`), given by its tag.
+    ElementText(&'static str),
+}
+
+impl FileReference {
+    /// Every value the text gives this way, XML-unescaped.
+    fn values(self, text: &str) -> Vec<String> {
+        let (open, close) = match self {
+            FileReference::Attribute(attribute) => (attribute.to_owned(), "\"".to_owned()),
+            FileReference::ElementText(tag) => (format!("<{tag}>"), format!("</{tag}>")),
+        };
+        text.split(open.as_str())
+            .skip(1)
+            .filter_map(|piece| piece.split(close.as_str()).next())
+            .map(unescape)
+            .collect()
+    }
+}
+
+/// The XML text `value` stands for (the five predefined entities).
+fn unescape(value: &str) -> String {
+    value
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
+}
 
 /// The Python with the oracles: `$MBCONV_ORACLE_PYTHON` when set (a venv made elsewhere, e.g.
 /// the main checkout's `target/oracle-venv`), else this checkout's `target/oracle-venv`.
@@ -156,18 +201,14 @@ fn written(target: &Target, registry: &Registry, entry: &Entry) -> Result<Option
     Ok(Some(exported.text))
 }
 
-/// The relative file names the text's `attribute` (`filename="`) gives (meshes and textures),
-/// without URIs and absolute paths.
-fn relative_files(text: &str, attribute: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for piece in text.split(attribute).skip(1) {
-        let Some(name) = piece.split('"').next() else {
-            continue;
-        };
-        if !name.contains("://") && !name.starts_with('/') && !name.split('/').any(|p| p == "..") {
-            out.push(name.replace("&amp;", "&"));
-        }
-    }
+/// The relative file names the text gives by `reference` (meshes and textures), without URIs,
+/// absolute paths and paths out of the folder.
+fn relative_files(text: &str, reference: FileReference) -> Vec<String> {
+    let mut out: Vec<String> = reference
+        .values(text)
+        .into_iter()
+        .filter(|name| !name.contains("://") && !name.starts_with('/') && !name.split('/').any(|p| p == ".."))
+        .collect();
     out.sort();
     out.dedup();
     out
@@ -196,7 +237,7 @@ pub fn golden(target: &Target) -> Result<()> {
         let dir = scratch.join(&entry.name);
         std::fs::create_dir_all(&dir)?;
         let source_dir = entry.path.parent().unwrap_or(Path::new("."));
-        for file in relative_files(&text, target.file_attribute) {
+        for file in relative_files(&text, target.file_reference) {
             let linked = source_dir.join(&file);
             let link = dir.join(&file);
             if linked.exists() && !link.exists() {
@@ -241,4 +282,21 @@ pub fn golden(target: &Target) -> Result<()> {
             &out.to_string_lossy(),
         ],
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_files_of_attributes_and_element_texts() {
+        let urdf = r#"<mesh filename="meshes/a&amp;b.stl"/><mesh filename="package://p/m.stl"/>
+            <mesh filename="/abs/m.stl"/><mesh filename="../up.stl"/><mesh filename="meshes/a&amp;b.stl"/>"#;
+        assert_eq!(relative_files(urdf, URDF.file_reference), ["meshes/a&b.stl"]);
+        let mjcf = r#"<mesh name="m" file="m.obj"/><texture file="t.png"/><mesh profile="x"/>"#;
+        assert_eq!(relative_files(mjcf, MJCF.file_reference), ["m.obj", "t.png"]);
+        let sdf = "<mesh><uri>meshes/b.dae</uri></mesh><mesh><uri>model://m/x.stl</uri></mesh>\
+                   <mesh><uri>a.obj</uri><submesh><name>n</name></submesh></mesh>";
+        assert_eq!(relative_files(sdf, SDF.file_reference), ["a.obj", "meshes/b.dae"]);
+    }
 }

@@ -17,8 +17,12 @@
 
 #![allow(clippy::unwrap_used)]
 
+#[path = "support/drake.rs"]
+mod drake;
+
+use drake::{as_drake_reads_it, compare_with_drake, floats, our_name, start_where_drake_started};
 use mbconv_ir::format::{Options, Source};
-use mbconv_solver::{Integrator, SimulateOptions};
+use mbconv_solver::Integrator;
 use mbconv_test_support::written::{golden_json_files, relative_deviation, source_path, world_com};
 use nalgebra::Vector3;
 use serde_json::Value;
@@ -97,55 +101,9 @@ const DISAGREEMENTS: &[(&str, &str, f64, &str)] = &[(
      agree",
 )];
 
-/// Trajectories left out of the solver comparison, and why.
+/// Trajectories left out of the solver comparison, and why. (What Drake does not read, which
+/// mbconv's model is brought to before the comparison, is `drake::as_drake_reads_it`.)
 const TRAJECTORY_EXCLUDED: &[(&str, &str)] = &[];
-
-/// What Drake's SDFormat parser does not read, which mbconv's model is brought to Drake's
-/// reading of before it is simulated against Drake (the reading itself is judged above):
-/// Drake 1.51 ignores `<world><gravity>` (its plant keeps -9.81 m/s², while mbconv reads the
-/// world's gravity, SDFormat's default being -9.8) and `<axis><dynamics><friction>` (no
-/// warning; checked by running a fixture with and without it). The golden data gives the
-/// plant's gravity, which replaces a gravity mbconv read (a model without one falls under the
-/// solver's default, Drake's -9.81 too); joint friction is set to zero.
-fn as_drake_reads_it(model: &mut mbconv_ir::Model, golden: &Value) -> Vec<String> {
-    let mut changed = Vec::new();
-    let gravity = Vector3::from_vec(floats(&golden["gravity"]));
-    match model.simulation.gravity {
-        Some(ours) if ours != gravity => {
-            changed.push(format!(
-                "gravity {:?} -> {:?}",
-                ours.as_slice(),
-                gravity.as_slice()
-            ));
-            model.simulation.gravity = Some(gravity);
-        }
-        _ => {}
-    }
-    for joint in &mut model.joints {
-        for dof in &mut joint.dofs {
-            if dof.friction != 0.0 {
-                changed.push(format!("{}: friction {} -> 0", joint.name, dof.friction));
-                dof.friction = 0.0;
-            }
-        }
-    }
-    changed
-}
-
-/// Sets the joints' initial positions and velocities Drake started its trajectory from
-/// (`trajectory.start`, by `<instance>::<joint>`, named as bodies are).
-fn start_where_drake_started(model: &mut mbconv_ir::Model, trajectory: &Value, world: bool, name: &str) {
-    for (drake_name, start) in trajectory["start"].as_object().expect("start") {
-        let ours = our_name(drake_name, world);
-        let joint = model
-            .joints
-            .iter_mut()
-            .find(|j| j.name == ours)
-            .unwrap_or_else(|| panic!("{name}: no joint {ours} (Drake's {drake_name})"));
-        joint.q0 = floats(&start["q"]);
-        joint.v0 = floats(&start["v"]);
-    }
-}
 
 /// The golden files, named as the tables above name them (`….sdf.json`).
 fn golden_files() -> Vec<(String, Value)> {
@@ -201,23 +159,6 @@ fn is_world(path: &Path) -> bool {
         rest.replace_range(start..end, "");
     }
     rest.contains("<world")
-}
-
-/// mbconv's name of Drake's body `<instance>::<link>` (see the module documentation).
-fn our_name(drake: &str, world: bool) -> String {
-    if world {
-        drake.to_owned()
-    } else {
-        drake.split_once("::").map_or(drake, |(_, rest)| rest).to_owned()
-    }
-}
-
-fn floats(v: &Value) -> Vec<f64> {
-    v.as_array()
-        .expect("an array")
-        .iter()
-        .map(|x| x.as_f64().expect("a number"))
-        .collect()
 }
 
 /// The worst relative deviation of one body from Drake's, per quantity.
@@ -398,45 +339,16 @@ fn solver_trajectories_agree_with_drake() {
         let world = is_world(&path);
         let changed = as_drake_reads_it(&mut model, &golden);
         start_where_drake_started(&mut model, trajectory, world, &name);
-        let options = SimulateOptions {
-            duration: trajectory["duration"].as_f64().expect("duration"),
-            dt: 1e-4,
-            integrator: Integrator::Rk4,
-            every: 1000,
-            energy: false,
-            joint_limits: false,
-            max_steps: None,
-        };
-        let solver = mbconv_solver::Model::new(&model).expect("a solver model");
-        let names: Vec<String> = solver.body_names().map(str::to_owned).collect();
-        let mut samples: Vec<Vec<[f64; 7]>> = Vec::new();
-        mbconv_solver::simulate(&model, &options, &mut |s| samples.push(s.poses.to_vec()))
-            .expect("simulated");
-        let drake_samples = trajectory["samples"].as_array().expect("samples");
-        assert_eq!(samples.len(), drake_samples.len(), "{name}: samples");
-        let mut worst = 0.0_f64;
-        for (b, drake_name) in trajectory["bodies"]
-            .as_array()
-            .expect("bodies")
-            .iter()
-            .enumerate()
-        {
-            let drake_name = drake_name.as_str().expect("name");
-            let ours = our_name(drake_name, world);
-            let body = model.bodies.iter().find(|x| x.name == ours).expect("the body");
-            let i = names.iter().position(|n| *n == ours).expect("a solver body");
-            for (k, sample) in drake_samples.iter().enumerate() {
-                let com = world_com(body, &samples[k][i]);
-                let d = relative_deviation(com.as_slice(), &floats(&sample["com"][b]));
-                let t = sample["t"].as_f64().expect("t");
-                if d > TRAJECTORY_TOLERANCE {
-                    failures.push(format!(
-                        "{name}: body {drake_name} at t = {t}: COM off by {d:e} m"
-                    ));
-                }
-                worst = worst.max(d);
-            }
-        }
+        let (worst, mut off) = compare_with_drake(
+            &name,
+            &model,
+            trajectory,
+            world,
+            TRAJECTORY_TOLERANCE,
+            Integrator::Rk4,
+            &[],
+        );
+        failures.append(&mut off);
         eprintln!(
             "{name}: worst {worst:e} m over 1 s (Drake's convergence {convergence:e} m; as Drake reads it: {changed:?})"
         );

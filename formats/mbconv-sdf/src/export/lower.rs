@@ -11,8 +11,9 @@
 //! `reverse_joints` (every joint points away from its tree's root: SDFormat's tree is its
 //! joints' parent -> child); `free_joints` (a free joint from the world is a link without a
 //! joint, exactly; one closing a loop constrains nothing); `joints_as_chains` (Euler,
-//! cylindrical, planar, translational and point joints, and free joints below a body, as chains
-//! through massless links; a continuous track as a fixed joint); `loops` (a loop-closing joint is
+//! cylindrical, planar, translational and point joints, universal joints whose axes are not
+//! orthogonal (Drake refuses them), and free joints below a body, as chains through massless
+//! links; a continuous track as a fixed joint); `loops` (a loop-closing joint is
 //! an ordinary joint whose child already has a parent; where the loop is open as written, its
 //! parent-side frame moves to meet the child's); `scope_names` (every body a link of a model of
 //! the world, as the reader names them: `model::link`; names SDFormat reserves or repeats in a
@@ -132,18 +133,33 @@ pub fn lower_with(model: &Model, writing: Writing, tracing: Tracing) -> Lowered 
     s.finish()
 }
 
-/// The joint kinds SDFormat has no element for: written as chains.
+/// The joint kinds SDFormat has no element for, and universal joints whose axes are not
+/// orthogonal: written as chains.
 fn needs_chain(j: &Joint) -> bool {
     match j.kind {
         JointKind::Fixed
         | JointKind::Revolute { .. }
         | JointKind::Prismatic { .. }
         | JointKind::Screw { .. }
-        | JointKind::Universal { .. }
         | JointKind::Spherical
         | JointKind::PseudoContinuousTrack { .. } => false,
+        JointKind::Universal { axis1, axis2 } => !orthogonal(&axis1, &axis2),
         JointKind::Free => !j.parent.is_world(),
         _ => true,
+    }
+}
+
+/// The largest |cos| between a universal joint's axes written as one `universal` joint. Drake
+/// builds a rotation matrix from `axis`, `axis2` and their cross product and refuses the file
+/// ("axis and axis2 must be orthogonal") when it is not orthonormal within 128 ε; this bound is
+/// half that, so that the normalised axes' rounding cannot cross it.
+const UNIVERSAL_ORTHOGONAL: f64 = 64.0 * f64::EPSILON;
+
+/// True when two axes are orthogonal as Drake requires of a universal joint's.
+fn orthogonal(a: &Vector3<f64>, b: &Vector3<f64>) -> bool {
+    match (a.try_normalize(0.0), b.try_normalize(0.0)) {
+        (Some(a), Some(b)) => a.dot(&b).abs() <= UNIVERSAL_ORTHOGONAL,
+        _ => false,
     }
 }
 
@@ -932,5 +948,52 @@ fn reference_poses(s: &mut LowerSession) {
         let frame =
             by_name(&s.model, &joint.parent).inverse() * by_name(&s.model, &joint.child) * joint.child_frame;
         s.model.joints[j].parent_frame = frame;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn hook(axis2: Vector3<f64>) -> Model {
+        let mut model = Model::new("m");
+        for name in ["collar", "arm"] {
+            let mut body = mbconv_ir::Body::new(name);
+            body.inertial.mass = 1.0;
+            model.bodies.push(body);
+        }
+        model.joints.push(Joint::new(
+            "slide",
+            JointKind::Prismatic { axis: Vector3::z() },
+            BodyRef::World,
+            BodyRef::body("collar"),
+        ));
+        let kind = JointKind::Universal {
+            axis1: Vector3::x(),
+            axis2,
+        };
+        model.joints.push(Joint::new(
+            "hook",
+            kind,
+            BodyRef::body("collar"),
+            BodyRef::body("arm"),
+        ));
+        model
+    }
+
+    #[test]
+    fn a_universal_joint_with_axes_drake_refuses_is_written_as_a_chain() {
+        // Drake refuses <axis> and <axis2> that are not orthogonal.
+        let lowered = lower(&hook(Vector3::new(0.6, 0.8, 0.0)), Tracing::Off);
+        let kinds: Vec<&str> = lowered.model.joints.iter().map(|j| j.kind.type_name()).collect();
+        assert_eq!(kinds, ["prismatic", "revolute", "revolute"]);
+        assert_eq!(lowered.model.bodies.len(), 3); // a massless link between the two
+        let text = super::super::emit::emit(&lowered.model).unwrap();
+        assert!(!text.contains("universal"));
+        // Orthogonal axes stay one universal joint.
+        let lowered = lower(&hook(Vector3::new(0.0, 2.0, 0.0)), Tracing::Off);
+        let kinds: Vec<&str> = lowered.model.joints.iter().map(|j| j.kind.type_name()).collect();
+        assert_eq!(kinds, ["prismatic", "universal"]);
     }
 }
