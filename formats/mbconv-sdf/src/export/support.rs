@@ -38,7 +38,9 @@ pub const FEATURE_SUPPORT: &[FeatureSupport] = &[
     ),
     row(
         Feature::UniversalJoint,
-        Support::Equivalent("universal with <axis> and <axis2>"),
+        Support::Equivalent(
+            "universal with <axis> and <axis2> when they are orthogonal (Drake refuses others), else two revolute joints through a massless link",
+        ),
     ),
     row(Feature::SphericalJoint, Support::Equivalent("ball")),
     row(
