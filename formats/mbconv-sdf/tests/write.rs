@@ -267,3 +267,28 @@ fn only_a_loop_whose_constraint_changes_is_reported_moved() {
     let turned = SdfFormat.lower(&model_with(hinge), &Options::default()).unwrap();
     assert!(turned.report.contains("sdf.loop_frame_moved"));
 }
+
+/// A free joint from the world is no joint in SDFormat (its link floats, exactly), but what it
+/// carried (damping, an actuator) goes with it and is reported lost.
+#[test]
+fn a_free_joint_is_dropped_and_what_it_carried_is_reported() {
+    let mut model = Model::new("m");
+    model.bodies.push(Body::new("puck"));
+    let plain = Joint::new("float", JointKind::Free, BodyRef::World, BodyRef::body("puck"));
+    model.joints.push(plain.clone());
+    let lowered = SdfFormat.lower(&model, &Options::default()).unwrap();
+    assert!(lowered.model.joints.is_empty());
+    assert!(lowered.report.contains("sdf.free_joint_implicit"));
+    assert!(!lowered.report.contains("sdf.free_joint_data_lost"));
+    let mut damped = plain;
+    damped.dofs = vec![
+        mbconv_ir::DofProperties {
+            damping: 0.5,
+            ..Default::default()
+        };
+        6
+    ];
+    model.joints[0] = damped;
+    let lowered = SdfFormat.lower(&model, &Options::default()).unwrap();
+    assert!(lowered.report.contains("sdf.free_joint_data_lost"));
+}
