@@ -124,7 +124,7 @@ pub fn lower_with(model: &Model, root: RootWriting, tracing: Tracing) -> Lowered
     s.run("groups_and_frames", groups_and_frames);
     s.run("constraints", constraints);
     s.run("devices", devices);
-    s.run("omit_disabled_joints", disabled_joints);
+    s.run("omit_disabled_joints", LowerSession::omit_disabled_joints);
     s.run("initial_state", initial_state);
     s.run("weld_fixed_bodies", fixed_bodies);
     s.run("explicit_free_joints", |s| {
@@ -242,22 +242,6 @@ fn constraints(s: &mut LowerSession) {
 
 fn devices(s: &mut LowerSession) {
     s.lose_all_devices("URDF has no sensors (they live in <gazebo> extensions)");
-}
-
-/// Leaves out switched-off joints (they constrain nothing).
-fn disabled_joints(s: &mut LowerSession) {
-    for j in std::mem::take(&mut s.model.joints) {
-        if !j.enabled {
-            s.note(
-                "disabled_joint_omitted",
-                Feature::of_joint(&j.kind),
-                &path::item("joints", &j.name),
-                "a switched-off joint is not written (without it the bodies move the same)",
-            );
-            continue;
-        }
-        s.model.joints.push(j);
-    }
 }
 
 /// URDF states the reference configuration only: a free joint's initial position goes into
@@ -607,15 +591,8 @@ fn body_data(s: &mut LowerSession) {
                 "contact materials",
             ));
         }
-        let m = body.inertial.inertia.0;
-        if m[0][1] != m[1][0] || m[0][2] != m[2][0] || m[1][2] != m[2][1] {
-            let mut sym = m;
-            for (r, c) in [(0, 1), (0, 2), (1, 2)] {
-                let v = 0.5 * (m[r][c] + m[c][r]);
-                sym[r][c] = v;
-                sym[c][r] = v;
-            }
-            body.inertial.inertia = Inertia(sym);
+        if let Some(symmetric) = body.inertial.inertia.symmetrised() {
+            body.inertial.inertia = symmetric;
             lost.push((
                 "inertia_symmetrised",
                 Feature::InertiaProducts,

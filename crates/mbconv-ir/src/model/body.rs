@@ -190,6 +190,29 @@ impl Inertia {
             self.0[i][i] += moment;
         }
     }
+
+    /// The symmetric part of the tensor when it is not symmetric (each product the mean of its
+    /// two entries), for writers whose formats hold six numbers; `None` when it is symmetric.
+    ///
+    /// ```
+    /// use mbconv_ir::Inertia;
+    /// let skewed = Inertia([[1.0, 0.2, 0.0], [0.4, 1.0, 0.0], [0.0, 0.0, 1.0]]);
+    /// assert_eq!(skewed.symmetrised().unwrap().products(), [0.30000000000000004, 0.0, 0.0]);
+    /// assert_eq!(Inertia::identity().symmetrised(), None);
+    /// ```
+    pub fn symmetrised(&self) -> Option<Inertia> {
+        let m = self.0;
+        if m[0][1] == m[1][0] && m[0][2] == m[2][0] && m[1][2] == m[2][1] {
+            return None;
+        }
+        let mut sym = m;
+        for (r, c) in [(0, 1), (0, 2), (1, 2)] {
+            let v = 0.5 * (m[r][c] + m[c][r]);
+            sym[r][c] = v;
+            sym[c][r] = v;
+        }
+        Some(Inertia(sym))
+    }
 }
 
 /// A spatial velocity in world coordinates: `linear` is the velocity of the body-frame origin.

@@ -532,15 +532,8 @@ fn body_data(s: &mut LowerSession) {
                 "contact materials",
             ));
         }
-        let m = body.inertial.inertia.0;
-        if m[0][1] != m[1][0] || m[0][2] != m[2][0] || m[1][2] != m[2][1] {
-            let mut sym = m;
-            for (r, c) in [(0, 1), (0, 2), (1, 2)] {
-                let v = 0.5 * (m[r][c] + m[c][r]);
-                sym[r][c] = v;
-                sym[c][r] = v;
-            }
-            body.inertial.inertia = Inertia(sym);
+        if let Some(symmetric) = body.inertial.inertia.symmetrised() {
+            body.inertial.inertia = symmetric;
             lost.push((
                 "inertia_symmetrised",
                 Feature::InertiaProducts,

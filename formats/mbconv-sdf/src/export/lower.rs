@@ -44,8 +44,7 @@ use mbconv_ir::kinematics::{Configuration, SpanningTree, world_poses};
 use mbconv_ir::lower::{disable_immobile_groups, drop_free_loop_joints, fix_inactive_bodies};
 use mbconv_ir::report::{Rename, path};
 use mbconv_ir::{
-    BodyRef, Category, DofProperties, Geometry, Inertia, Joint, JointKind, Limits, Model, Pose, Severity,
-    ShapeRole,
+    BodyRef, Category, DofProperties, Geometry, Joint, JointKind, Limits, Model, Pose, Severity, ShapeRole,
 };
 use nalgebra::Vector3;
 use std::collections::{BTreeMap, BTreeSet};
@@ -116,7 +115,7 @@ pub fn lower_with(model: &Model, writing: Writing, tracing: Tracing) -> Lowered 
     s.run("devices", |s| {
         s.lose_all_devices("mbconv does not write sensors, cameras and lights of other formats")
     });
-    s.run("disabled_joints", disabled_joints);
+    s.run("disabled_joints", LowerSession::omit_disabled_joints);
     s.run("initial_state", initial_state);
     s.run("free_joints", free_joints);
     s.run("reverse_joints", reverse_joints_towards_root);
@@ -239,22 +238,6 @@ fn strip_unknown_namespaces(s: &mut LowerSession, extras: &mut mbconv_ir::Extras
             at,
             format!("the extension element {key} has a namespace the writer cannot declare"),
         );
-    }
-}
-
-/// Switched-off joints constrain nothing: left out.
-fn disabled_joints(s: &mut LowerSession) {
-    for j in std::mem::take(&mut s.model.joints) {
-        if !j.enabled {
-            s.note(
-                "disabled_joint_omitted",
-                Feature::of_joint(&j.kind),
-                &path::item("joints", &j.name),
-                "a switched-off joint is not written (without it the bodies move the same)",
-            );
-            continue;
-        }
-        s.model.joints.push(j);
     }
 }
 
@@ -648,43 +631,13 @@ fn joint_data(s: &mut LowerSession) {
             lost.push(("joint_id_lost", Feature::FormatExtras, "joint ids"));
         }
         let axes = joint.kind.axes().len();
-        if axes == 0 {
-            let any = |f: fn(&DofProperties) -> bool| joint.dofs.iter().any(f);
-            if any(|d| !d.position_limits.is_unlimited()) {
-                lost.push((
-                    "ball_limits_lost",
-                    Feature::JointLimits,
-                    "the limits of a ball joint (it has no <axis>)",
-                ));
-            }
-            if any(|d| d.spring_stiffness != 0.0) {
-                lost.push((
-                    "ball_spring_lost",
-                    Feature::JointSprings,
-                    "the springs of a ball joint (it has no <axis>)",
-                ));
-            }
-            if any(|d| d.damping != 0.0) {
-                lost.push((
-                    "ball_damping_lost",
-                    Feature::JointDamping,
-                    "the damping of a ball joint (it has no <axis>)",
-                ));
-            }
-            if any(|d| d.friction != 0.0) {
-                lost.push((
-                    "ball_friction_lost",
-                    Feature::JointFriction,
-                    "the friction of a ball joint (it has no <axis>)",
-                ));
-            }
-            if any(|d| *d != DofProperties::default()) {
-                lost.push((
-                    "joint_data_lost",
-                    Feature::of_joint(&joint.kind),
-                    "the per-axis data of a ball or fixed joint (it has no <axis>)",
-                ));
-            }
+        if axes == 0 && joint.dofs.iter().any(|d| *d != DofProperties::default()) {
+            // Reported on the joint's own row: what a ball or fixed joint carries per axis.
+            lost.push((
+                "joint_data_lost",
+                Feature::of_joint(&joint.kind),
+                "the per-axis limits, springs, damping or friction of a ball or fixed joint (it has no <axis>)",
+            ));
             joint.dofs.clear();
         }
         for dof in &mut joint.dofs {
@@ -787,15 +740,8 @@ fn body_data(s: &mut LowerSession, minor: u32) {
                 "contact materials of other formats",
             ));
         }
-        let m = body.inertial.inertia.0;
-        if m[0][1] != m[1][0] || m[0][2] != m[2][0] || m[1][2] != m[2][1] {
-            let mut sym = m;
-            for (r, c) in [(0, 1), (0, 2), (1, 2)] {
-                let v = 0.5 * (m[r][c] + m[c][r]);
-                sym[r][c] = v;
-                sym[c][r] = v;
-            }
-            body.inertial.inertia = Inertia(sym);
+        if let Some(symmetric) = body.inertial.inertia.symmetrised() {
+            body.inertial.inertia = symmetric;
             lost.push((
                 "inertia_symmetrised",
                 Feature::InertiaProducts,

@@ -42,7 +42,10 @@ pub const FEATURE_SUPPORT: &[FeatureSupport] = &[
             "universal with <axis> and <axis2> when they are orthogonal (Drake refuses others), else two revolute joints through a massless link",
         ),
     ),
-    row(Feature::SphericalJoint, Support::Equivalent("ball")),
+    row(
+        Feature::SphericalJoint,
+        Support::Approximated("ball; its per-axis limits, springs, damping and friction lost (no <axis>)"),
+    ),
     row(
         Feature::EulerJoint,
         Support::Equivalent("three revolute joints through massless links"),
@@ -77,7 +80,7 @@ pub const FEATURE_SUPPORT: &[FeatureSupport] = &[
     ),
     row(
         Feature::JointLimits,
-        Support::Approximated("<limit> lower and upper; ball-joint limits lost"),
+        Support::Equivalent("<limit> lower and upper (a ball joint's: see its row)"),
     ),
     row(
         Feature::JointVelocityEffortLimits,
@@ -85,15 +88,15 @@ pub const FEATURE_SUPPORT: &[FeatureSupport] = &[
     ),
     row(
         Feature::JointSprings,
-        Support::Approximated("<dynamics> spring_stiffness and spring_reference; ball-joint springs lost"),
+        Support::Equivalent("<dynamics> spring_stiffness and spring_reference (a ball joint's: see its row)"),
     ),
     row(
         Feature::JointDamping,
-        Support::Approximated("<dynamics><damping>; on a ball joint lost"),
+        Support::Equivalent("<dynamics><damping> (a ball joint's: see its row)"),
     ),
     row(
         Feature::JointFriction,
-        Support::Approximated("<dynamics><friction>; on a ball joint lost"),
+        Support::Equivalent("<dynamics><friction> (a ball joint's: see its row)"),
     ),
     row(
         Feature::JointActuators,

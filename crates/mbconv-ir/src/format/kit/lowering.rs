@@ -296,6 +296,24 @@ impl LowerSession {
         }
     }
 
+    /// Leaves out the switched-off joints (they constrain nothing), a `disabled_joint_omitted`
+    /// note each.
+    pub fn omit_disabled_joints(&mut self) {
+        for joint in std::mem::take(&mut self.model.joints) {
+            if joint.enabled {
+                self.model.joints.push(joint);
+            } else {
+                let at = crate::report::path::item("joints", &joint.name);
+                self.note(
+                    "disabled_joint_omitted",
+                    Feature::of_joint(&joint.kind),
+                    &at,
+                    "a switched-off joint is not written (without it the bodies move the same)",
+                );
+            }
+        }
+    }
+
     /// Removes every frame fixed to the world, one `named_frame_lost` finding each, saying
     /// `message`.
     pub fn lose_all_world_frames(&mut self, message: &str) {

@@ -47,7 +47,7 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
     s.run("groups_and_frames", groups_and_frames);
     s.run("constraints", constraints);
     s.run("devices", devices);
-    s.run("omit_disabled_joints", disabled_joints);
+    s.run("omit_disabled_joints", LowerSession::omit_disabled_joints);
     s.run("free_loop_joints", |s| {
         let f = mbconv_ir::lower::drop_free_loop_joints(&mut s.model, FORMAT);
         s.absorb(f);
@@ -174,23 +174,6 @@ fn devices(s: &mut LowerSession) {
         } else {
             s.model.devices.push(d);
         }
-    }
-}
-
-/// Leaves out switched-off joints (they constrain nothing).
-fn disabled_joints(s: &mut LowerSession) {
-    for j in std::mem::take(&mut s.model.joints) {
-        let at = path::item("joints", &j.name);
-        if !j.enabled {
-            s.note(
-                "disabled_joint_omitted",
-                Feature::of_joint(&j.kind),
-                &at,
-                "a switched-off joint is not written (without it the bodies move the same)",
-            );
-            continue;
-        }
-        s.model.joints.push(j);
     }
 }
 
