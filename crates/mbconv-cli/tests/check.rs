@@ -34,7 +34,7 @@ fn every_fixture_checks_without_unexplained_or_failed() {
     let registry = mbconv::formats();
     let formats: Vec<_> = registry.formats().collect();
     let mut files = Vec::new();
-    for dir in ["chrono", "skel", "ir", "body", "shift", "urdf", "mjcf"] {
+    for dir in ["chrono", "skel", "ir", "body", "shift", "urdf", "mjcf", "sdf"] {
         for entry in std::fs::read_dir(fixtures().join(dir)).unwrap() {
             let path = entry.unwrap().path();
             if path.is_file() {
@@ -52,8 +52,13 @@ fn every_fixture_checks_without_unexplained_or_failed() {
         let path = fixtures().join(file);
         let source = Source::from_path(&path).unwrap();
         let format = registry.detect(&path, Some(&source.text)).unwrap();
+        // The SDFormat fixtures include models from `fixtures/sdf/models` (`model://crate`).
+        let mut options = Options::default();
+        if file.starts_with("sdf/") {
+            options.set("model_path", fixtures().join("sdf/models").display().to_string());
+        }
         let imported = registry
-            .read(format, &source, &Options::default())
+            .read(format, &source, &options)
             .unwrap_or_else(|e| panic!("{file}: {e}"));
         let report = mbconv::checker::check(
             &imported.model,
