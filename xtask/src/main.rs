@@ -88,6 +88,9 @@ tasks:
                            mbconv's MJCF of every other model, and its trajectories
   golden sdf-written       regenerate the SDFormat writer's golden data: Drake loading
                            mbconv's SDFormat of every other model, and its trajectories
+  golden X-written --stale only the models whose written text is not the one their golden
+                           file judged (its hash), and golden files of models no longer
+                           written removed; the others kept as they are
   golden sdf               regenerate the SDFormat golden data: Drake's reading of every
                            SDF fixture and corpus model, its trajectories of the fixtures
                            and a few small corpus models, DART's reading of the 1.4-1.6
@@ -128,9 +131,12 @@ fn main() -> Result<()> {
         ["golden", "solver"] => oracles::golden_solver(),
         ["golden", "mjcf"] => oracles::golden_mjcf(),
         ["golden", "urdf"] => urdf_golden::golden(),
-        ["golden", "urdf-written"] => written::golden(&written::URDF),
-        ["golden", "mjcf-written"] => written::golden(&written::MJCF),
-        ["golden", "sdf-written"] => written::golden(&written::SDF),
+        ["golden", "urdf-written"] => written::golden(&written::URDF, written::Judge::All),
+        ["golden", "mjcf-written"] => written::golden(&written::MJCF, written::Judge::All),
+        ["golden", "sdf-written"] => written::golden(&written::SDF, written::Judge::All),
+        ["golden", "urdf-written", "--stale"] => written::golden(&written::URDF, written::Judge::Stale),
+        ["golden", "mjcf-written", "--stale"] => written::golden(&written::MJCF, written::Judge::Stale),
+        ["golden", "sdf-written", "--stale"] => written::golden(&written::SDF, written::Judge::Stale),
         ["golden", "sdf"] => oracles::golden_sdf(),
         ["golden", "chrono"] => chrono::golden(),
         ["golden", "choreonoid"] => choreonoid::golden(),

@@ -15,6 +15,12 @@
 //! folder with the hash of the text it judged ([`mbconv_test_support::text_hash`]). Models
 //! that are not read, not valid or not written are listed on standard error and in
 //! `not_written.txt` there.
+//!
+//! With `--stale` ([`Judge::Stale`]) only the models whose written text has changed since their
+//! golden file was made (the file's `hash` is not the new text's) are judged again; the other
+//! golden files stay as they are, and those of models no longer written are removed. The
+//! oracle's verdict depends on the text alone (and the meshes it names), so the result is the
+//! golden data a full run gives, in a fraction of its time.
 
 use crate::workspace_root;
 use anyhow::{Context, Result};
@@ -215,14 +221,33 @@ fn relative_files(text: &str, reference: FileReference) -> Vec<String> {
 }
 
 /// Writes the target's golden data (see the module's documentation).
-pub fn golden(target: &Target) -> Result<()> {
+/// Which models a run judges.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Judge {
+    /// Every model: the golden folder is made anew.
+    All,
+    /// Only the models whose golden file judged another text (or is missing).
+    Stale,
+}
+
+/// The hash recorded in the golden file `path` (of the text its oracle judged), if any.
+fn judged_hash(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+    value.get("hash")?.as_str().map(str::to_owned)
+}
+
+/// Writes every model as `target`'s format and has the oracle judge those `judge` selects.
+pub fn golden(target: &Target, judge: Judge) -> Result<()> {
     let python = oracle_python()?;
     let root = workspace_root();
     let registry = mbconv::formats();
     let scratch = root.join(format!("target/tmp/{}_written", target.format));
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch)?;
+    let out = root.join(target.golden);
     let mut manifest = Vec::new();
+    let mut kept = std::collections::BTreeSet::new();
     let mut not_written = String::new();
     for entry in entries(target, &registry)? {
         let text = match written(target, &registry, &entry) {
@@ -234,6 +259,12 @@ pub fn golden(target: &Target) -> Result<()> {
                 continue;
             }
         };
+        let hash = mbconv_test_support::text_hash(&text);
+        let golden_file = out.join(format!("{}.json", entry.name));
+        if judge == Judge::Stale && judged_hash(&golden_file).as_deref() == Some(hash.as_str()) {
+            kept.insert(golden_file);
+            continue;
+        }
         let dir = scratch.join(&entry.name);
         std::fs::create_dir_all(&dir)?;
         let source_dir = entry.path.parent().unwrap_or(Path::new("."));
@@ -254,20 +285,33 @@ pub fn golden(target: &Target) -> Result<()> {
             "name": entry.name,
             "source": entry.shown,
             target.format: file.display().to_string(),
-            "hash": mbconv_test_support::text_hash(&text),
+            "hash": hash,
         }));
     }
     eprint!("{not_written}");
     eprintln!(
-        "{} models written as {}, {} not",
-        manifest.len(),
+        "{} models written as {}, {} not; {} to judge, {} judged before",
+        manifest.len() + kept.len(),
         target.format,
-        not_written.lines().count()
+        not_written.lines().count(),
+        manifest.len(),
+        kept.len()
     );
     let manifest_path = scratch.join("manifest.json");
     std::fs::write(&manifest_path, serde_json::to_string_pretty(&manifest)?)?;
-    let out = root.join(target.golden);
-    let _ = std::fs::remove_dir_all(&out);
+    match judge {
+        Judge::All => {
+            let _ = std::fs::remove_dir_all(&out);
+        }
+        Judge::Stale => {
+            for file in std::fs::read_dir(&out)?.filter_map(|e| e.ok().map(|e| e.path())) {
+                let golden = file.extension().is_some_and(|e| e == "json");
+                if golden && !kept.contains(&file) {
+                    std::fs::remove_file(&file)?;
+                }
+            }
+        }
+    }
     std::fs::create_dir_all(&out)?;
     let not_written =
         crate::corpus::machine_independent(&not_written, &root, &mbconv_test_support::corpus_root());
