@@ -443,3 +443,26 @@ fn an_open_ball_loop_is_written_closed_where_mujoco_closes_it() {
         "{text}"
     );
 }
+
+#[test]
+fn a_shape_with_a_contact_material_and_a_radius_loses_both() {
+    use mbconv_ir::{Body, BodyRef, ContactMaterial, Geometry, Joint, JointKind, Shape, ShapeRole};
+    let mut model = Model::new("m");
+    let mut body = Body::new("ball");
+    body.contact_materials.push(ContactMaterial::new("rubber"));
+    let mut shape = Shape::new(ShapeRole::Both, Geometry::Sphere { radius: 0.1 });
+    shape.contact_material = Some("rubber".into());
+    shape.contact_radius = Some(0.01);
+    body.shapes.push(shape);
+    model.bodies.push(body);
+    let hinge = JointKind::Revolute {
+        axis: nalgebra::Vector3::y(),
+    };
+    model
+        .joints
+        .push(Joint::new("pin", hinge, BodyRef::World, BodyRef::body("ball")));
+    let lowered = MjcfFormat.lower(&model, &Options::default()).unwrap();
+    let shape = &lowered.model.bodies[0].shapes[0];
+    assert_eq!((&shape.contact_material, shape.contact_radius), (&None, None));
+    assert!(lowered.report.contains("mjcf.shape_contact_settings_lost"));
+}

@@ -584,7 +584,8 @@ fn body_data(s: &mut LowerSession) {
                     continue;
                 }
             }
-            if shape.contact_material.take().is_some() || shape.contact_radius.take().is_some() {
+            // Both taken (`|`, not `||`): a shape may carry a material and a radius.
+            if shape.contact_material.take().is_some() | shape.contact_radius.take().is_some() {
                 lost.push((
                     "shape_contact_settings_lost",
                     Feature::ContactMaterials,
