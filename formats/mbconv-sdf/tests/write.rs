@@ -292,3 +292,64 @@ fn a_free_joint_is_dropped_and_what_it_carried_is_reported() {
     let lowered = SdfFormat.lower(&model, &Options::default()).unwrap();
     assert!(lowered.report.contains("sdf.free_joint_data_lost"));
 }
+
+/// Principal moments as gz-math's `MassMatrix3::ValidMoments` judges them, with a stricter
+/// tolerance than its ten ε: every moment and every pairwise sum above the third.
+fn strictly_physical(inertia: &mbconv_ir::Inertia) -> bool {
+    let [a, b, c] = mbconv_ir::validate::principal_moments(&inertia.matrix()).unwrap();
+    a > 0.0 && a + b > c * (1.0 + 1e-12)
+}
+
+#[test]
+fn an_inertia_libsdformat_refuses_is_moved_just_inside_the_triangle_inequality() {
+    let mut model = pendulum();
+    let turned = UnitQuaternion::from_euler_angles(0.4, -0.2, 0.9);
+    // Broken: 1 + 1 < 3 (DART's joint_revolute.skel has such a link), about turned axes.
+    model.bodies[0].inertial.inertia = mbconv_ir::Inertia::from_matrix(
+        &(turned.to_rotation_matrix().matrix()
+            * nalgebra::Matrix3::from_diagonal(&Vector3::new(1.0, 1.0, 3.0))
+            * turned.to_rotation_matrix().matrix().transpose()),
+    );
+    // On the edge: a thin plate, 1 + 2 = 3.
+    model.bodies[1].inertial.inertia = mbconv_ir::Inertia::from_moments_products([1.0, 2.0, 3.0], [0.0; 3]);
+    let lowered = SdfFormat.lower(&model, &Options::default()).unwrap();
+    let broken = &lowered.model.bodies[0].inertial.inertia;
+    let plate = &lowered.model.bodies[1].inertial.inertia;
+    assert!(strictly_physical(broken) && strictly_physical(plate));
+    // The nearest physical moments (4/3, 4/3, 8/3) plus the nudge, about the same axes.
+    let [a, b, c] = mbconv_ir::validate::principal_moments(&broken.matrix()).unwrap();
+    let nudge = 5.0 * 1e-9;
+    for (got, want) in [
+        (a, 4.0 / 3.0 + nudge),
+        (b, 4.0 / 3.0 + nudge),
+        (c, 8.0 / 3.0 + nudge),
+    ] {
+        assert!((got - want).abs() < 1e-12, "{got} != {want}");
+    }
+    let axis = turned * Vector3::z();
+    let about_axis = axis.dot(&(broken.matrix() * axis));
+    assert!(
+        (about_axis - c).abs() < 1e-12,
+        "the largest moment stays about the same axis"
+    );
+    assert_eq!(plate.products(), [0.0; 3], "a nudge keeps the axes");
+    assert_eq!(plate.moments(), [1.0, 2.0, 3.0].map(|m| m + 6.0 * 1e-9));
+    let codes: Vec<&str> = lowered.report.findings.iter().map(|f| f.code.as_str()).collect();
+    assert!(codes.contains(&"sdf.inertia_made_physical"), "{codes:?}");
+    assert!(codes.contains(&"sdf.inertia_nudged"), "{codes:?}");
+    // A body well inside is written as it is.
+    let lowered = SdfFormat.lower(&pendulum(), &Options::default()).unwrap();
+    assert!(!lowered.report.contains("sdf.inertia_made_physical"));
+    assert!(!lowered.report.contains("sdf.inertia_nudged"));
+}
+
+#[test]
+fn a_rank_one_inertia_is_made_physical_too() {
+    // HyQ's feet and DART's force_torque_test2 links: every entry equal, principal moments
+    // (0, 0, 3x) with the zeros off by rounding.
+    let mut model = pendulum();
+    model.bodies[0].inertial.inertia = mbconv_ir::Inertia([[1e-6; 3]; 3]);
+    let lowered = SdfFormat.lower(&model, &Options::default()).unwrap();
+    assert!(strictly_physical(&lowered.model.bodies[0].inertial.inertia));
+    assert!(lowered.report.contains("sdf.inertia_made_physical"));
+}

@@ -19,7 +19,8 @@
 //! the world, as the reader names them: `model::link`; names SDFormat reserves or repeats in a
 //! scope renamed); `fixed_bodies` (a model whose links are all fixed is `static`; another fixed
 //! body is welded to the world by a fixed joint); `joint_data`, `body_data` (what SDFormat
-//! lacks per item); `reference_poses`.
+//! lacks per item); `mass_properties` (an inertia that breaks the triangle inequality, or meets
+//! it, moved just inside, as libsdformat accepts it); `reference_poses`.
 //!
 //! ```
 //! use mbconv_ir::format::kit::Tracing;
@@ -128,6 +129,7 @@ pub fn lower_with(model: &Model, writing: Writing, tracing: Tracing) -> Lowered 
     s.run("fixed_bodies", fixed_bodies);
     s.run("joint_data", joint_data);
     s.run("body_data", |s| body_data(s, writing.minor));
+    s.run("mass_properties", mass_properties);
     s.run("reference_poses", reference_poses);
     s.finish()
 }
@@ -873,6 +875,87 @@ fn body_data(s: &mut LowerSession, minor: u32) {
             );
         }
     }
+}
+
+/// Principal moments whose triangle inequality holds by at most this fraction of their sum are
+/// on its edge: libsdformat (gz-math's `MassMatrix3::ValidMoments`, a tolerance of ten ε of the
+/// largest moment after its own eigen-decomposition) may find them on either side.
+const TRIANGLE_SLACK: f64 = 1e-12;
+
+/// The moment, as a fraction of the principal moments' sum, added about every axis of an
+/// inertia on the edge of the triangle inequality: far above rounding, far below anything
+/// physical (MJCF's writer adds the same).
+pub const TRIANGLE_NUDGE: f64 = 1e-9;
+
+/// libsdformat refuses a link whose principal moments `a ≤ b ≤ c` break the triangle inequality
+/// (`a + b < c`; "A link named X has invalid inertia"), and Drake the whole file; a flat body's
+/// `a + b = c` is decided by rounding. No rigid body has such an inertia, but DART, Chrono,
+/// Choreonoid and Shift simulate it as written. Such a tensor becomes the nearest one that a
+/// rigid body can have, with the same principal axes: `c − a − b` shared out as a third added
+/// to `a` and to `b` and taken from `c` (the closest point of the cone, in the tensor's norm),
+/// then, like an edge case, [`TRIANGLE_NUDGE`] of the sum added about every axis. Each change
+/// is an `approximated` finding that gives the moments before and after.
+fn mass_properties(s: &mut LowerSession) {
+    for b in 0..s.model.bodies.len() {
+        let inertia = s.model.bodies[b].inertial.inertia;
+        let Some((made, moments, written)) = inside_triangle(&inertia) else {
+            continue;
+        };
+        s.model.bodies[b].inertial.inertia = made;
+        let at = path::item("bodies", &s.model.bodies[b].name);
+        let (code, message) = if moments[0] + moments[1] < moments[2] * (1.0 - TRIANGLE_SLACK) {
+            (
+                "inertia_made_physical",
+                format!(
+                    "libsdformat refuses principal moments {moments:?} (they break the triangle inequality): the nearest physical inertia about the same axes, just inside it, is written (moments {written:?})"
+                ),
+            )
+        } else {
+            (
+                "inertia_nudged",
+                format!(
+                    "principal moments {moments:?} on the edge of the triangle inequality, which libsdformat's rounding may refuse: {} kg m² added about every axis",
+                    TRIANGLE_NUDGE * (moments[0] + moments[1] + moments[2])
+                ),
+            )
+        };
+        s.approximated(code, Feature::MassProperties, &at, message);
+    }
+}
+
+/// `inertia` (symmetric) moved just inside the triangle inequality when it breaks or meets it:
+/// the new tensor, the principal moments before and after (ascending); `None` when it holds
+/// by more than [`TRIANGLE_SLACK`], or the tensor is zero or not finite.
+fn inside_triangle(inertia: &mbconv_ir::Inertia) -> Option<(mbconv_ir::Inertia, [f64; 3], [f64; 3])> {
+    let m = inertia.matrix();
+    if m.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    let eigen = nalgebra::SymmetricEigen::new(m);
+    let mut order = [0, 1, 2];
+    order.sort_by(|&i, &j| eigen.eigenvalues[i].total_cmp(&eigen.eigenvalues[j]));
+    let [a, b, c] = order.map(|i| eigen.eigenvalues[i]);
+    let sum = a + b + c;
+    let margin = a + b - c;
+    // A principal moment below zero by rounding only (a rank-one tensor such as HyQ's, every
+    // entry 1e-6) is a zero; one clearly negative is not an inertia (validation refuses it).
+    if sum <= 0.0 || a < -mbconv_ir::validate::inertia_tolerance(&m) || margin > TRIANGLE_SLACK * sum {
+        return None;
+    }
+    let mut change = nalgebra::Vector3::zeros();
+    if margin < 0.0 {
+        let share = -margin / 3.0;
+        change[order[0]] = share;
+        change[order[1]] = share;
+        change[order[2]] = -share;
+    }
+    let axes = eigen.eigenvectors;
+    let corrected = m + axes * nalgebra::Matrix3::from_diagonal(&change) * axes.transpose();
+    // Exactly symmetric again (the product of three matrices rounds each side on its own).
+    let mut made = mbconv_ir::Inertia::from_matrix(&((corrected + corrected.transpose()) * 0.5));
+    made.add_about_every_axis(TRIANGLE_NUDGE * sum);
+    let written = mbconv_ir::validate::principal_moments(&made.matrix())?;
+    Some((made, [a, b, c], written))
 }
 
 /// Body poses from the joint frames: the passes above add links and turn joints round without

@@ -5,7 +5,12 @@ use mbconv_ir::format::support::{Feature, FeatureSupport, Support, row};
 
 /// The SDFormat writer's feature table.
 pub const FEATURE_SUPPORT: &[FeatureSupport] = &[
-    row(Feature::MassProperties, Support::Kept),
+    row(
+        Feature::MassProperties,
+        Support::Approximated(
+            "an inertia that breaks or meets the triangle inequality (libsdformat refuses it) moved just inside it",
+        ),
+    ),
     row(
         Feature::InertiaProducts,
         Support::Equivalent("<inertia> products, the inertial frame's rotation in its <pose>"),
