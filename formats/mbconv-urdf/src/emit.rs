@@ -21,34 +21,10 @@ use mbconv_ir::{
 use mbconv_xml::write::{XmlElement, serialize, value_element};
 use nalgebra::Vector3;
 
-/// Why a model cannot be written as URDF without lowering it first.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unsayable {
-    /// The IR path of the item.
-    pub path: String,
-    /// What URDF cannot say about it.
-    pub reason: String,
-}
-
-impl std::fmt::Display for Unsayable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}: {} (the model must be lowered for URDF first)",
-            self.path, self.reason
-        )
-    }
-}
-
-impl std::error::Error for Unsayable {}
-
-impl miette::Diagnostic for Unsayable {}
+pub use mbconv_ir::format::kit::Unsayable;
 
 fn unsayable(path: String, reason: impl Into<String>) -> Unsayable {
-    Unsayable {
-        path,
-        reason: reason.into(),
-    }
+    Unsayable::new("URDF", path, reason)
 }
 
 const DRAKE: &str = "http://drake.mit.edu";

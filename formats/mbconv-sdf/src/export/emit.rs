@@ -26,34 +26,10 @@ use mbconv_xml::write::{XmlElement, serialize, value_element};
 use nalgebra::Vector3;
 use std::collections::BTreeSet;
 
-/// Why a model cannot be written as SDFormat without lowering it first.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unsayable {
-    /// The IR path of the item.
-    pub path: String,
-    /// What SDFormat cannot say about it.
-    pub reason: String,
-}
-
-impl std::fmt::Display for Unsayable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}: {} (the model must be lowered for SDFormat first)",
-            self.path, self.reason
-        )
-    }
-}
-
-impl std::error::Error for Unsayable {}
-
-impl miette::Diagnostic for Unsayable {}
+pub use mbconv_ir::format::kit::Unsayable;
 
 fn unsayable(path: String, reason: impl Into<String>) -> Unsayable {
-    Unsayable {
-        path,
-        reason: reason.into(),
-    }
+    Unsayable::new("SDFormat", path, reason)
 }
 
 /// What link poses are written relative to (the write setting [`spec::WRITE_POSES`]).

@@ -13,9 +13,11 @@ mod lowering;
 pub mod numbers;
 mod session;
 mod topology;
+mod unsayable;
 
 pub use lowering::{LowerSession, PassSnapshot, Tracing, verify_traced_lowering, verify_traced_lowerings};
 pub use session::{ImportSession, SourceResult, qualified_unique_name};
 pub use topology::{
     body_frames_on_joints, joints_as_chains, joints_as_chains_where, reverse_joints_towards_root,
 };
+pub use unsayable::Unsayable;
