@@ -1,7 +1,8 @@
 //! Helpers of the writers' judged tests (`formats/mbconv-urdf/tests/written.rs`,
-//! `formats/mbconv-mjcf/tests/written_all.rs`): their golden data is made by `cargo xtask
-//! golden urdf-written` and `mjcf-written` (one module, `xtask/src/written.rs`), one JSON file
-//! per written model naming its source as `fixtures/...` or `corpus/...`.
+//! `formats/mbconv-mjcf/tests/written_all.rs`, `formats/mbconv-sdf/tests/written_all.rs`): their
+//! golden data is made by `cargo xtask golden urdf-written`, `mjcf-written` and `sdf-written`
+//! (one module, `xtask/src/written.rs`), one JSON file per written model naming its source as
+//! `fixtures/...` or `corpus/...` and holding the `hash` of the text its simulators judged.
 
 use mbconv_ir::format::{Exported, Options, Registry, Source};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
@@ -79,6 +80,86 @@ pub fn convert(registry: &Registry, to: &str, shown: &str, path: &Path) -> Resul
     registry
         .write(writer, &imported.model, &Options::default())
         .map_err(|e| e.to_string())
+}
+
+/// The model fixtures of the folders `dirs` (shown as `fixtures/<dir>/<file>`, sorted; the
+/// files of [`crate::FIXTURES_NOT_MODELS`] left out), split into those `registry` writes in
+/// the format `to` and those it refuses (with why), as the xtask that makes the golden data
+/// enumerates them.
+///
+/// # Panics
+/// When a folder cannot be read.
+pub fn written_fixtures(
+    registry: &Registry,
+    to: &str,
+    dirs: &[&str],
+) -> (Vec<String>, Vec<(String, String)>) {
+    let mut written = Vec::new();
+    let mut refused = Vec::new();
+    for dir in dirs {
+        let folder = crate::fixtures_root().join(dir);
+        let entries = std::fs::read_dir(&folder).unwrap_or_else(|e| panic!("{}: {e}", folder.display()));
+        for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+            let relative = format!("{dir}/{}", path.file_name().unwrap_or_default().to_string_lossy());
+            if !path.is_file() || crate::FIXTURES_NOT_MODELS.contains(&relative.as_str()) {
+                continue;
+            }
+            let shown = format!("fixtures/{relative}");
+            match convert(registry, to, &shown, &path) {
+                Ok(_) => written.push(shown),
+                Err(e) => refused.push((shown, e)),
+            }
+        }
+    }
+    written.sort();
+    refused.sort();
+    (written, refused)
+}
+
+/// Asserts that the golden files cover exactly the fixtures written (`written`, from
+/// [`written_fixtures`]), and that every golden file's source is written in the format `to`
+/// today as the text its simulators (`judges`, for the message) judged: the `hash` it records.
+/// Returns how many texts were compared (corpus entries are skipped when the corpus is absent).
+///
+/// # Panics
+/// When a fixture has no golden file or a golden file no fixture, or a text has changed: the
+/// message names the xtask that judges it again.
+pub fn assert_texts_judged(
+    registry: &Registry,
+    to: &str,
+    golden: &[(String, Value)],
+    written: &[String],
+    judges: &str,
+) -> usize {
+    let task = format!("cargo xtask golden {to}-written --stale");
+    let fixtures: Vec<&str> = golden
+        .iter()
+        .filter(|(n, _)| n.starts_with("fixtures__"))
+        .filter_map(|(_, v)| v["source"].as_str())
+        .collect();
+    assert_eq!(
+        fixtures, written,
+        "the judged fixtures are not the fixtures written: run `{task}`"
+    );
+    let mut compared = 0;
+    for (name, value) in golden {
+        let Some(shown) = value["source"].as_str() else {
+            panic!("{name}: no source");
+        };
+        let Some(path) = source_path(shown) else {
+            continue;
+        };
+        let text = convert(registry, to, shown, &path)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .text;
+        assert_eq!(
+            crate::text_hash(&text),
+            value["hash"].as_str().unwrap_or_default(),
+            "{name}: the {to} written from {shown} has changed since {judges} judged it: run `{task}`"
+        );
+        compared += 1;
+    }
+    compared
 }
 
 /// True when `error` holds every `" | "`-separated piece of `words` (a refusal list's entry).

@@ -20,7 +20,8 @@
 use mbconv_ir::format::{Exported, Format, Options, Source};
 use mbconv_solver::{Integrator, SimulateOptions};
 use mbconv_test_support::written::{
-    convert, golden_json_files, matches_words, source_path, world_com, worst_com_deviation,
+    assert_texts_judged, convert, golden_json_files, matches_words, source_path, world_com,
+    worst_com_deviation, written_fixtures,
 };
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -89,51 +90,11 @@ fn write_mjcf(shown: &str, path: &Path) -> Result<Exported, String> {
 }
 
 #[test]
-fn golden_data_covers_every_fixture_of_the_other_formats() {
-    use mbconv_test_support::{FIXTURES_NOT_MODELS, fixtures_root};
-    let golden: Vec<String> = golden_files()
-        .into_iter()
-        .filter(|(n, _)| n.starts_with("fixtures__"))
-        .map(|(_, v)| v["source"].as_str().unwrap().to_owned())
-        .collect();
-    let mut expected = Vec::new();
-    for dir in FIXTURE_DIRS {
-        for entry in std::fs::read_dir(fixtures_root().join(dir)).unwrap() {
-            let path = entry.unwrap().path();
-            let relative = format!("{dir}/{}", path.file_name().unwrap().to_string_lossy());
-            if !path.is_file() || FIXTURES_NOT_MODELS.contains(&relative.as_str()) {
-                continue;
-            }
-            let shown = format!("fixtures/{relative}");
-            if let Err(e) = write_mjcf(&shown, &path) {
-                panic!("{shown} is not written as MJCF: {e}");
-            }
-            expected.push(shown);
-        }
-    }
-    expected.sort();
-    assert_eq!(golden, expected, "run `cargo xtask golden mjcf-written`");
-}
-
-#[test]
-fn every_written_mjcf_is_the_text_mujoco_judged() {
-    let mut judged = 0;
-    for (name, golden) in golden_files() {
-        let shown = golden["source"].as_str().unwrap();
-        let Some(path) = source_path(shown) else {
-            continue;
-        };
-        let text = write_mjcf(shown, &path)
-            .unwrap_or_else(|e| panic!("{name}: {e}"))
-            .text;
-        assert_eq!(
-            mbconv_test_support::text_hash(&text),
-            golden["hash"].as_str().unwrap(),
-            "{name}: the MJCF written from {shown} has changed since MuJoCo judged it: run \
-             `cargo xtask golden mjcf-written`"
-        );
-        judged += 1;
-    }
+fn every_fixture_of_the_other_formats_is_written_as_the_text_mujoco_judged() {
+    let registry = mbconv::formats();
+    let (written, refused) = written_fixtures(&registry, "mjcf", &FIXTURE_DIRS);
+    assert!(refused.is_empty(), "fixtures not written as MJCF: {refused:#?}");
+    let judged = assert_texts_judged(&registry, "mjcf", &golden_files(), &written, "MuJoCo");
     eprintln!("{judged} written MJCF files are the ones judged");
 }
 

@@ -30,7 +30,9 @@ mod drake;
 use mbconv_ir::format::{Exported, Format, Options, Source};
 use mbconv_ir::kinematics::{Attachment, SpanningTree};
 use mbconv_solver::Integrator;
-use mbconv_test_support::written::{convert, golden_json_files, matches_words, source_path};
+use mbconv_test_support::written::{
+    assert_texts_judged, convert, golden_json_files, matches_words, source_path, written_fixtures,
+};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -147,51 +149,14 @@ fn read_back(name: &str, path: &Path, written: &Exported) -> mbconv_ir::Model {
 }
 
 #[test]
-fn golden_data_covers_every_fixture_of_the_other_formats() {
-    use mbconv_test_support::{FIXTURES_NOT_MODELS, fixtures_root};
-    let golden: Vec<String> = golden_files()
-        .into_iter()
-        .filter(|(n, _)| n.starts_with("fixtures__"))
-        .map(|(_, v)| v["source"].as_str().unwrap().to_owned())
-        .collect();
-    let mut expected = Vec::new();
-    for dir in FIXTURE_DIRS {
-        for entry in std::fs::read_dir(fixtures_root().join(dir)).unwrap() {
-            let path = entry.unwrap().path();
-            let relative = format!("{dir}/{}", path.file_name().unwrap().to_string_lossy());
-            if !path.is_file() || FIXTURES_NOT_MODELS.contains(&relative.as_str()) {
-                continue;
-            }
-            let shown = format!("fixtures/{relative}");
-            if let Err(e) = write_sdf(&shown, &path) {
-                panic!("{shown} is not written as SDFormat: {e}");
-            }
-            expected.push(shown);
-        }
-    }
-    expected.sort();
-    assert_eq!(golden, expected, "run `cargo xtask golden sdf-written`");
-}
-
-#[test]
-fn every_written_sdf_is_the_text_drake_judged() {
-    let mut judged = 0;
-    for (name, golden) in golden_files() {
-        let shown = golden["source"].as_str().unwrap();
-        let Some(path) = source_path(shown) else {
-            continue;
-        };
-        let text = write_sdf(shown, &path)
-            .unwrap_or_else(|e| panic!("{name}: {e}"))
-            .text;
-        assert_eq!(
-            mbconv_test_support::text_hash(&text),
-            golden["hash"].as_str().unwrap(),
-            "{name}: the SDFormat written from {shown} has changed since Drake judged it: run \
-             `cargo xtask golden sdf-written`"
-        );
-        judged += 1;
-    }
+fn every_fixture_of_the_other_formats_is_written_as_the_text_drake_judged() {
+    let registry = mbconv::formats();
+    let (written, refused) = written_fixtures(&registry, "sdf", &FIXTURE_DIRS);
+    assert!(
+        refused.is_empty(),
+        "fixtures not written as SDFormat: {refused:#?}"
+    );
+    let judged = assert_texts_judged(&registry, "sdf", &golden_files(), &written, "Drake");
     eprintln!("{judged} written SDFormat files are the ones judged");
 }
 

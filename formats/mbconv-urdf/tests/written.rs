@@ -17,7 +17,8 @@
 use mbconv_ir::format::{Options, Source};
 use mbconv_solver::{Integrator, SimulateOptions};
 use mbconv_test_support::written::{
-    convert, golden_json_files, matches_words, source_path, world_com, worst_com_deviation,
+    assert_texts_judged, convert, golden_json_files, matches_words, source_path, world_com,
+    worst_com_deviation, written_fixtures,
 };
 use nalgebra::Vector3;
 use serde_json::Value;
@@ -144,57 +145,16 @@ fn write_urdf(shown: &str, path: &Path) -> Result<String, String> {
 }
 
 #[test]
-fn golden_data_covers_every_fixture_of_the_other_formats() {
-    use mbconv_test_support::{FIXTURE_MODEL_DIRS, FIXTURES_NOT_MODELS, fixtures_root};
-    let golden: Vec<String> = golden_files()
-        .into_iter()
-        .filter(|(n, _)| n.starts_with("fixtures__"))
-        .map(|(_, v)| v["source"].as_str().unwrap().to_owned())
-        .collect();
-    let mut expected = Vec::new();
-    let mut refused = Vec::new();
-    for dir in FIXTURE_MODEL_DIRS {
-        for entry in std::fs::read_dir(fixtures_root().join(dir)).unwrap() {
-            let path = entry.unwrap().path();
-            let relative = format!("{dir}/{}", path.file_name().unwrap().to_string_lossy());
-            if !path.is_file() || FIXTURES_NOT_MODELS.contains(&relative.as_str()) {
-                continue;
-            }
-            let shown = format!("fixtures/{relative}");
-            match write_urdf(&shown, &path) {
-                Ok(_) => expected.push(shown),
-                Err(e) => refused.push((shown, e)),
-            }
-        }
-    }
-    expected.sort();
-    assert_eq!(golden, expected, "run `cargo xtask golden urdf-written`");
-    refused.sort();
+fn every_fixture_of_the_other_formats_is_written_as_the_text_the_simulators_judged() {
+    let registry = mbconv::formats();
+    let (written, refused) = written_fixtures(&registry, "urdf", &mbconv_test_support::FIXTURE_MODEL_DIRS);
     let listed: Vec<&str> = NOT_WRITTEN.iter().map(|(f, _)| *f).collect();
     let seen: Vec<&str> = refused.iter().map(|(f, _)| f.as_str()).collect();
     assert_eq!(seen, listed, "fixtures not written as URDF: {refused:#?}");
     for ((file, error), (_, words)) in refused.iter().zip(NOT_WRITTEN) {
         assert!(error.contains(words), "{file}: {error}");
     }
-}
-
-#[test]
-fn every_written_urdf_is_the_text_the_simulators_judged() {
-    let mut judged = 0;
-    for (name, golden) in golden_files() {
-        let shown = golden["source"].as_str().unwrap();
-        let Some(path) = source_path(shown) else {
-            continue;
-        };
-        let text = write_urdf(shown, &path).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(
-            mbconv_test_support::text_hash(&text),
-            golden["hash"].as_str().unwrap(),
-            "{name}: the URDF written from {shown} has changed since the simulators judged it: \
-             run `cargo xtask golden urdf-written`"
-        );
-        judged += 1;
-    }
+    let judged = assert_texts_judged(&registry, "urdf", &golden_files(), &written, "the simulators");
     eprintln!("{judged} written URDF files are the ones judged");
 }
 
