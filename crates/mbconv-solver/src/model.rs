@@ -12,8 +12,8 @@ use mbconv_ir::{JointKind, Model as IrModel};
 use nalgebra::{UnitQuaternion, Vector3};
 
 /// Gravity used when the IR model does not give one: `[0, 0, −9.81]` m/s², the default of
-/// DART, Chrono, Pinocchio and MuJoCo.
-pub const DEFAULT_GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
+/// DART, Chrono, Pinocchio and MuJoCo ([`mbconv_ir::Simulation::UNSTATED_GRAVITY`]).
+pub const DEFAULT_GRAVITY: [f64; 3] = mbconv_ir::Simulation::UNSTATED_GRAVITY;
 
 /// One moving link of the tree: one or more IR bodies welded together, attached to its
 /// parent by a joint with at least one degree of freedom.

@@ -25,6 +25,8 @@
 //! * [`move_body_frame`]: puts a body's frame elsewhere on the body (formats that fix where a
 //!   body frame sits, such as Choreonoid's link frame on the joint axis), re-expressing
 //!   everything attached to it.
+//! * [`reorient`]: turns the whole model about the world origin (gravity down another axis,
+//!   for targets whose gravity is fixed by convention); the model moves as before, turned.
 //!
 //! This module is not a writer: it knows nothing about any format's syntax, only which IR
 //! items a format cannot say.
@@ -35,6 +37,7 @@ mod inactive;
 mod initial_state;
 mod joint_rates;
 mod rename;
+mod reorient;
 mod reverse;
 
 pub use body_frame::{move_body_frame, move_body_frames};
@@ -43,6 +46,7 @@ pub use inactive::fix_inactive_bodies;
 pub use initial_state::{bake_initial_state, disable_immobile_groups};
 pub use joint_rates::{FIT_TOLERANCE, explicit_free_joints, fit_joint_rates};
 pub use rename::{rename_bodies, rename_body};
+pub use reorient::{OLD_WORLD_FRAME, UpAxis, reorient, rotation_to_up};
 pub use reverse::{ReverseError, reverse_joint};
 
 use crate::format::support::Feature;

@@ -289,6 +289,22 @@ pub struct Simulation {
 }
 
 impl Simulation {
+    /// The gravity mbconv simulates a model with when its format states none: `[0, 0, −9.81]`
+    /// m/s², the default of DART, Chrono, Pinocchio and MuJoCo.
+    pub const UNSTATED_GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
+
+    /// The gravity stated, else [`Self::UNSTATED_GRAVITY`].
+    ///
+    /// ```
+    /// let mut simulation = mbconv_ir::Simulation::default();
+    /// assert_eq!(simulation.gravity_or_unstated().z, -9.81);
+    /// simulation.gravity = Some(nalgebra::Vector3::new(0.0, -9.8, 0.0));
+    /// assert_eq!(simulation.gravity_or_unstated().y, -9.8);
+    /// ```
+    pub fn gravity_or_unstated(&self) -> Vector3<f64> {
+        self.gravity.unwrap_or(Vector3::from(Self::UNSTATED_GRAVITY))
+    }
+
     /// True when no hint is set.
     pub fn is_empty(&self) -> bool {
         self.gravity.is_none()
