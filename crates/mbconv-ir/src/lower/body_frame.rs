@@ -85,6 +85,39 @@ pub fn move_body_frames(model: &mut Model, moves: &[(usize, Pose)], format: &str
         return Vec::new();
     }
     let moved_by = |r: &BodyRef| r.name().and_then(|n| to_new_by_name.get(n)).copied();
+    re_express_attachments(model, &moved_by);
+    let point = |t: Pose, p: &mut Vector3<f64>| *p = t.transform_point(p);
+    for load in &mut model.loads {
+        let Some(t) = to_new_by_name.get(&load.body).copied() else {
+            continue;
+        };
+        if load.point_in_body_frame {
+            point(t, &mut load.point);
+        }
+        if load.vector_in_body_frame {
+            load.vector = t.transform_vector(&load.vector);
+        }
+    }
+    moved
+        .iter()
+        .map(|name| {
+            Finding::new(
+                format!("{format}.body_frame_moved"),
+                Severity::Info,
+                Category::Note,
+                "the body's frame is written at another place on the body; everything attached to it is re-expressed (the motion is the same)",
+            )
+            .for_feature(Feature::MassProperties)
+            .at(path::item("bodies", name))
+        })
+        .collect()
+}
+
+/// Re-expresses what joints, constraints, force elements (but restraints: they name frames),
+/// motors and devices state in the frame of a body, or of the world, for which `moved_by`
+/// gives a transform `t` (new coordinates = `t` × old coordinates): [`move_body_frames`] for
+/// the bodies it moves, [`super::reorient`] for the world.
+pub(super) fn re_express_attachments(model: &mut Model, moved_by: &dyn Fn(&BodyRef) -> Option<Pose>) {
     let pose = |t: Pose, p: &mut Pose| *p = t * *p;
     let point = |t: Pose, p: &mut Vector3<f64>| *p = t.transform_point(p);
     let axes = |t: Pose, v: &mut [Vector3<f64>]| v.iter_mut().for_each(|v| *v = t.transform_vector(v));
@@ -210,35 +243,11 @@ pub fn move_body_frames(model: &mut Model, moves: &[(usize, Pose)], format: &str
             }
         }
     }
-    for load in &mut model.loads {
-        let Some(t) = to_new_by_name.get(&load.body).copied() else {
-            continue;
-        };
-        if load.point_in_body_frame {
-            point(t, &mut load.point);
-        }
-        if load.vector_in_body_frame {
-            load.vector = t.transform_vector(&load.vector);
-        }
-    }
     for device in &mut model.devices {
         if let Some(t) = moved_by(&device.body) {
             pose(t, &mut device.pose);
         }
     }
-    moved
-        .iter()
-        .map(|name| {
-            Finding::new(
-                format!("{format}.body_frame_moved"),
-                Severity::Info,
-                Category::Note,
-                "the body's frame is written at another place on the body; everything attached to it is re-expressed (the motion is the same)",
-            )
-            .for_feature(Feature::MassProperties)
-            .at(path::item("bodies", name))
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -5,7 +5,6 @@
 
 use super::note;
 use crate::format::support::Feature;
-use crate::model::constraint::ConstraintKind;
 use crate::model::force::{ForceKind, ORIGIN_FRAME, RestraintTarget};
 use crate::model::{BodyRef, Model};
 use crate::pose::Pose;
@@ -93,7 +92,8 @@ pub fn rotation_to_up(gravity: &Vector3<f64>, up: UpAxis) -> Option<UnitQuaterni
 
 /// Turns the whole model by `rotation` about the world origin: gravity (an unstated one
 /// stated, as mbconv simulates it), every body's pose and
-/// initial velocity, the world-side frames of joints, constraints, force elements and devices,
+/// initial velocity, the world-side frames of joints, constraints, force elements, motors and
+/// devices,
 /// world-fixed load vectors and points, and the world frames. What the model states relative
 /// to a body is unchanged, so the model moves as before, turned: a body's motion in the new
 /// world is `rotation` times its motion in the old. Returns a note `<format>.reoriented` that
@@ -131,139 +131,38 @@ pub fn reorient(model: &mut Model, rotation: &UnitQuaternion<f64>, format: &str)
         }
         extras_kept |= !body.extras.is_empty();
     }
-    for joint in &mut model.joints {
-        if joint.parent == BodyRef::World {
-            turn_frame(&mut joint.parent_frame);
-        }
-        if joint.child == BodyRef::World {
-            turn_frame(&mut joint.child_frame);
-        }
-        extras_kept |= !joint.extras.is_empty();
-    }
-    for constraint in &mut model.constraints {
-        match &mut constraint.kind {
-            ConstraintKind::Distance {
-                body1,
-                point1,
-                body2,
-                point2,
-                ..
-            } => {
-                if *body1 == BodyRef::World {
-                    turn_point(point1);
-                }
-                if *body2 == BodyRef::World {
-                    turn_point(point2);
-                }
-            }
-            ConstraintKind::RevoluteSpherical {
-                body1,
-                point1,
-                axis1,
-                body2,
-                point2,
-                ..
-            } => {
-                if *body1 == BodyRef::World {
-                    turn_point(point1);
-                    if let Some(a) = axis1 {
-                        turn_point(a);
-                    }
-                }
-                if *body2 == BodyRef::World {
-                    turn_point(point2);
-                }
-            }
-            ConstraintKind::RevoluteTranslational {
-                body1,
-                point1,
-                axis1,
-                body2,
-                point2,
-                axis2,
-                ..
-            } => {
-                if *body1 == BodyRef::World {
-                    turn_point(point1);
-                    if let Some(a) = axis1 {
-                        turn_point(a);
-                    }
-                }
-                if *body2 == BodyRef::World {
-                    turn_point(point2);
-                    if let Some(a) = axis2 {
-                        turn_point(a);
-                    }
-                }
-            }
-            ConstraintKind::ExtraJoint {
-                body1,
-                frame1,
-                body2,
-                frame2,
-                ..
-            } => {
-                if *body1 == BodyRef::World {
-                    turn_frame(frame1);
-                }
-                if *body2 == BodyRef::World {
-                    turn_frame(frame2);
-                }
-            }
-        }
-        extras_kept |= !constraint.extras.is_empty();
-    }
+    let at_world = |r: &BodyRef| (*r == BodyRef::World).then_some(turn);
+    super::body_frame::re_express_attachments(model, &at_world);
+    extras_kept |= model.joints.iter().any(|j| !j.extras.is_empty())
+        || model.constraints.iter().any(|c| !c.extras.is_empty())
+        || model.motors.iter().any(|m| !m.extras.is_empty())
+        || model.devices.iter().any(|d| !d.extras.is_empty());
     let mut old_world_axes = false;
     for element in &mut model.force_elements {
-        match &mut element.kind {
-            ForceKind::Tsda(t) => {
-                if t.body1 == BodyRef::World {
-                    turn_point(&mut t.point1);
-                }
-                if t.body2 == BodyRef::World {
-                    turn_point(&mut t.point2);
-                }
-            }
-            ForceKind::Rsda(r) => {
-                if r.body1 == BodyRef::World {
-                    turn_frame(&mut r.frame1);
-                }
-                if r.body2 == BodyRef::World {
-                    turn_frame(&mut r.frame2);
-                }
-            }
-            ForceKind::Bushing(b) => {
-                if b.body_a == BodyRef::World {
-                    turn_frame(&mut b.frame_a);
-                }
-                if b.body_c == BodyRef::World {
-                    turn_frame(&mut b.frame_c);
-                }
-            }
-            ForceKind::Restraint(r) => {
-                if let RestraintTarget::FramePair {
-                    body1,
-                    frame1,
-                    body2,
-                    frame2,
-                    ..
-                } = &mut r.target
-                {
-                    // The world's own frame is the one thing whose axes turn with the world:
-                    // a frame that keeps the old axes stands in for it.
-                    for (body, frame) in [(&*body1, frame1), (&*body2, frame2)] {
-                        let world_origin = *body == BodyRef::World
-                            && frame == ORIGIN_FRAME
-                            && !model.world_frames.iter().any(|f| f.name == ORIGIN_FRAME);
-                        if world_origin {
-                            *frame = OLD_WORLD_FRAME.to_owned();
-                            old_world_axes = true;
-                        }
-                    }
+        extras_kept |= !element.extras.is_empty();
+        let ForceKind::Restraint(restraint) = &mut element.kind else {
+            continue;
+        };
+        if let RestraintTarget::FramePair {
+            body1,
+            frame1,
+            body2,
+            frame2,
+            ..
+        } = &mut restraint.target
+        {
+            // The world's own frame is the one thing whose axes turn with the world: a frame
+            // that keeps the old axes stands in for it.
+            for (body, frame) in [(&*body1, frame1), (&*body2, frame2)] {
+                let world_origin = *body == BodyRef::World
+                    && frame == ORIGIN_FRAME
+                    && !model.world_frames.iter().any(|f| f.name == ORIGIN_FRAME);
+                if world_origin {
+                    *frame = OLD_WORLD_FRAME.to_owned();
+                    old_world_axes = true;
                 }
             }
         }
-        extras_kept |= !element.extras.is_empty();
     }
     for load in &mut model.loads {
         if !load.vector_in_body_frame {
@@ -273,12 +172,6 @@ pub fn reorient(model: &mut Model, rotation: &UnitQuaternion<f64>, format: &str)
             turn_point(&mut load.point);
         }
         extras_kept |= !load.extras.is_empty();
-    }
-    for device in &mut model.devices {
-        if device.body == BodyRef::World {
-            turn_frame(&mut device.pose);
-        }
-        extras_kept |= !device.extras.is_empty();
     }
     for frame in &mut model.world_frames {
         turn_frame(&mut frame.pose);
