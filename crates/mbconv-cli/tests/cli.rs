@@ -367,6 +367,69 @@ fn simulate_writes_the_documented_csv() {
     }
 }
 
+/// `simulate -o` writes CSV a CSV reader reads for any body name (DART names bodies like
+/// `sphere skeleton - cog offset (0.05, 0.0, 0.0)/sphere link 1`), with the same numbers, bit
+/// for bit, as `--json`.
+#[test]
+fn simulate_csv_reads_back_for_any_body_name() {
+    let names = [
+        "sphere skeleton - cog offset (0.05, 0.0, 0.0)/sphere link 1",
+        "a \"quoted\",\nmulti-line link",
+    ];
+    let mut text = std::fs::read_to_string(example()).unwrap();
+    for (plain, name) in ["\"link1\"", "\"link2\""].iter().zip(names) {
+        text = text.replace(plain, &serde_json::to_string(name).unwrap());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("named.mbir.json");
+    std::fs::write(&model, text).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "simulate",
+            model.to_str().unwrap(),
+            "--duration",
+            "0.01",
+            "--dt",
+            "0.001",
+            "--integrator",
+            "rk4",
+            "--energy",
+        ];
+        args.extend(extra);
+        let out = mbconv(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        out
+    };
+    let csv_path = dir.path().join("traj.csv");
+    run(&["-o", csv_path.to_str().unwrap()]);
+    let json: serde_json::Value = serde_json::from_slice(&run(&["--json"]).stdout).unwrap();
+    let mut reader = csv::Reader::from_path(&csv_path).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_owned).collect();
+    let mut expected = vec!["t".to_owned()];
+    for name in names {
+        for c in ["x", "y", "z", "qw", "qx", "qy", "qz"] {
+            expected.push(format!("{name}.{c}"));
+        }
+    }
+    expected.extend(["kinetic".to_owned(), "potential".to_owned()]);
+    assert_eq!(header, expected);
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let times = json["t"].as_array().unwrap();
+    assert_eq!(rows.len(), times.len());
+    assert_eq!(rows.len(), 11);
+    for (k, row) in rows.iter().enumerate() {
+        let mut want = vec![times[k].as_f64().unwrap()];
+        for pose in json["poses"][k].as_array().unwrap() {
+            want.extend(pose.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()));
+        }
+        want.push(json["kinetic"][k].as_f64().unwrap());
+        want.push(json["potential"][k].as_f64().unwrap());
+        let got: Vec<u64> = row.iter().map(|f| f.parse::<f64>().unwrap().to_bits()).collect();
+        let want: Vec<u64> = want.iter().map(|x| x.to_bits()).collect();
+        assert_eq!(got, want, "sample {k}");
+    }
+}
+
 #[test]
 fn bushing_design_prints_omega_stiffness_and_damping() {
     let out = mbconv(&[

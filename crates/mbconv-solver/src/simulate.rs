@@ -273,8 +273,9 @@ fn ir_joint_count(model: &Model) -> usize {
 ///
 /// CSV header: `t`, then for each body in model order
 /// `<body>.x,<body>.y,<body>.z,<body>.qw,<body>.qx,<body>.qy,<body>.qz`, then
-/// `kinetic,potential` when energies were recorded. Numbers use Rust's shortest round-trip
-/// formatting.
+/// `kinetic,potential` when energies were recorded. Fields are quoted as RFC 4180 requires
+/// (a body name may hold commas, quotes or line breaks). Numbers use Rust's shortest
+/// round-trip formatting, so they parse back to the same bits.
 ///
 /// ```
 /// use mbconv_ir::{Body, Model};
@@ -339,37 +340,50 @@ impl Trajectory {
         Ok((trajectory, summary))
     }
 
-    /// The CSV header line (without newline).
-    pub fn csv_header(bodies: &[String], energy: bool) -> String {
-        let mut h = String::from("t");
+    /// The CSV column names: `t`, seven per body, then `kinetic` and `potential` when
+    /// `energy` is set.
+    ///
+    /// ```
+    /// let columns = mbconv_solver::Trajectory::csv_header(&["arm, left".to_string()], false);
+    /// assert_eq!(columns.len(), 8);
+    /// assert_eq!(columns[1], "arm, left.x");
+    /// ```
+    pub fn csv_header(bodies: &[String], energy: bool) -> Vec<String> {
+        let mut columns = vec!["t".to_string()];
         for b in bodies {
             for c in ["x", "y", "z", "qw", "qx", "qy", "qz"] {
-                h.push_str(&format!(",{b}.{c}"));
+                columns.push(format!("{b}.{c}"));
             }
         }
         if energy {
-            h.push_str(",kinetic,potential");
+            columns.extend(["kinetic".to_string(), "potential".to_string()]);
         }
-        h
+        columns
     }
 
-    /// Writes the CSV text.
+    /// Writes the CSV text (RFC 4180: a field holding a comma, a quote or a line break, as a
+    /// body name may, is quoted; records end with `\n`).
     pub fn write_csv(&self, out: &mut dyn Write) -> std::io::Result<()> {
         let energy = self.kinetic.is_some() && self.potential.is_some();
-        writeln!(out, "{}", Self::csv_header(&self.bodies, energy))?;
+        let mut writer = csv::WriterBuilder::new()
+            .terminator(csv::Terminator::Any(b'\n'))
+            .quote_style(csv::QuoteStyle::Necessary)
+            .from_writer(out);
+        writer.write_record(Self::csv_header(&self.bodies, energy))?;
+        let mut record: Vec<String> = Vec::new();
         for (k, t) in self.t.iter().enumerate() {
-            write!(out, "{t}")?;
+            record.clear();
+            record.push(t.to_string());
             for p in &self.poses[k] {
-                for x in p {
-                    write!(out, ",{x}")?;
-                }
+                record.extend(p.iter().map(f64::to_string));
             }
             if let (Some(ke), Some(pe)) = (&self.kinetic, &self.potential) {
-                write!(out, ",{},{}", ke[k], pe[k])?;
+                record.push(ke[k].to_string());
+                record.push(pe[k].to_string());
             }
-            writeln!(out)?;
+            writer.write_record(&record)?;
         }
-        Ok(())
+        writer.flush()
     }
 
     /// Writes the JSON text (one object: `bodies`, `t`, `poses`, optional `kinetic`,

@@ -65,6 +65,12 @@ pub const READ_SETTINGS: &[SettingSpec] = &[
         default: "false",
         help: "Chrono's fallbacks for unknown enum values (joint type -> LOCK, unknown shapes dropped) instead of errors",
     },
+    SettingSpec {
+        name: "normalize-quaternions",
+        kind: SettingKind::Flag,
+        default: "false",
+        help: "normalise a non-unit quaternion as written (the centre of mass where the unit rotation puts it) instead of reading the centre of mass where Chrono's parser puts it",
+    },
 ];
 
 /// The settings [`ChronoFormat`] writes with.
@@ -121,6 +127,7 @@ impl Format for ChronoFormat {
         options.check(INFO.name, Direction::Read, READ_SETTINGS)?;
         let import_options = import::ImportOptions {
             lenient: options.flag("lenient"),
+            normalize_quaternions: options.flag("normalize-quaternions"),
             simulation_file: options.text("sim").map(str::to_owned),
         };
         import::read(source, &import_options).map_err(|e| e as FormatError)

@@ -89,9 +89,9 @@ fn explained_by(imported: &Imported, body: &str, field: &str) -> Option<&'static
         })
     };
     match field {
-        "orientation" | "com_position" if about_body("chrono.quaternion_normalized") => {
-            Some("Chrono uses a non-unit quaternion as written; mbconv normalises it and reports it")
-        }
+        "orientation_norm" if about_body("chrono.quaternion_normalized") => Some(
+            "Chrono keeps a non-unit quaternion as written; the IR holds its rotation (the unit quaternion) and reports it",
+        ),
         "mass" if about_body("chrono.fixed_body_mass") => Some(
             "Chrono ignores a fixed body's mass (it keeps 1 kg); mbconv keeps the mass written and reports it",
         ),
@@ -162,7 +162,9 @@ fn mbconv_reads_every_chrono_model_as_chrono_builds_it() {
             let [w, x, y, z] = numbers(body, "orientation_wxyz")[..] else {
                 continue;
             };
-            let theirs_rotation = UnitQuaternion::new_unchecked(Quaternion::new(w, x, y, z));
+            // Chrono keeps a quaternion's norm; its rotation is the unit quaternion's.
+            let theirs = Quaternion::new(w, x, y, z);
+            let theirs_rotation = UnitQuaternion::new_normalize(theirs);
             let checks = [
                 (
                     "mass",
@@ -170,6 +172,7 @@ fn mbconv_reads_every_chrono_model_as_chrono_builds_it() {
                 ),
                 ("position", (ours.position - vector(body, "position")).norm()),
                 ("orientation", ours.orientation.angle_to(&theirs_rotation)),
+                ("orientation_norm", (theirs.norm() - 1.0).abs()),
                 (
                     "com_position",
                     (ours.com_position - vector(body, "com_position")).norm(),
@@ -216,7 +219,7 @@ fn mbconv_reads_every_chrono_model_as_chrono_builds_it() {
 fn vector_scale(body: &Value, field: &str) -> f64 {
     match field {
         "mass" => body["mass"].as_f64().unwrap_or(0.0).abs(),
-        "orientation" => 0.0,
+        "orientation" | "orientation_norm" => 0.0,
         _ => numbers(body, field).iter().fold(0.0, |m, x| m.max(x.abs())),
     }
 }

@@ -39,10 +39,12 @@ fn body(ctx: &mut Ctx, node: &Node, seen: &mut HashSet<String>) -> Result<Body, 
         b.fixed = ctx.boolean(n, "fixed")?;
     }
     let location = ctx.vec3(f.req(ctx, "location")?, "body location")?;
+    let mut body_raw = vec![1.0, 0.0, 0.0, 0.0];
     let rotation = match f.get("orientation") {
         Some(n) => {
             let (q, raw) = ctx.orientation(n, "body orientation", &ip)?;
             convert::keep_orientation(&mut b.extras, "orientation", &raw, &q, ctx.degrees);
+            body_raw = raw;
             q
         }
         None => UnitQuaternion::identity(),
@@ -104,11 +106,14 @@ fn body(ctx: &mut Ctx, node: &Node, seen: &mut HashSet<String>) -> Result<Body, 
         if let Some(n) = fc.get("location") {
             b.inertial.com = ctx.vec3(n, "com location")?;
         }
+        let mut com_raw = vec![1.0, 0.0, 0.0, 0.0];
         if let Some(n) = fc.get("orientation") {
             let (q, raw) = ctx.orientation(n, "com orientation", &ip)?;
             convert::keep_orientation(&mut b.extras, "com.orientation", &raw, &q, ctx.degrees);
             b.inertial.inertia_rotation = q;
+            com_raw = raw;
         }
+        com_as_built(ctx, &mut b, &body_raw, &com_raw, &ip, cnode);
         fc.finish_into(ctx, &mut b.extras, "com.", &ip);
     }
     velocities(ctx, &mut f, &mut b)?;
@@ -120,6 +125,46 @@ fn body(ctx: &mut Ctx, node: &Node, seen: &mut HashSet<String>) -> Result<Body, 
     }
     f.finish_into(ctx, &mut b.extras, "", &ip);
     Ok(b)
+}
+
+/// Puts the centre of mass where Chrono's parser puts it when the body or COM orientation is a
+/// non-unit quaternion (`spec::frames::chrono_com`), unless `normalize-quaternions` is set; the
+/// move is a finding (`chrono.com_as_built`) with its size.
+fn com_as_built(ctx: &mut Ctx, b: &mut Body, body_raw: &[f64], com_raw: &[f64], ip: &str, node: &Node) {
+    let non_unit = |raw: &[f64]| {
+        raw.len() == 4
+            && convert::orientation_from(raw, ctx.degrees)
+                .is_some_and(|(_, n)| (n - 1.0).abs() > convert::UNIT_TOLERANCE)
+    };
+    if ctx.normalize_quaternions
+        || b.inertial.com == Vector3::zeros()
+        || !(non_unit(body_raw) || non_unit(com_raw))
+    {
+        return;
+    }
+    let Some(built) = convert::chrono_com(body_raw, &b.pose.rotation, com_raw, &b.inertial.com, ctx.degrees)
+    else {
+        return;
+    };
+    let written = b.inertial.com;
+    b.inertial.com = built;
+    ctx.finding(
+        "chrono.com_as_built",
+        Severity::Warning,
+        Category::Approximated,
+        ip,
+        Some(node),
+        format!(
+            "Chrono's parser puts the centre of mass at [{}, {}, {}] in the body frame (com.location [{}, {}, {}] through the matrices of the non-unit quaternions, {:.3e} m from where the unit rotation puts it); mbconv reads it there. Chrono then moves this body through a matrix that is not a rotation, which no rigid body does: a jointed such body moves unlike any rigid body in Chrono, and no conversion can reproduce it. Read with normalize-quaternions=true to normalise the quaternion as written",
+            built.x,
+            built.y,
+            built.z,
+            written.x,
+            written.y,
+            written.z,
+            (built - written).norm()
+        ),
+    );
 }
 
 /// The initial velocities: Chrono's are the COM velocity (absolute) and the angular velocity

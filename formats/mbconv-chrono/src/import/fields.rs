@@ -17,6 +17,8 @@ pub(crate) struct Ctx<'a> {
     pub session: ImportSession<'a>,
     pub degrees: bool,
     pub lenient: bool,
+    /// The `normalize-quaternions` setting.
+    pub normalize_quaternions: bool,
     pub data: DataPath,
 }
 
@@ -26,6 +28,7 @@ impl<'a> Ctx<'a> {
             session: ImportSession::new(FORMAT, src),
             degrees: true,
             lenient,
+            normalize_quaternions: false,
             data: DataPath {
                 relative_root: None,
                 base: src.base_dir().map(|p| p.to_path_buf()),
@@ -163,7 +166,15 @@ impl<'a> Ctx<'a> {
                 Category::Approximated,
                 ir_path,
                 Some(node),
-                format!("quaternion for {what} has norm {norm}; normalised (Chrono would use it as written)"),
+                if self.normalize_quaternions {
+                    format!(
+                        "quaternion for {what} has norm {norm}; normalised (normalize-quaternions=true; Chrono would use it as written)"
+                    )
+                } else {
+                    format!(
+                        "quaternion for {what} has norm {norm}; Chrono uses it as written, and its matrix from it is a rotation scaled and shifted (not a rotation), which the IR cannot hold: the rotation is read normalised, a centre of mass where Chrono puts it (chrono.com_as_built); read with normalize-quaternions=true to normalise the quaternion as written"
+                    )
+                },
             );
         }
         Ok((q, values))

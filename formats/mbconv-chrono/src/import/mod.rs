@@ -24,6 +24,9 @@ pub(crate) struct ImportOptions {
     /// Reproduce Chrono's fallbacks for unknown enum values (joint type -> LOCK, unknown
     /// constraint/shape types dropped) instead of failing.
     pub lenient: bool,
+    /// Normalise non-unit quaternions as written (the `normalize-quaternions` setting) instead
+    /// of placing the centre of mass where Chrono's parser puts it.
+    pub normalize_quaternions: bool,
     /// A simulation file to take gravity and time step from (the `sim` setting).
     pub simulation_file: Option<String>,
 }
@@ -98,6 +101,7 @@ const ITEM_LISTS: &[&str] = &[
 /// Reads a Chrono YAML model file (already parsed into nodes).
 fn import(source: &Source, root: &Node, options: &ImportOptions) -> Result<Imported, Box<SourceError>> {
     let mut ctx = Ctx::new(source, options.lenient);
+    ctx.normalize_quaternions = options.normalize_quaternions;
     let mut model = Model::new("model");
     let mut top = Fields::new(&ctx, root, "the file")?;
     let model_node = top.req(&ctx, "model")?;

@@ -8,7 +8,7 @@
 use crate::spec::rotation as conv;
 use mbconv_ir::format::kit::aids;
 use mbconv_ir::{Extras, Pose};
-use nalgebra::{Quaternion, UnitQuaternion, Vector3};
+use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
 
 /// Chrono's degree-to-radian factor (π/180).
 pub const DEG_TO_RAD: f64 = std::f64::consts::PI / 180.0;
@@ -55,6 +55,52 @@ pub fn orientation_from(values: &[f64], degrees: bool) -> Option<(UnitQuaternion
         }
         _ => None,
     }
+}
+
+/// The matrix Chrono builds from an orientation as written (`ChMatrix33` from a quaternion):
+/// for a quaternion `q = [e0, e1, e2, e3]` with `s = |q|²` the entries are those of the unit
+/// formula with `e0² + e1² + e2² + e3²` replaced by 1 only on the diagonal (`2(e0² + e1²) − 1`,
+/// …), so the matrix is `s·R + (s − 1)·I` with `R` the rotation of `q/|q|`: a rotation only when
+/// `s = 1` (`[2, 0, 0, 0]` gives `7·I`). Cardan angles give their rotation. `None` where
+/// [`orientation_from`] gives `None`.
+pub fn chrono_matrix(values: &[f64], degrees: bool) -> Option<Matrix3<f64>> {
+    match values {
+        [e0, e1, e2, e3] => {
+            orientation_from(values, degrees)?;
+            let (w, x, y, z) = (*e0, *e1, *e2, *e3);
+            Some(Matrix3::new(
+                2.0 * (w * w + x * x) - 1.0,
+                2.0 * (x * y - w * z),
+                2.0 * (x * z + w * y),
+                2.0 * (x * y + w * z),
+                2.0 * (w * w + y * y) - 1.0,
+                2.0 * (y * z - w * x),
+                2.0 * (x * z - w * y),
+                2.0 * (y * z + w * x),
+                2.0 * (w * w + z * z) - 1.0,
+            ))
+        }
+        _ => orientation_from(values, degrees).map(|(q, _)| q.to_rotation_matrix().into_inner()),
+    }
+}
+
+/// Where Chrono's parser puts the centre of mass of a body, in the body's reference frame
+/// rotated by the unit rotation `body_unit`: `R̂ᵀ · M_body · M_com · M_comᵀ · com`, with `M` the
+/// matrices of [`chrono_matrix`] (`ChBodyAuxRef::SetFrameCOMToRef` stores the inverse of the COM
+/// frame, whose matrix is `M_comᵀ`, and `SetFrameRefToAbs` inverts it back, which multiplies by
+/// `M_com` instead of undoing it). Equal to `com` (to rounding) when both orientations are
+/// unit; a COM frame `[2, 0, 0, 0]` puts the COM 49 times as far (`7·I` twice).
+pub fn chrono_com(
+    body_values: &[f64],
+    body_unit: &UnitQuaternion<f64>,
+    com_values: &[f64],
+    com: &Vector3<f64>,
+    degrees: bool,
+) -> Option<Vector3<f64>> {
+    let m_body = chrono_matrix(body_values, degrees)?;
+    let m_com = chrono_matrix(com_values, degrees)?;
+    let absolute = m_body * (m_com * (m_com.transpose() * com));
+    Some(body_unit.inverse_transform_vector(&absolute))
 }
 
 /// The numbers the writer uses for a rotation: `[0, 0, 0]` for the identity, Cardan angles
@@ -257,6 +303,49 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn chrono_matrix_of_a_non_unit_quaternion_is_scaled_and_shifted() {
+        // [2, 0, 0, 0]: s = 4, R = I, so 4·I + 3·I.
+        let m = super::chrono_matrix(&[2.0, 0.0, 0.0, 0.0], true).unwrap();
+        assert_eq!(m, nalgebra::Matrix3::identity() * 7.0);
+        // A unit quaternion gives its rotation.
+        let h = std::f64::consts::FRAC_1_SQRT_2;
+        let r = super::chrono_matrix(&[h, 0.0, 0.0, h], true).unwrap();
+        assert!((r - nalgebra::Matrix3::new(0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0)).norm() < 1e-15);
+        // s·R + (s − 1)·I for a general one.
+        let q = [1.0, 0.2, 0.3, 0.1];
+        let s2: f64 = q.iter().map(|x| x * x).sum();
+        let (unit, _) = super::orientation_from(&q, true).unwrap();
+        let expected =
+            unit.to_rotation_matrix().into_inner() * s2 + nalgebra::Matrix3::identity() * (s2 - 1.0);
+        assert!((super::chrono_matrix(&q, true).unwrap() - expected).norm() < 1e-15);
+    }
+
+    #[test]
+    fn chrono_com_is_where_chrono_builds_it() {
+        let (identity, _) = super::orientation_from(&[1.0, 0.0, 0.0, 0.0], true).unwrap();
+        let c = super::chrono_com(
+            &[1.0, 0.0, 0.0, 0.0],
+            &identity,
+            &[2.0, 0.0, 0.0, 0.0],
+            &Vector3::x(),
+            true,
+        );
+        assert_eq!(c, Some(Vector3::new(49.0, 0.0, 0.0)));
+        // Measured with Chrono 10 (chrono_oracle --json): com.location [0.5, 0, 0] with
+        // com.orientation [1, 0.2, 0.3, 0.1] on a body at the origin puts the COM at
+        // [0.7912, 0.0168, 0.0056].
+        let c = super::chrono_com(
+            &[1.0, 0.0, 0.0, 0.0],
+            &identity,
+            &[1.0, 0.2, 0.3, 0.1],
+            &Vector3::new(0.5, 0.0, 0.0),
+            true,
+        )
+        .unwrap();
+        assert!((c - Vector3::new(0.7912, 0.0168, 0.0056)).norm() < 1e-15, "{c}");
+    }
 
     proptest! {
         /// Whatever rotation the IR holds, the numbers the writer picks read back to the
