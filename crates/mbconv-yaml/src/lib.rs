@@ -82,7 +82,8 @@ pub struct Key {
 
 /// Parses a YAML text into a node tree with the parser `options`. Syntax errors (and
 /// duplicate keys, unless the options allow them) come back as `file:line:column` errors with
-/// the finding code `code` (e.g. `chrono.yaml_syntax`).
+/// the finding code `code` (e.g. `chrono.yaml_syntax`). A non-finite number (`.inf`, `1e400`)
+/// is no error here: it stays a text scalar, for the format's reader to judge.
 ///
 /// The parser's resource budgets that count nodes, events and scalar bytes grow with the text
 /// (see [`scaled_budget`]), so that a machine-made model of 100 000 bodies reads; the limits
@@ -90,6 +91,10 @@ pub struct Key {
 /// alias-bomb document is still refused at once, in bounded memory.
 pub fn parse(source: &Source, code: &str, options: serde_saphyr::Options) -> Result<Node, Box<SourceError>> {
     let mut options = options;
+    // A number out of range (`1e400`) or `.inf` is not a syntax error: each format's reader
+    // decides what its loader makes of the text (Choreonoid's `strtod` reads `1e400` as an
+    // infinity, yaml-cpp refuses it). The scalar stays text here.
+    options.non_finite_float_policy = serde_saphyr::NonFiniteFloatPolicy::AsString;
     options.budget = Some(scaled_budget(
         options.budget.take().unwrap_or_default(),
         source.text.len(),

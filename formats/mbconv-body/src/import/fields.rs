@@ -3,7 +3,7 @@
 
 use crate::raw::{Key, Node, NodeKind};
 use crate::spec::{self, FORMAT};
-use mbconv_ir::format::kit::{SourceResult, aids};
+use mbconv_ir::format::kit::{SourceResult, aids, scan};
 use mbconv_ir::format::{Source, SourceError};
 use mbconv_ir::report::SourceSpan;
 use mbconv_ir::{Extras, Pose};
@@ -73,70 +73,75 @@ pub(crate) fn is_key(name: &str, key: &str) -> bool {
     name == camel || name == snake
 }
 
-/// A number. Like Choreonoid (`strtod`), a scalar that starts with a number reads as that
-/// number (`0.t` is 0); the rest is reported.
+/// A number, as Choreonoid's `ValueNode::toDouble` reads a scalar: C's `strtod` on its text
+/// (quoted or not), so `1.`, `.5`, `+2`, `0x1p3` and ` 3` read, and a text that starts with a
+/// number reads as that number (`0.t` is 0; the rest is reported). A text that does not start
+/// with a number is refused. Where this is used the number is a size, a mass, a position...,
+/// so a non-finite value (`inf`, `nan`, `1e400`) is refused too; bounds that may be infinite
+/// are read by [`bound`].
 pub(crate) fn number(doc: &Doc, node: &Node) -> SourceResult<f64> {
-    if let Some(x) = node.as_f64() {
-        return Ok(x);
+    let Some((x, end, text)) = node
+        .scalar()
+        .and_then(|t| scan::strtod(t).map(|(x, e)| (x, e, t)))
+    else {
+        return Err(doc.error(
+            "number",
+            node,
+            format!("expected a number, found {}", describe(node)),
+        ));
+    };
+    if !x.is_finite() {
+        return Err(doc.error(
+            "number",
+            node,
+            format!("expected a finite number, found {text:?} (Choreonoid reads it as {x})"),
+        ));
     }
-    if let Some(text) = node.scalar()
-        && let Some(x) = numeric_prefix(text)
-    {
+    if !text[end..].bytes().all(scan::is_c_space) {
         doc.lenient.borrow_mut().push((
             doc.span(node),
             format!("{text:?} is not a number; Choreonoid reads its numeric start, {x}"),
         ));
-        return Ok(x);
     }
-    Err(doc.error(
-        "number",
-        node,
-        format!("expected a number, found {}", describe(node)),
-    ))
+    Ok(x)
 }
 
-/// The number a text starts with, as C's `strtod` reads it (decimal forms only).
-fn numeric_prefix(text: &str) -> Option<f64> {
-    let t = text.trim_start();
-    let b = t.as_bytes();
-    let mut end = 0;
-    if end < b.len() && (b[end] == b'+' || b[end] == b'-') {
-        end += 1;
-    }
-    let digits_start = end;
-    while end < b.len() && b[end].is_ascii_digit() {
-        end += 1;
-    }
-    let mut digits = end - digits_start;
-    if end < b.len() && b[end] == b'.' {
-        end += 1;
-        let frac = end;
-        while end < b.len() && b[end].is_ascii_digit() {
-            end += 1;
+/// A bound of a range (`jointRange`, `jointVelocityRange`, `maxJointVelocity`,
+/// `maxJointEffort`), as Choreonoid's `readLimitValue` reads it: the whole scalar must be a
+/// number for `strtod` (white space after it allowed), or the symbol `unlimited`. Both
+/// `unlimited` and an infinity on its own side (`inf` as an upper bound, `-inf` as a lower
+/// one, `1e400`) mean "no bound" (`None`); `nan`, or an infinity on the wrong side, is refused.
+pub(crate) fn bound(doc: &Doc, node: &Node, upper: bool) -> SourceResult<Option<f64>> {
+    let text = node.scalar().ok_or_else(|| {
+        doc.error(
+            "joint_range",
+            node,
+            format!(
+                "expected a number or `unlimited` as a range bound, found {}",
+                describe(node)
+            ),
+        )
+    })?;
+    let whole = scan::strtod(text).filter(|(_, end)| text[*end..].bytes().all(scan::is_c_space));
+    let Some((x, _)) = whole else {
+        if text == "unlimited" {
+            return Ok(None);
         }
-        digits += end - frac;
+        return Err(doc.error(
+            "joint_range",
+            node,
+            format!("expected a number or `unlimited` as a range bound, found {text:?}"),
+        ));
+    };
+    let side = if upper { "upper" } else { "lower" };
+    if x.is_nan() || (x.is_infinite() && (x > 0.0) != upper) {
+        return Err(doc.error(
+            "joint_range",
+            node,
+            format!("{text:?} (read as {x}) cannot be the {side} bound of a range"),
+        ));
     }
-    if digits == 0 {
-        return None;
-    }
-    if end < b.len() && (b[end] == b'e' || b[end] == b'E') {
-        let mut e = end + 1;
-        if e < b.len() && (b[e] == b'+' || b[e] == b'-') {
-            e += 1;
-        }
-        let exp = e;
-        while e < b.len() && b[e].is_ascii_digit() {
-            e += 1;
-        }
-        if e > exp {
-            end = e;
-        }
-    }
-    t[..end]
-        .trim_end_matches('.')
-        .parse::<f64>()
-        .ok()
-        .or_else(|| t[..end].parse().ok())
+    Ok(x.is_finite().then_some(x))
 }
 
 /// A string (any scalar's text).

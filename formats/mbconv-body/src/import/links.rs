@@ -238,10 +238,13 @@ fn read_joint(doc: &Doc, node: &Node, link: &mut LinkSpec) -> SourceResult<()> {
     link.range = Limits::default();
     if let Some(n) = get(node, "jointRange") {
         let (lo, hi) = match &n.kind {
-            NodeKind::Seq(items) if items.len() == 2 => (limit(doc, &items[0])?, limit(doc, &items[1])?),
+            NodeKind::Seq(items) if items.len() == 2 => (
+                fields::bound(doc, &items[0], false)?,
+                fields::bound(doc, &items[1], true)?,
+            ),
             NodeKind::Seq(_) => return Err(doc.error("joint_range", n, "jointRange must have two elements")),
             _ => {
-                let hi = limit(doc, n)?;
+                let hi = fields::bound(doc, n, true)?;
                 (hi.map(|x| -x), hi)
             }
         };
@@ -249,7 +252,7 @@ fn read_joint(doc: &Doc, node: &Node, link: &mut LinkSpec) -> SourceResult<()> {
     }
     link.velocity_range = Limits::default();
     if let Some(n) = get(node, "maxJointVelocity") {
-        let hi = limit(doc, n)?;
+        let hi = fields::bound(doc, n, true)?;
         link.velocity_range = angle_limits(
             doc,
             hi.map(|x| -x),
@@ -260,7 +263,7 @@ fn read_joint(doc: &Doc, node: &Node, link: &mut LinkSpec) -> SourceResult<()> {
         );
     } else if let Some(n) = get(node, "jointVelocityRange") {
         let [lo, hi] = match n.items() {
-            [a, b] => [limit(doc, a)?, limit(doc, b)?],
+            [a, b] => [fields::bound(doc, a, false)?, fields::bound(doc, b, true)?],
             _ => return Err(doc.error("joint_range", n, "jointVelocityRange must have two elements")),
         };
         link.velocity_range = angle_limits(doc, lo, hi, revolute, &mut link.joint_extras, "velocity_range");
@@ -270,7 +273,7 @@ fn read_joint(doc: &Doc, node: &Node, link: &mut LinkSpec) -> SourceResult<()> {
         .get("max_joint_effort")
         .or_else(|| node.get("maxJointEffort"))
     {
-        let hi = limit(doc, n)?;
+        let hi = fields::bound(doc, n, true)?;
         link.effort_range = Limits {
             lower: hi.map(|x| -x),
             upper: hi,
@@ -312,14 +315,6 @@ pub(crate) fn axis(doc: &Doc, node: &Node) -> SourceResult<Vector3<f64>> {
             ));
         }
     })
-}
-
-/// One bound: a number, or `unlimited` (`None`).
-fn limit(doc: &Doc, node: &Node) -> SourceResult<Option<f64>> {
-    if node.scalar() == Some("unlimited") {
-        return Ok(None);
-    }
-    fields::number(doc, node).map(Some)
 }
 
 fn angle_limits(

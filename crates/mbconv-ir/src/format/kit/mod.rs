@@ -1,7 +1,8 @@
 //! What every format crate needs and none should write again: the import session
 //! ([`ImportSession`]: source, report, source map, span-aware findings and errors, unique
 //! names), the exactness aids ([`aids`]: numbers kept as written so a same-format round trip is
-//! bit-exact), and one policy for writing numbers ([`numbers`]).
+//! bit-exact), one policy for writing numbers ([`numbers`]) and the reference loaders' ways of
+//! reading them ([`scan`]).
 //!
 //! A format crate has the same rooms as every other: `raw` (the document as read, with spans),
 //! `spec` (keys, defaults and conventions both directions share), `import/`, `export/` (`lower`
@@ -11,6 +12,7 @@
 pub mod aids;
 mod lowering;
 pub mod numbers;
+pub mod scan;
 mod session;
 mod topology;
 mod unsayable;
