@@ -371,6 +371,34 @@ pub fn parse_number(text: &str) -> Option<f64> {
     t.parse::<f64>().ok().filter(|x| x.is_finite())
 }
 
+/// A scalar's text as yaml-cpp's `Node::as<double>()` converts it (the conversion Chrono's
+/// YAML parser uses for every number): libstdc++'s `istringstream >> double` on the whole text
+/// in the "C" locale ([`scan::cxx_stream`](mbconv_ir::format::kit::scan::cxx_stream): decimal
+/// forms only, white space after the number allowed, `1e400` refused), else the YAML
+/// spellings of infinity and NaN exactly as yaml-cpp lists them: `.inf`, `.Inf`, `.INF` (with
+/// an optional `+`), `-.inf`, `-.Inf`, `-.INF`, `.nan`, `.NaN`, `.NAN`. `None`: yaml-cpp throws
+/// `BadConversion`. Whether a non-finite value means anything is the format's call.
+///
+/// ```
+/// use mbconv_yaml::yaml_cpp_double;
+/// assert_eq!(yaml_cpp_double("2."), Some(2.0));
+/// assert_eq!(yaml_cpp_double("-.Inf"), Some(f64::NEG_INFINITY));
+/// assert_eq!(yaml_cpp_double("inf"), None);
+/// assert_eq!(yaml_cpp_double("0x10"), None);
+/// assert_eq!(yaml_cpp_double(".iNf"), None);
+/// ```
+pub fn yaml_cpp_double(text: &str) -> Option<f64> {
+    if let Some(x) = mbconv_ir::format::kit::scan::cxx_stream(text) {
+        return Some(x);
+    }
+    match text {
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => Some(f64::INFINITY),
+        "-.inf" | "-.Inf" | "-.INF" => Some(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => Some(f64::NAN),
+        _ => None,
+    }
+}
+
 /// The node the anchor `&name` is set on in `text` (parsed into `root`): the first node at or
 /// after the first such anchor at or after byte `from`. `None` when there is no such anchor.
 pub fn anchored<'n>(text: &str, root: &'n Node, name: &str, from: usize) -> Option<&'n Node> {

@@ -70,13 +70,26 @@ impl<'a> Ctx<'a> {
         self.session.defaulted(ir_path, span, message);
     }
 
+    /// A number as Chrono reads it: yaml-cpp's `as<double>()` on the scalar's text
+    /// ([`mbconv_yaml::yaml_cpp_double`]). No Chrono number read here can be infinite or NaN
+    /// and mean something (masses, lengths, positions, gains, times), so the infinities and
+    /// NaN yaml-cpp accepts (`.inf`, `-.inf`, `.nan`) are refused with a located error.
     pub fn number(&self, node: &Node, what: &str) -> Result<f64, Box<SourceError>> {
-        node.as_f64().ok_or_else(|| {
-            self.error(
+        let text = node.scalar();
+        match text.and_then(mbconv_yaml::yaml_cpp_double) {
+            Some(x) if x.is_finite() => Ok(x),
+            Some(x) => Err(self.error(
+                node,
+                format!(
+                    "expected a finite number for {what}, found {:?} (Chrono reads it as {x})",
+                    text.unwrap_or_default()
+                ),
+            )),
+            None => Err(self.error(
                 node,
                 format!("expected a number for {what}, found {}", shown(node)),
-            )
-        })
+            )),
+        }
     }
 
     pub fn numbers(&self, node: &Node, what: &str) -> Result<Vec<f64>, Box<SourceError>> {
