@@ -13,8 +13,8 @@
 //!
 //! ```
 //! use mbconv_ir::format::Source;
-//! use mbconv_xml::{Dialect, child};
-//! const URDF: Dialect = Dialect { root: "robot", prefix: "urdf", name: "URDF" };
+//! use mbconv_xml::{Dialect, Numbers, child};
+//! const URDF: Dialect = Dialect { root: "robot", prefix: "urdf", name: "URDF", numbers: Numbers::Rust };
 //! let source = Source::from_string("r.urdf", "<robot name=\"r\">\n  <origin xyz=\"0 0.1 x\"/>\n</robot>");
 //! let document = URDF.parse(&source).unwrap();
 //! let origin = child(document.root_element(), "origin").unwrap();
@@ -25,7 +25,7 @@
 
 pub mod write;
 
-use mbconv_ir::format::kit::SourceResult;
+use mbconv_ir::format::kit::{SourceResult, scan};
 use mbconv_ir::format::{Source, SourceError};
 use mbconv_ir::report::SourceSpan;
 use mbconv_ir::{Value, ValueMap};
@@ -46,6 +46,24 @@ pub struct Dialect {
     pub prefix: &'static str,
     /// The format's name in messages (`SKEL`, `URDF`).
     pub name: &'static str,
+    /// How the format's reference loader converts a number token.
+    pub numbers: Numbers,
+}
+
+/// How a format's reference loader converts one number token (see `docs/formats/<format>.md`,
+/// "Numbers").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Numbers {
+    /// Rust's `str::parse::<f64>`: decimal forms and `inf`, `infinity`, `nan` in any case,
+    /// correctly rounded; a non-finite value is passed on to the format's reader.
+    Rust,
+    /// C++'s `std::stod` on each token (DART 6.20's `toDouble`,
+    /// [`scan::stod`](mbconv_ir::format::kit::scan::stod)): C's `strtod` on a prefix of the token
+    /// (decimal, hexadecimal, `inf`, `nan`); refused when it reads nothing or the value is out
+    /// of range (`1e400`, `1e-310`). Text after the number in a token is ignored by the loader,
+    /// and refused here. A non-finite value is refused except where read as a bound
+    /// ([`Dialect::bound`]).
+    Stod,
 }
 
 /// A whitespace-separated token of a text or an attribute value, with its byte offset in the
@@ -60,7 +78,7 @@ impl Dialect {
     ///
     /// ```
     /// use mbconv_ir::format::Source;
-    /// let d = mbconv_xml::Dialect { root: "skel", prefix: "skel", name: "SKEL" };
+    /// let d = mbconv_xml::Dialect { root: "skel", prefix: "skel", name: "SKEL", numbers: mbconv_xml::Numbers::Rust };
     /// let src = Source::from_string("a.skel", "<skel/>");
     /// let e = d.error(&src, "missing", Some(src.span(1, 4)), "no world");
     /// assert_eq!((e.code.as_str(), e.to_string().as_str()), ("skel.missing", "a.skel:1:2: no world"));
@@ -84,7 +102,7 @@ impl Dialect {
     ///
     /// ```
     /// use mbconv_ir::format::Source;
-    /// let d = mbconv_xml::Dialect { root: "skel", prefix: "skel", name: "SKEL" };
+    /// let d = mbconv_xml::Dialect { root: "skel", prefix: "skel", name: "SKEL", numbers: mbconv_xml::Numbers::Rust };
     /// let e = d.parse(&Source::from_string("a.skel", "<robot/>")).unwrap_err();
     /// assert_eq!(e.to_string(), "a.skel:1:1: expected the root element <skel>, found <robot>");
     /// ```
@@ -165,23 +183,139 @@ impl Dialect {
         Ok(())
     }
 
-    /// Parses one number token exactly (correctly rounded), or says what was expected.
-    fn number(&self, source: &Source, token: &Token, what: &str) -> SourceResult<f64> {
-        token.text.parse::<f64>().map_err(|_| {
+    /// Parses one number token as the format's loader does ([`Numbers`]), or says what was
+    /// expected. Non-finite values pass only where `bound` is true or the syntax is
+    /// [`Numbers::Rust`].
+    fn token_number(&self, source: &Source, token: &Token, what: &str, bound: bool) -> SourceResult<f64> {
+        let span = || Some(source.span(token.offset, token.text.len()));
+        let expected = || {
             self.error(
                 source,
                 "number",
-                Some(source.span(token.offset, token.text.len())),
+                span(),
                 format!("expected a number in {what}, found {:?}", token.text),
             )
-        })
+        };
+        match self.numbers {
+            Numbers::Rust => token.text.parse::<f64>().map_err(|_| expected()),
+            Numbers::Stod => {
+                let (x, end) = match scan::stod(token.text) {
+                    Ok(read) => read,
+                    Err(scan::StodError::NoNumber) => return Err(expected()),
+                    Err(scan::StodError::OutOfRange) => {
+                        return Err(self.error(
+                            source,
+                            "number",
+                            span(),
+                            format!(
+                                "{:?} in {what} is out of the range of a double ({} refuses it)",
+                                token.text, self.name
+                            ),
+                        ));
+                    }
+                };
+                if end != token.text.len() {
+                    return Err(self.error(
+                        source,
+                        "number",
+                        span(),
+                        format!(
+                            "expected a number in {what}, found {:?} ({} reads its start, {x}, and ignores the rest)",
+                            token.text, self.name
+                        ),
+                    ));
+                }
+                if !bound && !x.is_finite() {
+                    return Err(self.error(
+                        source,
+                        "number",
+                        span(),
+                        format!("expected a finite number in {what}, found {:?}", token.text),
+                    ));
+                }
+                Ok(x)
+            }
+        }
+    }
+
+    fn number(&self, source: &Source, token: &Token, what: &str) -> SourceResult<f64> {
+        self.token_number(source, token, what, false)
+    }
+
+    /// The bound of a range in element `node`'s text (one number): an infinity on its own
+    /// side (`inf` as an upper bound, `-inf` as a lower one) is no bound (`None`); NaN or an
+    /// infinity on the other side is an error at the token.
+    ///
+    /// ```
+    /// use mbconv_ir::format::Source;
+    /// let d = mbconv_xml::Dialect { root: "u", prefix: "skel", name: "SKEL", numbers: mbconv_xml::Numbers::Stod };
+    /// let src = Source::from_string("a.skel", "<u>inf</u>");
+    /// let doc = d.parse(&src).unwrap();
+    /// assert_eq!(d.bound(&src, doc.root_element(), true).unwrap(), None);
+    /// assert!(d.bound(&src, doc.root_element(), false).is_err());
+    /// ```
+    pub fn bound(&self, source: &Source, node: Node, upper: bool) -> SourceResult<Option<f64>> {
+        let what = format!("<{}>", node.tag_name().name());
+        let tokens = text_tokens(source, node);
+        let [token] = tokens.as_slice() else {
+            return Err(self.error(
+                source,
+                "count",
+                Some(span_of_node(source, node)),
+                format!("{what} needs 1 number, found {}", tokens.len()),
+            ));
+        };
+        self.bound_token(source, token, &what, upper)
+    }
+
+    /// The bound in attribute `name` (see [`Dialect::bound`]); `None` when it is absent.
+    pub fn attribute_bound(
+        &self,
+        source: &Source,
+        node: Node,
+        name: &str,
+        upper: bool,
+    ) -> SourceResult<Option<Option<f64>>> {
+        let Some(tokens) = attribute_tokens(source, node, name) else {
+            return Ok(None);
+        };
+        let what = format!("`{name}` of <{}>", node.tag_name().name());
+        let [token] = tokens.as_slice() else {
+            return Err(self.error(
+                source,
+                "count",
+                Some(span_of_attribute(source, node, name)),
+                format!("{what} needs 1 number, found {}", tokens.len()),
+            ));
+        };
+        self.bound_token(source, token, &what, upper).map(Some)
+    }
+
+    fn bound_token(
+        &self,
+        source: &Source,
+        token: &Token,
+        what: &str,
+        upper: bool,
+    ) -> SourceResult<Option<f64>> {
+        let x = self.token_number(source, token, what, true)?;
+        if x.is_nan() || (x.is_infinite() && (x > 0.0) != upper) {
+            let side = if upper { "upper" } else { "lower" };
+            return Err(self.error(
+                source,
+                "number",
+                Some(source.span(token.offset, token.text.len())),
+                format!("{:?} in {what} cannot be the {side} bound of a range", token.text),
+            ));
+        }
+        Ok(x.is_finite().then_some(x))
     }
 
     /// The numbers of an element's text (any count), each error pointing at its token.
     ///
     /// ```
     /// use mbconv_ir::format::Source;
-    /// let d = mbconv_xml::Dialect { root: "skel", prefix: "skel", name: "SKEL" };
+    /// let d = mbconv_xml::Dialect { root: "skel", prefix: "skel", name: "SKEL", numbers: mbconv_xml::Numbers::Rust };
     /// let src = Source::from_string("a.skel", "<skel> 0.1 -2e-3 </skel>");
     /// let doc = d.parse(&src).unwrap();
     /// assert_eq!(d.numbers(&src, doc.root_element()).unwrap(), vec![0.1, -0.002]);
@@ -245,7 +379,7 @@ impl Dialect {
     ///
     /// ```
     /// use mbconv_ir::format::Source;
-    /// let d = mbconv_xml::Dialect { root: "robot", prefix: "urdf", name: "URDF" };
+    /// let d = mbconv_xml::Dialect { root: "robot", prefix: "urdf", name: "URDF", numbers: mbconv_xml::Numbers::Rust };
     /// let src = Source::from_string("r.urdf", "<robot a=\" 1  2.5 \"/>");
     /// let doc = d.parse(&src).unwrap();
     /// assert_eq!(d.attribute_numbers(&src, doc.root_element(), "a").unwrap(), Some(vec![1.0, 2.5]));
@@ -342,7 +476,7 @@ fn plural(n: usize) -> &'static str {
 ///
 /// ```
 /// use mbconv_ir::format::Source;
-/// let d = mbconv_xml::Dialect { root: "skel", prefix: "skel", name: "SKEL" };
+/// let d = mbconv_xml::Dialect { root: "skel", prefix: "skel", name: "SKEL", numbers: mbconv_xml::Numbers::Rust };
 /// let src = Source::from_string("a.skel", "<skel>\n  <world/></skel>");
 /// let doc = d.parse(&src).unwrap();
 /// let span = mbconv_xml::span_of_node(&src, mbconv_xml::child(doc.root_element(), "world").unwrap());
@@ -526,11 +660,13 @@ mod tests {
         root: "skel",
         prefix: "skel",
         name: "SKEL",
+        numbers: Numbers::Rust,
     };
     const URDF: Dialect = Dialect {
         root: "robot",
         prefix: "urdf",
         name: "URDF",
+        numbers: Numbers::Rust,
     };
 
     fn source(text: &str) -> Source {

@@ -182,6 +182,7 @@ const MJCF: mbconv_xml::Dialect = mbconv_xml::Dialect {
     root: "mujoco",
     prefix: "mjcf",
     name: "MJCF",
+    numbers: mbconv_xml::Numbers::Rust,
 };
 
 /// Parses one file of `files` into an owned tree (through the shared XML layer: positions,

@@ -12,6 +12,7 @@ pub(crate) const SKEL: Dialect = Dialect {
     root: "skel",
     prefix: "skel",
     name: "SKEL",
+    numbers: mbconv_xml::Numbers::Stod,
 };
 
 /// Parses `source` as a SKEL XML document.
@@ -65,6 +66,19 @@ pub(crate) fn scalar(source: &Source, node: Node) -> SourceResult<f64> {
 /// The number in child element `name`, when present.
 pub(crate) fn child_scalar(source: &Source, node: Node, name: &str) -> SourceResult<Option<f64>> {
     SKEL.child_scalar(source, node, name)
+}
+
+/// The range bound in child element `name`, when present: `Some(None)` for an infinity on its
+/// side (no bound), as DART keeps it.
+pub(crate) fn child_bound(
+    source: &Source,
+    node: Node,
+    name: &str,
+    upper: bool,
+) -> SourceResult<Option<Option<f64>>> {
+    child(node, name)
+        .map(|c| SKEL.bound(source, c, upper))
+        .transpose()
 }
 
 /// A boolean written `1`, `0`, `true` or `false` (DART's `toBool`).

@@ -91,7 +91,8 @@ fn init_pos_of_the_wrong_length_and_bad_attribute() {
                 <dof><position lower=\"low\"/></dof></joint></skeleton></world></skel>";
     let e = error(text);
     assert!(
-        e.starts_with("bad.skel:3:") && e.contains("attribute `lower`"),
+        e.starts_with("bad.skel:3:")
+            && e.contains("expected a number in `lower` of <position>, found \"low\""),
         "{e}"
     );
 }

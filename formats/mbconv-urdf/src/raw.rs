@@ -10,6 +10,7 @@ pub(crate) const URDF: Dialect = Dialect {
     root: "robot",
     prefix: "urdf",
     name: "URDF",
+    numbers: mbconv_xml::Numbers::Rust,
 };
 
 /// The hint every xacro refusal gives.

@@ -33,6 +33,7 @@ pub(crate) const SDF: Dialect = Dialect {
     root: "sdf",
     prefix: "sdf",
     name: "SDFormat",
+    numbers: mbconv_xml::Numbers::Rust,
 };
 
 /// How deep `<include>`s may nest (a file including itself is refused before that).

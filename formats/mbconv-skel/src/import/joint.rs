@@ -6,7 +6,6 @@ use crate::raw::{self, child, children, elements, span_of_attribute};
 use crate::spec::plane::orthonormal_plane;
 use crate::spec::verbatim::element_value;
 use crate::spec::{ACTUATORS, EULER_ORDERS, PLANE_AXES_AID, TRANSFORMATION_AID, plain_dof};
-use mbconv_ir::format::Source;
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::report::path;
 use mbconv_ir::{BodyRef, Category, DofProperties, EulerOrder, Joint, JointKind, Limits, Severity};
@@ -322,12 +321,15 @@ impl Importer<'_> {
                     _ => None,
                 };
                 if let Some(limits) = limits {
-                    for (attr, side) in [("lower", &mut limits.lower), ("upper", &mut limits.upper)] {
-                        if let Some(value) = attribute_number(src, e, attr)? {
-                            *side = finite(value);
+                    for (attr, side, upper) in [
+                        ("lower", &mut limits.lower, false),
+                        ("upper", &mut limits.upper, true),
+                    ] {
+                        if let Some(bound) = raw::SKEL.attribute_bound(src, e, attr, upper)? {
+                            *side = bound;
                         }
                     }
-                    if let Some(initial) = attribute_number(src, e, "initial")? {
+                    if let Some(initial) = raw::SKEL.attribute_scalar(src, e, "initial")? {
                         match tag {
                             "position" => coordinates.q[index] = initial,
                             "velocity" => {
@@ -474,8 +476,8 @@ impl Importer<'_> {
         let src = self.source();
         if let Some(limit) = child(axis, "limit") {
             dof.position_limits = Limits {
-                lower: raw::child_scalar(src, limit, "lower")?.and_then(finite),
-                upper: raw::child_scalar(src, limit, "upper")?.and_then(finite),
+                lower: raw::child_bound(src, limit, "lower", false)?.flatten(),
+                upper: raw::child_bound(src, limit, "upper", true)?.flatten(),
             };
         }
         if let Some(dynamics) = child(axis, "dynamics") {
@@ -503,21 +505,4 @@ impl Importer<'_> {
         }
         Ok(())
     }
-}
-
-fn attribute_number(source: &Source, node: Node, name: &str) -> SourceResult<Option<f64>> {
-    let Some(text) = node.attribute(name) else {
-        return Ok(None);
-    };
-    text.trim().parse::<f64>().map(Some).map_err(|_| {
-        Box::new(source.error(
-            "skel.number",
-            Some(span_of_attribute(source, node, name)),
-            format!("expected a number in attribute `{name}`, found {text:?}"),
-        ))
-    })
-}
-
-fn finite(x: f64) -> Option<f64> {
-    x.is_finite().then_some(x)
 }

@@ -67,7 +67,7 @@ pub fn strtod(text: &str) -> Option<(f64, usize)> {
     if rest.len() > 2
         && rest[0] == b'0'
         && (rest[1] == b'x' || rest[1] == b'X')
-        && let Some((x, len)) = hex(&rest[2..])
+        && let Some((x, len, _)) = hex(&rest[2..])
     {
         return Some((sign(x), i + 2 + len));
     }
@@ -75,6 +75,57 @@ pub fn strtod(text: &str) -> Option<(f64, usize)> {
     // The prefix is a decimal number Rust's parser reads the same way, correctly rounded.
     let x: f64 = text[i..i + len].parse().ok()?;
     Some((sign(x), i + len))
+}
+
+/// Why `std::stod` throws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StodError {
+    /// `std::invalid_argument`: `strtod` read nothing.
+    NoNumber,
+    /// `std::out_of_range`: `strtod` set `errno` to `ERANGE`: the value overflows to an
+    /// infinity, or underflows (a nonzero number read as zero or as an inexact subnormal).
+    OutOfRange,
+}
+
+/// C++'s `std::stod` with libstdc++ and glibc: [`strtod`], refused when it reads nothing or
+/// sets `ERANGE`. Like `strtod` it reads a prefix (the rest is ignored: `std::stod` only
+/// reports where it stopped), so the end offset is returned too. `inf` and `nan` read (no
+/// `ERANGE`), `1e400` and `1e-310` do not. A decimal text is taken to underflow whenever its
+/// nonzero value reads as zero or a subnormal (an exact decimal subnormal needs some 750
+/// digits).
+///
+/// ```
+/// use mbconv_ir::format::kit::scan::{StodError, stod};
+/// assert_eq!(stod("0.t"), Ok((0.0, 2)));
+/// assert_eq!(stod("-inf"), Ok((f64::NEG_INFINITY, 4)));
+/// assert_eq!(stod("1e400"), Err(StodError::OutOfRange));
+/// assert_eq!(stod("1e-310"), Err(StodError::OutOfRange));
+/// assert_eq!(stod("0x1p-1074"), Ok((f64::from_bits(1), 9)));
+/// assert_eq!(stod("x"), Err(StodError::NoNumber));
+/// ```
+pub fn stod(text: &str) -> Result<(f64, usize), StodError> {
+    let (x, end) = strtod(text).ok_or(StodError::NoNumber)?;
+    let read = text[..end].trim_start_matches(|c: char| c.is_ascii() && is_c_space(c as u8));
+    let digits = read.trim_start_matches(['+', '-']);
+    let is_hex = digits.len() > 1 && digits.as_bytes()[1].eq_ignore_ascii_case(&b'x');
+    let named = digits.starts_with(|c: char| c.is_ascii_alphabetic()); // inf, nan
+    if named {
+        return Ok((x, end));
+    }
+    let range_error = if is_hex {
+        let b = digits.as_bytes();
+        hex(&b[2..])
+            .is_some_and(|(_, _, inexact)| inexact && (x.is_infinite() || x.abs() < f64::MIN_POSITIVE))
+    } else {
+        let mantissa = digits.split(['e', 'E']).next().unwrap_or("");
+        let nonzero = mantissa.bytes().any(|c| matches!(c, b'1'..=b'9'));
+        x.is_infinite() || (nonzero && x.abs() < f64::MIN_POSITIVE)
+    };
+    if range_error {
+        Err(StodError::OutOfRange)
+    } else {
+        Ok((x, end))
+    }
 }
 
 /// `std::istringstream(text) >> std::noskipws >> x` followed by `(stream >> std::ws).eof()`
@@ -167,7 +218,7 @@ fn decimal_prefix(b: &[u8]) -> Option<usize> {
 
 /// The hexadecimal significand and binary exponent after `0x`: its value, correctly rounded
 /// to nearest (ties to even, subnormals included), and its length, or `None` without a digit.
-fn hex(b: &[u8]) -> Option<(f64, usize)> {
+fn hex(b: &[u8]) -> Option<(f64, usize, bool)> {
     const KEPT: u32 = 112; // significant bits gathered before the rest only counts as sticky
     let mut mantissa: u128 = 0;
     let mut bits: u32 = 0; // significant bits held in `mantissa`
@@ -222,24 +273,25 @@ fn hex(b: &[u8]) -> Option<(f64, usize)> {
             end = e;
         }
     }
-    Some((round_binary(mantissa, exponent, sticky), end))
+    let (x, inexact) = round_binary(mantissa, exponent, sticky);
+    Some((x, end, inexact))
 }
 
 /// `mantissa · 2^exponent` (plus a nonzero amount below the last bit when `sticky`) rounded
-/// to the nearest `f64`, ties to even.
-fn round_binary(mantissa: u128, exponent: i64, sticky: bool) -> f64 {
+/// to the nearest `f64`, ties to even, and whether that rounding changed the value.
+fn round_binary(mantissa: u128, exponent: i64, sticky: bool) -> (f64, bool) {
     if mantissa == 0 {
-        return 0.0;
+        return (0.0, sticky);
     }
     let width = i64::from(128 - mantissa.leading_zeros());
     let top = width - 1 + exponent; // the exponent of the leading bit
     if top > 1023 {
-        return f64::INFINITY;
+        return (f64::INFINITY, true);
     }
     // Bits of precision available at this magnitude (53, fewer for subnormals).
     let precision = if top >= -1022 { 53 } else { 53 - (-1022 - top) };
     let shift = width - precision.max(0);
-    let (mut q, mut scale) = (mantissa, exponent);
+    let (mut q, mut scale, mut inexact) = (mantissa, exponent, sticky);
     if shift > 0 {
         let (kept, dropped, half) = if shift >= 128 {
             (0, mantissa, None)
@@ -254,16 +306,17 @@ fn round_binary(mantissa: u128, exponent: i64, sticky: bool) -> f64 {
             Some(half) => dropped > half || (dropped == half && (sticky || kept & 1 == 1)),
             None => false,
         };
+        inexact |= dropped != 0;
         q = kept + u128::from(up);
         scale = exponent + shift;
     }
     if q == 0 {
-        return 0.0;
+        return (0.0, true);
     }
     // q < 2^54 and q · 2^scale is an `f64` (or overflows to infinity): scale in two exact steps.
     let first = scale.clamp(-1000, 1000);
     let x = (q as f64) * pow2(first);
-    x * pow2(scale - first)
+    (x * pow2(scale - first), inexact)
 }
 
 /// `2^k` for `k` in the normal exponent range (clamped to it).
@@ -338,6 +391,32 @@ mod tests {
         ];
         for (text, want) in cases {
             assert_eq!(strtod(text).unwrap().0.to_bits(), want.to_bits(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn stod_refuses_what_sets_erange_in_glibc() {
+        // Checked against glibc's strtod and errno.
+        let cases: &[(&str, Result<f64, StodError>)] = &[
+            ("1e-310", Err(StodError::OutOfRange)),
+            ("4.9406564584124654e-324", Err(StodError::OutOfRange)),
+            ("2.2250738585072011e-308", Err(StodError::OutOfRange)),
+            ("2.2250738585072014e-308", Ok(f64::MIN_POSITIVE)),
+            ("1e-400", Err(StodError::OutOfRange)),
+            ("0e-400", Ok(0.0)),
+            ("0x1p-1074", Ok(f64::from_bits(1))),
+            ("0x1.8p-1074", Err(StodError::OutOfRange)),
+            ("0x1p-1022", Ok(f64::MIN_POSITIVE)),
+            ("0x1p1024", Err(StodError::OutOfRange)),
+            ("1e400", Err(StodError::OutOfRange)),
+            ("inf", Ok(f64::INFINITY)),
+            ("  -0", Ok(-0.0)),
+            ("", Err(StodError::NoNumber)),
+            ("-.", Err(StodError::NoNumber)),
+        ];
+        for (text, want) in cases {
+            let got = stod(text).map(|(x, _)| x.to_bits());
+            assert_eq!(got, want.map(f64::to_bits), "{text:?}");
         }
     }
 
