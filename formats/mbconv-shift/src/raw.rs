@@ -195,6 +195,8 @@ impl Parser<'_> {
             Some(_) => {
                 if let Some(json) = self.literal() {
                     json
+                } else if let Some(message) = self.not_a_json_number() {
+                    return Err(self.error(message));
                 } else {
                     return Err(
                         self.error("expected a value (object, array, string, number, true, false or null)")
@@ -207,6 +209,27 @@ impl Parser<'_> {
             offset,
             length: self.pos - offset,
         })
+    }
+
+    /// What is wrong with a number spelling JSON does not have (`+1`, `.5`, `Infinity`, `NaN`,
+    /// as Python's `json` writes non-finite floats), when the text here starts with one.
+    fn not_a_json_number(&self) -> Option<String> {
+        let rest = &self.bytes[self.pos..];
+        for word in ["Infinity", "NaN"] {
+            if rest.starts_with(word.as_bytes()) {
+                return Some(format!(
+                    "`{word}` is not a JSON number (Python's json writes it for a non-finite float); \
+                     no Shift number can be infinite or NaN"
+                ));
+            }
+        }
+        match rest {
+            [b'+', ..] => Some("a JSON number has no leading `+`".to_owned()),
+            [b'.', d, ..] if d.is_ascii_digit() => {
+                Some("a JSON number starts with a digit (write `0.5`, not `.5`)".to_owned())
+            }
+            _ => None,
+        }
     }
 
     fn literal(&mut self) -> Option<Json> {
@@ -392,9 +415,25 @@ impl Parser<'_> {
         };
         if self.peek() == Some(b'-') {
             self.pos += 1;
+            if let Some(message) = self.not_a_json_number() {
+                return Err(self.error(message));
+            }
         }
+        let first = self.pos;
         if !digits(self) {
             return Err(self.error("expected digits in a number"));
+        }
+        if self.pos - first > 1 && self.bytes[first] == b'0' {
+            return Err(SyntaxError {
+                offset: start,
+                message: format!(
+                    "a JSON number has no leading zero ({:?})",
+                    &self.text[start..self.pos]
+                ),
+            });
+        }
+        if matches!(self.peek(), Some(b'x' | b'X')) && self.pos - first == 1 {
+            return Err(self.error("a JSON number is decimal (no hexadecimal)"));
         }
         let mut integer = true;
         if self.peek() == Some(b'.') {
@@ -422,7 +461,7 @@ impl Parser<'_> {
         if !x.is_finite() {
             return Err(SyntaxError {
                 offset: start,
-                message: format!("number {text:?} is out of range"),
+                message: format!("number {text:?} is out of the range of a double"),
             });
         }
         Ok(Json::Number(x, integer))
