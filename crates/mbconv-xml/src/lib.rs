@@ -64,6 +64,12 @@ pub enum Numbers {
     /// and refused here. A non-finite value is refused except where read as a bound
     /// ([`Dialect::bound`]).
     Stod,
+    /// libstdc++'s `istringstream >> double` on each token, which must be read whole
+    /// (urdfdom's `strToDouble`,
+    /// [`scan::cxx_stream`](mbconv_ir::format::kit::scan::cxx_stream)): decimal forms only; no
+    /// `inf`, `nan` or hexadecimal; an overflow (`1e400`) is refused, an underflow reads as
+    /// zero or a subnormal. Every value read is finite.
+    CxxStream,
 }
 
 /// A whitespace-separated token of a text or an attribute value, with its byte offset in the
@@ -198,6 +204,24 @@ impl Dialect {
         };
         match self.numbers {
             Numbers::Rust => token.text.parse::<f64>().map_err(|_| expected()),
+            Numbers::CxxStream => scan::cxx_stream(token.text).ok_or_else(|| {
+                let overflow = scan::strtod(token.text).is_some_and(|(x, end)| {
+                    end == token.text.len() && x.is_infinite() && token.text.contains(['e', 'E'])
+                });
+                if overflow {
+                    self.error(
+                        source,
+                        "number",
+                        span(),
+                        format!(
+                            "{:?} in {what} is out of the range of a double ({} refuses it)",
+                            token.text, self.name
+                        ),
+                    )
+                } else {
+                    expected()
+                }
+            }),
             Numbers::Stod => {
                 let (x, end) = match scan::stod(token.text) {
                     Ok(read) => read,

@@ -10,7 +10,7 @@ pub(crate) const URDF: Dialect = Dialect {
     root: "robot",
     prefix: "urdf",
     name: "URDF",
-    numbers: mbconv_xml::Numbers::Rust,
+    numbers: mbconv_xml::Numbers::CxxStream,
 };
 
 /// The hint every xacro refusal gives.
