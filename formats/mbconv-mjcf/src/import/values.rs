@@ -4,7 +4,7 @@
 
 use crate::raw::{Attr, Element, Files};
 use crate::spec::defaults::{ClassId, Classes, Origin, resolve_numbers};
-use mbconv_ir::format::kit::SourceResult;
+use mbconv_ir::format::kit::{SourceResult, scan};
 
 /// Attribute values of one model: the files (for errors) and the default classes.
 pub(crate) struct Values<'d> {
@@ -17,21 +17,7 @@ impl<'d> Values<'d> {
     pub fn numbers(&self, attr: &Attr, len: usize, exact: bool) -> SourceResult<Vec<f64>> {
         let mut out = Vec::new();
         for token in attr.value.split_ascii_whitespace() {
-            let x: f64 = token.parse().map_err(|_| {
-                self.files.error(
-                    &attr.loc,
-                    "number",
-                    format!("expected a number in `{}`, found {token:?}", attr.name),
-                )
-            })?;
-            if !x.is_finite() {
-                return Err(self.files.error(
-                    &attr.loc,
-                    "number",
-                    format!("`{}` holds a number that is not finite ({token})", attr.name),
-                ));
-            }
-            out.push(x);
+            out.push(self.number(attr, token)?);
         }
         if out.len() > len {
             return Err(self.files.error(
@@ -48,6 +34,42 @@ impl<'d> Values<'d> {
             ));
         }
         Ok(out)
+    }
+
+    /// One number token as MuJoCo reads it: C's `strtod` must read the whole token (decimal,
+    /// hexadecimal, `inf`, `nan`), and a finite spelling that overflows (`1e400`) is "too
+    /// large". MuJoCo keeps `inf` and `nan`; no number mbconv reads from MJCF may be
+    /// non-finite yet (a `range` of `inf` would be no bound: not followed), so they are
+    /// refused here.
+    fn number(&self, attr: &Attr, token: &str) -> SourceResult<f64> {
+        let Some((x, _)) = scan::strtod(token).filter(|(_, end)| *end == token.len()) else {
+            return Err(self.files.error(
+                &attr.loc,
+                "number",
+                format!("expected a number in `{}`, found {token:?}", attr.name),
+            ));
+        };
+        let named = token
+            .trim_start_matches(['+', '-'])
+            .starts_with(|c: char| c.is_ascii_alphabetic());
+        if x.is_infinite() && !named {
+            return Err(self.files.error(
+                &attr.loc,
+                "number",
+                format!(
+                    "number is too large in attribute `{}` ({token}), as MuJoCo says",
+                    attr.name
+                ),
+            ));
+        }
+        if !x.is_finite() {
+            return Err(self.files.error(
+                &attr.loc,
+                "number",
+                format!("`{}` holds a number that is not finite ({token})", attr.name),
+            ));
+        }
+        Ok(x)
     }
 
     /// Exactly `N` numbers of an element's own attribute, when present.
