@@ -188,9 +188,10 @@ fn a_linear_tsda_becomes_frame_pair_restraints() {
     let mut mass = Body::new("mass");
     mass.pose = Pose::from_translation(Vector3::new(0.0, 0.0, -1.0));
     m.bodies.push(mass);
+    // The slide is across the spring (along x): a TSDA along it would be its spring instead.
     m.joints.push(Joint::new(
         "slide",
-        JointKind::Prismatic { axis: Vector3::z() },
+        JointKind::Prismatic { axis: Vector3::x() },
         BodyRef::World,
         BodyRef::body("mass"),
     ));

@@ -218,7 +218,15 @@ fn simulation(s: &mut LowerSession) {
     s.model.extras = extras;
 }
 
+/// A pure linear damper on a joint's own axis is that joint's damping (URDF joints have no
+/// spring); every other force element is lost.
 fn force_elements(s: &mut LowerSession) {
+    let f = mbconv_ir::lower::force_elements_as_joint_springs(
+        &mut s.model,
+        FORMAT,
+        mbconv_ir::lower::JointSpringSupport::DamperOnly,
+    );
+    s.absorb(f);
     s.lose_all_force_elements(|kind| format!("URDF has no {} force elements", kind));
 }
 

@@ -106,8 +106,20 @@ pub const FEATURE_SUPPORT: &[FeatureSupport] = &[
         ),
     ),
     row(Feature::Constraints, Support::Lost("URDF has no constraints")),
-    row(Feature::Tsda, Support::Lost("URDF has no force elements")),
-    row(Feature::Rsda, Support::Lost("URDF has no force elements")),
+    row(
+        Feature::Tsda,
+        Support::Equivalent(
+            "a pure linear damper along a prismatic joint's axis between its bodies: the joint's <dynamics damping>; \
+             others lost (URDF has no force elements, its joints no springs)",
+        ),
+    ),
+    row(
+        Feature::Rsda,
+        Support::Equivalent(
+            "a pure linear damper about a revolute joint's axis between its bodies: the joint's <dynamics damping>; \
+             others lost (URDF has no force elements, its joints no springs)",
+        ),
+    ),
     row(Feature::Bushings, Support::Lost("URDF has no bushings")),
     row(Feature::Restraints, Support::Lost("URDF has no force elements")),
     row(Feature::Motors, Support::Lost("URDF has no motors")),

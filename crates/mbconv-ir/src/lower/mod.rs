@@ -15,6 +15,11 @@
 //!   approximated and reported when the joint cannot move that way).
 //! * [`drop_free_loop_joints`]: for formats whose loop-closing elements cannot be free joints
 //!   (Choreonoid): a free joint that closes a loop constrains nothing and is left out.
+//! * [`force_elements_as_joint_springs`]: for formats whose joints carry springs and dampers
+//!   (SKEL, Shift, MJCF, SDFormat; URDF dampers only): an RSDA about a revolute joint's axis or a
+//!   TSDA along a prismatic joint's axis, between the joint's own bodies and with a linear law,
+//!   becomes that joint's spring and damper (exactly). The inverse, for formats with force
+//!   elements but no joint springs, is Chrono's writer's (it needs Chrono's joint frames).
 //! * [`explicit_free_joints`]: a floating body (no joint) gets an explicit free joint from the
 //!   world that carries its initial velocity.
 //! * [`reverse_joint`]: swaps a joint's parent and child (formats whose joints point from the
@@ -36,6 +41,7 @@ mod free_loops;
 mod inactive;
 mod initial_state;
 mod joint_rates;
+mod joint_springs;
 mod rename;
 mod reorient;
 mod reverse;
@@ -45,6 +51,7 @@ pub use free_loops::drop_free_loop_joints;
 pub use inactive::fix_inactive_bodies;
 pub use initial_state::{bake_initial_state, disable_immobile_groups};
 pub use joint_rates::{FIT_TOLERANCE, explicit_free_joints, fit_joint_rates};
+pub use joint_springs::{JointSpringSupport, force_elements_as_joint_springs};
 pub use rename::{rename_bodies, rename_body};
 pub use reorient::{OLD_WORLD_FRAME, UpAxis, reorient, rotation_to_up};
 pub use reverse::{ReverseError, reverse_joint};

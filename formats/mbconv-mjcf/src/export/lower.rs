@@ -75,6 +75,14 @@ pub fn lower(model: &mbconv_ir::Model, tracing: Tracing) -> Lowered {
         s.absorb(f);
     });
     s.run("simulation_settings", simulation);
+    s.run("joint_springs", |s| {
+        let f = mbconv_ir::lower::force_elements_as_joint_springs(
+            &mut s.model,
+            FORMAT,
+            mbconv_ir::lower::JointSpringSupport::SpringAndDamper,
+        );
+        s.absorb(f);
+    });
     s.run("force_elements", |s| {
         s.lose_all_force_elements(|k| format!("MJCF has no {k} force element (tendons are not written)"))
     });

@@ -115,9 +115,18 @@ pub const FEATURE_SUPPORT: &[FeatureSupport] = &[
     row(Feature::Constraints, Support::Lost("not written")),
     row(
         Feature::Tsda,
-        Support::Lost("not written (MJCF tendons are not written)"),
+        Support::Equivalent(
+            "linear, without end stops, along a slide joint's axis between its bodies: the joint's stiffness, \
+             springref and damping; others lost (MJCF tendons are not written)",
+        ),
     ),
-    row(Feature::Rsda, Support::Lost("not written")),
+    row(
+        Feature::Rsda,
+        Support::Equivalent(
+            "linear, about a hinge joint's axis between its bodies: the joint's stiffness, springref and damping; \
+             others lost",
+        ),
+    ),
     row(Feature::Bushings, Support::Lost("not written")),
     row(Feature::Restraints, Support::Lost("not written")),
     row(

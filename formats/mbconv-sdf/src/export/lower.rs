@@ -100,6 +100,14 @@ pub fn lower_with(model: &Model, writing: Writing, tracing: Tracing) -> Lowered 
         s.absorb(f);
     });
     s.run("simulation_settings", simulation);
+    s.run("joint_springs", |s| {
+        let f = mbconv_ir::lower::force_elements_as_joint_springs(
+            &mut s.model,
+            FORMAT,
+            mbconv_ir::lower::JointSpringSupport::SpringAndDamper,
+        );
+        s.absorb(f);
+    });
     s.run("force_elements", |s| {
         s.lose_all_force_elements(|k| format!("SDFormat has no {k} force element"))
     });

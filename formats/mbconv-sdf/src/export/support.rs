@@ -108,8 +108,20 @@ pub const FEATURE_SUPPORT: &[FeatureSupport] = &[
         Support::Lost("rotor inertia, gear ratio and actuator types are not written"),
     ),
     row(Feature::Constraints, Support::Lost("SDFormat has no constraints")),
-    row(Feature::Tsda, Support::Lost("SDFormat has no force elements")),
-    row(Feature::Rsda, Support::Lost("SDFormat has no force elements")),
+    row(
+        Feature::Tsda,
+        Support::Equivalent(
+            "linear, without end stops, along a prismatic joint's axis between its bodies: the axis <dynamics> \
+             spring_stiffness, spring_reference and damping; others lost (SDFormat has no force elements)",
+        ),
+    ),
+    row(
+        Feature::Rsda,
+        Support::Equivalent(
+            "linear, about a revolute joint's axis between its bodies: the axis <dynamics> spring_stiffness, \
+             spring_reference and damping; others lost (SDFormat has no force elements)",
+        ),
+    ),
     row(Feature::Bushings, Support::Lost("SDFormat has no bushings")),
     row(
         Feature::Restraints,

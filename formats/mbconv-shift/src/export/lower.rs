@@ -20,7 +20,10 @@ use mbconv_ir::format::Lowered;
 use mbconv_ir::format::kit::{LowerSession, Tracing};
 use mbconv_ir::format::support::Feature;
 use mbconv_ir::kinematics::{Attachment, SpanningTree};
-use mbconv_ir::lower::{disable_immobile_groups, explicit_free_joints, fit_joint_rates};
+use mbconv_ir::lower::{
+    JointSpringSupport, disable_immobile_groups, explicit_free_joints, fit_joint_rates,
+    force_elements_as_joint_springs,
+};
 use mbconv_ir::report::path;
 use mbconv_ir::{
     BodyRef, DistanceType, Extras, ForceElement, ForceKind, Frame, FrameKind, Geometry, Joint, JointKind,
@@ -42,6 +45,13 @@ pub(crate) fn lower(model: &Model, dialect: Dialect, tracing: Tracing) -> Lowere
     });
     s.run("fit_joint_rates", |s| {
         let findings = fit_joint_rates(&mut s.model, FORMAT);
+        s.absorb(findings);
+    });
+    // Before any joint is split, turned or dropped: the elements are compared with the joints
+    // as the model gives them.
+    s.run("joint_springs", |s| {
+        let findings =
+            force_elements_as_joint_springs(&mut s.model, FORMAT, JointSpringSupport::SpringAndDamper);
         s.absorb(findings);
     });
     s.run("inertia_frames_as_products", inertia_frames);
@@ -513,8 +523,8 @@ fn drop_force_elements(s: &mut LowerSession) {
             ForceKind::Rsda(_) => (
                 "rsda_lost",
                 Feature::Rsda,
-                "Shift has no rotational spring-damper (only a linear one about a revolute joint's axis, as its \
-                 restraints)"
+                "Shift has no rotational spring-damper (only a linear one about a revolute joint's axis, as the \
+                 joint's spring and damper restraints)"
                     .to_owned(),
             ),
             ForceKind::Bushing(_) => ("bushing_lost", Feature::Bushings, "Shift has no bushings".to_owned()),

@@ -110,10 +110,18 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
     row(
         Feature::Tsda,
         Support::Equivalent(
-            "linear, without end stops: spring and damper restraints on the distance of two frames; other laws are lost",
+            "linear, without end stops: along a prismatic joint's axis between its bodies, the joint's spring and \
+             damper restraints; elsewhere spring and damper restraints on the distance of two frames; other laws are \
+             lost",
         ),
     ),
-    row(Feature::Rsda, Support::Lost("not converted to restraints")),
+    row(
+        Feature::Rsda,
+        Support::Equivalent(
+            "linear, about a revolute joint's axis between its bodies: the joint's spring and damper restraints; \
+             others lost",
+        ),
+    ),
     row(Feature::Bushings, Support::Lost("Shift has no bushings")),
     row(
         Feature::Restraints,

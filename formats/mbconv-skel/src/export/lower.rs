@@ -2,7 +2,8 @@
 //! named passes on a [`LowerSession`] (traced for the check's replay on request).
 //!
 //! In order: switched-off bodies fixed where they are; the simulation settings; constraints;
-//! loop-closing and unusable joints; RSDAs and TSDAs that are a joint's spring (`springs`)
+//! loop-closing and unusable joints; RSDAs and TSDAs that are a joint's spring (the shared
+//! `force_elements_as_joint_springs`)
 //! and the other force elements; motors, loads, devices and world frames; body velocities
 //! (tree bodies: fitted joint rates; floating bodies: an explicit free joint carrying them);
 //! joint actuators, kinds, bushings, ids and DOF data SKEL lacks (`joints`); skeletons (groups
@@ -15,7 +16,6 @@ mod bodies;
 mod collisions;
 mod joints;
 mod skeleton_groups;
-mod springs;
 mod support;
 mod tree;
 
@@ -47,7 +47,14 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
     s.run("drop_restraints", drop_restraints);
     s.run("drop_world_frames", drop_world_frames);
     s.run("drop_unusable_joints", tree::drop_unusable_joints);
-    s.run("joint_springs", joint_springs);
+    s.run("joint_springs", |s| {
+        let findings = mbconv_ir::lower::force_elements_as_joint_springs(
+            &mut s.model,
+            FORMAT,
+            mbconv_ir::lower::JointSpringSupport::SpringAndDamper,
+        );
+        s.absorb(findings);
+    });
     s.run("drop_force_elements", drop_force_elements);
     s.run("fit_joint_rates", |s| {
         let findings = mbconv_ir::lower::fit_joint_rates(&mut s.model, FORMAT);
@@ -112,31 +119,6 @@ fn drop_constraints(s: &mut LowerSession) {
             "SKEL has no constraints",
         );
     }
-}
-
-/// RSDAs about a revolute joint's axis and TSDAs along a prismatic joint's axis become that
-/// joint's DOF spring (exactly; see `springs`).
-fn joint_springs(s: &mut LowerSession) {
-    let elements = std::mem::take(&mut s.model.force_elements);
-    let mut kept = Vec::with_capacity(elements.len());
-    for element in elements {
-        let Some(spring) = springs::as_joint_spring(&s.model, &element) else {
-            kept.push(element);
-            continue;
-        };
-        let (what, feature) = match element.kind {
-            ForceKind::Rsda(_) => ("rsda_as_joint_spring", Feature::Rsda),
-            _ => ("tsda_as_joint_spring", Feature::Tsda),
-        };
-        let message = spring.apply(&mut s.model.joints[spring.joint]);
-        s.note(
-            what,
-            feature,
-            &path::item("force_elements", &element.name),
-            message,
-        );
-    }
-    s.model.force_elements = kept;
 }
 
 /// Shift restraints: SKEL has none.
