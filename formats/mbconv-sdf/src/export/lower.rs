@@ -906,12 +906,18 @@ pub const TRIANGLE_NUDGE: f64 = 1e-9;
 fn mass_properties(s: &mut LowerSession) {
     for b in 0..s.model.bodies.len() {
         let inertia = s.model.bodies[b].inertial.inertia;
-        let Some((made, moments, written)) = inside_triangle(&inertia) else {
+        let Some(moved) = inside_triangle(&inertia) else {
             continue;
         };
+        let TriangleMove {
+            made,
+            moments,
+            written,
+            projected,
+        } = moved;
         s.model.bodies[b].inertial.inertia = made;
         let at = path::item("bodies", &s.model.bodies[b].name);
-        let (code, message) = if moments[0] + moments[1] < moments[2] * (1.0 - TRIANGLE_SLACK) {
+        let (code, message) = if projected {
             (
                 "inertia_made_physical",
                 format!(
@@ -931,10 +937,21 @@ fn mass_properties(s: &mut LowerSession) {
     }
 }
 
-/// `inertia` (symmetric) moved just inside the triangle inequality when it breaks or meets it:
-/// the new tensor, the principal moments before and after (ascending); `None` when it holds
-/// by more than [`TRIANGLE_SLACK`], or the tensor is zero or not finite.
-fn inside_triangle(inertia: &mbconv_ir::Inertia) -> Option<(mbconv_ir::Inertia, [f64; 3], [f64; 3])> {
+/// An inertia moved just inside the triangle inequality by [`inside_triangle`].
+struct TriangleMove {
+    /// The new tensor.
+    made: mbconv_ir::Inertia,
+    /// The principal moments before, ascending.
+    moments: [f64; 3],
+    /// The principal moments after, ascending.
+    written: [f64; 3],
+    /// True when the moments broke the inequality and were moved onto it before the nudge.
+    projected: bool,
+}
+
+/// `inertia` (symmetric) moved just inside the triangle inequality when it breaks or meets it;
+/// `None` when it holds by more than [`TRIANGLE_SLACK`], or the tensor is zero or not finite.
+fn inside_triangle(inertia: &mbconv_ir::Inertia) -> Option<TriangleMove> {
     let m = inertia.matrix();
     if m.iter().any(|x| !x.is_finite()) {
         return None;
@@ -963,7 +980,12 @@ fn inside_triangle(inertia: &mbconv_ir::Inertia) -> Option<(mbconv_ir::Inertia, 
     let mut made = mbconv_ir::Inertia::from_matrix(&((corrected + corrected.transpose()) * 0.5));
     made.add_about_every_axis(TRIANGLE_NUDGE * sum);
     let written = mbconv_ir::validate::principal_moments(&made.matrix())?;
-    Some((made, [a, b, c], written))
+    Some(TriangleMove {
+        made,
+        moments: [a, b, c],
+        written,
+        projected: margin < 0.0,
+    })
 }
 
 /// Body poses from the joint frames: the passes above add links and turn joints round without
