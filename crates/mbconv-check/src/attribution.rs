@@ -12,7 +12,7 @@ use crate::motion::{Motion, SimulationSettings};
 use crate::rounding::{rounding_sensitivity, widened};
 use crate::roundtrip::{Step, StepError};
 use mbconv_ir::format::kit::PassSnapshot;
-use mbconv_ir::format::{Format, Options};
+use mbconv_ir::format::{Format, Options, Registry};
 use mbconv_ir::{BodyRef, ConstraintKind, Finding, ForceKind, Model, MotorTarget, Report, RestraintTarget};
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -61,8 +61,11 @@ pub(crate) enum Attribution {
 }
 
 /// Replays `format`'s lowering of `model` pass by pass, simulating each changed model with
-/// `simulation`, starting from the original's motion `original`.
+/// `simulation`, starting from the original's motion `original`. A turn by the shared write
+/// setting `up` is the first pass (`reorient`); the models after it move in the turned
+/// world, and their motion is turned back before it is compared.
 pub(crate) fn attribute(
+    registry: &Registry,
     format: &dyn Format,
     model: &Model,
     options: &Options,
@@ -70,9 +73,10 @@ pub(crate) fn attribute(
     simulation: &SimulationSettings,
     tolerances: &Tolerances,
 ) -> Result<Attribution, StepError> {
-    let traced = format
-        .lower_traced(model, options)
+    let traced = registry
+        .lower_traced(format, model, options)
         .map_err(|e| StepError::new(Step::Lower, e))?;
+    let turn_back = traced.turned_by.map(|turn| turn.inverse());
     let mut before_model = model.clone();
     let mut before_motion = original.clone();
     let mut explanations = Vec::new();
@@ -103,10 +107,15 @@ pub(crate) fn attribute(
             .collect::<Vec<_>>()
             .join(" + ");
         let reports: Vec<&Report> = pending.iter().map(|p| &p.report).collect();
-        let matching = BodyMatch::new(&before_motion.bodies, &after_motion.bodies, &reports);
-        let difference = Difference::between(&before_motion, &after_motion, &matching);
+        // Compared in the original's world: every pass after a turn moves in the turned one.
+        let (after_seen, after_unturned) = match &turn_back {
+            Some(turn) => (after_motion.turned(turn), Some(after_motion)),
+            None => (after_motion, None),
+        };
+        let matching = BodyMatch::new(&before_motion.bodies, &after_seen.bodies, &reports);
+        let difference = Difference::between(&before_motion, &after_seen, &matching);
         if !difference.within(tolerances) {
-            let moved = moved_bodies(&before_motion, &after_motion, &matching, tolerances);
+            let moved = moved_bodies(&before_motion, &after_seen, &matching, tolerances);
             let excuses: Vec<(&str, &Finding)> = pending
                 .iter()
                 .flat_map(|p| p.report.findings.iter().map(move |f| (p.pass.as_str(), f)))
@@ -122,7 +131,8 @@ pub(crate) fn attribute(
                 .collect();
             if excuses.is_empty() {
                 // Not the pass's doing if rounding alone moves the model as far.
-                let rounding = rounding_sensitivity(after_model, simulation, &after_motion)
+                let own_motion = after_unturned.as_ref().unwrap_or(&after_seen);
+                let rounding = rounding_sensitivity(after_model, simulation, own_motion)
                     .filter(|s| difference.within(&widened(tolerances, s)));
                 let Some(sensitivity) = rounding else {
                     return Ok(Attribution::Guilty {
@@ -156,7 +166,7 @@ pub(crate) fn attribute(
         }
         pending.clear();
         before_model.clone_from(after_model);
-        before_motion = after_motion;
+        before_motion = after_seen;
     }
     if explanations.is_empty() {
         Ok(Attribution::Accumulated)

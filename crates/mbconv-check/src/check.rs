@@ -316,6 +316,8 @@ fn try_target(
     let write_options = settings.write_options.get(name).unwrap_or(&default_options);
     let round = round_trip(registry, format, model, write_options, settings.to_file)?;
     let a = original.motion.as_ref().map_err(Clone::clone)?;
+    // L and B move in the converted world; a turn the conversion made (`up`) is undone before
+    // they are compared with A.
     let l_owned;
     let l = if round.lowered.model == *model {
         a
@@ -351,7 +353,14 @@ fn try_target(
     }
     let limits = reached_limits(&[a, l, b]);
     let tolerances = original.tolerances(settings);
-    decide(model, format, &round, a, l, b, simulation, &tolerances).map(|mut target| {
+    let b_in_original = round.lowered.turned_by.map(|turn| b.turned(&turn.inverse()));
+    let seen = Seen {
+        original: a,
+        lowered: l,
+        read_back: b,
+        read_back_in_original: b_in_original.as_ref().unwrap_or(b),
+    };
+    decide(model, registry, format, &round, &seen, simulation, &tolerances).map(|mut target| {
         target.joint_limits_reached = limits;
         target
     })
@@ -368,18 +377,33 @@ fn reached_limits(motions: &[&Motion]) -> Vec<String> {
     joints
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The three motions a target's verdict compares: the original (A), the lowered (L) and the
+/// read-back (B) model's, and B turned back into A's world (B itself when the conversion
+/// turned nothing).
+struct Seen<'m> {
+    original: &'m Motion,
+    lowered: &'m Motion,
+    read_back: &'m Motion,
+    read_back_in_original: &'m Motion,
+}
+
 fn decide(
     model: &Model,
+    registry: &Registry,
     format: &dyn Format,
     round: &RoundTrip,
-    a: &Motion,
-    l: &Motion,
-    b: &Motion,
+    seen: &Seen,
     simulation: &SimulationSettings,
     tolerances: &Tolerances,
 ) -> Result<TargetCheck, StepError> {
     let name = format.info().name;
+    // L and B are compared in the converted world, A and B in the original's.
+    let (a, l, b, b_in_a) = (
+        seen.original,
+        seen.lowered,
+        seen.read_back,
+        seen.read_back_in_original,
+    );
     let (lower_report, emit_report, read_report) = (
         &round.lowered.report,
         &round.exported.report,
@@ -387,7 +411,7 @@ fn decide(
     );
     let a_to_b = BodyMatch::new(&a.bodies, &b.bodies, &[lower_report, emit_report, read_report]);
     let l_to_b = BodyMatch::new(&l.bodies, &b.bodies, &[emit_report, read_report]);
-    let ab = Difference::between(a, b, &a_to_b);
+    let ab = Difference::between(a, b_in_a, &a_to_b);
     let lb = Difference::between(l, b, &l_to_b);
     let mut explained_by = Vec::new();
     // The writer's numbers read back to the last bit at best: a model that amplifies rounding
@@ -418,7 +442,7 @@ fn decide(
     } else if ab.within(tolerances) {
         (Verdict::Exact, "moves like the original".to_owned())
     } else {
-        match attribute(format, model, &round.options, a, simulation, tolerances)? {
+        match attribute(registry, format, model, &round.options, a, simulation, tolerances)? {
             Attribution::Guilty {
                 pass,
                 difference,
@@ -490,7 +514,7 @@ fn decide(
     }
     let mut target = TargetCheck::decided(name, verdict, &ab, &[lower_report, emit_report], message);
     target.explained_by = explained_by;
-    target.trace = trace(a, b, &a_to_b, &ab);
+    target.trace = trace(a, b_in_a, &a_to_b, &ab);
     Ok(target)
 }
 

@@ -152,6 +152,48 @@ impl Motion {
         Ok(motion)
     }
 
+    /// This motion seen from a world turned by `rotation` about its origin: centres of mass
+    /// and body frames turned, rotations since t = 0 conjugated (`Q·R·Qᵀ`). A conversion made
+    /// with the shared write setting `up` moves as the original turned by its
+    /// [`Lowered::turned_by`](mbconv_ir::format::Lowered::turned_by); its motion turned by the
+    /// inverse is compared with the original's.
+    ///
+    /// ```
+    /// use mbconv_check::{Motion, SimulationSettings};
+    /// use nalgebra::{UnitQuaternion, Vector3};
+    /// let model = mbconv_ir::Model::new("empty");
+    /// let mut motion = Motion::simulate(&model, &SimulationSettings::new(0.0, 1e-3, mbconv_solver::Integrator::Rk4)).unwrap();
+    /// motion.com = vec![vec![Vector3::new(0.0, 1.0, 0.0)]];
+    /// let quarter = UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::FRAC_PI_2);
+    /// let turned = motion.turned(&quarter);
+    /// assert!((turned.com[0][0] - Vector3::new(0.0, 0.0, 1.0)).norm() < 1e-15);
+    /// ```
+    pub fn turned(&self, rotation: &UnitQuaternion<f64>) -> Motion {
+        let frame = Pose::from_rotation(*rotation);
+        let inverse = rotation.inverse();
+        Motion {
+            bodies: self.bodies.clone(),
+            void: self.void.clone(),
+            times: self.times.clone(),
+            limits_reached: self.limits_reached.clone(),
+            com: self
+                .com
+                .iter()
+                .map(|sample| sample.iter().map(|c| rotation * c).collect())
+                .collect(),
+            rotation: self
+                .rotation
+                .iter()
+                .map(|sample| sample.iter().map(|r| rotation * r * inverse).collect())
+                .collect(),
+            poses: self
+                .poses
+                .iter()
+                .map(|sample| sample.iter().map(|p| frame * *p).collect())
+                .collect(),
+        }
+    }
+
     /// The index of the body called `name`.
     pub fn body_index(&self, name: &str) -> Option<usize> {
         self.bodies.iter().position(|b| b == name)

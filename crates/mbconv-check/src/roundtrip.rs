@@ -117,8 +117,8 @@ pub fn round_trip(
     let lowered = registry
         .lower(format, model, &options)
         .map_err(|e| format_error(Step::Lower, e))?;
-    let exported = format
-        .emit(&lowered.model, &options)
+    let exported = registry
+        .emit(format, &lowered.model, &options)
         .map_err(|e| format_error(Step::Emit, e))?;
     write(&main_path, &exported.text)?;
     for companion in &exported.companions {
@@ -142,7 +142,10 @@ pub fn round_trip(
         .read(
             format,
             &source,
-            &format.read_back_options(write_options, &exported),
+            &format.read_back_options(
+                &write_options.without(mbconv_ir::format::SHARED_WRITE_SETTINGS),
+                &exported,
+            ),
         )
         .map_err(|e| hide_dir(&e))?;
     Ok(RoundTrip {

@@ -138,6 +138,11 @@ pub struct ConversionFlags {
     /// A writer setting, `KEY=VALUE` (repeatable); see `docs/formats/`.
     #[arg(long = "write-option", value_name = "KEY=VALUE")]
     pub write_options: Vec<String>,
+    /// Turn the whole model about the world origin so that gravity points down this axis
+    /// (the write setting `up`, which every writer takes); the check compares the conversion
+    /// turned back into the original world.
+    #[arg(long, value_enum, value_name = "AXIS")]
+    pub up: Option<UpName>,
     /// The Chrono reader's setting `--read-option sim=FILE` (simulation file to take gravity
     /// and time step from), under its old name; hidden, kept for compatibility.
     #[arg(long, value_name = "FILE", hide = true)]
@@ -209,6 +214,34 @@ pub struct CheckArgs {
     /// Reader settings, as for `convert`.
     #[arg(long = "read-option", value_name = "KEY=VALUE")]
     pub read_options: Vec<String>,
+    /// Check the conversions as `convert --up AXIS` makes them: the model turned so that
+    /// gravity points down AXIS, the converted motion compared turned back into the original
+    /// world.
+    #[arg(long, value_enum, value_name = "AXIS", conflicts_with = "against")]
+    pub up: Option<UpName>,
+}
+
+/// The world axes `--up` takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum UpName {
+    /// Gravity down -x.
+    X,
+    /// Gravity down -y.
+    Y,
+    /// Gravity down -z.
+    Z,
+}
+
+impl UpName {
+    /// The value of the write setting `up`.
+    pub fn letter(self) -> &'static str {
+        let axis = match self {
+            UpName::X => mbconv::ir::lower::UpAxis::X,
+            UpName::Y => mbconv::ir::lower::UpAxis::Y,
+            UpName::Z => mbconv::ir::lower::UpAxis::Z,
+        };
+        axis.letter()
+    }
 }
 
 /// Arguments of `info` and `validate`.

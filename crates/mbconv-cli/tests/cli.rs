@@ -511,3 +511,58 @@ fn formats_are_detected_by_extension_then_content() {
         stderr(&out)
     );
 }
+
+/// `--up z` turns a y-up model for any target: the written file's gravity points down -z,
+/// the report gives the turn, and the check after the conversion compares in the original
+/// world (exact through MJCF); `mbconv check --up` does the same for every target.
+#[test]
+fn up_turns_the_model_and_the_check_compares_in_the_original_world() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/skel/joint_universal_ball.skel");
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("turned.xml");
+    let out = mbconv(&[
+        "convert",
+        model.to_str().unwrap(),
+        "--to",
+        "mjcf",
+        "--up",
+        "z",
+        "-v",
+        "-o",
+        out_path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&out_path).unwrap();
+    assert!(text.contains("gravity=\"0 0 -9.81\""), "{text}");
+    let err = stderr(&out);
+    assert!(err.contains("mjcf.reoriented"), "{err}");
+    assert!(err.contains("check: exact"), "{err}");
+
+    let out = mbconv(&[
+        "check",
+        model.to_str().unwrap(),
+        "--via",
+        "mbir,mjcf",
+        "--up",
+        "z",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    assert!(
+        table.lines().filter(|l| l.ends_with("exact")).count() == 2,
+        "{table}"
+    );
+
+    let out = mbconv(&[
+        "convert",
+        model.to_str().unwrap(),
+        "--to",
+        "mjcf",
+        "--write-option",
+        "up=w",
+        "-o",
+        dir.path().join("refused.xml").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("expected x | y | z"), "{}", stderr(&out));
+}

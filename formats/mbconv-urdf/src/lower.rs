@@ -40,7 +40,9 @@ use mbconv_ir::format::kit::{
 };
 use mbconv_ir::format::support::Feature;
 use mbconv_ir::kinematics::{Configuration, SpanningTree, joint_motion, world_poses};
-use mbconv_ir::lower::{disable_immobile_groups, explicit_free_joints, fix_inactive_bodies};
+use mbconv_ir::lower::{
+    UpAxis, disable_immobile_groups, explicit_free_joints, fix_inactive_bodies, turn_hint,
+};
 use mbconv_ir::report::path;
 use mbconv_ir::{
     ActuatorKind, Body, BodyRef, Geometry, Inertia, Joint, JointKind, Limits, Model, ShapeRole, Value,
@@ -183,8 +185,9 @@ fn simulation(s: &mut LowerSession) {
                 Feature::Gravity,
                 "simulation.gravity",
                 format!(
-                    "URDF has no gravity and its loaders pull along -z: the model's {:?} is lost (turn the model so that its up axis is z)",
-                    [g.x, g.y, g.z]
+                    "URDF has no gravity and its loaders pull along -z: the model's {:?} is lost{}",
+                    [g.x, g.y, g.z],
+                    turn_hint(&g, UpAxis::Z)
                 ),
             );
         }

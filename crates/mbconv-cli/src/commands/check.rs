@@ -63,6 +63,7 @@ pub fn check(registry: &Registry, args: &CheckArgs, verbosity: Verbosity) -> Res
     }
     let read_options = parse_options(&args.read_options)?;
     let loaded = load(registry, &args.model, args.from.as_deref(), &read_options, false)?;
+    let mut settings = settings;
     loaded.admit(args.strict, Verbosity::Quiet)?;
     let name = loaded.source.name.clone();
     let model = &loaded.imported.model;
@@ -75,6 +76,15 @@ pub fn check(registry: &Registry, args: &CheckArgs, verbosity: Verbosity) -> Res
         }
         None => {
             let formats = targets(registry, &args.via)?;
+            if let Some(up) = args.up {
+                for format in &formats {
+                    let mut options = Options::default();
+                    options.set(mbconv::ir::format::settings::UP.name, up.letter());
+                    settings
+                        .write_options
+                        .insert(format.info().name.to_owned(), options);
+                }
+            }
             mbconv::checker::check(model, &name, registry, &formats, &settings)
         }
     };

@@ -8,7 +8,7 @@ use crate::io::{
 };
 use crate::render::{Log, Tally, Verbosity, format_report};
 use mbconv::ir::Report;
-use mbconv::ir::format::{Direction, Format, Options, Registry};
+use mbconv::ir::format::{Format, Options, Registry};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -46,7 +46,7 @@ pub fn convert(registry: &Registry, request: &Request) -> Result<(), Failure> {
             "--json prints the report on standard output: write the model to a file with -o FILE"
         )));
     }
-    let write_options = write_options(out_format, request.flags)?;
+    let write_options = write_options(registry, out_format, request.flags)?;
     let converted = convert_one(registry, request, out_format, &write_options, &mut Log::direct())?;
     if request.flags.json {
         let output = match request.output {
@@ -101,17 +101,20 @@ fn target_format<'r>(
 }
 
 /// The write settings, refused (exit 2) when unknown or ill-typed, before anything is read.
-fn write_options(out_format: &dyn Format, flags: &ConversionFlags) -> Result<Options, Failure> {
+fn write_options(
+    registry: &Registry,
+    out_format: &dyn Format,
+    flags: &ConversionFlags,
+) -> Result<Options, Failure> {
     let mut write_options = parse_options(&flags.write_options)?;
     if let Some(sim_out) = &flags.chrono_sim_out {
         write_options.set("sim-out", sim_out.clone());
     }
-    write_options
-        .check(
-            out_format.info().name,
-            Direction::Write,
-            out_format.write_settings(),
-        )
+    if let Some(up) = flags.up {
+        write_options.set(mbconv::ir::format::settings::UP.name, up.letter());
+    }
+    registry
+        .check_write_options(out_format, &write_options)
         .map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
     Ok(write_options)
 }
@@ -369,7 +372,7 @@ pub fn batch(
         )));
     }
     let out_format = registry.get(to)?;
-    let write_options = write_options(out_format, &args.flags)?;
+    let write_options = write_options(registry, out_format, &args.flags)?;
     let batch = Batch::plan(registry, inputs, out_dir, out_format, args.recursive)?;
     // Two inputs with the same stem would write the same file: the later ones fail.
     let mut first_for: BTreeMap<&Path, &Path> = BTreeMap::new();

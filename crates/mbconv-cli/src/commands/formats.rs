@@ -21,7 +21,7 @@ pub fn list(registry: &Registry, settings: bool) {
         );
         if settings {
             print_settings("read", f.read_settings());
-            print_settings("write", f.write_settings());
+            print_settings("write", &registry.write_settings(f));
         }
     }
     for info in registry.planned() {

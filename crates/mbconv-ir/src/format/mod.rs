@@ -11,10 +11,13 @@ pub mod kit;
 pub mod settings;
 pub mod support;
 
-pub use settings::{Direction, Options, SettingError, SettingKind, SettingSpec};
+pub use settings::{Direction, Options, SHARED_WRITE_SETTINGS, SettingError, SettingKind, SettingSpec};
 
+use crate::lower::{UpAxis, reorient, rotation_to_up};
 use crate::model::Model;
-use crate::report::{Report, SourceSpan};
+use crate::report::{Category, Finding, Report, Severity, SourceSpan};
+use nalgebra::UnitQuaternion;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -290,6 +293,11 @@ pub struct Lowered {
     /// The model after each pass, when the lowering was traced
     /// ([`Format::lower_traced`]); empty otherwise.
     pub passes: Vec<kit::PassSnapshot>,
+    /// The rotation the whole world was turned by before the format's own lowering (the
+    /// shared write setting [`settings::UP`]): the lowered model moves as the original does,
+    /// turned by it, so its motion turned back by the inverse is compared with the
+    /// original's. `None`: not turned.
+    pub turned_by: Option<UnitQuaternion<f64>>,
 }
 
 impl Lowered {
@@ -299,6 +307,7 @@ impl Lowered {
             model,
             report,
             passes: Vec::new(),
+            turned_by: None,
         }
     }
 }
@@ -614,26 +623,161 @@ impl Registry {
         options.check(format.info().name, Direction::Read, format.read_settings())?;
         format.read(source, options)
     }
-    /// Lowers with `format` after checking `options` against its write settings.
+    /// Every write setting `format` takes through the registry: its own and the
+    /// [`SHARED_WRITE_SETTINGS`] the registry applies itself.
+    ///
+    /// ```
+    /// use mbconv_ir::format::Registry;
+    /// let mut registry = Registry::new();
+    /// registry.register(Box::new(mbconv_ir::mbir::MbirFormat));
+    /// let mbir = registry.get("mbir").unwrap();
+    /// assert!(registry.write_settings(mbir).iter().any(|s| s.name == "up"));
+    /// ```
+    pub fn write_settings(&self, format: &dyn Format) -> Vec<SettingSpec> {
+        format
+            .write_settings()
+            .iter()
+            .chain(SHARED_WRITE_SETTINGS)
+            .copied()
+            .collect()
+    }
+    /// Refuses a write setting neither `format` nor the registry declares, or a value of the
+    /// wrong type.
+    pub fn check_write_options(&self, format: &dyn Format, options: &Options) -> Result<(), SettingError> {
+        options.check(format.info().name, Direction::Write, &self.write_settings(format))
+    }
+    /// Lowers with `format` after checking `options` against its write settings and applying
+    /// the shared ones: with `up`, the whole model is first turned so that gravity points down
+    /// that axis ([`reorient`]); its findings come first in the report and the rotation is
+    /// [`Lowered::turned_by`].
+    ///
+    /// ```
+    /// use mbconv_ir::format::{Options, Registry};
+    /// use mbconv_ir::{Body, Model};
+    /// let mut registry = Registry::new();
+    /// registry.register(Box::new(mbconv_ir::mbir::MbirFormat));
+    /// let mut model = Model::new("y-up");
+    /// model.simulation.gravity = Some(nalgebra::Vector3::new(0.0, -9.81, 0.0));
+    /// model.bodies.push(Body::new("b"));
+    /// let mut options = Options::default();
+    /// options.set("up", "z");
+    /// let lowered = registry.lower(registry.get("mbir").unwrap(), &model, &options).unwrap();
+    /// let g = lowered.model.simulation.gravity.unwrap();
+    /// assert!((g - nalgebra::Vector3::new(0.0, 0.0, -9.81)).norm() < 1e-12);
+    /// assert!(lowered.turned_by.is_some());
+    /// assert_eq!(lowered.report.findings[0].code, "mbir.reoriented");
+    /// ```
     pub fn lower(
         &self,
         format: &dyn Format,
         model: &Model,
         options: &Options,
     ) -> Result<Lowered, FormatError> {
-        options.check(format.info().name, Direction::Write, format.write_settings())?;
-        format.lower(model, options)
+        let prepared = self.prepare_write(format, model, options)?;
+        let mut lowered = format.lower(&prepared.model, &prepared.options)?;
+        prepared.apply_to(&mut lowered);
+        Ok(lowered)
+    }
+    /// [`Registry::lower`] traced ([`Format::lower_traced`]): a turn the shared setting `up`
+    /// makes is the first pass, `reorient`.
+    pub fn lower_traced(
+        &self,
+        format: &dyn Format,
+        model: &Model,
+        options: &Options,
+    ) -> Result<Lowered, FormatError> {
+        let prepared = self.prepare_write(format, model, options)?;
+        let mut lowered = format.lower_traced(&prepared.model, &prepared.options)?;
+        if prepared.turned_by.is_some() {
+            let mut report = Report::default();
+            report.findings.clone_from(&prepared.findings);
+            lowered.passes.insert(
+                0,
+                kit::PassSnapshot {
+                    pass: REORIENT_PASS.to_owned(),
+                    model: Some(prepared.model.clone().into_owned()),
+                    report,
+                },
+            );
+        }
+        prepared.apply_to(&mut lowered);
+        Ok(lowered)
+    }
+    /// Emits a lowered model with `format`, which sees its own settings only (the shared ones
+    /// were applied by [`Registry::lower`]).
+    pub fn emit(
+        &self,
+        format: &dyn Format,
+        lowered: &Model,
+        options: &Options,
+    ) -> Result<Exported, FormatError> {
+        format.emit(lowered, &options.without(SHARED_WRITE_SETTINGS))
     }
     /// Writes (lowers and emits) with `format` after checking `options` against its write
-    /// settings.
+    /// settings and applying the shared ones, as [`Registry::lower`] does.
     pub fn write(
         &self,
         format: &dyn Format,
         model: &Model,
         options: &Options,
     ) -> Result<Exported, FormatError> {
-        options.check(format.info().name, Direction::Write, format.write_settings())?;
-        format.write(model, options)
+        let prepared = self.prepare_write(format, model, options)?;
+        let mut exported = format.write(&prepared.model, &prepared.options)?;
+        let mut findings = prepared.findings;
+        findings.append(&mut exported.report.findings);
+        exported.report.findings = findings;
+        Ok(exported)
+    }
+    /// Checks `options` and applies the shared write settings to `model`.
+    fn prepare_write<'m>(
+        &self,
+        format: &dyn Format,
+        model: &'m Model,
+        options: &Options,
+    ) -> Result<PreparedWrite<'m>, FormatError> {
+        self.check_write_options(format, options)?;
+        let own = options.without(SHARED_WRITE_SETTINGS);
+        let name = format.info().name;
+        let Some(up) = options
+            .choice(settings::UP.name, settings::UP_AXES)
+            .and_then(UpAxis::parse)
+        else {
+            return Ok(PreparedWrite::unchanged(model, own));
+        };
+        let gravity = model.simulation.gravity_or_unstated();
+        let Some(rotation) = rotation_to_up(&gravity, up) else {
+            let why = if gravity.norm() > 0.0 && gravity.iter().all(|g| g.is_finite()) {
+                "gravity already points down that axis"
+            } else {
+                "gravity is zero, so no direction is down"
+            };
+            let mut prepared = PreparedWrite::unchanged(model, own);
+            prepared.findings.push(
+                Finding::new(
+                    format!("{name}.not_reoriented"),
+                    Severity::Info,
+                    Category::Note,
+                    format!(
+                        "up={}: the model is not turned: {why}",
+                        options.get("up").unwrap_or_default()
+                    ),
+                )
+                .for_feature(support::Feature::Gravity)
+                .at("simulation.gravity"),
+            );
+            return Ok(prepared);
+        };
+        let mut turned = model.clone();
+        let mut findings = reorient(&mut turned, &rotation, name);
+        for finding in &mut findings {
+            finding.pass = Some(REORIENT_PASS.to_owned());
+        }
+        Ok(PreparedWrite {
+            model: Cow::Owned(turned),
+            options: own,
+            findings,
+            turned_by: Some(rotation),
+        })
     }
     /// The format to write `path` in, by extension. An extension several built formats
     /// share (`.xml`: URDF, MJCF) names none of them: the caller has to say which.
@@ -665,6 +809,37 @@ impl Registry {
         Err(LookupError::Undetected {
             path: path.display().to_string(),
         })
+    }
+}
+
+/// The name of the pass a turn by the shared setting `up` shows as in a traced lowering.
+pub const REORIENT_PASS: &str = "reorient";
+
+/// A model with the shared write settings applied, the format's own settings, and what
+/// applying them found.
+struct PreparedWrite<'m> {
+    model: Cow<'m, Model>,
+    options: Options,
+    findings: Vec<Finding>,
+    turned_by: Option<UnitQuaternion<f64>>,
+}
+
+impl<'m> PreparedWrite<'m> {
+    fn unchanged(model: &'m Model, options: Options) -> Self {
+        Self {
+            model: Cow::Borrowed(model),
+            options,
+            findings: Vec::new(),
+            turned_by: None,
+        }
+    }
+
+    /// Puts the findings first in the lowering's report and records the turn.
+    fn apply_to(self, lowered: &mut Lowered) {
+        let mut findings = self.findings;
+        findings.append(&mut lowered.report.findings);
+        lowered.report.findings = findings;
+        lowered.turned_by = self.turned_by;
     }
 }
 

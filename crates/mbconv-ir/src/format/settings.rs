@@ -121,6 +121,24 @@ pub enum SettingError {
     },
 }
 
+/// The shared write setting `up=x|y|z`: the registry turns the whole model about the world
+/// origin so that gravity points down this axis before the format's own lowering
+/// ([`crate::lower::reorient`]); every writer accepts it, and the check compares the
+/// conversion's motion turned back into the original world.
+pub const UP: SettingSpec = SettingSpec {
+    name: "up",
+    kind: SettingKind::Choice(UP_AXES),
+    default: "none: the model keeps its world axes",
+    help: "turn the whole model about the world origin so that gravity points down this axis (reported with the rotation)",
+};
+
+/// The values of [`UP`]: the world axes.
+pub const UP_AXES: &[&str] = &["x", "y", "z"];
+
+/// The write settings every format accepts because the [`Registry`](super::Registry) applies
+/// them itself, before and around the format's own steps.
+pub const SHARED_WRITE_SETTINGS: &[SettingSpec] = &[UP];
+
 /// Format settings as `KEY=VALUE` text, plus where the output goes.
 ///
 /// ```
@@ -188,6 +206,24 @@ impl Options {
             }
         }
         Ok(())
+    }
+    /// These settings without the ones `specs` declares (the registry's shared settings taken
+    /// out before a format sees them).
+    ///
+    /// ```
+    /// use mbconv_ir::format::settings::{Options, SHARED_WRITE_SETTINGS};
+    /// let mut o = Options::default();
+    /// o.set("up", "z");
+    /// o.set("angles", "degrees");
+    /// let own = o.without(SHARED_WRITE_SETTINGS);
+    /// assert_eq!(own.get("up"), None);
+    /// assert_eq!(own.get("angles"), Some("degrees"));
+    /// ```
+    pub fn without(&self, specs: &[SettingSpec]) -> Options {
+        let mut kept = self.clone();
+        kept.values
+            .retain(|name, _| !specs.iter().any(|s| s.name == name));
+        kept
     }
     /// A checked [`SettingKind::Flag`]: `true` only when set to `true`.
     pub fn flag(&self, key: &str) -> bool {

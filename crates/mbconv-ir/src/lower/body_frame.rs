@@ -113,14 +113,39 @@ pub fn move_body_frames(model: &mut Model, moves: &[(usize, Pose)], format: &str
         .collect()
 }
 
+/// A change of coordinates `new = t × old` for poses, points and directions.
+pub(super) trait FrameChange: Copy {
+    /// A pose in the new coordinates.
+    fn pose(&self, pose: &Pose) -> Pose;
+    /// A point in the new coordinates.
+    fn point(&self, point: &Vector3<f64>) -> Vector3<f64>;
+    /// A direction in the new coordinates.
+    fn vector(&self, vector: &Vector3<f64>) -> Vector3<f64>;
+}
+
+impl FrameChange for Pose {
+    fn pose(&self, pose: &Pose) -> Pose {
+        *self * *pose
+    }
+    fn point(&self, point: &Vector3<f64>) -> Vector3<f64> {
+        self.transform_point(point)
+    }
+    fn vector(&self, vector: &Vector3<f64>) -> Vector3<f64> {
+        self.transform_vector(vector)
+    }
+}
+
 /// Re-expresses what joints, constraints, force elements (but restraints: they name frames),
 /// motors and devices state in the frame of a body, or of the world, for which `moved_by`
 /// gives a transform `t` (new coordinates = `t` × old coordinates): [`move_body_frames`] for
 /// the bodies it moves, [`super::reorient`] for the world.
-pub(super) fn re_express_attachments(model: &mut Model, moved_by: &dyn Fn(&BodyRef) -> Option<Pose>) {
-    let pose = |t: Pose, p: &mut Pose| *p = t * *p;
-    let point = |t: Pose, p: &mut Vector3<f64>| *p = t.transform_point(p);
-    let axes = |t: Pose, v: &mut [Vector3<f64>]| v.iter_mut().for_each(|v| *v = t.transform_vector(v));
+pub(super) fn re_express_attachments<C: FrameChange>(
+    model: &mut Model,
+    moved_by: &dyn Fn(&BodyRef) -> Option<C>,
+) {
+    let pose = |t: C, p: &mut Pose| *p = t.pose(p);
+    let point = |t: C, p: &mut Vector3<f64>| *p = t.point(p);
+    let axes = |t: C, v: &mut [Vector3<f64>]| v.iter_mut().for_each(|v| *v = t.vector(v));
 
     for joint in &mut model.joints {
         if let Some(t) = moved_by(&joint.parent) {

@@ -53,7 +53,7 @@ pub use initial_state::{bake_initial_state, disable_immobile_groups};
 pub use joint_rates::{FIT_TOLERANCE, explicit_free_joints, fit_joint_rates};
 pub use joint_springs::{JointSpringSupport, force_elements_as_joint_springs};
 pub use rename::{rename_bodies, rename_body};
-pub use reorient::{OLD_WORLD_FRAME, UpAxis, reorient, rotation_to_up};
+pub use reorient::{OLD_WORLD_FRAME, UpAxis, reorient, rotation_to_up, turn_hint};
 pub use reverse::{ReverseError, reverse_joint};
 
 use crate::format::support::Feature;

@@ -3,13 +3,14 @@
 //! gravity points down a fixed axis by convention (Choreonoid's -z, URDF's none) takes a DART
 //! world whose gravity points down -y this way.
 
+use super::body_frame::FrameChange;
 use super::note;
 use crate::format::support::Feature;
 use crate::model::force::{ForceKind, ORIGIN_FRAME, RestraintTarget};
 use crate::model::{BodyRef, Model};
 use crate::pose::Pose;
 use crate::report::{Category, Finding, Severity};
-use nalgebra::{UnitQuaternion, Vector3};
+use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 
 /// A world axis that gravity should point down (`z`: gravity along -z).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +46,15 @@ impl UpAxis {
             "y" => Some(UpAxis::Y),
             "z" => Some(UpAxis::Z),
             _ => None,
+        }
+    }
+
+    /// The axis's letter (`x`, `y`, `z`), as the write setting `up` takes it.
+    pub fn letter(self) -> &'static str {
+        match self {
+            UpAxis::X => "x",
+            UpAxis::Y => "y",
+            UpAxis::Z => "z",
         }
     }
 
@@ -112,17 +122,19 @@ pub fn rotation_to_up(gravity: &Vector3<f64>, up: UpAxis) -> Option<UnitQuaterni
 /// model.bodies.push(body);
 /// let turn = rotation_to_up(&Vector3::new(0.0, -9.81, 0.0), UpAxis::Z).unwrap();
 /// let findings = reorient(&mut model, &turn, "body");
-/// assert!((model.bodies[0].pose.translation - Vector3::new(0.0, 0.0, 1.0)).norm() < 1e-12);
+/// // A quarter turn takes axes onto axes: coordinates move between them exactly.
+/// assert_eq!(model.bodies[0].pose.translation, Vector3::new(0.0, 0.0, 1.0));
+/// assert_eq!(model.simulation.gravity, Some(Vector3::new(0.0, 0.0, -9.81)));
 /// assert!(findings.iter().any(|f| f.code == "body.reoriented"));
 /// ```
 pub fn reorient(model: &mut Model, rotation: &UnitQuaternion<f64>, format: &str) -> Vec<Finding> {
-    let turn = Pose::from_rotation(*rotation);
-    let turn_point = |p: &mut Vector3<f64>| *p = rotation * *p;
-    let turn_frame = |f: &mut Pose| *f = turn * *f;
+    let turn = Turn::new(rotation);
+    let turn_point = |p: &mut Vector3<f64>| *p = turn.point(p);
+    let turn_frame = |f: &mut Pose| *f = turn.pose(f);
     let mut findings = Vec::new();
     let mut extras_kept = false;
     // An unstated gravity is mbconv's, which does not turn with the model: it is stated.
-    model.simulation.gravity = Some(rotation * model.simulation.gravity_or_unstated());
+    model.simulation.gravity = Some(turn.point(&model.simulation.gravity_or_unstated()));
     for body in &mut model.bodies {
         turn_frame(&mut body.pose);
         if let Some(v) = &mut body.initial_velocity {
@@ -179,7 +191,7 @@ pub fn reorient(model: &mut Model, rotation: &UnitQuaternion<f64>, format: &str)
     if old_world_axes {
         model.world_frames.push(crate::model::body::Frame {
             name: OLD_WORLD_FRAME.to_owned(),
-            pose: turn,
+            pose: Pose::from_rotation(*rotation),
             kind: crate::model::body::FrameKind::Frame,
             extras: crate::Extras::default(),
         });
@@ -224,6 +236,74 @@ pub fn reorient(model: &mut Model, rotation: &UnitQuaternion<f64>, format: &str)
         ));
     }
     findings
+}
+
+/// For a writer whose format fixes gravity down `up` (Choreonoid's and URDF's -z): a clause
+/// that names the shared write setting that turns the model so, for a message about a
+/// `gravity` that points elsewhere; empty when no turn helps (gravity zero or not finite).
+///
+/// ```
+/// use mbconv_ir::lower::{UpAxis, turn_hint};
+/// use nalgebra::Vector3;
+/// assert!(turn_hint(&Vector3::new(0.0, -9.81, 0.0), UpAxis::Z).contains("--up z"));
+/// assert_eq!(turn_hint(&Vector3::zeros(), UpAxis::Z), "");
+/// ```
+pub fn turn_hint(gravity: &Vector3<f64>, up: UpAxis) -> String {
+    if rotation_to_up(gravity, up).is_none() {
+        return String::new();
+    }
+    let axis = up.letter();
+    format!(
+        "; pass --up {axis} (the write setting up={axis}) to turn the whole model so that gravity points down -{axis}"
+    )
+}
+
+/// A rotation of the world as a change of coordinates. One that takes world axes onto world
+/// axes (a quarter or half turn about an axis, as from a y-up world to a z-up one) moves
+/// points and directions by its exact matrix of zeros and ones, so that coordinates move
+/// between axes unchanged (0.3 along y becomes 0.3 along z, with no 1e-17 left along y);
+/// orientations are turned by the quaternion.
+#[derive(Clone, Copy)]
+struct Turn {
+    rotation: UnitQuaternion<f64>,
+    axis_permutation: Option<Matrix3<f64>>,
+}
+
+impl Turn {
+    fn new(rotation: &UnitQuaternion<f64>) -> Self {
+        // Within rounding of the quaternion's components: a true permutation's entries are
+        // 0 and ±1 to ~1e-16.
+        const SNAP: f64 = 1e-12;
+        let matrix = rotation.to_rotation_matrix().into_inner();
+        let snapped = matrix.map(|e| {
+            if e.abs() < SNAP {
+                0.0
+            } else if (e.abs() - 1.0).abs() < SNAP {
+                e.signum()
+            } else {
+                f64::NAN
+            }
+        });
+        Self {
+            rotation: *rotation,
+            axis_permutation: snapped.iter().all(|e| !e.is_nan()).then_some(snapped),
+        }
+    }
+}
+
+impl FrameChange for Turn {
+    fn pose(&self, pose: &Pose) -> Pose {
+        Pose::new(self.point(&pose.translation), self.rotation * pose.rotation)
+    }
+    fn point(&self, point: &Vector3<f64>) -> Vector3<f64> {
+        match &self.axis_permutation {
+            Some(matrix) => matrix * point,
+            None => self.rotation * point,
+        }
+    }
+    fn vector(&self, vector: &Vector3<f64>) -> Vector3<f64> {
+        self.point(vector)
+    }
 }
 
 /// The world frame that keeps the world's axes as they were before [`reorient`].

@@ -409,6 +409,7 @@ impl LowerSession {
             model: self.model,
             report: self.report,
             passes: self.trace.map(|t| t.passes).unwrap_or_default(),
+            turned_by: None,
         }
     }
 

@@ -22,7 +22,9 @@ use mbconv_ir::format::kit::{
 };
 use mbconv_ir::format::support::Feature;
 use mbconv_ir::kinematics::{Configuration, SpanningTree, joint_motion, world_poses};
-use mbconv_ir::lower::{disable_immobile_groups, explicit_free_joints, fix_inactive_bodies};
+use mbconv_ir::lower::{
+    UpAxis, disable_immobile_groups, explicit_free_joints, fix_inactive_bodies, turn_hint,
+};
 use mbconv_ir::report::path;
 use mbconv_ir::{BodyRef, ConstraintKind, DofProperties, Geometry, Inertia, Joint, JointKind, Limits, Model};
 use nalgebra::{UnitQuaternion, Vector3};
@@ -72,13 +74,24 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
 fn simulation(s: &mut LowerSession) {
     let sim = std::mem::take(&mut s.model.simulation);
     match sim.gravity {
-        Some(g) if g != Vector3::from(GRAVITY) => s.lost(
+        Some(g) if g == Vector3::from(GRAVITY) => {}
+        Some(g) if g.x == 0.0 && g.y == 0.0 && g.z < 0.0 => s.approximated(
+            "gravity_magnitude_lost",
+            Feature::Gravity,
+            "simulation.gravity",
+            format!(
+                "a body file has no gravity; Choreonoid applies (0, 0, -9.80665), not (0, 0, {})",
+                g.z
+            ),
+        ),
+        Some(g) => s.lost(
             "gravity_lost",
             Feature::Gravity,
             "simulation.gravity",
             format!(
-                "a body file has no gravity; Choreonoid applies (0, 0, -9.80665), not {:?}",
-                [g.x, g.y, g.z]
+                "a body file has no gravity; Choreonoid pulls along -z with (0, 0, -9.80665), not {:?}{}",
+                [g.x, g.y, g.z],
+                turn_hint(&g, UpAxis::Z)
             ),
         ),
         None => s.approximated(
@@ -87,7 +100,6 @@ fn simulation(s: &mut LowerSession) {
             "simulation.gravity",
             "the model gives no gravity; Choreonoid applies (0, 0, -9.80665)",
         ),
-        _ => {}
     }
     const WHERE: &str = "lives in Choreonoid projects, not in the body file";
     if sim.time_step.is_some() {
