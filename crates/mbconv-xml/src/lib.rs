@@ -194,13 +194,13 @@ impl Dialect {
     /// [`Numbers::Rust`].
     fn token_number(&self, source: &Source, token: &Token, what: &str, bound: bool) -> SourceResult<f64> {
         let span = || Some(source.span(token.offset, token.text.len()));
-        let expected = || {
-            self.error(
-                source,
-                "number",
-                span(),
-                format!("expected a number in {what}, found {:?}", token.text),
-            )
+        let refuse = |message: String| self.error(source, "number", span(), message);
+        let expected = || refuse(format!("expected a number in {what}, found {:?}", token.text));
+        let out_of_range = || {
+            refuse(format!(
+                "{:?} in {what} is out of the range of a double ({} refuses it)",
+                token.text, self.name
+            ))
         };
         match self.numbers {
             Numbers::Rust => token.text.parse::<f64>().map_err(|_| expected()),
@@ -208,54 +208,25 @@ impl Dialect {
                 let overflow = scan::strtod(token.text).is_some_and(|(x, end)| {
                     end == token.text.len() && x.is_infinite() && token.text.contains(['e', 'E'])
                 });
-                if overflow {
-                    self.error(
-                        source,
-                        "number",
-                        span(),
-                        format!(
-                            "{:?} in {what} is out of the range of a double ({} refuses it)",
-                            token.text, self.name
-                        ),
-                    )
-                } else {
-                    expected()
-                }
+                if overflow { out_of_range() } else { expected() }
             }),
             Numbers::Stod => {
                 let (x, end) = match scan::stod(token.text) {
                     Ok(read) => read,
                     Err(scan::StodError::NoNumber) => return Err(expected()),
-                    Err(scan::StodError::OutOfRange) => {
-                        return Err(self.error(
-                            source,
-                            "number",
-                            span(),
-                            format!(
-                                "{:?} in {what} is out of the range of a double ({} refuses it)",
-                                token.text, self.name
-                            ),
-                        ));
-                    }
+                    Err(scan::StodError::OutOfRange) => return Err(out_of_range()),
                 };
                 if end != token.text.len() {
-                    return Err(self.error(
-                        source,
-                        "number",
-                        span(),
-                        format!(
-                            "expected a number in {what}, found {:?} ({} reads its start, {x}, and ignores the rest)",
-                            token.text, self.name
-                        ),
-                    ));
+                    return Err(refuse(format!(
+                        "expected a number in {what}, found {:?} ({} reads its start, {x}, and ignores the rest)",
+                        token.text, self.name
+                    )));
                 }
                 if !bound && !x.is_finite() {
-                    return Err(self.error(
-                        source,
-                        "number",
-                        span(),
-                        format!("expected a finite number in {what}, found {:?}", token.text),
-                    ));
+                    return Err(refuse(format!(
+                        "expected a finite number in {what}, found {:?}",
+                        token.text
+                    )));
                 }
                 Ok(x)
             }

@@ -111,14 +111,8 @@ pub fn lower(model: &Model, tracing: Tracing) -> Lowered {
 /// ```
 pub fn lower_with(model: &Model, root: RootWriting, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::new(FORMAT, model, tracing);
-    s.run("disable_immobile_groups", |s| {
-        let findings = disable_immobile_groups(&mut s.model, FORMAT);
-        s.absorb(findings);
-    });
-    s.run("fix_inactive_bodies", |s| {
-        let findings = fix_inactive_bodies(&mut s.model, FORMAT);
-        s.absorb(findings);
-    });
+    s.run_shared("disable_immobile_groups", disable_immobile_groups);
+    s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
     s.run("simulation_settings", simulation);
     s.run("force_elements", force_elements);
     s.run("motors", motors);
@@ -129,10 +123,7 @@ pub fn lower_with(model: &Model, root: RootWriting, tracing: Tracing) -> Lowered
     s.run("omit_disabled_joints", LowerSession::omit_disabled_joints);
     s.run("initial_state", initial_state);
     s.run("weld_fixed_bodies", fixed_bodies);
-    s.run("explicit_free_joints", |s| {
-        let findings = explicit_free_joints(&mut s.model, FORMAT);
-        s.absorb(findings);
-    });
+    s.run_shared("explicit_free_joints", explicit_free_joints);
     s.run("reverse_joints", reverse_joints_towards_root);
     s.run("cut_loops", cut_loops);
     s.run("joints_as_chains", |s| joints_as_chains_where(s, needs_chain));

@@ -66,22 +66,15 @@ pub const TRIANGLE_NUDGE: f64 = 1e-9;
 /// Lowers `model` for MJCF; `tracing` keeps the model after every pass.
 pub fn lower(model: &mbconv_ir::Model, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::new(FORMAT, model, tracing);
-    s.run("disable_immobile_groups", |s| {
-        let f = disable_immobile_groups(&mut s.model, FORMAT);
-        s.absorb(f);
-    });
-    s.run("fix_inactive_bodies", |s| {
-        let f = fix_inactive_bodies(&mut s.model, FORMAT);
-        s.absorb(f);
-    });
+    s.run_shared("disable_immobile_groups", disable_immobile_groups);
+    s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
     s.run("simulation_settings", simulation);
-    s.run("joint_springs", |s| {
-        let f = mbconv_ir::lower::force_elements_as_joint_springs(
-            &mut s.model,
-            FORMAT,
+    s.run_shared("joint_springs", |model, format| {
+        mbconv_ir::lower::force_elements_as_joint_springs(
+            model,
+            format,
             mbconv_ir::lower::JointSpringSupport::SpringAndDamper,
-        );
-        s.absorb(f);
+        )
     });
     s.run("force_elements", |s| {
         s.lose_all_force_elements(|k| format!("MJCF has no {k} force element (tendons are not written)"))
@@ -97,10 +90,7 @@ pub fn lower(model: &mbconv_ir::Model, tracing: Tracing) -> Lowered {
     s.run("devices", devices);
     s.run("disabled_joints", disabled_joints);
     s.run("initial_state", initial_state);
-    s.run("explicit_free_joints", |s| {
-        let f = explicit_free_joints(&mut s.model, FORMAT);
-        s.absorb(f);
-    });
+    s.run_shared("explicit_free_joints", explicit_free_joints);
     s.run("reverse_joints", reverse_joints);
     s.run("free_joints_below_bodies", |s| {
         joints_as_chains_where(s, |j| j.kind == JointKind::Free && !j.parent.is_world())

@@ -91,22 +91,15 @@ pub fn lower(model: &Model, tracing: Tracing) -> Lowered {
 /// ```
 pub fn lower_with(model: &Model, writing: Writing, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::new(FORMAT, model, tracing);
-    s.run("disable_immobile_groups", |s| {
-        let f = disable_immobile_groups(&mut s.model, FORMAT);
-        s.absorb(f);
-    });
-    s.run("fix_inactive_bodies", |s| {
-        let f = fix_inactive_bodies(&mut s.model, FORMAT);
-        s.absorb(f);
-    });
+    s.run_shared("disable_immobile_groups", disable_immobile_groups);
+    s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
     s.run("simulation_settings", simulation);
-    s.run("joint_springs", |s| {
-        let f = mbconv_ir::lower::force_elements_as_joint_springs(
-            &mut s.model,
-            FORMAT,
+    s.run_shared("joint_springs", |model, format| {
+        mbconv_ir::lower::force_elements_as_joint_springs(
+            model,
+            format,
             mbconv_ir::lower::JointSpringSupport::SpringAndDamper,
-        );
-        s.absorb(f);
+        )
     });
     s.run("force_elements", |s| {
         s.lose_all_force_elements(|k| format!("SDFormat has no {k} force element"))

@@ -39,20 +39,12 @@ pub(crate) fn lower(model: &Model, dialect: Dialect, tracing: Tracing) -> Lowere
     s.run("fixed_bodies_as_rigid_joints", fixed_bodies);
     // Before any joint is split or removed: no motor is left naming a joint that is gone.
     s.run("drop_motors_loads_constraints_devices", drop_items);
-    s.run("disable_immobile_groups", |s| {
-        let findings = disable_immobile_groups(&mut s.model, FORMAT);
-        s.absorb(findings);
-    });
-    s.run("fit_joint_rates", |s| {
-        let findings = fit_joint_rates(&mut s.model, FORMAT);
-        s.absorb(findings);
-    });
+    s.run_shared("disable_immobile_groups", disable_immobile_groups);
+    s.run_shared("fit_joint_rates", fit_joint_rates);
     // Before any joint is split, turned or dropped: the elements are compared with the joints
     // as the model gives them.
-    s.run("joint_springs", |s| {
-        let findings =
-            force_elements_as_joint_springs(&mut s.model, FORMAT, JointSpringSupport::SpringAndDamper);
-        s.absorb(findings);
+    s.run_shared("joint_springs", |model, format| {
+        force_elements_as_joint_springs(model, format, JointSpringSupport::SpringAndDamper)
     });
     s.run("inertia_frames_as_products", inertia_frames);
     s.run("symmetric_inertia", symmetric_inertia);

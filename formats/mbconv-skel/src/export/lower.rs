@@ -36,10 +36,7 @@ const POSE_MISMATCH: f64 = 1e-6;
 pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::new(FORMAT, model, tracing);
     // DART cannot switch a body off: a switched-off body is fixed where it is.
-    s.run("fix_inactive_bodies", |s| {
-        let findings = mbconv_ir::lower::fix_inactive_bodies(&mut s.model, FORMAT);
-        s.absorb(findings);
-    });
+    s.run_shared("fix_inactive_bodies", mbconv_ir::lower::fix_inactive_bodies);
     s.run("simulation_settings", simulation_settings);
     s.run("drop_constraints", drop_constraints);
     // Before any joint is removed: nothing is left naming a joint that is gone.
@@ -47,19 +44,15 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
     s.run("drop_restraints", drop_restraints);
     s.run("drop_world_frames", drop_world_frames);
     s.run("drop_unusable_joints", tree::drop_unusable_joints);
-    s.run("joint_springs", |s| {
-        let findings = mbconv_ir::lower::force_elements_as_joint_springs(
-            &mut s.model,
-            FORMAT,
+    s.run_shared("joint_springs", |model, format| {
+        mbconv_ir::lower::force_elements_as_joint_springs(
+            model,
+            format,
             mbconv_ir::lower::JointSpringSupport::SpringAndDamper,
-        );
-        s.absorb(findings);
+        )
     });
     s.run("drop_force_elements", drop_force_elements);
-    s.run("fit_joint_rates", |s| {
-        let findings = mbconv_ir::lower::fit_joint_rates(&mut s.model, FORMAT);
-        s.absorb(findings);
-    });
+    s.run_shared("fit_joint_rates", mbconv_ir::lower::fit_joint_rates);
     s.run("explicit_free_joints", tree::explicit_free_joints);
     s.run("drop_fixed_body_velocities", tree::drop_fixed_body_velocities);
     s.run("drop_joint_actuators", joints::drop_actuators);

@@ -107,6 +107,29 @@ impl LowerSession {
         self.end();
     }
 
+    /// Runs one of the shared passes of [`crate::lower`] (they take the model and the format's
+    /// code prefix and return their findings) as the pass called `name`.
+    ///
+    /// ```
+    /// use mbconv_ir::format::kit::{LowerSession, Tracing};
+    /// use mbconv_ir::{Body, Model};
+    /// let mut model = Model::new("m");
+    /// let mut off = Body::new("off");
+    /// off.enabled = false;
+    /// model.bodies.push(off);
+    /// let mut s = LowerSession::new("skel", &model, Tracing::Off);
+    /// s.run_shared("fix_inactive_bodies", mbconv_ir::lower::fix_inactive_bodies);
+    /// let lowered = s.finish();
+    /// assert!(lowered.report.findings.iter().all(|f| f.pass.as_deref() == Some("fix_inactive_bodies")));
+    /// assert!(lowered.model.bodies[0].enabled);
+    /// ```
+    pub fn run_shared(&mut self, name: &'static str, pass: impl FnOnce(&mut Model, &str) -> Vec<Finding>) {
+        self.run(name, |s| {
+            let findings = pass(&mut s.model, s.format);
+            s.absorb(findings);
+        });
+    }
+
     /// Starts the pass called `name` (for passes written as methods of a format's own lowering
     /// type; [`run`](Self::run) is the short form). A pass still open is ended first.
     pub fn begin(&mut self, name: &'static str) {

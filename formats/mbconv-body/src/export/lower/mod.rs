@@ -34,14 +34,8 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::new(FORMAT, model, tracing);
     // A body file can neither hold a group's joints nor switch a link off: an immobile
     // group's bodies, like switched-off bodies, are fixed where they start.
-    s.run("disable_immobile_groups", |s| {
-        let findings = disable_immobile_groups(&mut s.model, FORMAT);
-        s.absorb(findings);
-    });
-    s.run("fix_inactive_bodies", |s| {
-        let findings = fix_inactive_bodies(&mut s.model, FORMAT);
-        s.absorb(findings);
-    });
+    s.run_shared("disable_immobile_groups", disable_immobile_groups);
+    s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
     s.run("simulation_settings", simulation);
     s.run("force_elements", force_elements);
     s.run("motors", motors);
@@ -50,16 +44,10 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
     s.run("constraints", constraints);
     s.run("devices", devices);
     s.run("omit_disabled_joints", LowerSession::omit_disabled_joints);
-    s.run("free_loop_joints", |s| {
-        let f = mbconv_ir::lower::drop_free_loop_joints(&mut s.model, FORMAT);
-        s.absorb(f);
-    });
+    s.run_shared("free_loop_joints", mbconv_ir::lower::drop_free_loop_joints);
     s.run("velocities", velocities);
     s.run("weld_fixed_bodies", fixed_bodies);
-    s.run("explicit_free_joints", |s| {
-        let findings = explicit_free_joints(&mut s.model, FORMAT);
-        s.absorb(findings);
-    });
+    s.run_shared("explicit_free_joints", explicit_free_joints);
     s.run("reverse_joints", reverse_joints_towards_root);
     s.run("single_root", topology::single_root);
     s.run("loops_as_extra_joints", topology::loops);
