@@ -15,11 +15,12 @@
 //! `<weld>` equalities; other loop joints are cut); `joints_as_chains` (universal, Euler,
 //! cylindrical, planar and translational joints as chains, exact; screw and point joints
 //! approximated); `joint_data`, `body_data` (what MJCF lacks per item; site and geom names made
-//! unique, as MuJoCo wants); `reference_poses`; `mass_properties` (an inertia breaking the
-//! triangle inequality balanced, a moving body without mass or with a zero principal moment
-//! given a floor, both approximated); `chain_links` (the massless links MJCF writes as joints
-//! of one body named and placed as MJCF's reader will give them back: renamed, frames moved,
-//! exactly).
+//! unique, as MuJoCo wants; a plane on a body that moves left out, since MuJoCo allows planes
+//! only on bodies welded to the world); `reference_poses`; `mass_properties` (an inertia
+//! breaking the triangle inequality balanced, a moving body without mass or with a zero
+//! principal moment given a floor, both approximated); `chain_links` (the massless links MJCF
+//! writes as joints of one body named and placed as MJCF's reader will give them back:
+//! renamed, frames moved, exactly).
 //!
 //! ```
 //! use mbconv_ir::format::kit::Tracing;
@@ -507,7 +508,12 @@ fn body_data(s: &mut LowerSession) {
     for f in &s.model.world_frames {
         sites.insert(f.name.clone());
     }
-    for b in 0..s.model.bodies.len() {
+    // What moves each body as MuJoCo nests them: a plane is allowed only on static bodies.
+    let plan = Plan::new(&s.model);
+    let moved_by: Vec<Option<String>> = (0..s.model.bodies.len())
+        .map(|b| plan.moved_by(&s.model, b).map(|j| s.model.joints[j].name.clone()))
+        .collect();
+    for (b, moved_by) in moved_by.iter().enumerate() {
         let at = path::item("bodies", &s.model.bodies[b].name);
         let body_name = s.model.bodies[b].name.clone();
         let body = &mut s.model.bodies[b];
@@ -553,6 +559,7 @@ fn body_data(s: &mut LowerSession) {
             }
         }
         let mut shapes = Vec::new();
+        let mut planes_lost: Vec<Option<String>> = Vec::new();
         for mut shape in std::mem::take(&mut body.shapes) {
             if !writable(&shape.geometry) {
                 lost.push((
@@ -564,6 +571,10 @@ fn body_data(s: &mut LowerSession) {
             }
             if let Some(why) = mesh_mujoco_cannot_open(&shape.geometry) {
                 lost.push(("mesh_lost", Feature::Meshes, why));
+                continue;
+            }
+            if matches!(shape.geometry, Geometry::Plane { .. }) && moved_by.is_some() {
+                planes_lost.push(shape.name.clone());
                 continue;
             }
             match positive_sizes(&mut shape.geometry) {
@@ -649,6 +660,14 @@ fn body_data(s: &mut LowerSession) {
         for (what, feature, data) in lost {
             s.lost(what, feature, &at, format!("MJCF cannot say {data}"));
         }
+        if let (false, Some(joint)) = (planes_lost.is_empty(), moved_by) {
+            s.lost(
+                "plane_lost",
+                Feature::Shapes,
+                &at,
+                planes_lost_message(&planes_lost, joint),
+            );
+        }
         approximated.dedup();
         for (what, feature, message) in approximated {
             s.approximated(what, feature, &at, message);
@@ -658,6 +677,24 @@ fn body_data(s: &mut LowerSession) {
             s.note(what, feature, &at, message);
         }
     }
+}
+
+/// Why the planes `names` (a shape's name, `None` when unnamed) of a body that joint `joint`
+/// moves are left out, and what the user can do.
+fn planes_lost_message(names: &[Option<String>], joint: &str) -> String {
+    let named: Vec<String> = names.iter().flatten().map(|n| format!("{n:?}")).collect();
+    let what = match (names.len(), named.len()) {
+        (1, 1) => format!("the plane {}", named[0]),
+        (1, _) => "a plane".to_owned(),
+        (n, 0) => format!("{n} planes"),
+        (n, _) => format!("{n} planes ({})", named.join(", ")),
+    };
+    format!(
+        "MJCF cannot say {what} on a body that moves (joint {joint:?} moves it): MuJoCo accepts a \
+         plane geom only on a body welded to the world (\"plane only allowed in static bodies\"), \
+         and no finite geom stands in for an infinite plane, so it is left out; to keep it, put it \
+         on a body welded to the world (a ground plane belongs to the world)"
+    )
 }
 
 /// What [`positive_sizes`] did to a shape.

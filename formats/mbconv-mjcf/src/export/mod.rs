@@ -205,6 +205,30 @@ impl Plan {
         group
     }
 
+    /// The joint that moves written body `b` in MuJoCo's sense, if any: the first joint that is
+    /// not a weld on its path to the world (its own chain, then its MJCF ancestors'). A body
+    /// without one is static (MuJoCo's `weldid` 0: welded to the world), the only kind of
+    /// body MuJoCo allows a plane geom on ("plane only allowed in static bodies").
+    pub fn moved_by(&self, model: &Model, b: usize) -> Option<usize> {
+        // A merged link is a joint of the body below it (never a weld).
+        if self.merged[b]
+            && let Attachment::Joint { joint, .. } = self.tree.attachments[b]
+        {
+            return Some(joint);
+        }
+        let mut at = Some(b);
+        while let Some(c) = at {
+            if let Some(&j) = self.chain[c]
+                .iter()
+                .find(|&&j| model.joints[j].kind != JointKind::Fixed)
+            {
+                return Some(j);
+            }
+            at = self.parent[c];
+        }
+        None
+    }
+
     /// True when written body `b` moves against its MJCF parent (it holds a joint that is not
     /// a weld): MuJoCo then needs its mass and principal moments above [`MJ_MINVAL`].
     pub fn moves(&self, model: &Model, b: usize) -> bool {

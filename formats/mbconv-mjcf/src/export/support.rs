@@ -136,7 +136,9 @@ pub const FEATURE_SUPPORT: &[FeatureSupport] = &[
     row(Feature::BodyLoads, Support::Lost("not written")),
     row(
         Feature::Shapes,
-        Support::Approximated("sphere, box, capsule, cylinder, ellipsoid, plane, mesh; others lost"),
+        Support::Approximated(
+            "sphere, box, capsule, cylinder, ellipsoid, mesh; plane on bodies welded to the world (MuJoCo refuses it on a moving body); others lost",
+        ),
     ),
     row(
         Feature::Meshes,
