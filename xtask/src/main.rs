@@ -34,6 +34,10 @@
 //!   cross-simulator trajectories (DART and Chrono on each model and its conversion).
 //! * `cargo xtask golden choreonoid` — what Choreonoid's loader reads from every `.body`
 //!   model of the corpus and `fixtures/body/`, and from mbconv's rewrites of them.
+//! * `cargo xtask golden choreonoid-sim` — Choreonoid's own forward dynamics (its AIST
+//!   simulator's semi-implicit Euler, no contact, 1 s at dt 1e-3) of every Body fixture, a
+//!   contact-free corpus selection and every Chrono, SKEL and Shift fixture converted to Body
+//!   (`formats/mbconv-body/tests/golden_sim`; see `xtask/src/choreonoid_sim.rs`).
 //! * `cargo xtask corpus` — `mbconv check --all` on every model of `../shared/corpus/` and
 //!   `fixtures/` (all cores), writing `docs/corpus-matrix.md`.
 //! * `cargo xtask corpus simulators` — only the simulators' section of `docs/corpus-matrix.md`
@@ -50,6 +54,7 @@
 
 mod bench;
 mod choreonoid;
+mod choreonoid_sim;
 mod chrono;
 mod corpus;
 mod fuzz;
@@ -102,6 +107,10 @@ tasks:
   golden choreonoid        regenerate the Body golden data: Choreonoid's reading of every
                            .body model and of mbconv's rewrite of it (needs oracles
                            choreonoid)
+  golden choreonoid-sim    regenerate the Body dynamics golden data: Choreonoid's own
+                           simulation (semi-implicit Euler, dt 1e-3, 1 s, no contact) of
+                           every Body fixture, a corpus selection and every Chrono, SKEL
+                           and Shift fixture converted to Body (needs oracles choreonoid)
   corpus                   mbconv check --all on every corpus model and fixture (all
                            cores); writes docs/corpus-matrix.md
   corpus simulators        rewrite only the simulators' section of docs/corpus-matrix.md
@@ -140,6 +149,7 @@ fn main() -> Result<()> {
         ["golden", "sdf"] => oracles::golden_sdf(),
         ["golden", "chrono"] => chrono::golden(),
         ["golden", "choreonoid"] => choreonoid::golden(),
+        ["golden", "choreonoid-sim"] => choreonoid_sim::golden(),
         ["corpus"] => corpus::run(),
         ["corpus", "simulators"] => simulators::rewrite_section(),
         ["loss-matrix"] => corpus::loss_matrix(),
