@@ -24,7 +24,12 @@
 //!
 //! Files Choreonoid (or mbconv's writer) refuses are listed in `refused.txt` with the reason.
 //! The test `formats/mbconv-body/tests/choreonoid_sim.rs` reads only this data: CI never
-//! builds Choreonoid.
+//! builds Choreonoid. Measured (2026-11-26, 83 runs in about a minute): mbconv's solver and
+//! Choreonoid agree on every link frame to 8.9e-16 m on the Body fixtures and 5.0e-14 m on the
+//! corpus selection (a loop fixture 1.8e-6 m); of 62 conversion runs 10 are exact (1.7e-13 m),
+//! 44 explained by the lowering's reported losses (Choreonoid = mbconv's lowered model to
+//! 1.7e-8 m), 8 listed with why (see "Choreonoid as a dynamic judge" in
+//! `docs/formats/body.md`).
 
 use crate::workspace_root;
 use anyhow::{Context, Result, bail};
