@@ -9,8 +9,12 @@
 //! joint from its parent has `parent_frame` = the link's offset and `child_frame` = identity.
 //! Writing lowers the model first (body frames moved onto joint frames, joints reversed towards
 //! the root, several roots under one fixed root link, loops as extraJoints, what the format
-//! cannot say reported), then emits format 2.0 YAML. It is **not** a Choreonoid simulator, and
-//! it does not open meshes (a missing mesh is a finding, not an error).
+//! cannot say reported), then emits format 2.0 YAML. A Choreonoid project (`.cnoid`) reads as
+//! the body files its body items name, placed and posed as the items say, with the simulator
+//! item's gravity, time step and integration mode (several body items: one group each); a body
+//! written to a file gets the project `NAME.cnoid` beside it that carries these. It is **not** a
+//! Choreonoid simulator, it reads no controller or other item of a project, and it does not open
+//! meshes (a missing mesh is a finding, not an error).
 //!
 //! Inside: `raw` (the YAML with positions), `spec` (keys, units and conventions both directions
 //! share), `import` (document -> IR) and `export` (`lower`, then `emit`). The key-by-key mapping
@@ -27,6 +31,7 @@
 
 pub(crate) mod export;
 pub(crate) mod import;
+mod joint_order;
 pub(crate) mod raw;
 pub(crate) mod spec;
 
@@ -34,16 +39,34 @@ use mbconv_ir::Model;
 use mbconv_ir::format::kit::Tracing;
 use mbconv_ir::format::support::FeatureSupport;
 use mbconv_ir::format::{
-    Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingSpec, Source,
+    Direction, Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingKind,
+    SettingSpec, Source,
 };
 
-/// The settings the reader understands: none (a body file says all it means; sub-bodies and
-/// resources resolve relative to the file that names them).
-pub const READ_SETTINGS: &[SettingSpec] = &[];
+/// The settings the reader understands: where `${SHARE}` points in a Choreonoid project (a
+/// body file says all it means; sub-bodies and resources resolve relative to the file that
+/// names them).
+pub const READ_SETTINGS: &[SettingSpec] = &[SettingSpec {
+    name: "share",
+    kind: SettingKind::Path,
+    default: "the nearest share directory above the project that has the file",
+    help: "Choreonoid's share directory, which `${SHARE}` stands for in a project's body file paths",
+}];
 
-/// The settings the writer understands: none (it always writes format 2.0 in degrees, mesh
-/// paths relative to the output file).
-pub const WRITE_SETTINGS: &[SettingSpec] = &[];
+/// The settings the writer understands: the name of the project written beside the body file
+/// (it always writes format 2.0 in degrees, mesh paths relative to the output file).
+pub const WRITE_SETTINGS: &[SettingSpec] = &[SettingSpec {
+    name: "project-out",
+    kind: SettingKind::Text,
+    default: "NAME.cnoid beside NAME.body",
+    help: "the name of the Choreonoid project (gravity, time step, initial state) written beside the body file; none is written to standard output",
+}];
+
+impl BodyFormat {
+    fn project(options: &Options) -> Option<export::project::ProjectNames> {
+        export::project::project_names(options.text("project-out"), options.output_path.as_deref())
+    }
+}
 
 /// The Choreonoid Body format.
 ///
@@ -57,7 +80,7 @@ pub struct BodyFormat;
 const INFO: FormatInfo = FormatInfo {
     name: "body",
     aliases: &["choreonoid"],
-    extensions: &["body"],
+    extensions: &["body", "cnoid"],
     description: "Choreonoid Body (YAML)",
     shortcut: Some("body"),
 };
@@ -80,26 +103,51 @@ impl Format for BodyFormat {
     }
 
     fn sniff(&self, text: &str) -> bool {
-        text.lines()
-            .take(50)
-            .any(|l| l.trim_start().starts_with("format:") && l.contains("ChoreonoidBody"))
+        text.lines().take(50).any(|l| {
+            (l.trim_start().starts_with("format:") && l.contains("ChoreonoidBody"))
+                || l.trim_end() == "items:"
+        })
     }
 
-    fn read(&self, source: &Source, _options: &Options) -> Result<Imported, FormatError> {
-        import::read(source).map_err(|e| e as FormatError)
+    /// Reads a body file, or a Choreonoid project (`.cnoid`) and the body files it names.
+    /// Settings: [`READ_SETTINGS`].
+    fn read(&self, source: &Source, options: &Options) -> Result<Imported, FormatError> {
+        options.check(INFO.name, Direction::Read, READ_SETTINGS)?;
+        let settings = import::ProjectSettings {
+            share: options.text("share").map(std::path::PathBuf::from),
+        };
+        import::read(source, &settings).map_err(|e| e as FormatError)
     }
 
-    fn lower(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
-        Ok(export::lower(model, Tracing::Off))
+    fn lower(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
+        options.check(INFO.name, Direction::Write, WRITE_SETTINGS)?;
+        Ok(export::lower(
+            model,
+            Self::project(options).is_some(),
+            Tracing::Off,
+        ))
     }
 
     /// The same lowering as [`lower`](Format::lower), keeping the model after every named
     /// pass (`reverse_joints`, `joints_as_chains`, `body_frames_on_joints`, ...).
-    fn lower_traced(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
-        Ok(export::lower(model, Tracing::On))
+    fn lower_traced(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
+        options.check(INFO.name, Direction::Write, WRITE_SETTINGS)?;
+        Ok(export::lower(
+            model,
+            Self::project(options).is_some(),
+            Tracing::On,
+        ))
     }
 
+    /// Writes the body file and, when it goes to a file, the project beside it (the entry to
+    /// read the whole model back).
     fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
-        Ok(export::emit(model, options.output_path.as_deref()))
+        options.check(INFO.name, Direction::Write, WRITE_SETTINGS)?;
+        let project = Self::project(options);
+        Ok(export::emit(
+            model,
+            options.output_path.as_deref(),
+            project.as_ref(),
+        ))
     }
 }

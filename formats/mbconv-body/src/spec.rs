@@ -70,6 +70,9 @@ pub const FORMAT: &str = "body";
 /// Gravity Choreonoid's simulators apply (z up); the file has none.
 pub const GRAVITY: [f64; 3] = [0.0, 0.0, -9.80665];
 
+/// The time step of a Choreonoid simulator item that states none (s).
+pub const DEFAULT_TIME_STEP: f64 = 0.001;
+
 /// Every spelling of a key, camelCase first then snake_case (Choreonoid reads both).
 pub fn spellings(key: &str) -> [String; 2] {
     let mut snake = String::with_capacity(key.len() + 4);

@@ -15,8 +15,13 @@ use mbconv_ir::{
 use mbconv_yaml::emit::{self as yaml, Writer};
 use nalgebra::UnitQuaternion;
 
-/// Writes a lowered model.
-pub(crate) fn emit(model: &Model, output: Option<&std::path::Path>) -> Exported {
+/// Writes a lowered model, and the project `project` names beside it (then the entry to read
+/// the whole model back).
+pub(crate) fn emit(
+    model: &Model,
+    output: Option<&std::path::Path>,
+    project: Option<&super::project::ProjectNames>,
+) -> Exported {
     let mut w = Writer::default();
     w.entry(0, "format", "ChoreonoidBody");
     w.entry(0, "format_version", "2.0");
@@ -55,7 +60,15 @@ pub(crate) fn emit(model: &Model, output: Option<&std::path::Path>) -> Exported 
             extra_joint(&mut w, c);
         }
     }
-    Exported::text(w.finish(), Report::default())
+    let mut exported = Exported::text(w.finish(), Report::default());
+    if let Some(names) = project {
+        exported.companions.push(mbconv_ir::format::Companion {
+            file_name: names.project.clone(),
+            text: super::project::write(model, names),
+        });
+        exported.entry = Some(names.project.clone());
+    }
+    exported
 }
 
 /// The file key of a `body.<key>` extra, given without its `body.` prefix (aids under

@@ -136,13 +136,15 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
     ),
     row(
         Feature::Gravity,
-        Support::Lost(
-            "the simulator's gravity is (0, 0, -9.80665); other gravity, and a body's gravity switch, are dropped",
+        Support::Approximated(
+            "in the Choreonoid project written beside the body file (written to standard output: Choreonoid's (0, 0, -9.80665), other gravity lost); a body's gravity switch is lost",
         ),
     ),
     row(
         Feature::TimeStep,
-        Support::Lost("the time step lives in Choreonoid projects"),
+        Support::Approximated(
+            "time step, end time and integration mode in the Choreonoid project written beside the body file; lost when none is written",
+        ),
     ),
     row(
         Feature::FormatExtras,

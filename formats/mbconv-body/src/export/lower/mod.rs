@@ -15,7 +15,7 @@
 
 mod topology;
 
-use crate::spec::{FORMAT, GRAVITY};
+use crate::spec::{DEFAULT_TIME_STEP, FORMAT, GRAVITY};
 use mbconv_ir::format::Lowered;
 use mbconv_ir::format::kit::{
     LowerSession, Tracing, body_frames_on_joints, joints_as_chains, reverse_joints_towards_root,
@@ -29,14 +29,20 @@ use mbconv_ir::report::path;
 use mbconv_ir::{BodyRef, ConstraintKind, DofProperties, Geometry, Inertia, Joint, JointKind, Limits, Model};
 use nalgebra::{UnitQuaternion, Vector3};
 
-/// Lowers `model` for the Choreonoid Body format; `tracing` keeps the model after every pass.
-pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
+/// Lowers `model` for the Choreonoid Body format; `project`: a project is written beside the
+/// body file (it carries gravity, time step and end time); `tracing` keeps the model after
+/// every pass.
+pub(crate) fn lower(model: &Model, project: bool, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::new(FORMAT, model, tracing);
     // A body file can neither hold a group's joints nor switch a link off: an immobile
     // group's bodies, like switched-off bodies, are fixed where they start.
     s.run_shared("disable_immobile_groups", disable_immobile_groups);
     s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
-    s.run("simulation_settings", simulation);
+    if project {
+        s.run("simulation_settings", simulation_in_project);
+    } else {
+        s.run("simulation_settings", simulation);
+    }
     s.run("force_elements", force_elements);
     s.run("motors", motors);
     s.run("loads", loads);
@@ -59,8 +65,10 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
     s.finish()
 }
 
+/// Without a project (standard output): a body file has no gravity, time step or solver.
 fn simulation(s: &mut LowerSession) {
     let sim = std::mem::take(&mut s.model.simulation);
+    const NO_PROJECT: &str = "written to standard output, a body file has no gravity: Choreonoid applies";
     match sim.gravity {
         Some(g) if g == Vector3::from(GRAVITY) => {}
         Some(g) if g.x == 0.0 && g.y == 0.0 && g.z < 0.0 => s.approximated(
@@ -68,7 +76,7 @@ fn simulation(s: &mut LowerSession) {
             Feature::Gravity,
             "simulation.gravity",
             format!(
-                "a body file has no gravity; Choreonoid applies (0, 0, -9.80665), not (0, 0, {})",
+                "{NO_PROJECT} (0, 0, -9.80665), not (0, 0, {}); write to a file for a project that carries it",
                 g.z
             ),
         ),
@@ -77,7 +85,7 @@ fn simulation(s: &mut LowerSession) {
             Feature::Gravity,
             "simulation.gravity",
             format!(
-                "a body file has no gravity; Choreonoid pulls along -z with (0, 0, -9.80665), not {:?}{}",
+                "{NO_PROJECT} (0, 0, -9.80665), not {:?}; write to a file for a project that carries it{}",
                 [g.x, g.y, g.z],
                 turn_hint(&g, UpAxis::Z)
             ),
@@ -89,7 +97,8 @@ fn simulation(s: &mut LowerSession) {
             "the model gives no gravity; Choreonoid applies (0, 0, -9.80665)",
         ),
     }
-    const WHERE: &str = "lives in Choreonoid projects, not in the body file";
+    const WHERE: &str =
+        "lives in the Choreonoid project, which is written only beside a body file written to a file";
     if sim.time_step.is_some() {
         s.lost(
             "time_step_lost",
@@ -115,6 +124,40 @@ fn simulation(s: &mut LowerSession) {
         );
     }
     s.model.simulation.gravity = Some(Vector3::from(GRAVITY));
+    model_extras(s);
+}
+
+/// With a project beside the body file: its simulator item carries gravity (any direction),
+/// time step, end time and Choreonoid's integration mode; other formats' solver settings are
+/// dropped.
+fn simulation_in_project(s: &mut LowerSession) {
+    let sim = &mut s.model.simulation;
+    if sim.gravity.is_none() {
+        sim.gravity = Some(Vector3::from(GRAVITY));
+        s.approximated(
+            "gravity_defaulted",
+            Feature::Gravity,
+            "simulation.gravity",
+            "the model gives no gravity; the project states Choreonoid's default (0, 0, -9.80665)",
+        );
+    }
+    if s.model.simulation.time_step.is_none() {
+        s.model.simulation.time_step = Some(DEFAULT_TIME_STEP);
+        s.note(
+            "default_time_step",
+            Feature::TimeStep,
+            "simulation.time_step",
+            format!("the project states Choreonoid's default time step {DEFAULT_TIME_STEP}"),
+        );
+    }
+    let mut extras = std::mem::take(&mut s.model.simulation.extras);
+    s.strip_foreign_extras(&mut extras, "simulation");
+    s.model.simulation.extras = extras;
+    model_extras(s);
+}
+
+/// A body file keeps only the body format's own model extras.
+fn model_extras(s: &mut LowerSession) {
     let mut extras = std::mem::take(&mut s.model.extras);
     s.strip_foreign_extras(&mut extras, "");
     s.model.extras = extras;
