@@ -67,27 +67,6 @@ const DIVERGENCES: &[(&str, &str)] = &[
         "as converted__chrono__joints",
     ),
     (
-        "converted__skel__joint_prismatic_weld",
-        "writer bug: the Body writer writes the IR's prismatic axis (1, 1, 0) as it is, not \
-         normalised; Choreonoid does not normalise a joint axis, so the slider starts \
-         |axis|·q = 0.707 m along it instead of 0.5 m (0.207 m apart from t = 0); the IR means \
-         the unit axis",
-    ),
-    (
-        "converted_source_gravity__skel__joint_prismatic_weld",
-        "as converted__skel__joint_prismatic_weld",
-    ),
-    (
-        "converted__shift__v2_joints",
-        "writer bug: the revolute axis [0, 2, 0] is written unnormalised; Choreonoid builds the \
-         joint rotation from it as it is (not a rotation for |axis| != 1), and the arm parts \
-         from the lowered model by metres",
-    ),
-    (
-        "converted_source_gravity__shift__v2_joints",
-        "as converted__shift__v2_joints",
-    ),
-    (
         "converted__shift__offset_loop",
         "a loop that does not close as written (the offset): Choreonoid keeps the gap at the \
          velocity level, mbconv's solver closes it at assembly: the lowered model and \
