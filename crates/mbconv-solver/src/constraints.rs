@@ -77,6 +77,10 @@ pub(crate) struct Row {
     pub item: String,
     pub kind: RowKind,
     pub target: Target,
+    /// The row holds the value it has at the initial configuration, not its nominal constant:
+    /// a Choreonoid extra joint, which Choreonoid's constraint solver holds at the velocity
+    /// level, so that a gap between its anchors at the start is kept, never closed.
+    pub holds_initial_value: bool,
 }
 
 /// All constraint rows of a model.
@@ -110,6 +114,11 @@ struct ItemRows<'a> {
     rows: &'a mut Vec<Row>,
 }
 
+/// Whether the rows of a constraint hold their initial values (see [`Row::holds_initial_value`]).
+fn holds_initial_value(kind: &ConstraintKind) -> bool {
+    matches!(kind, ConstraintKind::ExtraJoint { .. })
+}
+
 impl ItemRows<'_> {
     /// A row driven to the constant `value`.
     fn constant(&mut self, kind: RowKind, value: f64) {
@@ -120,6 +129,7 @@ impl ItemRows<'_> {
             item: self.item.to_owned(),
             kind,
             target,
+            holds_initial_value: false,
         });
     }
 }
@@ -563,6 +573,7 @@ impl ConstraintSet {
         }
         for c in ir.constraints.iter().filter(|c| c.enabled) {
             let item = path::item("constraints", &c.name);
+            let first = rows.len();
             compiler.constraint(
                 &c.kind,
                 &mut ItemRows {
@@ -570,6 +581,11 @@ impl ConstraintSet {
                     rows: &mut rows,
                 },
             )?;
+            if holds_initial_value(&c.kind) {
+                for row in &mut rows[first..] {
+                    row.holds_initial_value = true;
+                }
+            }
         }
         for motor in &ir.motors {
             let item = path::item("motors", &motor.name);
@@ -582,6 +598,16 @@ impl ConstraintSet {
             )?;
         }
         Ok(Self { rows })
+    }
+
+    /// Sets the rows that hold their initial values ([`Row::holds_initial_value`]) to their
+    /// values at the poses `world` and coordinates `q` of the initial configuration.
+    pub(crate) fn hold_initial_values(&mut self, world: &[Se3], q: &[f64]) {
+        for row in self.rows.iter_mut().filter(|r| r.holds_initial_value) {
+            if matches!(row.target, Target::Constant(_)) {
+                row.target = Target::Constant(row.value(world, q));
+            }
+        }
     }
 
     /// Number of rows.

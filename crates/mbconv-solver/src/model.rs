@@ -316,6 +316,12 @@ impl Model {
         model.initial_twists = initial_twists(ir, &tree, &model.bodies);
         model.forces = ForceSet::new(ir, &model)?;
         model.constraints = ConstraintSet::new(ir, &model)?;
+        let mut joint = vec![crate::joint::JointState::default(); model.nodes.len()];
+        let mut world = vec![Se3::identity(); model.nodes.len()];
+        let zeros = vec![0.0; model.nv];
+        crate::dynamics::position_kinematics(&model, &model.q_init, &zeros, &mut joint, &mut world, None);
+        let q_init = model.q_init.clone();
+        model.constraints.hold_initial_values(&world, &q_init);
         Ok(model)
     }
 
