@@ -157,6 +157,20 @@ pub enum ForceElement {
         /// Characteristic.
         function: PiecewisePolynomial,
     },
+    /// A restraint or a force motor on the coordinate of a loop-closing revolute or prismatic
+    /// joint: it acts through that joint, between its two bodies (the joint frames turned so
+    /// that their z is the joint axis, so that the coordinate is frame 2's angle about, or
+    /// offset along, frame 1's z).
+    LoopCoordinate {
+        /// The parent's joint frame.
+        a: Attach,
+        /// The child's joint frame.
+        b: Attach,
+        /// A revolute joint (else prismatic).
+        rotational: bool,
+        /// What acts on the coordinate.
+        law: LoopLaw,
+    },
     /// A restraint on a frame-pair distance.
     FrameRestraint {
         /// Frame 1.
@@ -337,6 +351,23 @@ impl ForceSet {
                 }
                 ForceKind::Restraint(r) => match &r.target {
                     RestraintTarget::Joint { joint, dof } => {
+                        if let Some((a, b, rotational)) = model
+                            .loop_joint(ir, joint, *dof)
+                            .map(|j| loop_coordinate_frames(ir, model, j, &item))
+                            .transpose()?
+                            .flatten()
+                        {
+                            elements.push(ForceElement::LoopCoordinate {
+                                a,
+                                b,
+                                rotational,
+                                law: LoopLaw::Restraint {
+                                    kind: r.restraint_type,
+                                    function: r.function.clone(),
+                                },
+                            });
+                            continue;
+                        }
                         let Some(index) = model.joint_coordinate(ir, &item, joint, *dof)? else {
                             continue;
                         };
@@ -419,6 +450,22 @@ impl ForceSet {
             let item = path::item("motors", &motor.name);
             match &motor.target {
                 MotorTarget::Joint { joint, dof } => {
+                    if let Some((a, b, rotational)) = model
+                        .loop_joint(ir, joint, *dof)
+                        .map(|j| loop_coordinate_frames(ir, model, j, &item))
+                        .transpose()?
+                        .flatten()
+                    {
+                        elements.push(ForceElement::LoopCoordinate {
+                            a,
+                            b,
+                            rotational,
+                            law: LoopLaw::Motor {
+                                function: motor.function.clone(),
+                            },
+                        });
+                        continue;
+                    }
                     let Some(index) = model.joint_coordinate(ir, &item, joint, *dof)? else {
                         continue;
                     };
@@ -569,6 +616,60 @@ fn relative_angle(a: &Se3, b: &Se3) -> f64 {
     xb.y.atan2(xb.x)
 }
 
+/// What acts on a loop-closing joint's coordinate ([`ForceElement::LoopCoordinate`]).
+#[derive(Clone, Debug)]
+pub enum LoopLaw {
+    /// A restraint: `−function(q)` (spring) or `−function(q̇)` (damper).
+    Restraint {
+        /// Kind.
+        kind: RestraintType,
+        /// Characteristic.
+        function: PiecewisePolynomial,
+    },
+    /// A force motor: `function(t)`.
+    Motor {
+        /// The force or torque over time.
+        function: TimeFunction,
+    },
+}
+
+/// The attachments of a loop-closing revolute or prismatic joint's two frames, turned so that
+/// their z is the joint axis; `None` for other joint kinds.
+fn loop_coordinate_frames(
+    ir: &IrModel,
+    model: &Model,
+    joint: &mbconv_ir::Joint,
+    item: &str,
+) -> Result<Option<(Attach, Attach, bool)>, SolverError> {
+    let (axis, rotational) = match &joint.kind {
+        mbconv_ir::JointKind::Revolute { axis } => (axis, true),
+        mbconv_ir::JointKind::Prismatic { axis } => (axis, false),
+        _ => return Ok(None),
+    };
+    let Some(axis) = mbconv_ir::rotation::unit_vector(axis) else {
+        return Err(SolverError::invalid(item, "zero or non-finite joint axis"));
+    };
+    let turn = nalgebra::UnitQuaternion::rotation_between(&Vector3::z(), &axis).unwrap_or_else(|| {
+        nalgebra::UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::PI)
+    });
+    let turn = mbconv_ir::Pose::from_rotation(turn);
+    let a = attach(
+        ir,
+        model,
+        &joint.parent,
+        &Se3::from_pose(&(joint.parent_frame * turn)),
+        item,
+    )?;
+    let b = attach(
+        ir,
+        model,
+        &joint.child,
+        &Se3::from_pose(&(joint.child_frame * turn)),
+        item,
+    )?;
+    Ok(Some((a, b, rotational)))
+}
+
 impl ForceElement {
     fn apply(&self, data: &mut Data, t: f64, q: &[f64], v: &[f64]) -> Result<(), SolverError> {
         match self {
@@ -637,6 +738,38 @@ impl ForceElement {
                     _ => v[*vi],
                 };
                 data.tau[*vi] -= function.value(x);
+            }
+            ForceElement::LoopCoordinate {
+                a,
+                b,
+                rotational,
+                law,
+            } => {
+                let (ma, mb) = (a.motion(data), b.motion(data));
+                let z = ma.pose.r.column(2).into_owned();
+                let (value, rate) = if *rotational {
+                    (relative_angle(&ma.pose, &mb.pose), z.dot(&(mb.omega - ma.omega)))
+                } else {
+                    let rate = b.point_velocity(data, &mb.pose.p) - a.point_velocity(data, &mb.pose.p);
+                    (z.dot(&(mb.pose.p - ma.pose.p)), z.dot(&rate))
+                };
+                let f = match law {
+                    LoopLaw::Restraint { kind, function } => {
+                        -function.value(if *kind == RestraintType::Spring {
+                            value
+                        } else {
+                            rate
+                        })
+                    }
+                    LoopLaw::Motor { function } => function.value(t),
+                };
+                if *rotational {
+                    add_torque(data, b.node, &(z * f));
+                    add_torque(data, a.node, &(-z * f));
+                } else {
+                    add_force(data, b.node, &mb.pose.p, &(z * f));
+                    add_force(data, a.node, &mb.pose.p, &(-z * f));
+                }
             }
             ForceElement::FrameRestraint {
                 a,

@@ -374,6 +374,18 @@ impl Model {
         })
     }
 
+    /// The IR joint named `joint` when it closes a loop and `dof` is its only coordinate (a
+    /// force on that coordinate then acts through the joint, between its bodies).
+    pub(crate) fn loop_joint<'i>(
+        &self,
+        ir: &'i IrModel,
+        joint: &str,
+        dof: usize,
+    ) -> Option<&'i mbconv_ir::Joint> {
+        let j = ir.joint_index(joint)?;
+        (dof == 0 && self.joints.get(j) == Some(&JointMap::Loop)).then(|| &ir.joints[j])
+    }
+
     /// True when IR joint `joint` cannot move: welded into its parent link, or left out of the
     /// tree because it joins a body of a switched-off group (which stays where it is).
     fn joint_is_held(&self, ir: &IrModel, joint: usize) -> bool {
