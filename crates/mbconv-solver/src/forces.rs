@@ -351,21 +351,12 @@ impl ForceSet {
                 }
                 ForceKind::Restraint(r) => match &r.target {
                     RestraintTarget::Joint { joint, dof } => {
-                        if let Some((a, b, rotational)) = model
-                            .loop_joint(ir, joint, *dof)
-                            .map(|j| loop_coordinate_frames(ir, model, j, &item))
-                            .transpose()?
-                            .flatten()
-                        {
-                            elements.push(ForceElement::LoopCoordinate {
-                                a,
-                                b,
-                                rotational,
-                                law: LoopLaw::Restraint {
-                                    kind: r.restraint_type,
-                                    function: r.function.clone(),
-                                },
-                            });
+                        let law = || LoopLaw::Restraint {
+                            kind: r.restraint_type,
+                            function: r.function.clone(),
+                        };
+                        if let Some(element) = loop_coordinate(ir, model, joint, *dof, &item, law)? {
+                            elements.push(element);
                             continue;
                         }
                         let Some(index) = model.joint_coordinate(ir, &item, joint, *dof)? else {
@@ -450,20 +441,11 @@ impl ForceSet {
             let item = path::item("motors", &motor.name);
             match &motor.target {
                 MotorTarget::Joint { joint, dof } => {
-                    if let Some((a, b, rotational)) = model
-                        .loop_joint(ir, joint, *dof)
-                        .map(|j| loop_coordinate_frames(ir, model, j, &item))
-                        .transpose()?
-                        .flatten()
-                    {
-                        elements.push(ForceElement::LoopCoordinate {
-                            a,
-                            b,
-                            rotational,
-                            law: LoopLaw::Motor {
-                                function: motor.function.clone(),
-                            },
-                        });
+                    let law = || LoopLaw::Motor {
+                        function: motor.function.clone(),
+                    };
+                    if let Some(element) = loop_coordinate(ir, model, joint, *dof, &item, law)? {
+                        elements.push(element);
                         continue;
                     }
                     let Some(index) = model.joint_coordinate(ir, &item, joint, *dof)? else {
@@ -631,6 +613,32 @@ pub enum LoopLaw {
         /// The force or torque over time.
         function: TimeFunction,
     },
+}
+
+/// `law` acting on coordinate `dof` of the joint named `joint` when that joint closes a loop
+/// and is revolute or prismatic ([`ForceElement::LoopCoordinate`]); `None` otherwise (a tree
+/// joint's coordinate, or one the caller refuses).
+fn loop_coordinate(
+    ir: &IrModel,
+    model: &Model,
+    joint: &str,
+    dof: usize,
+    item: &str,
+    law: impl FnOnce() -> LoopLaw,
+) -> Result<Option<ForceElement>, SolverError> {
+    let Some(joint) = model.loop_joint(ir, joint, dof) else {
+        return Ok(None);
+    };
+    Ok(
+        loop_coordinate_frames(ir, model, joint, item)?.map(|(a, b, rotational)| {
+            ForceElement::LoopCoordinate {
+                a,
+                b,
+                rotational,
+                law: law(),
+            }
+        }),
+    )
 }
 
 /// The attachments of a loop-closing revolute or prismatic joint's two frames, turned so that

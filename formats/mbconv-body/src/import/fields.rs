@@ -25,6 +25,17 @@ pub(crate) struct Doc {
 }
 
 impl Doc {
+    /// The file the user asked to read, in degrees until it says otherwise.
+    pub fn main(source: &Source, root: Node) -> Self {
+        Self {
+            source: Arc::new(source.clone()),
+            root,
+            degree_mode: true,
+            is_main: true,
+            lenient: Default::default(),
+        }
+    }
+
     /// An error at `node` with code `body.<code>`.
     pub fn error(&self, code: &str, node: &Node, message: impl Into<String>) -> Box<SourceError> {
         Box::new(

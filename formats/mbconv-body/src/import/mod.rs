@@ -21,7 +21,6 @@ use crate::raw;
 use fields::Doc;
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::format::{Imported, Source};
-use std::sync::Arc;
 
 /// Reads a `.body` file or a Choreonoid project.
 pub(crate) fn read(source: &Source, settings: &ProjectSettings) -> SourceResult<Imported> {
@@ -39,12 +38,5 @@ fn read_body(source: &Source) -> SourceResult<Imported> {
 }
 
 fn body_document(source: &Source, root: raw::Node) -> SourceResult<Imported> {
-    let doc = Doc {
-        source: Arc::new(source.clone()),
-        root,
-        degree_mode: true,
-        is_main: true,
-        lenient: Default::default(),
-    };
-    model::import(source, doc)
+    model::import(source, Doc::main(source, root))
 }

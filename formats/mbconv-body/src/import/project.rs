@@ -16,7 +16,6 @@ use mbconv_ir::report::path;
 use mbconv_ir::{Category, Group, GroupType, Model, Severity, Simulation, Value};
 use nalgebra::Vector3;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// Where `${SHARE}` points, when the reader is told (`share=DIR`).
 #[derive(Clone, Debug, Default)]
@@ -95,13 +94,7 @@ pub(super) fn first<'n>(map: &'n Node, keys: &[&str]) -> Option<&'n Node> {
 
 /// Reads a project and the body files its body items name.
 pub(crate) fn read(source: &Source, root: Node, settings: &ProjectSettings) -> SourceResult<Imported> {
-    let doc = Doc {
-        source: Arc::new(source.clone()),
-        root,
-        degree_mode: true,
-        is_main: true,
-        lenient: Default::default(),
-    };
+    let doc = Doc::main(source, root);
     let mut session = ImportSession::new(FORMAT, source);
     let mut found = Found {
         body_items: Vec::new(),
