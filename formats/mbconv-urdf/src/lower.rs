@@ -17,7 +17,8 @@
 //! massless links); `body_frames_on_joints` (a link's frame is its joint's frame);
 //! `joint_data`, `body_data` (what URDF lacks per item, and what urdfdom and MuJoCo need: named
 //! materials, effort and velocity in every `<limit>`, a `<limit>` on every prismatic joint);
-//! `massless_moving_links` (MuJoCo refuses a moving body without mass); `root_link` (a model
+//! `massless_moving_links` (MuJoCo refuses a moving body without mass, and any link whose
+//! inertia has a principal moment near zero); `root_link` (a model
 //! without bodies gets one massless link); `free_root` (with `root=free` only);
 //! `reference_poses` (body poses recomputed from the tree).
 //!
@@ -723,7 +724,12 @@ pub const MIN_MOVING_INERTIA: f64 = 1e-12;
 /// A link moved by a joint with no mass or a zero principal moment (a massless link of a
 /// joint chain, a source's massless link or point mass) gets [`MIN_MOVING_MASS`] and
 /// [`MIN_MOVING_INERTIA`] added, so that MuJoCo loads the file; links welded to their parent
-/// are fused into it by MuJoCo and keep their mass.
+/// are fused into it by MuJoCo and keep their mass. A welded (or fixed root) link whose inertia
+/// is not zero but has a principal moment below [`MIN_MOVING_INERTIA`] (a thin rod's 1e-15
+/// kg m²) gets [`MIN_MOVING_INERTIA`] more on each principal moment: MuJoCo's URDF import turns
+/// every `<inertia>` into a `fullinertia`, whose eigen-decomposition refuses a moment below about
+/// 1e-14 ("inertia must have positive eigenvalues") before it fuses the link into its parent;
+/// an all-zero `<inertia>` (a massless link) it loads.
 fn massless_moving_links(s: &mut LowerSession) {
     // The children of moving joints, gathered once (a scan of the joints per body is
     // quadratic in the model's size).
@@ -740,7 +746,25 @@ fn massless_moving_links(s: &mut LowerSession) {
         let inertial = &mut s.model.bodies[b].inertial;
         let moments = nalgebra::SymmetricEigen::new(inertial.inertia.matrix()).eigenvalues;
         let light = inertial.mass < MIN_MOVING_MASS || moments.iter().any(|m| *m < MIN_MOVING_INERTIA);
-        if !moved || !light {
+        if !moved {
+            let degenerate = inertial.inertia.matrix() != nalgebra::Matrix3::zeros()
+                && moments.iter().any(|m| *m < MIN_MOVING_INERTIA);
+            if degenerate {
+                let mut m = inertial.inertia.0;
+                for (k, row) in m.iter_mut().enumerate() {
+                    row[k] += MIN_MOVING_INERTIA;
+                }
+                inertial.inertia = Inertia(m);
+                s.approximated(
+                    "welded_link_inertia_floor",
+                    Feature::MassProperties,
+                    &path::item("bodies", &name),
+                    "a link on a fixed joint whose inertia has a principal moment below 1e-12 kg m² gets 1e-12 kg m² more on each (MuJoCo's URDF import refuses such an inertia before it fuses the link)",
+                );
+            }
+            continue;
+        }
+        if !light {
             continue;
         }
         inertial.mass += MIN_MOVING_MASS;

@@ -198,6 +198,81 @@ fn a_floating_root_is_written_free_when_asked() {
     assert!(default.text.contains("type=\"floating\""));
 }
 
+/// A link welded to a moving one (Drake's split_pendulum.sdf: two thin rods, principal
+/// moments 1.5, 1e-15, 1.5 kg m²) gets 1e-12 kg m² more on each moment, said as an
+/// approximation: MuJoCo's URDF import refused the written file ("inertia must have positive
+/// eigenvalues" in `fullinertia`). A massless welded link (zero inertia, which MuJoCo loads)
+/// and a welded link with a solid inertia keep theirs.
+#[test]
+fn a_welded_link_with_a_near_zero_moment_gets_the_floor() {
+    use mbconv_ir::Inertia;
+    let rod = Inertia([[1.5, 0.0, 0.0], [0.0, 1e-15, 0.0], [0.0, 0.0, 1.5]]);
+    let mut m = Model::new("split_pendulum");
+    for name in ["upper", "lower", "sensor", "block"] {
+        let mut b = Body::new(name);
+        b.inertial.mass = 0.5;
+        b.inertial.inertia = rod;
+        m.bodies.push(b);
+    }
+    m.bodies[2].inertial.mass = 0.0;
+    m.bodies[2].inertial.inertia = Inertia::zero();
+    m.bodies[3].inertial.inertia = Inertia([[0.1, 0.0, 0.0], [0.0, 0.2, 0.0], [0.0, 0.0, 0.3]]);
+    m.joints.push(Joint::new(
+        "pin",
+        JointKind::Revolute { axis: Vector3::z() },
+        BodyRef::World,
+        BodyRef::body("upper"),
+    ));
+    for (weld, child) in [("weld", "lower"), ("mount", "sensor"), ("glue", "block")] {
+        let mut j = Joint::new(
+            weld,
+            JointKind::Fixed,
+            BodyRef::body("upper"),
+            BodyRef::body(child),
+        );
+        j.parent_frame = Pose::from_translation(Vector3::new(0.0, -6.0, 0.0));
+        m.joints.push(j);
+    }
+    let (codes, back) = lower_and_write(&m);
+    let inertia = |name: &str| {
+        back.bodies
+            .iter()
+            .find(|b| b.name == name)
+            .unwrap()
+            .inertial
+            .clone()
+    };
+    let lower = inertia("lower");
+    assert_eq!(lower.mass, 0.5);
+    assert_eq!(lower.inertia.moments(), [1.5 + 1e-12, 1e-15 + 1e-12, 1.5 + 1e-12]);
+    assert!(has(
+        &codes,
+        "urdf.welded_link_inertia_floor",
+        Category::Approximated,
+        "bodies[\"lower\"]"
+    ));
+    // The moving rod gets the moving link's floor (mass too), and only that one.
+    assert_eq!(inertia("upper").mass, 0.5 + 1e-9);
+    assert!(has(
+        &codes,
+        "urdf.moving_link_mass_floor",
+        Category::Approximated,
+        "bodies[\"upper\"]"
+    ));
+    assert!(!has(
+        &codes,
+        "urdf.welded_link_inertia_floor",
+        Category::Approximated,
+        "bodies[\"upper\"]"
+    ));
+    assert_eq!(inertia("sensor").inertia, Inertia::zero());
+    assert_eq!(inertia("block").inertia.moments(), [0.1, 0.2, 0.3]);
+    for quiet in ["sensor", "block"] {
+        let at = format!("bodies[\"{quiet}\"]");
+        assert!(!codes.iter().any(|(_, _, p)| *p == at), "{quiet}: {codes:?}");
+    }
+}
+
 #[test]
 fn an_empty_model_gets_a_link() {
     let (codes, back) = lower_and_write(&Model::new("empty"));

@@ -20,10 +20,13 @@ fn first_difference(a: &mbconv_ir::Model, b: &mbconv_ir::Model) -> String {
 }
 
 /// The approximations the lowering makes on a file a URDF loader already reads, so that the
-/// others read it too: a mass floor on moving links (MuJoCo), effort and velocity completed in
-/// a `<limit>` and a `<limit>` on an unbounded prismatic joint (urdfdom).
+/// others read it too: a mass floor on moving links and an inertia floor on welded links with a
+/// near-zero principal moment (MuJoCo; example-robot-data's hyq_no_sensors.urdf has welded
+/// links whose inertia is 1e-6 in every entry, principal moments 3e-6, 0, 0), effort and
+/// velocity completed in a `<limit>` and a `<limit>` on an unbounded prismatic joint (urdfdom).
 const LOADER_AIDS: &[&str] = &[
     "urdf.moving_link_mass_floor",
+    "urdf.welded_link_inertia_floor",
     "urdf.effort_velocity_limits_completed",
     "urdf.unbounded_prismatic_bounded",
 ];

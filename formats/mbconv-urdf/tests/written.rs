@@ -64,14 +64,30 @@ const REFUSALS: &[(&str, &str, &str)] = &[
     (
         "mujoco",
         "no decoder found for mesh file",
-        "the source's collision meshes are VRML (.wrl) files, which MuJoCo does not decode",
+        "the source's collision meshes are VRML (.wrl) or COLLADA (.dae: sdformat's \
+         mesh_auto_inertial.sdf) files, which MuJoCo does not decode",
+    ),
+    (
+        "mujoco",
+        "Error opening file | 'model:/",
+        "the source names its mesh by a Gazebo model:// URI (pinocchio's simple_humanoid.sdf), \
+         which the writer keeps as written (URDF names files by URI; Drake and Gazebo resolve \
+         model://); MuJoCo opens mesh files by path only",
+    ),
+    (
+        "mujoco",
+        "Error opening file | 'file:/",
+        "the source names its mesh file://box.dae (sdformat's basic_shapes.sdf: a file URI whose \
+         host is box.dae), kept as written; MuJoCo opens mesh files by path only, and would not \
+         decode the COLLADA file either",
     ),
     (
         "mujoco",
         "Error opening file",
         "a collision mesh the source names is not in the corpus, or lies outside the source's \
          folder (the xtask links into its scratch folder only the meshes beside or below the \
-         source)",
+         source; a Choreonoid project's meshes lie beside the body files it names, elsewhere in \
+         the corpus, and their paths are relative to those files)",
     ),
     (
         "mujoco",
