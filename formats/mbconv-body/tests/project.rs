@@ -216,6 +216,14 @@ fn corpus_projects_read_with_the_numbers_in_the_files() {
         };
         read_count += 1;
         let m = &imported.model;
+        let invalid: Vec<String> = mbconv_ir::validate(m)
+            .at_least(mbconv_ir::Severity::Error)
+            .filter(|f| f.code != "inertia.triangle" && f.code != "inertia.asymmetric")
+            .map(|f| f.to_string())
+            .collect();
+        if !invalid.is_empty() {
+            failures.push(format!("{}: {}", file.display(), invalid.join("; ")));
+        }
         let all = items(&project);
         let aist = all.iter().find(|i| i["class"] == "AISTSimulatorItem");
         let gravity = aist

@@ -177,6 +177,7 @@ pub(crate) fn apply(
     if fixed != was_fixed {
         joint.kind = if fixed { JointKind::Fixed } else { JointKind::Free };
         joint.q0.clear();
+        joint.v0.clear();
         joint.dofs.clear();
         session.finding(
             "fix_root",
