@@ -53,26 +53,6 @@ pub(crate) const OPEN_PROBLEMS: &[OpenProblem] = &[
     },
     OpenProblem {
         models: &[
-            "corpus/body/share/model/DoubleArmV7/DoubleArmV7-Upper.body",
-            "corpus/body/share/model/DoubleArmV7/DoubleArmV7S.body",
-            "corpus/body/share/model/misc/ClosedLinkSample.body",
-        ],
-        targets: &[],
-        owner: "issue 22 (loops that do not close as written)",
-        why: "the extra joints' anchors are apart as written (6.5e-3 m, and 0.04 m along a hinge axis); \
-              Choreonoid simulates such a loop keeping the gap, mbconv's solver refuses to start \
-              (\"assembly failed\"), so the original cannot be simulated.",
-    },
-    OpenProblem {
-        models: &["corpus/shift/vehicle/"],
-        targets: &[],
-        owner: "issue 22 (loops that do not close as written)",
-        why: "a spring restraint acts on joint `P`, the joint the spanning tree cuts to open the \
-              suspension loop, and mbconv's solver applies restraints only to tree coordinates \
-              (\"coordinate 0 is not a tree coordinate\"), so the original cannot be simulated.",
-    },
-    OpenProblem {
-        models: &[
             "corpus/chrono/model_slider_crank.yaml",
             "corpus/shift/sarrus/sarrus.json",
         ],
@@ -86,15 +66,6 @@ pub(crate) const OPEN_PROBLEMS: &[OpenProblem] = &[
               lowered model's, so there is no motion to compare. To do: a Body lower pass that \
               makes the lowered model what the reader will read (as Chrono's \
               `quantise_body_velocities` does), and a solver that passes such configurations.",
-    },
-    OpenProblem {
-        models: &["corpus/skel/kima/kima_human_left_leg.skel"],
-        targets: &["body"],
-        owner: "issue 22 (gravity and the up axis)",
-        why: "the model has no gravity and a body file cannot say that: the Body writer reports \
-              `body.gravity_lost` and the lowered model has Choreonoid's (0, 0, -9.80665); the leg \
-              then falls until its euler hip joint reaches gimbal lock at t = 0.49 s, where its \
-              coordinates are singular and the step size underflows. The original does not move.",
     },
 ];
 

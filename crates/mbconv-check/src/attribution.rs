@@ -246,9 +246,24 @@ fn bodies_of(model: &Model, path: &str) -> Option<Touched> {
     let names = |refs: &[&BodyRef]| -> Vec<String> {
         refs.iter().filter_map(|r| r.name()).map(str::to_owned).collect()
     };
+    // A change at a joint moves its two bodies and everything that hangs from its child (an
+    // initial position lost at a drum moves the nozzle on it).
     let joint_bodies = |joint: &str| -> Option<Vec<String>> {
         let j = model.joints.iter().find(|j| j.name == joint)?;
-        Some(names(&[&j.parent, &j.child]))
+        let mut bodies = names(&[&j.parent, &j.child]);
+        let mut below: Vec<String> = names(&[&j.child]);
+        while let Some(from) = below.pop() {
+            for joint in &model.joints {
+                if joint.parent.name() == Some(from.as_str())
+                    && let Some(child) = joint.child.name()
+                    && !bodies.iter().any(|b| b == child)
+                {
+                    bodies.push(child.to_owned());
+                    below.push(child.to_owned());
+                }
+            }
+        }
+        Some(bodies)
     };
     let bodies = match list {
         "bodies" => vec![name],

@@ -263,8 +263,21 @@ pub fn advance_dopri5(
     let h_min = 1e-14 * t_end.abs().max(1.0);
     while state.t < t_end - h_min {
         let step = h.min(t_end - state.t);
-        for s in 0..7 {
-            stage(model, data, state, step, s, DP_A[s], DP_C[s])?;
+        // A trial step too long for the model (a stiff spring flinging a link through a
+        // singular configuration: a non-positive articulated inertia, a non-finite state) is
+        // rejected like one whose error is too large, not the end of the run; the step shrinks
+        // until it goes through or underflows.
+        let stages = (0..7).try_for_each(|s| stage(model, data, state, step, s, DP_A[s], DP_C[s]));
+        if let Err(error) = stages {
+            if !matches!(error, SolverError::Diverged { .. }) {
+                return Err(error);
+            }
+            rejected += 1;
+            *h = step * 0.2;
+            if *h < h_min {
+                return Err(error);
+            }
+            continue;
         }
         // Error estimate and candidate.
         let mut sum = 0.0;
@@ -291,10 +304,15 @@ pub fn advance_dopri5(
         }
         let norm = (sum / count).sqrt();
         if !norm.is_finite() {
-            return Err(SolverError::Diverged {
-                time: state.t,
-                message: "non-finite error estimate".into(),
-            });
+            rejected += 1;
+            *h = step * 0.2;
+            if *h < h_min {
+                return Err(SolverError::Diverged {
+                    time: state.t,
+                    message: "non-finite error estimate".into(),
+                });
+            }
+            continue;
         }
         let factor = if norm == 0.0 {
             5.0

@@ -5,10 +5,10 @@
 
 use mbconv_ir::format::kit::LowerSession;
 use mbconv_ir::format::support::Feature;
-use mbconv_ir::kinematics::SpanningTree;
+use mbconv_ir::kinematics::{Configuration, SpanningTree, world_poses};
 use mbconv_ir::report::path;
 use mbconv_ir::{
-    Body, BodyRef, Constraint, ConstraintKind, ExtraJointType, Extras, Inertia, Joint, JointKind,
+    Body, BodyRef, Constraint, ConstraintKind, ExtraJointType, Extras, Inertia, Joint, JointKind, Pose,
 };
 use nalgebra::Vector3;
 
@@ -58,8 +58,38 @@ pub(super) fn single_root(s: &mut LowerSession) {
 }
 
 /// Loop-closing joints become extra joints.
+/// How far a loop-closing joint is from closed at the initial configuration: the distance
+/// between its two frames' origins (across the axis only, for a prismatic joint) and the angle
+/// between their axes (revolute and prismatic) or frames (fixed).
+fn initial_gap(model: &mbconv_ir::Model, poses: &[Pose], joint: &Joint) -> (f64, f64) {
+    let world = |body: &BodyRef, frame: &Pose| match body.name().and_then(|n| model.body_index(n)) {
+        Some(b) => poses[b] * *frame,
+        None => *frame,
+    };
+    let (a, b) = (
+        world(&joint.parent, &joint.parent_frame),
+        world(&joint.child, &joint.child_frame),
+    );
+    let apart = b.translation - a.translation;
+    match &joint.kind {
+        JointKind::Revolute { axis } | JointKind::Prismatic { axis } => {
+            let axis = axis.try_normalize(0.0).unwrap_or_else(Vector3::x);
+            let (wa, wb) = (a.rotation * axis, b.rotation * axis);
+            let across = if matches!(joint.kind, JointKind::Prismatic { .. }) {
+                apart - wa * wa.dot(&apart)
+            } else {
+                apart
+            };
+            (across.norm(), wa.angle(&wb))
+        }
+        JointKind::Fixed => (apart.norm(), a.rotation.angle_to(&b.rotation)),
+        _ => (apart.norm(), 0.0),
+    }
+}
+
 pub(super) fn loops(s: &mut LowerSession) {
     let tree = SpanningTree::new(&s.model);
+    let poses = world_poses(&s.model, &tree, Configuration::Initial);
     let root = s
         .model
         .joints
@@ -133,6 +163,17 @@ pub(super) fn loops(s: &mut LowerSession) {
             &at,
             "the loop-closing joint is written as an extra joint",
         );
+        let (distance, angle) = initial_gap(&s.model, &poses, &j);
+        if distance > 1e-9 || angle > 1e-9 {
+            s.approximated(
+                "loop_gap_kept",
+                Feature::KinematicLoops,
+                &at,
+                format!(
+                    "the loop does not close as written (its joint frames {distance:.3e} m and {angle:.3e} rad apart at the start): the source closes it before the first step, Choreonoid holds an extra joint at the velocity level and keeps the gap"
+                ),
+            );
+        }
     }
     remove.sort_unstable();
     for index in remove.into_iter().rev() {
