@@ -196,7 +196,11 @@ fn joint_entries(w: &mut Writer, i: usize, j: &Joint) {
     if let Some(a) = axis {
         // The IR's axis is a direction; Choreonoid uses the written one as it is (a prismatic
         // joint along [0, 2, 0] would move twice as far), so it is written with unit length.
-        let a = if (a.norm() - 1.0).abs() > 1e-15 { a.normalize() } else { *a };
+        let a = if (a.norm() - 1.0).abs() > 1e-15 {
+            a.normalize()
+        } else {
+            *a
+        };
         w.entry(i, "joint_axis", &yaml::numbers(&[a.x, a.y, a.z]));
     }
     if let Some(id) = j.joint_id {
