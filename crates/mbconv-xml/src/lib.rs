@@ -351,6 +351,35 @@ impl Dialect {
         child(node, name).map(|c| self.scalar(source, c)).transpose()
     }
 
+    /// The number in child element `name`, when present, which may be infinite or NaN as the
+    /// loader reads it (a limit whose reader decides what an infinity means: SDFormat's
+    /// `<lower>-inf</lower>`, `<effort>inf</effort>`); every other rule of the dialect holds.
+    ///
+    /// ```
+    /// use mbconv_ir::format::Source;
+    /// let d = mbconv_xml::Dialect { root: "u", prefix: "sdf", name: "SDFormat", numbers: mbconv_xml::Numbers::Stod };
+    /// let src = Source::from_string("a.sdf", "<u><effort>inf</effort></u>");
+    /// let doc = d.parse(&src).unwrap();
+    /// assert_eq!(d.child_limit(&src, doc.root_element(), "effort").unwrap(), Some(f64::INFINITY));
+    /// assert!(d.child_scalar(&src, doc.root_element(), "effort").is_err());
+    /// ```
+    pub fn child_limit(&self, source: &Source, node: Node, name: &str) -> SourceResult<Option<f64>> {
+        let Some(c) = child(node, name) else {
+            return Ok(None);
+        };
+        let what = format!("<{}>", c.tag_name().name());
+        let tokens = text_tokens(source, c);
+        let [token] = tokens.as_slice() else {
+            return Err(self.error(
+                source,
+                "count",
+                Some(span_of_node(source, c)),
+                format!("{what} needs 1 number, found {}", tokens.len()),
+            ));
+        };
+        self.token_number(source, token, &what, true).map(Some)
+    }
+
     /// An element's text as a boolean written `1`, `0`, `true` or `false` (any case).
     pub fn boolean(&self, source: &Source, node: Node) -> SourceResult<bool> {
         let value = text(node);

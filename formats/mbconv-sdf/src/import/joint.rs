@@ -145,14 +145,14 @@ impl Reader<'_> {
         let mut dof = DofProperties::default();
         if let Some(limit) = child(node, "limit") {
             if kind != "continuous" {
-                let lower = SDF.child_scalar(&source, limit, "lower")?.unwrap_or(-1e16);
-                let upper = SDF.child_scalar(&source, limit, "upper")?.unwrap_or(1e16);
+                let lower = SDF.child_limit(&source, limit, "lower")?.unwrap_or(-1e16);
+                let upper = SDF.child_limit(&source, limit, "upper")?.unwrap_or(1e16);
                 dof.position_limits = Limits {
                     lower: spec::bound(lower),
                     upper: spec::bound(upper),
                 };
             }
-            if let Some(effort) = SDF.child_scalar(&source, limit, "effort")?
+            if let Some(effort) = SDF.child_limit(&source, limit, "effort")?
                 && effort >= 0.0
                 && effort.is_finite()
             {
@@ -161,7 +161,7 @@ impl Reader<'_> {
                     upper: Some(effort),
                 };
             }
-            if let Some(velocity) = SDF.child_scalar(&source, limit, "velocity")?
+            if let Some(velocity) = SDF.child_limit(&source, limit, "velocity")?
                 && velocity >= 0.0
                 && velocity.is_finite()
             {

@@ -28,12 +28,15 @@ use nalgebra::Vector3;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// The SDFormat dialect of the shared XML layer.
+/// The SDFormat dialect of the shared XML layer. libsdformat converts each number with
+/// `std::stod` (measured with libsdformat 12.3: hexadecimal, a leading `+`, `inf` read; `1e400`
+/// and `1e-310` refused as out of range; text after the number ignored), so mbconv reads the
+/// same way and refuses what the loader would only read the start of.
 pub(crate) const SDF: Dialect = Dialect {
     root: "sdf",
     prefix: "sdf",
     name: "SDFormat",
-    numbers: mbconv_xml::Numbers::Rust,
+    numbers: mbconv_xml::Numbers::Stod,
 };
 
 /// How deep `<include>`s may nest (a file including itself is refused before that).
