@@ -600,6 +600,11 @@ impl ConstraintSet {
         Ok(Self { rows })
     }
 
+    /// True when some row holds its initial value ([`Row::holds_initial_value`]).
+    pub(crate) fn holds_initial_values(&self) -> bool {
+        self.rows.iter().any(|r| r.holds_initial_value)
+    }
+
     /// Sets the rows that hold their initial values ([`Row::holds_initial_value`]) to their
     /// values at the poses `world` and coordinates `q` of the initial configuration.
     pub(crate) fn hold_initial_values(&mut self, world: &[Se3], q: &[f64]) {

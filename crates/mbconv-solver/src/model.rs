@@ -316,6 +316,9 @@ impl Model {
         model.initial_twists = initial_twists(ir, &tree, &model.bodies);
         model.forces = ForceSet::new(ir, &model)?;
         model.constraints = ConstraintSet::new(ir, &model)?;
+        if !model.constraints.holds_initial_values() {
+            return Ok(model);
+        }
         let mut joint = vec![crate::joint::JointState::default(); model.nodes.len()];
         let mut world = vec![Se3::identity(); model.nodes.len()];
         let zeros = vec![0.0; model.nv];

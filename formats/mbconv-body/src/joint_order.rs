@@ -9,11 +9,9 @@ use std::collections::HashMap;
 
 /// For every slot of Choreonoid's joint list, the index in `model.joints` of the joint it
 /// holds (`None`: an id nobody uses). The model is a body as mbconv reads or writes one: one
-/// joint per body from its parent, bodies in file order, one root joint from the world.
-///
-/// ```ignore
-/// // links: base (root), arm (joint_id 1), hand (revolute, no id) -> [None, Some(arm), Some(hand)]
-/// ```
+/// joint per body from its parent, bodies in file order, one root joint from the world. (A
+/// root, an arm with `joint_id: 1` and a hand on it with no id give `[None, arm, hand]`; see
+/// the unit test.)
 pub(crate) fn joint_slots(model: &Model) -> Vec<Option<usize>> {
     let body_index: HashMap<&str, usize> = model
         .bodies

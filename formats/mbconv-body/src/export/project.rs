@@ -6,7 +6,7 @@
 
 use crate::joint_order::joint_slots;
 use crate::spec::{self, DEFAULT_TIME_STEP, FORMAT, GRAVITY};
-use mbconv_ir::kinematics::{Configuration, SpanningTree, world_poses};
+use mbconv_ir::kinematics::relative_pose;
 use mbconv_ir::{JointKind, Model, Value};
 use mbconv_yaml::emit::{self as yaml, Yaml as Y};
 use std::path::Path;
@@ -38,21 +38,11 @@ pub(crate) fn write(model: &Model, names: &ProjectNames) -> String {
         ("file".into(), Y::Str(names.body.clone())),
         ("format".into(), Y::Plain("CHOREONOID-BODY".into())),
     ];
-    let tree = SpanningTree::new(model);
-    let poses = world_poses(model, &tree, Configuration::Initial);
-    let root = model
-        .joints
-        .iter()
-        .find(|j| j.parent.is_world())
-        .and_then(|j| j.child.name())
-        .and_then(|n| model.bodies.iter().position(|b| b.name == n));
-    let fixed = model
-        .joints
-        .iter()
-        .find(|j| j.parent.is_world())
-        .is_none_or(|j| matches!(j.kind, JointKind::Fixed));
-    if let Some(root) = root {
-        let pose = poses[root];
+    // The root link's joint from the world: where it starts, and whether it is fixed.
+    let root_joint = model.joints.iter().find(|j| j.parent.is_world());
+    let fixed = root_joint.is_none_or(|j| matches!(j.kind, JointKind::Fixed));
+    if let Some(joint) = root_joint {
+        let pose = relative_pose(joint, &joint.q0);
         let t = pose.translation;
         let rotation = Y::nums(&spec::written_rotation(&pose.rotation));
         data.push(("root_translation".into(), Y::nums(&[t.x, t.y, t.z])));
@@ -72,38 +62,56 @@ pub(crate) fn write(model: &Model, names: &ProjectNames) -> String {
         data.push(("initial_root_rotation".into(), rotation));
     }
     data.push(("fix_root".into(), Y::Bool(fixed)));
-    let body_item = Y::Map(vec![
-        ("id".into(), Y::Plain("2".into())),
-        ("name".into(), Y::Str(model.name.clone())),
-        ("plugin".into(), Y::Plain("Body".into())),
-        ("class".into(), Y::Plain("BodyItem".into())),
-        ("is_checked".into(), Y::Bool(true)),
-        ("data".into(), Y::Map(data)),
-    ]);
-    let simulator = Y::Map(vec![
-        ("id".into(), Y::Plain("3".into())),
-        ("name".into(), Y::Str("AISTSimulator".into())),
-        ("plugin".into(), Y::Plain("Body".into())),
-        ("class".into(), Y::Plain("AISTSimulatorItem".into())),
-        ("data".into(), Y::Map(simulator_data(model))),
-    ]);
-    let world = Y::Map(vec![
-        ("id".into(), Y::Plain("1".into())),
-        ("name".into(), Y::Str("World".into())),
-        ("plugin".into(), Y::Plain("Body".into())),
-        ("class".into(), Y::Plain("WorldItem".into())),
-        ("is_checked".into(), Y::Bool(true)),
-        ("children".into(), Y::Seq(vec![body_item, simulator])),
-    ]);
-    let root_item = Y::Map(vec![
-        ("id".into(), Y::Plain("0".into())),
-        ("name".into(), Y::Str("RootItem".into())),
-        ("plugin".into(), Y::Plain("Base".into())),
-        ("class".into(), Y::Plain("RootItem".into())),
-        ("is_builtin_item".into(), Y::Bool(true)),
-        ("children".into(), Y::Seq(vec![world])),
-    ]);
+    let body_item = item(
+        2,
+        &model.name,
+        "Body",
+        "BodyItem",
+        vec![
+            ("is_checked".into(), Y::Bool(true)),
+            ("data".into(), Y::Map(data)),
+        ],
+    );
+    let simulator = item(
+        3,
+        "AISTSimulator",
+        "Body",
+        "AISTSimulatorItem",
+        vec![("data".into(), Y::Map(simulator_data(model)))],
+    );
+    let world = item(
+        1,
+        "World",
+        "Body",
+        "WorldItem",
+        vec![
+            ("is_checked".into(), Y::Bool(true)),
+            ("children".into(), Y::Seq(vec![body_item, simulator])),
+        ],
+    );
+    let root_item = item(
+        0,
+        "RootItem",
+        "Base",
+        "RootItem",
+        vec![
+            ("is_builtin_item".into(), Y::Bool(true)),
+            ("children".into(), Y::Seq(vec![world])),
+        ],
+    );
     yaml::document(&[("items".into(), root_item)])
+}
+
+/// A project item: its id, name, plugin and class, then `rest`.
+fn item(id: u32, name: &str, plugin: &str, class: &str, rest: Vec<(String, Y)>) -> Y {
+    let mut entries = vec![
+        ("id".into(), Y::Plain(id.to_string())),
+        ("name".into(), Y::Str(name.to_owned())),
+        ("plugin".into(), Y::Plain(plugin.to_owned())),
+        ("class".into(), Y::Plain(class.to_owned())),
+    ];
+    entries.extend(rest);
+    Y::Map(entries)
 }
 
 fn simulator_data(model: &Model) -> Vec<(String, Y)> {
