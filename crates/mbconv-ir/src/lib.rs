@@ -22,6 +22,7 @@
 //! assert_eq!(mbconv_ir::mbir::from_str(&text).unwrap(), model);
 //! ```
 
+pub mod contact;
 pub mod format;
 pub mod kinematics;
 pub mod lower;
