@@ -2,11 +2,13 @@
 """DART trajectories for the cross-simulator golden data (`cargo xtask golden chrono`).
 
 Loads one SKEL file with dartpy (DART's own SkelParser), switches collision checking off for
-every body node (the Chrono side runs with the sparse direct solver, which has no contact), sets
-the time step, and records every body's world centre of mass every N steps of World.step()
-(DART's semi-implicit Euler). Gravity is the file's.
+every body node (the Chrono side runs with the sparse direct solver, which has no contact) unless
+--collisions is given (then DART checks contact as the file says, `cargo xtask golden
+chrono-contact`), sets the time step, and records every body's world centre of mass every N steps
+of World.step() (DART's semi-implicit Euler). Gravity is the file's.
 
 Usage: python dart_trajectory.py FILE.skel --dt H --duration T --every N --out OUT.json
+       [--collisions]
 
 Output: {"dt": H, "times": [...], "bodies": {NAME: [[x, y, z], ...]}} or, when DART cannot load
 the file, {"load_error": "..."}. Keys sorted, floats in Python's shortest repr: deterministic.
@@ -19,14 +21,15 @@ import sys
 import dartpy as dart
 
 
-def com_samples(world, dt, duration, every):
+def com_samples(world, dt, duration, every, collisions):
     world.setTimeStep(dt)
     bodies = []
     for i in range(world.getNumSkeletons()):
         skeleton = world.getSkeleton(i)
         for j in range(skeleton.getNumBodyNodes()):
             node = skeleton.getBodyNode(j)
-            node.setCollidable(False)
+            if not collisions:
+                node.setCollidable(False)
             bodies.append(node)
     steps = int(round(duration / dt))
     times, track = [], {node.getName(): [] for node in bodies}
@@ -51,12 +54,13 @@ def main():
     parser.add_argument("--duration", type=float, default=1.0)
     parser.add_argument("--every", type=int, required=True)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--collisions", action="store_true")
     args = parser.parse_args()
     try:
         world = dart.utils.SkelParser.readWorld(args.file)
         if world is None:
             raise RuntimeError("SkelParser.readWorld returned nothing")
-        result = com_samples(world, args.dt, args.duration, args.every)
+        result = com_samples(world, args.dt, args.duration, args.every, args.collisions)
     except Exception as error:  # DART raises plain RuntimeErrors; keep the message.
         result = {"load_error": str(error)}
     with open(args.out, "w") as out:

@@ -16,6 +16,8 @@ KIND is dart or chrono. A side that failed is a file holding {"load_error": ...}
 text file whose first line starts with "error:" (Chrono); the golden file then records it.
 --lowered-losses is a JSON list of the motion-changing findings of writing the lowered model
 back in the source format (the comparison is then not clean), recorded as is.
+--ignore-static-extra leaves out the target's bodies that the source does not have and that
+never move (the fixed ground body a writer adds for the world), listed under "ignored".
 
 Output (keys sorted, floats in Python's shortest repr, deterministic):
 {"case": NAME, "dt": H, "times": [...], "bodies": {NAME: {"source": [[x,y,z]...], "target":
@@ -100,6 +102,13 @@ def merge(args):
     same_times("target at dt / 2", source_times, half_target_times)
     if set(half_source) != set(source) or set(half_target) != set(target):
         raise RuntimeError("a simulator shows other bodies at dt / 2 than at dt")
+    ignored = []
+    if args.ignore_static_extra:
+        for name in sorted(set(target) - set(source)):
+            track = target[name] + half_target[name]
+            if all(point == track[0] for point in track):
+                ignored.append(name)
+                del target[name], half_target[name]
     names = sorted(set(source) & set(target))
     bodies = {
         name: {
@@ -125,6 +134,8 @@ def merge(args):
         "max_com_difference_extrapolated": None,
         "worst_body": None,
     }
+    if ignored:
+        result["ignored"] = ignored
     if unmatched["source"] or unmatched["target"]:
         return result
     gap, worst_body = largest_gap(source, target, names)
@@ -152,6 +163,7 @@ def main():
     parser.add_argument("--case", required=True)
     parser.add_argument("--dt", type=float, required=True)
     parser.add_argument("--lowered-losses", default="[]")
+    parser.add_argument("--ignore-static-extra", action="store_true")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     lowered_losses = json.loads(args.lowered_losses)

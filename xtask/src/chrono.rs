@@ -127,7 +127,7 @@ const CHRONO_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(60
 
 /// Runs the Chrono oracle; a failure (or a run over [`CHRONO_TIME_LIMIT`]) is written into
 /// `failure_file` as `error: MESSAGE`.
-fn chrono(args: &[&str], failure_file: &Path) -> Result<()> {
+pub(crate) fn run_oracle(args: &[&str], failure_file: &Path) -> Result<()> {
     eprintln!("+ chrono_oracle {}", args.join(" "));
     let scratch = workspace_root().join("target/tmp/chrono-oracle");
     std::fs::create_dir_all(&scratch)?;
@@ -178,7 +178,7 @@ fn reader_golden() -> Result<()> {
         let json = out.join(format!("{prefix}__{file_name}.json"));
         let failure = out.join(format!("{prefix}__{file_name}.error"));
         let loadable = Loadable::new(prefix, &model)?;
-        chrono(
+        run_oracle(
             &[
                 &loadable.path().to_string_lossy(),
                 "--duration",
@@ -320,7 +320,7 @@ impl Cases<'_> {
             }
             let chrono_out = dir.join(format!("chrono{}.csv", step.suffix));
             match &converted {
-                Ok(()) if simulation.exists() => chrono(
+                Ok(()) if simulation.exists() => run_oracle(
                     &self.chrono_run_args(&simulation, &chrono_out, false, step),
                     &chrono_out,
                 )?,
@@ -353,7 +353,7 @@ impl Cases<'_> {
                 // The written-back entry is a simulation file (it states the model's gravity)
                 // or a model file alone, which runs with the parser's default gravity, as
                 // mbconv reads it.
-                (Ok(()), Ok(back)) => chrono(
+                (Ok(()), Ok(back)) => run_oracle(
                     &self.chrono_run_args(&back.entry, &chrono_out, !is_simulation_file(&back.entry), step),
                     &chrono_out,
                 )?,

@@ -32,6 +32,10 @@
 //!   6.20's reading of the SDFormat 1.4-1.6 ones (`formats/mbconv-sdf/tests/golden/dart`).
 //! * `cargo xtask golden chrono` — Chrono's initial state of every Chrono model, and the
 //!   cross-simulator trajectories (DART and Chrono on each model and its conversion).
+//! * `cargo xtask golden chrono-contact` — contact between jointed bodies measured in Chrono:
+//!   every SKEL corpus model with collision shapes on jointed bodies, written by default and
+//!   with `keep-jointed-contact`, run with Chrono's contact solver against DART with its
+//!   collision checking on (`crates/mbconv-cli/tests/golden/jointed_contact`).
 //! * `cargo xtask golden choreonoid` — what Choreonoid's loader reads from every `.body`
 //!   model of the corpus and `fixtures/body/`, and from mbconv's rewrites of them.
 //! * `cargo xtask golden choreonoid-sim` — Choreonoid's own forward dynamics (its AIST
@@ -56,6 +60,7 @@ mod bench;
 mod choreonoid;
 mod choreonoid_sim;
 mod chrono;
+mod chrono_contact;
 mod corpus;
 mod fuzz;
 mod open_problems;
@@ -104,6 +109,11 @@ tasks:
   golden chrono            regenerate the Chrono golden data: Chrono's initial state of
                            every Chrono model, and DART/Chrono trajectories of every SKEL
                            and Chrono model and its conversion (needs oracles chrono)
+  golden chrono-contact    measure contact between jointed bodies in Chrono: every SKEL
+                           corpus model with collision shapes on jointed bodies, written
+                           by default and with keep-jointed-contact, run with Chrono's
+                           contact solver against DART with collisions on (needs oracles
+                           chrono)
   golden choreonoid        regenerate the Body golden data: Choreonoid's reading of every
                            .body model and of mbconv's rewrite of it (needs oracles
                            choreonoid)
@@ -148,6 +158,7 @@ fn main() -> Result<()> {
         ["golden", "sdf-written", "--stale"] => written::golden(&written::SDF, written::Judge::Stale),
         ["golden", "sdf"] => oracles::golden_sdf(),
         ["golden", "chrono"] => chrono::golden(),
+        ["golden", "chrono-contact"] => chrono_contact::golden(),
         ["golden", "choreonoid"] => choreonoid::golden(),
         ["golden", "choreonoid-sim"] => choreonoid_sim::golden(),
         ["corpus"] => corpus::run(),

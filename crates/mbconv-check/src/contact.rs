@@ -4,9 +4,13 @@
 //!
 //! The test is conservative: each collidable shape is bounded by a sphere (a plane by its
 //! half-space), and two bodies may touch when a sphere of one overlaps a sphere (or plane) of
-//! the other at some sample. Bodies joined directly by a joint are not tested (simulators
-//! filter such pairs or they touch by design), nor pairs of bodies that never move. Mesh
-//! files are not read: a collidable mesh is reported as undecided.
+//! the other at some sample. Bodies joined directly by a joint are not tested when the model's
+//! simulator never checks such a pair (DART, Choreonoid, MuJoCo, Drake); when it does
+//! ([`Simulation::jointed_bodies_collide`](mbconv_ir::Simulation), Chrono), their shapes are
+//! tested exactly (they overlap at the joint by design, so bounding spheres would always
+//! touch) with [`mbconv_ir::contact::touching`]: the read-back model of a conversion to Chrono
+//! is tested that way too ([`jointed_contact_notes`]). Pairs of bodies that never move are not
+//! tested. Mesh files are not read: a collidable mesh is reported as undecided.
 
 use crate::motion::Motion;
 use mbconv_ir::{Geometry, Model, Shape};
@@ -33,16 +37,13 @@ pub(crate) fn contact_notes(model: &Model, motion: &Motion) -> Vec<String> {
         ));
     }
     let moving: Vec<bool> = (0..model.bodies.len()).map(|i| moves(motion, i)).collect();
-    let adjacent = |i: usize, j: usize| {
-        let (a, b) = (&model.bodies[i].name, &model.bodies[j].name);
-        model.joints.iter().any(|joint| {
-            let (p, c) = (joint.parent.name(), joint.child.name());
-            (p == Some(a) && c == Some(b)) || (p == Some(b) && c == Some(a))
-        })
-    };
     for i in 0..bodies.len() {
         for j in i + 1..bodies.len() {
-            if bodies[i].is_empty() || bodies[j].is_empty() || !(moving[i] || moving[j]) || adjacent(i, j) {
+            if bodies[i].is_empty()
+                || bodies[j].is_empty()
+                || !(moving[i] || moving[j])
+                || adjacent(model, i, j)
+            {
                 continue;
             }
             if let Some(t) = first_touch(motion, i, j, &bodies[i], &bodies[j]) {
@@ -51,6 +52,77 @@ pub(crate) fn contact_notes(model: &Model, motion: &Motion) -> Vec<String> {
                     model.bodies[i].name,
                     model.bodies[j].name,
                     crate::render::seconds(t)
+                ));
+            }
+        }
+    }
+    if model.simulation.jointed_bodies_collide {
+        notes.extend(jointed_contact_notes(model, motion));
+    }
+    notes
+}
+
+/// True when a joint joins bodies `i` and `j` directly.
+fn adjacent(model: &Model, i: usize, j: usize) -> bool {
+    let (a, b) = (&model.bodies[i].name, &model.bodies[j].name);
+    model.joints.iter().any(|joint| {
+        let (p, c) = (joint.parent.name(), joint.child.name());
+        (p == Some(a) && c == Some(b)) || (p == Some(b) && c == Some(a))
+    })
+}
+
+/// For a model whose simulator checks contact between jointed bodies: the pairs of jointed
+/// bodies whose collidable shapes touch at some sample of `motion` (within
+/// [`mbconv_ir::lower::TOUCH_GAP`]), or that mbconv cannot measure (mesh files), as lines of
+/// `not_compared`. Pairs of which neither body moves are left out.
+pub(crate) fn jointed_contact_notes(model: &Model, motion: &Motion) -> Vec<String> {
+    let mut notes = Vec::new();
+    for i in 0..model.bodies.len() {
+        for j in i + 1..model.bodies.len() {
+            if !adjacent(model, i, j) || !(moves(motion, i) || moves(motion, j)) {
+                continue;
+            }
+            let shapes = |k: usize| -> Vec<&Shape> {
+                model.bodies[k]
+                    .shapes
+                    .iter()
+                    .filter(|s| is_collidable(s))
+                    .collect()
+            };
+            let (a, b) = (shapes(i), shapes(j));
+            if a.is_empty() || b.is_empty() {
+                continue;
+            }
+            let (first, second) = (&model.bodies[i].name, &model.bodies[j].name);
+            let mut undecided = false;
+            let touch = motion.poses.iter().zip(&motion.times).find_map(|(sample, t)| {
+                let touching = a.iter().any(|x| {
+                    b.iter().any(|y| {
+                        match mbconv_ir::contact::touching(
+                            x,
+                            &sample[i],
+                            y,
+                            &sample[j],
+                            mbconv_ir::lower::TOUCH_GAP,
+                        ) {
+                            Some(touch) => touch,
+                            None => {
+                                undecided = true;
+                                false
+                            }
+                        }
+                    })
+                });
+                touching.then_some(*t)
+            });
+            if let Some(t) = touch {
+                notes.push(format!(
+                    "contact: collidable shapes of the jointed bodies {first:?} and {second:?} touch from t = {} s, and the simulator checks contact between jointed bodies; mbconv's solver simulates no contact",
+                    crate::render::seconds(t)
+                ));
+            } else if undecided {
+                notes.push(format!(
+                    "contact: undecided between the jointed bodies {first:?} and {second:?}, whose simulator checks contact between jointed bodies (mbconv does not read mesh extents)"
                 ));
             }
         }

@@ -62,17 +62,34 @@ pub fn render_table(report: &CheckReport) -> String {
     for t in &report.targets {
         text.push_str(&format!("{}: {}\n", t.format, t.message));
     }
-    // What was not compared is the same for every target: said once.
-    if let Some(first) = report.targets.first() {
-        for note in &first.not_compared {
+    // What was not compared is said once: a note some targets only have (the conversion's
+    // simulator checks contact the original's does not) names them.
+    let mut notes: Vec<&String> = Vec::new();
+    for note in report.targets.iter().flat_map(|t| &t.not_compared) {
+        if !notes.contains(&note) {
+            notes.push(note);
+        }
+    }
+    for note in notes {
+        let having: Vec<&str> = report
+            .targets
+            .iter()
+            .filter(|t| t.not_compared.contains(note))
+            .map(|t| t.format.as_str())
+            .collect();
+        if having.len() == report.targets.len() {
             text.push_str(&format!("not compared: {note}\n"));
+        } else {
+            text.push_str(&format!("not compared in {}: {note}\n", having.join(", ")));
         }
-        if !first.joint_limits_reached.is_empty() {
-            text.push_str(&format!(
-                "joint limits reached (simulated as inelastic stops): {}\n",
-                first.joint_limits_reached.join(", ")
-            ));
-        }
+    }
+    if let Some(first) = report.targets.first()
+        && !first.joint_limits_reached.is_empty()
+    {
+        text.push_str(&format!(
+            "joint limits reached (simulated as inelastic stops): {}\n",
+            first.joint_limits_reached.join(", ")
+        ));
     }
     text
 }

@@ -781,7 +781,14 @@ fn group() -> BoxedStrategy<Group> {
 
 fn model() -> BoxedStrategy<Model> {
     (
-        (name(), opt(v3()), opt(float()), opt(float()), extras()),
+        (
+            name(),
+            opt(v3()),
+            opt(float()),
+            opt(float()),
+            any::<bool>(),
+            extras(),
+        ),
         prop::collection::vec(body(), 0..4),
         prop::collection::vec(joint(), 0..4),
         prop::collection::vec(constraint(), 0..2),
@@ -795,7 +802,7 @@ fn model() -> BoxedStrategy<Model> {
     )
         .prop_map(
             |(
-                (name, gravity, time_step, end_time, sim_extras),
+                (name, gravity, time_step, end_time, jointed_bodies_collide, sim_extras),
                 bodies,
                 joints,
                 constraints,
@@ -812,6 +819,7 @@ fn model() -> BoxedStrategy<Model> {
                     gravity,
                     time_step,
                     end_time,
+                    jointed_bodies_collide,
                     extras: sim_extras,
                 };
                 model.bodies = bodies;

@@ -87,6 +87,12 @@ pub const WRITE_SETTINGS: &[SettingSpec] = &[
         default: "none",
         help: "also write a simulation file of this name (and its solver file) beside the model (`--chrono-sim-out`)",
     },
+    SettingSpec {
+        name: "keep-jointed-contact",
+        kind: SettingKind::Flag,
+        default: "false",
+        help: "keep the collision shapes that make two jointed bodies touch at the start (Chrono checks contact between jointed bodies; by default they stop colliding when the source's simulator never checks such a pair)",
+    },
 ];
 
 impl ChronoFormat {
@@ -95,6 +101,7 @@ impl ChronoFormat {
             simulation_file: options.text("sim-out").map(str::to_owned),
             to_file: options.output_path.is_some(),
             output_path: options.output_path.clone(),
+            keep_jointed_contact: options.flag("keep-jointed-contact"),
         }
     }
 }

@@ -291,20 +291,53 @@ fn collision_box() -> Shape {
 }
 
 #[test]
-fn jointed_bodies_that_both_collide_are_reported_with_both_body_paths() {
+fn jointed_bodies_whose_shapes_touch_lose_the_child_shape_and_apart_ones_get_a_note() {
+    // Boxes 1 m apart at the body origins: Chrono will check them, nothing touches yet.
     let mut m = pendulum();
     m.bodies[0].shapes.push(collision_box());
     m.bodies[1].shapes.push(collision_box());
     let lowered = ChronoFormat.lower(&m, &Options::default()).unwrap();
-    let finding = lowered
+    let note = lowered
         .report
         .findings
         .iter()
-        .find(|f| f.message.contains("collision family 0"))
+        .find(|f| f.code == "chrono.jointed_bodies_collide")
         .unwrap();
-    assert_eq!(finding.path.as_deref(), Some("joints[\"elbow\"]"));
-    assert!(finding.message.contains("bodies[\"link1\"]") && finding.message.contains("bodies[\"link2\"]"));
-    assert_eq!(finding.category, Category::Approximated);
+    assert_eq!(note.category, Category::Note);
+    assert_eq!(lowered.model.body("link2").unwrap().shapes.len(), 1);
+    // A box reaching to the elbow touches the next link's box there: the child's goes.
+    m.bodies[0].shapes[0].geometry = Geometry::Box {
+        size: [2.0, 0.1, 0.1],
+    };
+    let lowered = ChronoFormat.lower(&m, &Options::default()).unwrap();
+    let removed = lowered
+        .report
+        .findings
+        .iter()
+        .find(|f| f.code == "chrono.jointed_contact_shape_removed")
+        .unwrap();
+    assert_eq!(removed.path.as_deref(), Some("bodies[\"link2\"].shapes[0]"));
+    assert!(
+        removed.message.contains("bodies[\"link1\"].shapes[0]"),
+        "{}",
+        removed.message
+    );
+    assert_eq!(removed.category, Category::Dropped);
+    assert!(lowered.model.body("link2").unwrap().shapes.is_empty());
+    // With keep-jointed-contact the shapes stay and the joint is reported.
+    let mut keep = Options::default();
+    keep.set("keep-jointed-contact", "true");
+    let kept = ChronoFormat.lower(&m, &keep).unwrap();
+    let touch = kept
+        .report
+        .findings
+        .iter()
+        .find(|f| f.code == "chrono.jointed_bodies_touch")
+        .unwrap();
+    assert_eq!(touch.path.as_deref(), Some("joints[\"elbow\"]"));
+    assert!(touch.message.contains("bodies[\"link1\"]") && touch.message.contains("bodies[\"link2\"]"));
+    assert_eq!(touch.category, Category::Approximated);
+    assert_eq!(kept.model.body("link2").unwrap().shapes.len(), 1);
 }
 
 /// A fresh directory under the target directory.

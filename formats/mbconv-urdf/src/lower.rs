@@ -114,6 +114,7 @@ pub fn lower_with(model: &Model, root: RootWriting, tracing: Tracing) -> Lowered
     let mut s = LowerSession::new(FORMAT, model, tracing);
     s.run_shared("disable_immobile_groups", disable_immobile_groups);
     s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
+    s.run_shared("jointed_contact", mbconv_ir::lower::filter_jointed_contact);
     s.run("simulation_settings", simulation);
     s.run("force_elements", force_elements);
     s.run("motors", motors);

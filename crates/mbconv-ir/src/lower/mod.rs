@@ -30,6 +30,11 @@
 //! * [`move_body_frame`]: puts a body's frame elsewhere on the body (formats that fix where a
 //!   body frame sits, such as Choreonoid's link frame on the joint axis), re-expressing
 //!   everything attached to it.
+//! * [`separate_jointed_shapes`]: for formats whose simulator checks contact between jointed
+//!   bodies (Chrono): the collision shapes that make a jointed pair touch at the start stop
+//!   colliding (or stay, reported), when the model's simulator filters such pairs;
+//!   [`filter_jointed_contact`], the other way, reports the pairs that touch for formats whose
+//!   simulator filters them.
 //! * [`reorient`]: turns the whole model about the world origin (gravity down another axis,
 //!   for targets whose gravity is fixed by convention); the model moves as before, turned.
 //!
@@ -42,6 +47,7 @@ mod inactive;
 mod initial_state;
 mod joint_rates;
 mod joint_springs;
+mod jointed_contact;
 mod rename;
 mod reorient;
 mod reverse;
@@ -52,6 +58,7 @@ pub use inactive::fix_inactive_bodies;
 pub use initial_state::{bake_initial_state, disable_immobile_groups};
 pub use joint_rates::{FIT_TOLERANCE, explicit_free_joints, fit_joint_rates};
 pub use joint_springs::{JointSpringSupport, force_elements_as_joint_springs};
+pub use jointed_contact::{TOUCH_GAP, TouchingShapes, filter_jointed_contact, separate_jointed_shapes};
 pub use rename::{rename_bodies, rename_body};
 pub use reorient::{OLD_WORLD_FRAME, UpAxis, reorient, rotation_to_up, turn_hint};
 pub use reverse::{ReverseError, reverse_joint};

@@ -283,6 +283,14 @@ pub struct Simulation {
     /// End time (s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_time: Option<f64>,
+    /// True when the simulator checks contact between two bodies joined by a joint (Chrono's
+    /// YAML parser puts every shape in collision family 0); false, the default, when it never
+    /// does (DART, Choreonoid, MuJoCo's parent and child, Drake). Writers whose simulator
+    /// cannot honour the model's choice report it (and Chrono's writer removes the collision
+    /// shapes that would make a jointed pair touch at the start); the check tests such pairs
+    /// along the motion when this is true.
+    #[serde(default, skip_serializing_if = "crate::model::body::is_false")]
+    pub jointed_bodies_collide: bool,
     /// Integrator or solver settings, verbatim.
     #[serde(default, skip_serializing_if = "Extras::is_empty")]
     pub extras: Extras,
@@ -310,6 +318,7 @@ impl Simulation {
         self.gravity.is_none()
             && self.time_step.is_none()
             && self.end_time.is_none()
+            && !self.jointed_bodies_collide
             && self.extras.is_empty()
     }
 }

@@ -148,7 +148,7 @@ pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
     row(
         Feature::ContactMaterials,
         Support::Approximated(
-            "Chrono's material keys; jointed bodies collide (collision family 0 for every shape)",
+            "Chrono's material keys; jointed bodies collide (collision family 0 for every shape): shapes that make a jointed pair touch at the start are left out unless keep-jointed-contact",
         ),
     ),
     row(

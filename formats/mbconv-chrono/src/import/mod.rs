@@ -31,8 +31,15 @@ pub(crate) struct ImportOptions {
     pub simulation_file: Option<String>,
 }
 
-/// Reads a model file, or a simulation file and the model file it names.
+/// Reads a model file, or a simulation file and the model file it names. Every model read
+/// says that jointed bodies collide: Chrono's parser puts every shape in collision family 0.
 pub(crate) fn read(source: &Source, options: &ImportOptions) -> Result<Imported, Box<SourceError>> {
+    let mut imported = read_files(source, options)?;
+    imported.model.simulation.jointed_bodies_collide = true;
+    Ok(imported)
+}
+
+fn read_files(source: &Source, options: &ImportOptions) -> Result<Imported, Box<SourceError>> {
     let root = raw::parse(source)?;
     if sim::is_simulation(&root) {
         let mut report = mbconv_ir::Report::for_file(&source.name);

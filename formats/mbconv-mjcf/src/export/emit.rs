@@ -138,6 +138,10 @@ pub(crate) fn emit_exported(model: &Model, output: Option<&std::path::Path>) -> 
     }
     root = root.child(world);
     root = root.children(more_worlds.into_iter().filter(|w| !w.children.is_empty()));
+    let contact = super::excludes::contact(model, &plan);
+    if !contact.children.is_empty() {
+        root = root.child(contact);
+    }
     let equality = equalities(model, &plan);
     if !equality.children.is_empty() {
         root = root.child(equality);

@@ -69,6 +69,7 @@ pub fn lower(model: &mbconv_ir::Model, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::new(FORMAT, model, tracing);
     s.run_shared("disable_immobile_groups", disable_immobile_groups);
     s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
+    s.run_shared("jointed_contact", mbconv_ir::lower::filter_jointed_contact);
     s.run("simulation_settings", simulation);
     s.run_shared("joint_springs", |model, format| {
         mbconv_ir::lower::force_elements_as_joint_springs(

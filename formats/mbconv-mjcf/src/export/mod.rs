@@ -9,6 +9,7 @@
 //! in the frame the joints before it moved).
 
 pub mod emit;
+mod excludes;
 pub mod keyframe;
 pub mod lower;
 pub(crate) mod support;

@@ -40,6 +40,7 @@ pub(crate) fn lower(model: &Model, dialect: Dialect, tracing: Tracing) -> Lowere
     // Before any joint is split or removed: no motor is left naming a joint that is gone.
     s.run("drop_motors_loads_constraints_devices", drop_items);
     s.run_shared("disable_immobile_groups", disable_immobile_groups);
+    s.run_shared("jointed_contact", mbconv_ir::lower::filter_jointed_contact);
     s.run_shared("fit_joint_rates", fit_joint_rates);
     // Before any joint is split, turned or dropped: the elements are compared with the joints
     // as the model gives them.

@@ -37,6 +37,7 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::new(FORMAT, model, tracing);
     // DART cannot switch a body off: a switched-off body is fixed where it is.
     s.run_shared("fix_inactive_bodies", mbconv_ir::lower::fix_inactive_bodies);
+    s.run_shared("jointed_contact", mbconv_ir::lower::filter_jointed_contact);
     s.run("simulation_settings", simulation_settings);
     s.run("drop_constraints", drop_constraints);
     // Before any joint is removed: nothing is left naming a joint that is gone.

@@ -38,6 +38,7 @@ pub(crate) fn lower(model: &Model, project: bool, tracing: Tracing) -> Lowered {
     // group's bodies, like switched-off bodies, are fixed where they start.
     s.run_shared("disable_immobile_groups", disable_immobile_groups);
     s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
+    s.run_shared("jointed_contact", mbconv_ir::lower::filter_jointed_contact);
     if project {
         s.run("simulation_settings", simulation_in_project);
     } else {

@@ -13,7 +13,6 @@
 //! `devices_groups_and_frames`, `simulation_settings`.
 
 mod bodies;
-mod collisions;
 mod drives;
 mod forces;
 mod links;
@@ -37,6 +36,9 @@ pub(crate) struct LowerSettings {
     pub to_file: bool,
     /// The model file to be written, when known (mesh names are made relative to it).
     pub output_path: Option<std::path::PathBuf>,
+    /// Keep the collision shapes that make jointed bodies touch (the `keep-jointed-contact`
+    /// setting).
+    pub keep_jointed_contact: bool,
 }
 
 /// Runs the pass `name`, handing it the session (for findings) and the model apart.
@@ -87,7 +89,12 @@ pub(crate) fn lower(model: &Model, settings: &LowerSettings, tracing: Tracing) -
         meshes::mesh_paths(s, m, settings.output_path.as_deref());
     });
     pass(&mut s, "contact_between_jointed_bodies", |s, m| {
-        collisions::jointed_pairs(s, m);
+        let touching = if settings.keep_jointed_contact {
+            mbconv_ir::lower::TouchingShapes::Keep
+        } else {
+            mbconv_ir::lower::TouchingShapes::Remove
+        };
+        s.absorb(mbconv_ir::lower::separate_jointed_shapes(m, FORMAT, touching));
     });
     pass(&mut s, "devices_groups_and_frames", model_parts);
     pass(&mut s, "simulation_settings", |s, m| {
