@@ -45,7 +45,7 @@ pub(crate) const OPEN_PROBLEMS: &[OpenProblem] = &[
     OpenProblem {
         models: &["corpus/sdf/sdformat/test/sdf/joint_screw_thread_pitch.sdf"],
         targets: &[],
-        owner: "issue 22 (loops the solver does not close)",
+        owner: "the solver (a loop-closing screw joint has no loop constraint yet; not in an open issue)",
         why: "libsdformat's test puts several screw joints between the same two links; the second \
               closes a loop, and mbconv's solver has no loop constraint for a screw joint \
               (\"a screw joint closing a loop\"), so the original cannot be simulated (Drake \
