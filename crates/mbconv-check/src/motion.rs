@@ -94,17 +94,39 @@ impl Motion {
 
     /// Simulates `model` from its initial state and records the motion of every body.
     pub fn simulate(model: &Model, settings: &SimulationSettings) -> Result<Self, SolverError> {
+        Self::simulate_every(model, settings, 1)
+    }
+
+    /// As [`Motion::simulate`], recording every `every`-th step only (and the first); the
+    /// integration is the same, so each recorded sample equals the full run's sample at that
+    /// time. `mbconv view` records its frames this way, at a fraction of the memory.
+    ///
+    /// ```
+    /// use mbconv_check::{Motion, SimulationSettings};
+    /// let mut model = mbconv_ir::Model::new("drop");
+    /// model.bodies.push(mbconv_ir::Body::new("ball"));
+    /// let settings = SimulationSettings::new(0.1, 1e-3, mbconv_solver::Integrator::Rk4);
+    /// let full = Motion::simulate(&model, &settings).unwrap();
+    /// let sparse = Motion::simulate_every(&model, &settings, 10).unwrap();
+    /// assert_eq!(sparse.times.len(), 11);
+    /// assert_eq!(sparse.com[10], full.com[100]);
+    /// ```
+    pub fn simulate_every(
+        model: &Model,
+        settings: &SimulationSettings,
+        every: usize,
+    ) -> Result<Self, SolverError> {
         let options = SimulateOptions {
             duration: settings.duration,
             dt: settings.dt,
             integrator: settings.integrator,
-            every: 1,
+            every: every.max(1),
             energy: false,
             joint_limits: settings.joint_limits,
             max_steps: settings.max_steps,
         };
         let local_com: Vec<Vector3<f64>> = model.bodies.iter().map(|b| b.inertial.com).collect();
-        let samples = (settings.duration / settings.dt).round() as usize + 1;
+        let samples = (settings.duration / settings.dt).round() as usize / every.max(1) + 1;
         let mut motion = Motion {
             bodies: model.bodies.iter().map(|b| b.name.clone()).collect(),
             void: model.bodies.iter().map(Motion::is_void).collect(),

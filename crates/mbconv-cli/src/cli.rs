@@ -53,6 +53,9 @@ pub enum Command {
     /// original and the conversion, compare body motions; exit 1 if a difference is
     /// unexplained or a step failed.
     Check(CheckArgs),
+    /// See a model move, and its conversion as a ghost over it: one HTML page (three.js) that
+    /// opens offline in a browser.
+    View(ViewArgs),
     /// Summarise a model: bodies, joints, degrees of freedom, loops.
     Info(InspectArgs),
     /// Check a model against the rules of the IR; exit 2 if it is invalid.
@@ -160,6 +163,10 @@ pub struct ConversionFlags {
     /// Do not check the conversion by simulation.
     #[arg(long)]
     pub no_check: bool,
+    /// Also write the `mbconv view` page of this conversion (the original and the conversion
+    /// moving side by side, with the check's verdict and the findings) into this HTML file.
+    #[arg(long, value_name = "FILE.html")]
+    pub view: Option<PathBuf>,
 }
 
 /// Arguments of `check`.
@@ -208,7 +215,12 @@ pub struct CheckArgs {
     /// converted, into this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
-    /// Replace a plot file that exists.
+    /// Also write the `mbconv view` page of the check (the original and each conversion moving
+    /// side by side, the per-body error over time, the verdicts and the findings) into this
+    /// HTML file.
+    #[arg(long, value_name = "FILE.html")]
+    pub view: Option<PathBuf>,
+    /// Replace a plot or page file that exists.
     #[arg(long)]
     pub force: bool,
     /// Reader settings, as for `convert`.
@@ -219,6 +231,48 @@ pub struct CheckArgs {
     /// world.
     #[arg(long, value_enum, value_name = "AXIS", conflicts_with = "against")]
     pub up: Option<UpName>,
+}
+
+/// Arguments of `view`.
+#[derive(Debug, Args)]
+pub struct ViewArgs {
+    /// The model (`-` for standard input).
+    pub model: PathBuf,
+    /// Also convert the model to this format (registry name), read it back and draw it as a
+    /// ghost over the original, with the check's verdict, the per-body error over time and
+    /// the conversion's findings. Repeatable or comma-separated: the page has a selector.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "FORMAT",
+        conflicts_with = "against"
+    )]
+    pub via: Vec<String>,
+    /// Draw this model (converted earlier or by another tool) as the ghost instead.
+    #[arg(long, value_name = "FILE")]
+    pub against: Option<PathBuf>,
+    /// Input format (default: by extension and content).
+    #[arg(long, value_name = "FORMAT")]
+    pub from: Option<String>,
+    /// Simulated time in seconds.
+    #[arg(long, default_value_t = mbconv::viewer::DEFAULT_DURATION)]
+    pub duration: f64,
+    /// Time step in seconds. Default: the model's own, else 1e-3.
+    #[arg(long)]
+    pub dt: Option<f64>,
+    /// The page to write. Default: the model's file name with `.html`, in the current
+    /// directory.
+    #[arg(short, long, value_name = "FILE.html")]
+    pub output: Option<PathBuf>,
+    /// Replace a page that exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Reader settings, as for `convert`.
+    #[arg(long = "read-option", value_name = "KEY=VALUE")]
+    pub read_options: Vec<String>,
+    /// Writer settings for `--via`, as for `convert`.
+    #[arg(long = "write-option", value_name = "KEY=VALUE")]
+    pub write_options: Vec<String>,
 }
 
 /// The world axes `--up` takes.

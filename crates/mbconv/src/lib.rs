@@ -10,8 +10,8 @@
 //! a user of this crate), and it holds no format, solver or check logic of its own: formats
 //! live in their crates (`mbconv-chrono`, `mbconv-skel`, …), simulation in `mbconv-solver`,
 //! the proof by simulation in `mbconv-check`. This crate puts them behind one front door and
-//! re-exports the types a caller needs; [`ir`], [`solver`] and [`checker`] give the whole of
-//! those crates for anything more.
+//! re-exports the types a caller needs; [`ir`], [`solver`], [`checker`] and [`viewer`] give the
+//! whole of those crates for anything more.
 //!
 //! ```
 //! # fn main() -> Result<(), mbconv::Error> {
@@ -41,6 +41,9 @@ pub use mbconv_check as checker;
 pub use mbconv_ir as ir;
 /// The whole of the simulator's crate (`mbconv-solver`).
 pub use mbconv_solver as solver;
+/// The whole of the page's crate (`mbconv-view`): the `mbconv view` page, a model and its
+/// conversions moving side by side in one HTML file.
+pub use mbconv_view as viewer;
 
 pub use mbconv_check::{CheckReport, CheckSettings, TargetCheck, Tolerances, Verdict};
 pub use mbconv_ir::format::{

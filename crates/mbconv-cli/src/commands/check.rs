@@ -61,17 +61,36 @@ pub fn check(registry: &Registry, args: &CheckArgs, verbosity: Verbosity) -> Res
     if let Some(path) = &args.plot {
         crate::io::ensure_new(path, args.force)?;
     }
+    if let Some(path) = &args.view {
+        crate::io::ensure_new(path, args.force)?;
+        mbconv::viewer::bundle().ok_or_else(|| anyhow::Error::new(mbconv::viewer::ViewError::NoBundle))?;
+    }
     let read_options = parse_options(&args.read_options)?;
     let loaded = load(registry, &args.model, args.from.as_deref(), &read_options, false)?;
     let mut settings = settings;
     loaded.admit(args.strict, Verbosity::Quiet)?;
     let name = loaded.source.name.clone();
     let model = &loaded.imported.model;
+    let mut page = args
+        .view
+        .as_ref()
+        .map(|_| super::view::page_of(&loaded, &args.model));
     let report = match &args.against {
         Some(other) => {
             let converted = load(registry, other, None, &Options::default(), false)?;
             converted.admit(args.strict, Verbosity::Quiet)?;
             let format = converted.format.info().name;
+            if let Some(page) = &mut page {
+                page.conversions.push(mbconv::viewer::against(
+                    model,
+                    &converted.source.name,
+                    &converted.imported,
+                    format,
+                    &settings,
+                    &[],
+                    mbconv::viewer::FRAME_RATE,
+                ));
+            }
             mbconv::checker::check_against(model, &name, &converted.imported, format, &settings)
         }
         None => {
@@ -85,7 +104,20 @@ pub fn check(registry: &Registry, args: &CheckArgs, verbosity: Verbosity) -> Res
                         .insert(format.info().name.to_owned(), options);
                 }
             }
-            mbconv::checker::check(model, &name, registry, &formats, &settings)
+            let report = mbconv::checker::check(model, &name, registry, &formats, &settings);
+            if let Some(page) = &mut page {
+                for (format, target) in formats.iter().zip(&report.targets) {
+                    page.conversions.push(mbconv::viewer::via(
+                        model,
+                        registry,
+                        *format,
+                        &settings,
+                        Some(target),
+                        mbconv::viewer::FRAME_RATE,
+                    ));
+                }
+            }
+            report
         }
     };
     if args.json {
@@ -100,6 +132,10 @@ pub fn check(registry: &Registry, args: &CheckArgs, verbosity: Verbosity) -> Res
         if !verbosity.is_quiet() {
             eprintln!("wrote {}", path.display());
         }
+    }
+    if let (Some(page), Some(path)) = (&mut page, &args.view) {
+        page.settings = settings.clone();
+        super::view::write_page(page, path, args.force, verbosity)?;
     }
     verdict_exit(&report)
 }

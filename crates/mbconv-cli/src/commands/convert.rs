@@ -135,6 +135,11 @@ fn convert_one(
     };
     ensure_not_input(request.input, &output)?;
     ensure_new(&output, request.flags.force)?;
+    if let Some(page) = &request.flags.view {
+        ensure_not_input(request.input, page)?;
+        ensure_new(page, request.flags.force)?;
+        mbconv::viewer::bundle().ok_or_else(|| anyhow::Error::new(mbconv::viewer::ViewError::NoBundle))?;
+    }
     let mut read_options = parse_options(&request.flags.read_options)?;
     if let Some(sim) = &request.flags.chrono_sim {
         read_options.set("sim", sim.display().to_string());
@@ -219,6 +224,23 @@ fn convert_one(
         formats: (in_format.info().name, out_format.info().name),
         report,
     };
+    if let Some(path) = &request.flags.view {
+        let mut page = super::view::page_of(&loaded, request.input);
+        page.settings.to_file = !is_stdio(&output);
+        page.settings
+            .write_options
+            .insert(out_format.info().name.to_owned(), write_options.clone());
+        page.conversions.push(mbconv::viewer::via(
+            &imported.model,
+            registry,
+            out_format,
+            &page.settings,
+            None,
+            mbconv::viewer::FRAME_RATE,
+        ));
+        page.conversions[0].label = format!("{} -> {}", in_format.info().name, output.display());
+        super::view::write_page(&page, path, request.flags.force, verbosity)?;
+    }
     if request.flags.no_check {
         return Ok(converted);
     }
@@ -350,6 +372,11 @@ pub fn batch(
     verbosity: Verbosity,
 ) -> Result<(), Failure> {
     use rayon::prelude::*;
+    if args.flags.view.is_some() {
+        return Err(Failure::bad_input(miette::miette!(
+            "--view writes the page of one conversion: give one input file (or run `mbconv view` on each)"
+        )));
+    }
     let Some(out_dir) = args.output.as_deref().filter(|o| !is_stdio(o)) else {
         return Err(Failure::bad_input(miette::miette!(
             "a batch (several inputs or a directory) needs an output directory: -o DIR"

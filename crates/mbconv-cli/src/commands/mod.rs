@@ -6,6 +6,7 @@ mod convert;
 mod formats;
 mod inspect;
 mod simulate;
+mod view;
 
 use crate::cli::{Command, Invocation};
 use crate::failure::Failure;
@@ -52,6 +53,7 @@ pub fn run(registry: &Registry, invocation: Invocation) -> Result<(), Failure> {
             },
         ),
         Command::Check(args) => check::check(registry, args, verbosity),
+        Command::View(args) => view::view(registry, args, verbosity),
         Command::Info(args) => inspect::info(registry, args, verbosity),
         Command::Validate(args) => inspect::validate(registry, args, verbosity),
         Command::Simulate(args) => simulate::simulate(registry, args, verbosity),
