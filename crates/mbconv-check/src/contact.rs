@@ -71,60 +71,73 @@ fn adjacent(model: &Model, i: usize, j: usize) -> bool {
     })
 }
 
+/// The pairs of bodies a joint links, each once as `(lower index, higher index)`, in order.
+fn jointed_pairs(model: &Model) -> std::collections::BTreeSet<(usize, usize)> {
+    let index = model.body_indices();
+    let body = |r: &mbconv_ir::BodyRef| r.name().and_then(|n| index.get(n).copied());
+    model
+        .joints
+        .iter()
+        .filter_map(|joint| {
+            let (p, c) = (body(&joint.parent)?, body(&joint.child)?);
+            (p != c).then_some((p.min(c), p.max(c)))
+        })
+        .collect()
+}
+
 /// For a model whose simulator checks contact between jointed bodies: the pairs of jointed
 /// bodies whose collidable shapes touch at some sample of `motion` (within
 /// [`mbconv_ir::lower::TOUCH_GAP`]), or that mbconv cannot measure (mesh files), as lines of
 /// `not_compared`. Pairs of which neither body moves are left out.
 pub(crate) fn jointed_contact_notes(model: &Model, motion: &Motion) -> Vec<String> {
     let mut notes = Vec::new();
-    for i in 0..model.bodies.len() {
-        for j in i + 1..model.bodies.len() {
-            if !adjacent(model, i, j) || !(moves(motion, i) || moves(motion, j)) {
-                continue;
-            }
-            let shapes = |k: usize| -> Vec<&Shape> {
-                model.bodies[k]
-                    .shapes
-                    .iter()
-                    .filter(|s| is_collidable(s))
-                    .collect()
-            };
-            let (a, b) = (shapes(i), shapes(j));
-            if a.is_empty() || b.is_empty() {
-                continue;
-            }
-            let (first, second) = (&model.bodies[i].name, &model.bodies[j].name);
-            let mut undecided = false;
-            let touch = motion.poses.iter().zip(&motion.times).find_map(|(sample, t)| {
-                let touching = a.iter().any(|x| {
-                    b.iter().any(|y| {
-                        match mbconv_ir::contact::touching(
-                            x,
-                            &sample[i],
-                            y,
-                            &sample[j],
-                            mbconv_ir::lower::TOUCH_GAP,
-                        ) {
-                            Some(touch) => touch,
-                            None => {
-                                undecided = true;
-                                false
-                            }
+    let moving: Vec<bool> = (0..model.bodies.len()).map(|i| moves(motion, i)).collect();
+    for (i, j) in jointed_pairs(model) {
+        if !(moving[i] || moving[j]) {
+            continue;
+        }
+        let shapes = |k: usize| -> Vec<&Shape> {
+            model.bodies[k]
+                .shapes
+                .iter()
+                .filter(|s| is_collidable(s))
+                .collect()
+        };
+        let (a, b) = (shapes(i), shapes(j));
+        if a.is_empty() || b.is_empty() {
+            continue;
+        }
+        let (first, second) = (&model.bodies[i].name, &model.bodies[j].name);
+        let mut undecided = false;
+        let touch = motion.poses.iter().zip(&motion.times).find_map(|(sample, t)| {
+            let touching = a.iter().any(|x| {
+                b.iter().any(|y| {
+                    match mbconv_ir::contact::touching(
+                        x,
+                        &sample[i],
+                        y,
+                        &sample[j],
+                        mbconv_ir::lower::TOUCH_GAP,
+                    ) {
+                        Some(touch) => touch,
+                        None => {
+                            undecided = true;
+                            false
                         }
-                    })
-                });
-                touching.then_some(*t)
+                    }
+                })
             });
-            if let Some(t) = touch {
-                notes.push(format!(
-                    "contact: collidable shapes of the jointed bodies {first:?} and {second:?} touch from t = {} s, and the simulator checks contact between jointed bodies; mbconv's solver simulates no contact",
-                    crate::render::seconds(t)
-                ));
-            } else if undecided {
-                notes.push(format!(
-                    "contact: undecided between the jointed bodies {first:?} and {second:?}, whose simulator checks contact between jointed bodies (mbconv does not read mesh extents)"
-                ));
-            }
+            touching.then_some(*t)
+        });
+        if let Some(t) = touch {
+            notes.push(format!(
+                "contact: collidable shapes of the jointed bodies {first:?} and {second:?} touch from t = {} s, and the simulator checks contact between jointed bodies; mbconv's solver simulates no contact",
+                crate::render::seconds(t)
+            ));
+        } else if undecided {
+            notes.push(format!(
+                "contact: undecided between the jointed bodies {first:?} and {second:?}, whose simulator checks contact between jointed bodies (mbconv does not read mesh extents)"
+            ));
         }
     }
     notes
