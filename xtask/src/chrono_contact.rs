@@ -202,7 +202,10 @@ fn models() -> Result<Vec<PathBuf>> {
         let Ok(imported) = registry.read(format, &source, &mbconv_ir::format::Options::default()) else {
             continue;
         };
-        if has_colliding_jointed_pair(&imported.model) {
+        if mbconv_ir::lower::colliding_jointed_joints(&imported.model)
+            .next()
+            .is_some()
+        {
             found.push(path);
         }
     }
@@ -219,16 +222,4 @@ fn collect(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// True when a joint joins two bodies that both have a collidable collision shape.
-pub fn has_colliding_jointed_pair(model: &mbconv_ir::Model) -> bool {
-    let collides = |name: Option<&str>| {
-        name.and_then(|n| model.body(n))
-            .is_some_and(|b| b.shapes.iter().any(|s| s.collidable && s.role.is_collision()))
-    };
-    model
-        .joints
-        .iter()
-        .any(|j| j.parent != j.child && collides(j.parent.name()) && collides(j.child.name()))
 }

@@ -14,6 +14,7 @@ use crate::kinematics::{Configuration, SpanningTree, world_poses};
 use crate::model::Model;
 use crate::pose::Pose;
 use crate::report::{Category, Finding, Severity, path};
+use crate::{Body, Joint};
 use crate::{Geometry, Shape, ShapeRole};
 
 /// Two shapes closer than this (m) touch: shapes that meet face to face at a joint do.
@@ -290,7 +291,7 @@ pub fn separate_jointed_shapes(model: &mut Model, format: &str, touching: Touchi
             }
         }
     }
-    if all_touching.is_empty() && has_jointed_collision_shapes(model) {
+    if all_touching.is_empty() && colliding_jointed_joints(model).next().is_some() {
         findings.push(note(
             format,
             "jointed_bodies_collide",
@@ -303,16 +304,43 @@ pub fn separate_jointed_shapes(model: &mut Model, format: &str, touching: Touchi
     findings
 }
 
-/// True when some joint joins two bodies that both have collision shapes.
-fn has_jointed_collision_shapes(model: &Model) -> bool {
-    let collides = |name: Option<&str>| {
-        name.and_then(|n| model.body(n))
-            .is_some_and(|b| b.shapes.iter().any(collides))
-    };
-    model
-        .joints
-        .iter()
-        .any(|j| j.parent != j.child && collides(j.parent.name()) && collides(j.child.name()))
+/// True when `body` has a collidable collision shape: one a simulator checks for contact.
+///
+/// ```
+/// use mbconv_ir::{Body, Geometry, Shape, ShapeRole};
+/// let mut body = Body::new("b");
+/// body.shapes.push(Shape::new(ShapeRole::Visual, Geometry::Sphere { radius: 0.1 }));
+/// assert!(!mbconv_ir::lower::has_collision_shapes(&body));
+/// body.shapes.push(Shape::new(ShapeRole::Both, Geometry::Sphere { radius: 0.1 }));
+/// assert!(mbconv_ir::lower::has_collision_shapes(&body));
+/// ```
+pub fn has_collision_shapes(body: &Body) -> bool {
+    body.shapes.iter().any(collides)
+}
+
+/// The joints that join two different bodies which both have collidable collision shapes
+/// (see [`has_collision_shapes`]): the pairs a simulator that checks jointed bodies would test.
+///
+/// ```
+/// use mbconv_ir::{Body, BodyRef, Geometry, Joint, JointKind, Model, Shape, ShapeRole};
+/// let mut m = Model::new("m");
+/// for name in ["a", "b"] {
+///     let mut body = Body::new(name);
+///     body.shapes.push(Shape::new(ShapeRole::Collision, Geometry::Sphere { radius: 0.1 }));
+///     m.bodies.push(body);
+/// }
+/// m.joints.push(Joint::new("j", JointKind::Fixed, BodyRef::body("a"), BodyRef::body("b")));
+/// m.joints.push(Joint::new("w", JointKind::Free, BodyRef::World, BodyRef::body("a")));
+/// let names: Vec<&str> = mbconv_ir::lower::colliding_jointed_joints(&m).map(|j| j.name.as_str()).collect();
+/// assert_eq!(names, ["j"]);
+/// ```
+pub fn colliding_jointed_joints(model: &Model) -> impl Iterator<Item = &Joint> {
+    let collides = |name: Option<&str>| model.body(name?).map(has_collision_shapes);
+    model.joints.iter().filter(move |j| {
+        j.parent != j.child
+            && collides(j.parent.name()) == Some(true)
+            && collides(j.child.name()) == Some(true)
+    })
 }
 
 /// For targets whose simulator never checks contact between jointed bodies (every format but

@@ -58,7 +58,10 @@ pub use inactive::fix_inactive_bodies;
 pub use initial_state::{bake_initial_state, disable_immobile_groups};
 pub use joint_rates::{FIT_TOLERANCE, explicit_free_joints, fit_joint_rates};
 pub use joint_springs::{JointSpringSupport, force_elements_as_joint_springs};
-pub use jointed_contact::{TOUCH_GAP, TouchingShapes, filter_jointed_contact, separate_jointed_shapes};
+pub use jointed_contact::{
+    TOUCH_GAP, TouchingShapes, colliding_jointed_joints, filter_jointed_contact, has_collision_shapes,
+    separate_jointed_shapes,
+};
 pub use rename::{rename_bodies, rename_body};
 pub use reorient::{OLD_WORLD_FRAME, UpAxis, reorient, rotation_to_up, turn_hint};
 pub use reverse::{ReverseError, reverse_joint};

@@ -7,16 +7,10 @@
 
 use mbconv_ir::format::kit::LowerSession;
 use mbconv_ir::format::support::Feature;
+use mbconv_ir::lower::{colliding_jointed_joints, has_collision_shapes};
 use mbconv_ir::report::path;
-use mbconv_ir::{Body, GroupType, Model, ShapeRole};
+use mbconv_ir::{GroupType, Model};
 use std::collections::BTreeSet;
-
-/// True when the body has a shape that collides.
-fn collides(body: &Body) -> bool {
-    body.shapes
-        .iter()
-        .any(|s| matches!(s.role, ShapeRole::Collision | ShapeRole::Both) && s.collidable)
-}
 
 /// True when one skeleton group of `model` holds both bodies.
 fn in_one_skeleton(model: &Model, a: &str, b: &str) -> bool {
@@ -45,14 +39,11 @@ type Note = (&'static str, String, String);
 fn unchecked_pairs(model: &Model, source: &Model) -> Vec<Note> {
     let mut seen = BTreeSet::new();
     let mut findings = Vec::new();
-    for joint in model.joints.iter().filter(|j| j.enabled) {
+    for joint in colliding_jointed_joints(model).filter(|j| j.enabled) {
         let (Some(a), Some(b)) = (joint.parent.name(), joint.child.name()) else {
             continue;
         };
-        let (Some(body_a), Some(body_b)) = (model.body(a), model.body(b)) else {
-            continue;
-        };
-        if !(collides(body_a) && collides(body_b)) || in_one_skeleton(source, a, b) {
+        if in_one_skeleton(source, a, b) {
             continue;
         }
         let pair = if a <= b { (a, b) } else { (b, a) };
@@ -89,7 +80,7 @@ fn unchecked_skeletons(model: &Model, source: &Model) -> Vec<Note> {
         let colliding: Vec<&str> = group
             .bodies
             .iter()
-            .filter(|name| model.body(name).is_some_and(collides))
+            .filter(|name| model.body(name).is_some_and(has_collision_shapes))
             .map(String::as_str)
             .collect();
         if colliding.len() < 2 {
