@@ -161,26 +161,15 @@ fn write_lowered_back(
     keep: bool,
     output: &Path,
 ) -> Result<()> {
-    use mbconv_ir::format::{Options, Source};
-    let text = Source::from_path(source).with_context(|| format!("cannot read {}", source.display()))?;
-    let from = registry.detect(source, Some(&text.text))?;
-    let imported = registry.read(from, &text, &Options::default())?;
-    let mut lower_options = Options::default();
-    lower_options.output_path = Some(converted.to_path_buf());
+    use mbconv_cli::written_back::{LoweredBack, write_lowered_back_with};
+    let mut how = LoweredBack {
+        contact: true,
+        ..LoweredBack::default()
+    };
     if keep {
-        lower_options.set("keep-jointed-contact", "true");
+        how.write_settings.set("keep-jointed-contact", "true");
     }
-    let lowered = registry.lower(registry.get("chrono")?, &imported.model, &lower_options)?;
-    let mut write_options = Options::default();
-    write_options.output_path = Some(output.to_path_buf());
-    let exported = registry.write(from, &lowered.model, &write_options)?;
-    let dir = output.parent().map(Path::to_path_buf).unwrap_or_default();
-    std::fs::create_dir_all(&dir)?;
-    std::fs::write(output, &exported.text)?;
-    for companion in &exported.companions {
-        std::fs::write(dir.join(&companion.file_name), &companion.text)?;
-    }
-    Ok(())
+    write_lowered_back_with(registry, source, "chrono", converted, output, &how).map(|_| ())
 }
 
 /// The SKEL corpus models (not the pre-XML legacy files) in which a joint joins two bodies

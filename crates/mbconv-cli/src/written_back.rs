@@ -53,14 +53,45 @@ pub fn write_lowered_back(
     converted: &Path,
     output: &Path,
 ) -> Result<WrittenBack> {
+    let plain = LoweredBack {
+        write_settings: Options::default(),
+        contact: false,
+    };
+    write_lowered_back_with(registry, source, target, converted, output, &plain)
+}
+
+/// How [`write_lowered_back_with`] lowers and what it keeps.
+#[derive(Clone, Debug, Default)]
+pub struct LoweredBack {
+    /// The target's write settings the lowering runs with (as `--write-option`s).
+    pub write_settings: Options,
+    /// Keep contact (collision shapes) instead of taking it out with [`without_contact`], for
+    /// judges that run with contact.
+    pub contact: bool,
+}
+
+/// [`write_lowered_back`] with the target's write settings and, when asked, contact kept.
+///
+/// # Errors
+/// As [`write_lowered_back`].
+pub fn write_lowered_back_with(
+    registry: &Registry,
+    source: &Path,
+    target: &str,
+    converted: &Path,
+    output: &Path,
+    how: &LoweredBack,
+) -> Result<WrittenBack> {
     let text = Source::from_path(source).with_context(|| format!("cannot read {}", source.display()))?;
     let from = registry.detect(source, Some(&text.text))?;
     let to = registry.get(target)?;
     let imported = registry.read(from, &text, &Options::default())?;
-    let mut lower_options = Options::default();
+    let mut lower_options = how.write_settings.clone();
     lower_options.output_path = Some(converted.to_path_buf());
     let mut lowered = registry.lower(to, &imported.model, &lower_options)?;
-    without_contact(&mut lowered.model);
+    if !how.contact {
+        without_contact(&mut lowered.model);
+    }
     let mut write_options = Options::default();
     write_options.output_path = Some(output.to_path_buf());
     let exported = registry.write(from, &lowered.model, &write_options)?;
