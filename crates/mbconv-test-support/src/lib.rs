@@ -5,7 +5,8 @@
 //! notice on standard error, unless `MBCONV_REQUIRE_CORPUS=1` is set (CI sets it), in which case
 //! the test fails and names what is missing, so a moved corpus file can never turn a test green
 //! silently. [`simulators`] names the cross-simulator golden cases for the tests and `xtask`;
-//! [`written`] helps the tests of the writers judged by simulators.
+//! [`written`] helps the tests of the writers judged by simulators; [`browser`] drives headless
+//! Chromium for the tests of the `mbconv view` page.
 //! It is **not** a fixture generator or an assertion library.
 //!
 //! ```no_run
@@ -13,6 +14,7 @@
 //! assert!(dir.join("chain.skel").is_file());
 //! ```
 
+pub mod browser;
 pub mod simulators;
 pub mod written;
 
