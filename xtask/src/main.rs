@@ -53,6 +53,10 @@
 //! * `cargo xtask bench convert` — `mbconv convert` (release, `--no-check`) on generated chains
 //!   and trees of 1 000 to 100 000 bodies, every format to every format, with wall time and peak
 //!   RSS; DART's `SkelParser.readWorld` on the same SKEL chains beside it.
+//! * `cargo xtask bench view [--bodies N] [--rounds R]` — the `mbconv view` page of an N-body
+//!   chain (default 1 000) simulated for 5 s, opened R times in headless Chromium: time from
+//!   navigation to the first rendered frame.
+//! * `cargo xtask view-screenshots` — the three screenshots of `docs/view.md` and the README.
 //! * `cargo xtask fuzz [--seconds N]` — the cargo-fuzz targets of `fuzz/` (one per reader), each
 //!   for N seconds, one after the other.
 
@@ -67,6 +71,7 @@ mod open_problems;
 mod oracles;
 mod simulators;
 mod urdf_golden;
+mod view_pages;
 mod written;
 
 use anyhow::{Context, Result, bail};
@@ -132,6 +137,11 @@ tasks:
                            mbconv convert (release, --no-check) on generated chains and
                            trees, every format to every format: wall time and peak RSS;
                            DART readWorld on the same SKEL chains beside it
+  bench view [--bodies N] [--rounds R]
+                           the mbconv view page of an N-body chain (default 1000), 5 s,
+                           opened R times (default 5) in headless Chromium: time to the
+                           first rendered frame
+  view-screenshots         docs/view-*.png: three models' pages in headless Chromium
   fuzz [--seconds N] [--targets chrono,skel,...]
                            cargo-fuzz on every reader (chrono, skel, body, shift, mbir, urdf),
                            N seconds each (default 60), one after the other; needs
@@ -167,6 +177,8 @@ fn main() -> Result<()> {
         ["bench", "solver"] => bench::solver(3),
         ["bench", "solver", "--rounds", n] => bench::solver(n.parse()?),
         ["bench", "convert", rest @ ..] => bench::convert::convert(&bench::convert::parse_plan(rest)?),
+        ["bench", "view", rest @ ..] => view_pages::bench(rest),
+        ["view-screenshots"] => view_pages::screenshots(),
         ["fuzz", rest @ ..] => fuzz::run(&fuzz::parse_plan(rest)?),
         [] | ["help"] | ["--help"] => {
             eprintln!("{USAGE}");
