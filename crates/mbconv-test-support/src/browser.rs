@@ -4,6 +4,13 @@
 //! screenshot, read the console), one request each; a blocking client needs no async runtime
 //! (fantoccini and thirtyfour bring tokio).
 //!
+//! WebGL works headless through SwiftShader, Chromium's software renderer ([`CHROMIUM_ARGS`]:
+//! `--use-angle=swiftshader --enable-unsafe-swiftshader`; with only `--disable-gpu` there is no
+//! WebGL context at all). Console errors come from chromedriver's log endpoint
+//! (`POST /session/{id}/se/log`, still answered in W3C mode), which needs the session's
+//! `goog:loggingPrefs`; a script cannot hook `console.error` before a `file://` page's own
+//! scripts run, so the log is the only way to see errors raised while the page loads.
+//!
 //! ```no_run
 //! use mbconv_test_support::browser::Browser;
 //! let mut browser = Browser::launch().unwrap();
@@ -17,6 +24,7 @@ use serde_json::{Value, json};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The environment variable that turns a missing browser from a skip into a failure.
@@ -26,7 +34,15 @@ pub const REQUIRE_BROWSER: &str = "MBCONV_REQUIRE_BROWSER";
 pub const INSTALL_HINT: &str =
     "install Debian's Chromium and its driver: apt-get install -y chromium chromium-driver";
 
-/// The key of a web element's id in W3C WebDriver answers.
+/// How long chromedriver gets to answer one command (its own page-load timeout is 300 s)
+/// before the command fails instead of hanging the test.
+const COMMAND_TIMEOUT: Duration = Duration::from_secs(330);
+
+/// How long chromedriver gets to start and say it is ready.
+const START_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The key of a web element's id in W3C WebDriver answers (the W3C specification's
+/// "web element identifier").
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 /// The arguments Chromium runs with: headless, WebGL through SwiftShader (no GPU here), and
@@ -71,10 +87,24 @@ pub enum BrowserError {
     Io(#[from] std::io::Error),
 }
 
-/// A headless Chromium session driven through chromedriver; both end when it is dropped.
+/// A headless Chromium session driven through chromedriver; both end when it is dropped
+/// (also when a test panics): the session is deleted, chromedriver killed and waited for,
+/// and the temporary profile folder removed.
+///
+/// ```no_run
+/// use mbconv_test_support::browser::Browser;
+/// use std::time::Duration;
+/// let mut browser = Browser::launch().unwrap();
+/// browser.open_file(std::path::Path::new("page.html")).unwrap();
+/// browser.click("#start").unwrap();
+/// browser.wait_for("return window.started === true", Duration::from_secs(5)).unwrap();
+/// assert!(browser.console_errors().unwrap().is_empty());
+/// browser.screenshot_png(std::path::Path::new("page.png")).unwrap();
+/// ```
 #[derive(Debug)]
 pub struct Browser {
     driver: Child,
+    agent: ureq::Agent,
     base: String,
     session: String,
     profile: PathBuf,
@@ -83,7 +113,14 @@ pub struct Browser {
 /// `program` from its environment variable, the Debian path, or the PATH.
 fn find(variable: &str, debian: &str, name: &str) -> Result<PathBuf, BrowserError> {
     if let Some(given) = std::env::var_os(variable) {
-        return Ok(PathBuf::from(given));
+        let given = PathBuf::from(given);
+        if given.is_file() {
+            return Ok(given);
+        }
+        return Err(BrowserError::Missing(format!(
+            "{name} ({variable}={})",
+            given.display()
+        )));
     }
     if Path::new(debian).is_file() {
         return Ok(PathBuf::from(debian));
@@ -96,27 +133,63 @@ fn find(variable: &str, debian: &str, name: &str) -> Result<PathBuf, BrowserErro
         .ok_or_else(|| BrowserError::Missing(name.to_owned()))
 }
 
-/// True when Chromium and chromedriver are installed.
+/// True when Chromium and chromedriver are installed (found as [`Browser::launch`] looks for
+/// them: `MBCONV_CHROMIUM` / `MBCONV_CHROMEDRIVER` when set, else `/usr/bin`, else the PATH).
 pub fn available() -> bool {
-    find("MBCONV_CHROMIUM", "/usr/bin/chromium", "chromium").is_ok()
-        && find("MBCONV_CHROMEDRIVER", "/usr/bin/chromedriver", "chromedriver").is_ok()
+    programs().is_ok()
+}
+
+/// Chromium and chromedriver, or which of them is missing.
+fn programs() -> Result<(PathBuf, PathBuf), BrowserError> {
+    Ok((
+        find("MBCONV_CHROMIUM", "/usr/bin/chromium", "chromium")?,
+        find("MBCONV_CHROMEDRIVER", "/usr/bin/chromedriver", "chromedriver")?,
+    ))
 }
 
 /// A browser for the test `test`, or `None` after a notice when Chromium is missing. Panics
 /// with the install hint when it is missing and `MBCONV_REQUIRE_BROWSER=1` (CI), and when it
 /// is installed but does not start.
+///
+/// ```no_run
+/// let Some(mut browser) = mbconv_test_support::browser::browser_or_skip("my_test") else {
+///     return;
+/// };
+/// let two = browser.execute("return 1 + 1", vec![]).unwrap();
+/// assert_eq!(two, 2);
+/// ```
 pub fn browser_or_skip(test: &str) -> Option<Browser> {
-    if !available() {
+    if let Err(missing) = programs() {
         if std::env::var(REQUIRE_BROWSER).is_ok_and(|v| v == "1") {
-            panic!("{test}: Chromium is missing and {REQUIRE_BROWSER}=1: {INSTALL_HINT}");
+            panic!("{test}: {missing}; {REQUIRE_BROWSER}=1 makes a missing browser a failure");
         }
-        eprintln!("skipping {test}: Chromium not found ({INSTALL_HINT}; {REQUIRE_BROWSER}=1 fails instead)");
+        eprintln!("skipping {test}: {missing} (set {REQUIRE_BROWSER}=1 to fail instead)");
         return None;
     }
     match Browser::launch() {
         Ok(browser) => Some(browser),
         Err(e) => panic!("{test}: Chromium is installed but did not start: {e}"),
     }
+}
+
+/// A file's `file://` URL, with the characters a URL path cannot hold percent-encoded.
+fn file_url(path: &Path) -> String {
+    let mut url = String::from("file://");
+    for &byte in path.as_os_str().as_encoded_bytes() {
+        if byte.is_ascii_alphanumeric() || b"/-._~!$&'()*+,;=:@".contains(&byte) {
+            url.push(char::from(byte));
+        } else {
+            url.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    url
+}
+
+/// A profile folder no other browser of this or another process uses.
+fn new_profile_dir(port: u16) -> PathBuf {
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let n = COUNT.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("mbconv-chromium-{}-{port}-{n}", std::process::id()))
 }
 
 fn free_port() -> Result<u16, BrowserError> {
@@ -151,8 +224,7 @@ impl Browser {
     /// Starts chromedriver on a free local port and a headless Chromium session with
     /// [`CHROMIUM_ARGS`] and a new profile folder.
     pub fn launch() -> Result<Self, BrowserError> {
-        let chromium = find("MBCONV_CHROMIUM", "/usr/bin/chromium", "chromium")?;
-        let chromedriver = find("MBCONV_CHROMEDRIVER", "/usr/bin/chromedriver", "chromedriver")?;
+        let (chromium, chromedriver) = programs()?;
         let port = free_port()?;
         let driver = Command::new(&chromedriver)
             .arg(format!("--port={port}"))
@@ -160,9 +232,13 @@ impl Browser {
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| BrowserError::Driver(format!("cannot start {}: {e}", chromedriver.display())))?;
-        let profile = std::env::temp_dir().join(format!("mbconv-chromium-{}-{port}", std::process::id()));
+        let profile = new_profile_dir(port);
         let mut browser = Self {
             driver,
+            agent: ureq::AgentBuilder::new()
+                .timeout_connect(Duration::from_secs(5))
+                .timeout(COMMAND_TIMEOUT)
+                .build(),
             base: format!("http://127.0.0.1:{port}"),
             session: String::new(),
             profile,
@@ -179,7 +255,10 @@ impl Browser {
         });
         let created = answer(
             "new session",
-            ureq::post(&format!("{}/session", browser.base)).send_json(capabilities),
+            browser
+                .agent
+                .post(&format!("{}/session", browser.base))
+                .send_json(capabilities),
         )?;
         browser.session = created["sessionId"]
             .as_str()
@@ -190,8 +269,10 @@ impl Browser {
 
     fn wait_until_ready(&mut self) -> Result<(), BrowserError> {
         let started = Instant::now();
-        while started.elapsed() < Duration::from_secs(20) {
-            if let Ok(status) = answer("status", ureq::get(&format!("{}/status", self.base)).call())
+        let status_url = format!("{}/status", self.base);
+        while started.elapsed() < START_TIMEOUT {
+            let request = self.agent.get(&status_url).timeout(Duration::from_secs(2));
+            if let Ok(status) = answer("status", request.call())
                 && status["ready"] == Value::Bool(true)
             {
                 return Ok(());
@@ -201,9 +282,10 @@ impl Browser {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
-        Err(BrowserError::Driver(
-            "did not become ready within 20 s".to_owned(),
-        ))
+        Err(BrowserError::Driver(format!(
+            "did not become ready within {} s",
+            START_TIMEOUT.as_secs()
+        )))
     }
 
     fn url(&self, command: &str) -> String {
@@ -211,27 +293,34 @@ impl Browser {
     }
 
     fn post(&self, command: &str, body: Value) -> Result<Value, BrowserError> {
-        answer(command, ureq::post(&self.url(command)).send_json(body))
+        answer(command, self.agent.post(&self.url(command)).send_json(body))
     }
 
     fn get(&self, command: &str) -> Result<Value, BrowserError> {
-        answer(command, ureq::get(&self.url(command)).call())
+        answer(command, self.agent.get(&self.url(command)).call())
     }
 
-    /// Opens a local file (made absolute) and waits for its load event.
+    /// Opens a local file (made absolute, as a `file://` URL) and waits for its load event.
     pub fn open_file(&mut self, path: &Path) -> Result<(), BrowserError> {
         let absolute = std::path::absolute(path)?;
-        self.post("url", json!({ "url": format!("file://{}", absolute.display()) }))
+        self.post("url", json!({ "url": file_url(&absolute) }))
             .map(|_| ())
     }
 
     /// Runs `script` (a function body: `return ...` gives the result) with `args`
-    /// (`arguments[0]`, …) in the page, synchronously.
+    /// (`arguments[0]`, …) in the page, synchronously. A script that throws is an error.
+    ///
+    /// ```no_run
+    /// # let mut browser = mbconv_test_support::browser::Browser::launch().unwrap();
+    /// let sum = browser.execute("return arguments[0] + 1", vec![41.into()]).unwrap();
+    /// assert_eq!(sum, 42);
+    /// ```
     pub fn execute(&mut self, script: &str, args: Vec<Value>) -> Result<Value, BrowserError> {
         self.post("execute/sync", json!({ "script": script, "args": args }))
     }
 
-    /// Polls `script` (returning a boolean) every 50 ms until it returns true.
+    /// Polls `script` (returning a boolean) every 50 ms until it returns true; an error after
+    /// `timeout`, or at once when the script throws.
     pub fn wait_for(&mut self, script: &str, timeout: Duration) -> Result<(), BrowserError> {
         let started = Instant::now();
         loop {
@@ -268,8 +357,10 @@ impl Browser {
         Ok(())
     }
 
-    /// The console messages at level SEVERE (errors) since the last call, through
-    /// chromedriver's log endpoint.
+    /// The console messages at level SEVERE since the last call (each call takes them from
+    /// the log), through chromedriver's log endpoint: `console.error` calls, uncaught
+    /// exceptions, and resources that failed to load, including those while the page loaded.
+    /// Each message starts with where it came from (`file:///…/page.html 12:9 "text"`).
     pub fn console_errors(&mut self) -> Result<Vec<String>, BrowserError> {
         let entries = self.post("se/log", json!({ "type": "browser" }))?;
         Ok(entries
@@ -281,7 +372,7 @@ impl Browser {
             .collect())
     }
 
-    /// Sets the window's outer size.
+    /// Sets the window's outer size (`window.outerWidth`, `window.outerHeight`) in CSS pixels.
     pub fn set_window_size(&mut self, width: u32, height: u32) -> Result<(), BrowserError> {
         self.post("window/rect", json!({ "width": width, "height": height }))
             .map(|_| ())
@@ -291,7 +382,11 @@ impl Browser {
 impl Drop for Browser {
     fn drop(&mut self) {
         if !self.session.is_empty() {
-            let _ = ureq::delete(&format!("{}/session/{}", self.base, self.session)).call();
+            let _ = self
+                .agent
+                .delete(&format!("{}/session/{}", self.base, self.session))
+                .timeout(Duration::from_secs(10))
+                .call();
         }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
