@@ -61,6 +61,7 @@ function start() {
     if (!Number.isFinite(t)) return;
     app.time = Math.min(app.t1, Math.max(app.t0, t));
     hooks.time = app.time;
+    if (viewer) viewer.setTime(app.time);
   };
   app.play = () => {
     if (app.t1 <= app.t0) return;

@@ -5,7 +5,7 @@ import {
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { Model } from './model.js';
-import { highlighted } from './shapes.js';
+import { highlighted, setDetail } from './shapes.js';
 
 const tmpBox = new Box3();
 
@@ -34,6 +34,7 @@ export class Viewer {
     this.camera.add(this.camLight);
     this.scene.add(this.camera);
 
+    setDetail(((data.original && data.original.bodies) || []).length);
     this.original = new Model(data, data.original || { bodies: [], joints: [], groups: [] }, false);
     this.scene.add(this.original.root);
     this.ghost = null;

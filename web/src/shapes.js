@@ -1,7 +1,7 @@
 // Shapes (docs/view-data.md, "Shape"): geometries and materials shared between identical shapes.
 import {
   BoxGeometry, BufferAttribute, BufferGeometry, CapsuleGeometry, Color, ConeGeometry, CylinderGeometry,
-  DoubleSide, EdgesGeometry, LineBasicMaterial, LineSegments, Mesh, MeshPhongMaterial, Object3D,
+  DoubleSide, EdgesGeometry, FrontSide, LineBasicMaterial, LineSegments, Mesh, MeshPhongMaterial, Object3D,
   PlaneGeometry, SphereGeometry, SRGBColorSpace, Vector3,
 } from 'three';
 import { f32, u32 } from './data.js';
@@ -25,10 +25,16 @@ function cached(key, make) {
   }
   return g;
 }
+// Tessellation: finer for small models, coarser for large ones (software renderers draw every
+// triangle of a 1000-body model and its ghost each frame).
+let seg = 28;
+export function setDetail(bodies) {
+  seg = bodies > 400 ? 10 : bodies > 100 ? 16 : bodies > 30 ? 22 : 28;
+}
 const unitBox = () => cached('box', () => new BoxGeometry(1, 1, 1));
-const unitSphere = () => cached('sphere', () => new SphereGeometry(1, 28, 18));
-const unitCylinder = () => cached('cyl', () => new CylinderGeometry(1, 1, 1, 28).rotateX(Math.PI / 2));
-const unitCone = () => cached('cone', () => new ConeGeometry(1, 1, 28).rotateX(Math.PI / 2));
+const unitSphere = () => cached('sphere' + seg, () => new SphereGeometry(1, seg, Math.max(6, Math.round(seg * 0.6))));
+const unitCylinder = () => cached('cyl' + seg, () => new CylinderGeometry(1, 1, 1, seg).rotateX(Math.PI / 2));
+const unitCone = () => cached('cone' + seg, () => new ConeGeometry(1, 1, seg).rotateX(Math.PI / 2));
 const unitPlane = () => cached('plane', () => new PlaneGeometry(1, 1));
 const unitEdges = () => cached('edges', () => new EdgesGeometry(new BoxGeometry(1, 1, 1)));
 export const sphereGeometry = unitSphere;
@@ -38,14 +44,14 @@ export const sphereGeometry = unitSphere;
 const mats = new Map();
 
 // kind: 'visual' | 'collision' | 'ghost' | 'ghostCollision'
-export function surfaceMaterial(kind, color, opacity) {
+export function surfaceMaterial(kind, color, opacity, open) {
   let rgb = color;
   let op = opacity == null ? 1 : opacity;
   if (kind === 'visual') rgb = color || GREY;
   else if (kind === 'collision') { rgb = color || ORANGE; op = 0.45; }
   else if (kind === 'ghost') { rgb = GHOST; op = 0.35; }
   else { rgb = GHOST_COLLISION; op = 0.3; }
-  const key = `${kind}|${rgb.join(',')}|${op}`;
+  const key = `${kind}|${rgb.join(',')}|${op}|${open ? 2 : 0}`;
   let m = mats.get(key);
   if (!m) {
     const transparent = op < 1;
@@ -56,10 +62,12 @@ export function surfaceMaterial(kind, color, opacity) {
       transparent,
       opacity: op,
       depthWrite: !transparent,
-      side: DoubleSide,
+      side: open ? DoubleSide : FrontSide,
       polygonOffset: kind !== 'visual',
-      polygonOffsetFactor: kind === 'visual' ? 0 : -1,
-      polygonOffsetUnits: kind === 'visual' ? 0 : -1,
+      // collision shapes in front of the visuals they coincide with; the ghost behind the
+      // original where they coincide, so it shows where the conversion departs
+      polygonOffsetFactor: kind === 'visual' ? 0 : kind === 'collision' ? -1 : 1,
+      polygonOffsetUnits: kind === 'visual' ? 0 : kind === 'collision' ? -1 : 4,
     });
     mats.set(key, m);
   }
@@ -108,7 +116,9 @@ export function applyPose(o, p) {
 // Planes are marked userData.plane (sized later to the model).
 export function buildShape(shape, data, kind) {
   const g = shape.geometry || {};
-  const mat = surfaceMaterial(kind, shape.color, shape.opacity);
+  // planes, inline triangles and mesh files may be open surfaces: both sides drawn
+  const open = g.type === 'plane' || g.type === 'triangles' || g.type === 'mesh';
+  const mat = surfaceMaterial(kind, shape.color, shape.opacity, open);
   const holder = new Object3D();
   applyPose(holder, shape.pose);
   let m;
@@ -136,7 +146,7 @@ export function buildShape(shape, data, kind) {
     case 'capsule': {
       const r = pos(g.radius);
       const l = Math.max(0, +g.length || 0);
-      m = new Mesh(cached(`capsule|${r}|${l}`, () => new CapsuleGeometry(r, l, 8, 24).rotateX(Math.PI / 2)), mat);
+      m = new Mesh(cached(`capsule|${r}|${l}|${seg}`, () => new CapsuleGeometry(r, l, Math.max(3, seg >> 2), seg).rotateX(Math.PI / 2)), mat);
       break;
     }
     case 'plane': {
