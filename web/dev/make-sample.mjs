@@ -111,6 +111,24 @@ f 2 3 5
 f 3 4 5
 f 4 1 5
 `;
+  const dae = `<?xml version="1.0" encoding="utf-8"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+  <asset><unit name="meter" meter="1"/><up_axis>Z_UP</up_axis></asset>
+  <library_geometries>
+    <geometry id="wedge" name="wedge"><mesh>
+      <source id="wedge-pos"><float_array id="wedge-pos-array" count="18">0 0 0 0.12 0 0 0 0.06 0 0 0 0.08 0.12 0 0.08 0 0.06 0.08</float_array>
+        <technique_common><accessor source="#wedge-pos-array" count="6" stride="3"><param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>
+      <vertices id="wedge-vtx"><input semantic="POSITION" source="#wedge-pos"/></vertices>
+      <triangles count="8"><input semantic="VERTEX" source="#wedge-vtx" offset="0"/>
+        <p>0 2 1 3 4 5 0 1 4 0 4 3 1 2 5 1 5 4 2 0 3 2 3 5</p></triangles>
+    </mesh></geometry>
+  </library_geometries>
+  <library_visual_scenes><visual_scene id="Scene" name="Scene">
+    <node id="wedge-node" name="wedge"><instance_geometry url="#wedge"/></node>
+  </visual_scene></library_visual_scenes>
+  <scene><instance_visual_scene url="#Scene"/></scene>
+</COLLADA>
+`;
   const bodies = [
     {
       name: 'base', path: 'bodies["base"]', group: 0, fixed: true, mass: 5,
@@ -118,6 +136,7 @@ f 4 1 5
       shapes: [
         { name: 'block', role: 'both', pose: I, color: [0.35, 0.38, 0.42], opacity: 1, geometry: { type: 'box', size: [0.4, 0.3, 0.1] } },
         { name: 'bolt', role: 'visual', pose: [0.15, 0.1, 0.05, 0, 0, 0, 1], color: [0.8, 0.7, 0.2], opacity: 1, geometry: { type: 'mesh', mesh: 'm0', scale: [1, 1, 1] } },
+        { name: 'wedge', role: 'visual', pose: [0.1, -0.1, 0.05, 0, 0, 0, 1], color: [0.5, 0.3, 0.7], opacity: 1, geometry: { type: 'mesh', mesh: 'm2', scale: [1, 1, 1] } },
         { name: 'cap', role: 'visual', pose: [-0.15, 0.1, 0.05, 0, 0, 0, 1], color: null, opacity: 1, geometry: { type: 'mesh', mesh: 'm1', scale: [1, 1, 1] } },
       ],
     },
@@ -223,6 +242,7 @@ f 4 1 5
     meshes: {
       m0: { format: 'stl', data: Buffer.from(stl).toString('base64') },
       m1: { format: 'obj', data: Buffer.from(obj).toString('base64') },
+      m2: { format: 'dae', data: Buffer.from(dae).toString('base64') },
     },
     notes: ['1 VRML mesh is drawn as its bounding box'],
   };

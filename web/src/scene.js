@@ -87,7 +87,7 @@ export class Viewer {
     this.s = Math.min(Math.max(med, 0.03 * L), 0.15 * L);
     let mmax = 0;
     for (const b of (this.data.original && this.data.original.bodies) || []) mmax = Math.max(mmax, +b.mass || 0);
-    this.comScale = mmax > 0 ? (0.3 * this.s) / Math.cbrt(mmax) : 0;
+    this.comScale = mmax > 0 ? (0.2 * this.s) / Math.cbrt(mmax) : 0;
     this.camera.near = L / 1000;
     this.camera.far = L * 100;
     this.camera.updateProjectionMatrix();

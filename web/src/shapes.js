@@ -92,7 +92,7 @@ export function highlighted(m) {
   let h = hi.get(m);
   if (!h) {
     h = m.clone();
-    if (h.emissive) h.emissive.setRGB(0.55, 0.33, 0.0);
+    if (h.emissive) h.emissive.setRGB(0.4, 0.22, 0.0);
     else h.color.setRGB(1, 0.55, 0);
     if (h.transparent) h.opacity = Math.min(1, h.opacity + 0.25);
     hi.set(m, h);

@@ -46,7 +46,7 @@ html, body { margin: 0; height: 100%; background: #f4f4f2; }
 .mbconv-tree-item .k { color: #888; font-size: 11px; margin-right: 4px; }
 .mbconv-tree-group > .mbconv-tree-children { margin-left: 12px; border-left: 1px dotted #ccc; padding-left: 4px; }
 .mbconv-details table { border-collapse: collapse; font-size: 12px; width: 100%; }
-.mbconv-details td { padding: 1px 4px; vertical-align: top; border-bottom: 1px solid #eee; }
+.mbconv-details td { padding: 1px 4px; white-space: pre-line; vertical-align: top; border-bottom: 1px solid #eee; }
 .mbconv-details td:first-child { color: #666; width: 34%; }
 .mbconv-details .num { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 11px; white-space: pre; }
 .mbconv-finding { padding: 3px 4px; border-radius: 3px; cursor: pointer; margin-bottom: 2px; }

@@ -23,6 +23,7 @@ export class Timeline {
     this.range = el('input', { id: 'mbconv-timeline', type: 'range', min: String(app.t0), max: String(app.t1), step: 'any', value: String(app.t0) });
     this.range.setAttribute('aria-label', 'time (s)');
     this.range.addEventListener('input', () => app.seek(+this.range.value));
+    this.range.addEventListener('change', () => app.seek(+this.range.value));
     this.marks = el('div', { class: 'mbconv-marks' });
     const track = el('div', { class: 'mbconv-track' }, this.range, this.marks);
     this.speed = el('select', { id: 'mbconv-speed', title: 'speed' });
