@@ -1,6 +1,7 @@
 // Bundles src/main.js into one minified IIFE (a classic script the `mbconv view` page inlines).
 // Output: $MBCONV_VIEW_OUT, default dist/view.js (relative to this folder).
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,4 +22,7 @@ const result = await build({
   logLevel: 'warning',
 });
 const bytes = Object.values(result.metafile.outputs)[0].bytes;
+// The page inlines the bundle with `</` written `<\/`: check that the code still parses so.
+const code = readFileSync(out, 'utf8');
+if (code.includes('</')) await transform(code.replaceAll('</', '<\\/'), { loader: 'js', minify: false });
 console.log(`${out}: ${bytes} bytes`);

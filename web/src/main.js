@@ -169,10 +169,16 @@ function start() {
   }
 
   // the loop: advance the time while playing, place the bodies, draw
+  // While paused, a frame that would look like the last one is skipped when frames are slow
+  // (a large model in a software renderer), so the page stays responsive.
   let last = performance.now();
+  let cost = 0; // smoothed time from a rendered frame to the next callback (ms)
+  let rendered = false;
   const frame = (now) => {
     requestAnimationFrame(frame);
-    const dt = Math.min(0.25, Math.max(0, (now - last) / 1000));
+    const dt = Math.min(0.5, Math.max(0, (now - last) / 1000));
+    if (rendered) cost = cost * 0.7 + (now - last) * 0.3;
+    rendered = false;
     last = now;
     if (app.playing) {
       let t = app.time + dt * app.speed;
@@ -184,8 +190,10 @@ function start() {
     plot.setTime(app.time);
     if (!viewer) return;
     try {
-      if (viewer.time !== app.time || viewer.dirty) viewer.setTime(app.time);
+      if (viewer.time !== app.time) viewer.setTime(app.time);
+      if (!app.playing && !viewer.dirty && cost > 50 && hooks.renderedFrames > 0) return;
       viewer.render();
+      rendered = true;
     } catch (e) {
       record(e, 'rendering');
       viewer = null;

@@ -24,6 +24,8 @@ export class Viewer {
     this.camera.up.set(0, 0, 1);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.enableDamping = false;
+    this.dirty = true;
+    this.controls.addEventListener('change', () => { this.dirty = true; });
 
     this.scene.add(new HemisphereLight(0xffffff, 0x8a8a80, 1.6));
     this.scene.add(new AmbientLight(0xffffff, 0.35));
@@ -123,6 +125,7 @@ export class Viewer {
     this.controls.target.copy(c);
     this.camera.position.copy(c).addScaledVector(dir, this.fitDistance(r));
     this.controls.update();
+    this.dirty = true;
   }
 
   fitDistance(r) {
@@ -132,6 +135,7 @@ export class Viewer {
   }
 
   resize() {
+    this.dirty = true;
     const w = Math.max(1, this.container.clientWidth);
     const h = Math.max(1, this.container.clientHeight);
     this.renderer.setSize(w, h, false);
@@ -140,6 +144,7 @@ export class Viewer {
   }
 
   setConversion(conv) {
+    this.dirty = true;
     if (this.ghost) this.ghost.dispose();
     this.ghost = null;
     this.clearHighlight();
@@ -154,6 +159,7 @@ export class Viewer {
   }
 
   setToggle(name, on) {
+    this.dirty = true;
     this.toggles[name] = on;
     this.original.setToggles(this.toggles);
     if (this.ghost) this.ghost.setToggles(this.toggles);
@@ -161,6 +167,7 @@ export class Viewer {
   }
 
   setTime(t) {
+    this.dirty = true;
     this.time = t;
     this.original.setTime(this.data.times, t);
     if (this.ghost) this.ghost.setTime(this.data.times, t);
@@ -181,6 +188,7 @@ export class Viewer {
 
   // Highlights the item at path in the original or the ghost; false when it is not there.
   highlight(path, which) {
+    this.dirty = true;
     this.clearHighlight();
     this.selection = null;
     if (path == null) return true;
@@ -227,6 +235,7 @@ export class Viewer {
     this.controls.target.copy(s.center);
     this.camera.position.copy(s.center).addScaledVector(dir, this.fitDistance(r));
     this.controls.update();
+    this.dirty = true;
   }
 
   // The original's body under the pointer (client coordinates), or null.
@@ -243,5 +252,6 @@ export class Viewer {
 
   render() {
     this.renderer.render(this.scene, this.camera);
+    this.dirty = false;
   }
 }
