@@ -141,7 +141,7 @@ function start() {
   // keyboard: space plays/pauses, arrows step a frame, when no input has the focus
   window.addEventListener('keydown', (e) => {
     const tag = document.activeElement && document.activeElement.tagName;
-    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
+    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'BUTTON') return;
     if (e.key === ' ') { e.preventDefault(); app.toggle(); }
     if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
       app.pause();
