@@ -7,6 +7,7 @@ import {
 import { f32, frameAt } from './data.js';
 import { applyPose, buildShape, sphereGeometry } from './shapes.js';
 import { guard } from './hooks.js';
+import { mergeGeometries } from 'three/examples/jsm/utils/BufferGeometryUtils.js';
 
 // Shared overlay resources.
 let triadGeometry = null;
@@ -41,6 +42,36 @@ function arcMaterial(ghost) {
     arcMaterials[k] = new LineBasicMaterial({ color: ghost ? 0x3f7fff : 0xc2185b, depthTest: false, transparent: true });
   }
   return arcMaterials[k];
+}
+
+// The ghost's shapes of one body share one material: drawn as one merged mesh (one draw call
+// instead of one per shape; the ghost of a large model costs half as much). Planes stay apart.
+function mergeInto(group) {
+  group.updateMatrixWorld(true);
+  const parts = [];
+  group.traverse((o) => { if (o.isMesh && !o.userData.plane) parts.push(o); });
+  if (parts.length < 2 || parts.some((p) => p.material !== parts[0].material)) return;
+  const geos = parts.map((p) => {
+    let g = p.geometry.index ? p.geometry.toNonIndexed() : p.geometry.clone();
+    for (const name of Object.keys(g.attributes)) if (name !== 'position' && name !== 'normal') g.deleteAttribute(name);
+    if (!g.attributes.normal) g.computeVertexNormals();
+    g.morphAttributes = {};
+    g.clearGroups();
+    return g.applyMatrix4(p.matrixWorld);
+  });
+  const merged = mergeGeometries(geos, false);
+  for (const g of geos) g.dispose();
+  if (!merged) return;
+  merged.computeBoundingBox();
+  merged.computeBoundingSphere();
+  for (const p of parts) {
+    let o = p;
+    while (o.parent && o.parent !== group && o.parent.children.length === 1) o = o.parent;
+    o.removeFromParent();
+  }
+  const m = new Mesh(merged, parts[0].material);
+  m.userData.own = true;
+  group.add(m);
 }
 
 const X = new Vector3(1, 0, 0);
@@ -110,6 +141,7 @@ export class Model {
         if (o) collision.add(o);
       }
     }
+    if (this.ghost) guard(`merging the ghost shapes of ${b.name}`, () => mergeInto(visual));
     obj.traverse((o) => {
       if (o.isMesh || o.isLineSegments) {
         o.userData.body = i;
