@@ -201,6 +201,9 @@ function start() {
     }
     hooks.renderedFrames++;
     if (hooks.firstFrameMs == null) {
+      // Wait for the first frame's pixels (reading one back finishes the GPU's work), so that
+      // firstFrameMs is when the frame is drawn, not when its commands were issued.
+      viewer.finishDrawing();
       hooks.firstFrameMs = performance.now();
       hooks.ready = true;
     }

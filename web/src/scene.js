@@ -1,7 +1,7 @@
 // The 3D view: renderer, camera, controls, lights, the world overlays, the original and the ghost.
 import {
   AmbientLight, ArrowHelper, AxesHelper, Box3, Color, DirectionalLight, GridHelper, HemisphereLight,
-  PerspectiveCamera, Scene, Sphere, Vector3, WebGLRenderer,
+  PerspectiveCamera, Quaternion, Scene, Sphere, Vector3, WebGLRenderer,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { Model } from './model.js';
@@ -21,7 +21,10 @@ export class Viewer {
 
     this.scene = new Scene();
     this.camera = new PerspectiveCamera(40, 1, 0.01, 1000);
-    this.camera.up.set(0, 0, 1);
+    // Up is the world axis most opposite to gravity (z when there is none): a y-up DART
+    // world stands upright as a z-up URDF robot does.
+    this.up = upAxis((data.original && data.original.gravity) || [0, 0, 0]);
+    this.camera.up.copy(this.up);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.enableDamping = false;
     this.dirty = true;
@@ -105,8 +108,8 @@ export class Viewer {
     const step = Math.pow(10, Math.floor(Math.log10(L / 2)));
     const half = Math.ceil((L * 1.2) / step) * step;
     const grid = new GridHelper(2 * half, Math.round((2 * half) / step), 0xb0b0b0, 0xd2d2d2);
-    grid.rotation.x = Math.PI / 2;
-    grid.position.z = Math.min(0, this.box.min.z);
+    grid.quaternion.setFromUnitVectors(new Vector3(0, 1, 0), this.up);
+    grid.position.copy(this.up).multiplyScalar(Math.min(0, lowest(this.box, this.up)));
     this.world.push(grid);
     const g = new Vector3(...((this.data.original && this.data.original.gravity) || [0, 0, 0]));
     if (g.lengthSq() > 0) {
@@ -121,11 +124,19 @@ export class Viewer {
   home() {
     const c = this.sphere.center;
     const r = this.sphere.radius;
-    const dir = new Vector3(1.1, -1.6, 0.8).normalize();
+    const dir = new Vector3(1.1, -1.6, 0.8)
+      .normalize()
+      .applyQuaternion(new Quaternion().setFromUnitVectors(new Vector3(0, 0, 1), this.up));
     this.controls.target.copy(c);
     this.camera.position.copy(c).addScaledVector(dir, this.fitDistance(r));
     this.controls.update();
     this.dirty = true;
+  }
+
+  // Blocks until the GPU has drawn what was submitted (one pixel read back).
+  finishDrawing() {
+    const gl = this.renderer.getContext();
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
   }
 
   fitDistance(r) {
@@ -254,4 +265,24 @@ export class Viewer {
     this.renderer.render(this.scene, this.camera);
     this.dirty = false;
   }
+}
+
+// The unit world axis most opposite to `gravity`, or +z when gravity is zero.
+function upAxis(gravity) {
+  const g = new Vector3(...gravity);
+  if (g.lengthSq() === 0) return new Vector3(0, 0, 1);
+  const magnitudes = [Math.abs(g.x), Math.abs(g.y), Math.abs(g.z)];
+  const axis = magnitudes.indexOf(Math.max(...magnitudes));
+  const up = new Vector3(0, 0, 0);
+  up.setComponent(axis, -Math.sign(g.getComponent(axis)));
+  return up;
+}
+
+// The lowest height of `box` along the unit axis `up`.
+function lowest(box, up) {
+  let low = Infinity;
+  for (const x of [box.min.x, box.max.x])
+    for (const y of [box.min.y, box.max.y])
+      for (const z of [box.min.z, box.max.z]) low = Math.min(low, x * up.x + y * up.y + z * up.z);
+  return Number.isFinite(low) ? low : 0;
 }

@@ -61,7 +61,7 @@ pub fn screenshots() -> Result<()> {
     let corpus = corpus();
     let biped = corpus.join("skel/biped.skel");
     let crank = corpus.join("chrono/model_slider_crank.yaml");
-    let arm = corpus.join("body/share/model/PA10/PA10.body");
+    let arm = corpus.join("body/share/model/JACO2/JACO2.body");
     let mut browser = Browser::launch()?;
     browser.set_window_size(1400, 900)?;
     let shots: [(&Path, &[&str], &str, f64); 3] = [
@@ -69,7 +69,7 @@ pub fn screenshots() -> Result<()> {
             &biped,
             &["--via", "urdf", "--duration", "2"],
             "view-biped.png",
-            1.2,
+            0.35,
         ),
         (&crank, &["--duration", "2"], "view-slider-crank.png", 0.6),
         (
@@ -85,19 +85,14 @@ pub fn screenshots() -> Result<()> {
         all.extend_from_slice(args);
         write_page(&mbconv, &all, &page)?;
         open_ready(&mut browser, &page)?;
+        let drawn = browser.execute("return window.mbconvView.renderedFrames", vec![])?;
         browser.execute("window.mbconvView.seek(arguments[0])", vec![Value::from(time)])?;
         if name == "view-arm-shift.png" {
             select_a_finding(&mut browser)?;
         }
-        // A few frames at the new time before the picture.
-        browser.execute(
-            "const n = window.mbconvView.renderedFrames; window.__target = n + 5;",
-            vec![],
-        )?;
-        browser.wait_for(
-            "return window.mbconvView.renderedFrames >= window.__target",
-            READY,
-        )?;
+        // The page draws a frame after a change even while paused.
+        browser.wait_for(&format!("return window.mbconvView.renderedFrames > {drawn}"), READY)?;
+        std::thread::sleep(Duration::from_millis(500));
         let png = workspace_root().join("docs").join(name);
         browser.screenshot_png(&png)?;
         eprintln!("wrote {}", png.display());
