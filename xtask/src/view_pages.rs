@@ -91,7 +91,10 @@ pub fn screenshots() -> Result<()> {
             select_a_finding(&mut browser)?;
         }
         // The page draws a frame after a change even while paused.
-        browser.wait_for(&format!("return window.mbconvView.renderedFrames > {drawn}"), READY)?;
+        browser.wait_for(
+            &format!("return window.mbconvView.renderedFrames > {drawn}"),
+            READY,
+        )?;
         std::thread::sleep(Duration::from_millis(500));
         let png = workspace_root().join("docs").join(name);
         browser.screenshot_png(&png)?;
