@@ -39,7 +39,7 @@ pub use comparison::{Comparison, against, frame_stride, via};
 pub use findings::Side;
 pub use html::bundle;
 
-use data::{ConversionData, ErrorData, ExplanationData, PageData, SceneData, WorstData};
+use data::{ConversionData, ErrorData, ExplanationData, PageData, WorstData};
 use encode::f32_base64;
 use findings::{finding_data, item_paths};
 use mbconv_check::{CheckSettings, Motion, SimulationSettings};
@@ -123,8 +123,7 @@ pub fn page_data(view: &View) -> PageData {
     let mut notes = Vec::new();
     let simulation = comparison::page_simulation(&view.model, &view.settings, false);
     let motion = original_motion(&view.model, &simulation, view.frame_rate, &mut notes);
-    let frames: Vec<usize> = (0..motion.times.len()).collect();
-    let original = scene::scene(&view.model, &motion, &frames, &mut meshes);
+    let original = scene::scene(&view.model, &motion, &mut meshes);
     let original_items = item_paths(&view.model);
     let conversions = view
         .conversions
@@ -176,22 +175,27 @@ fn original_motion(
                 duration: 0.0,
                 ..simulation.clone()
             };
-            Motion::simulate_every(model, &at_rest, 1).unwrap_or_else(|_| Motion {
-                bodies: model.bodies.iter().map(|b| b.name.clone()).collect(),
-                void: model.bodies.iter().map(Motion::is_void).collect(),
-                times: vec![0.0],
-                com: vec![
-                    model
-                        .bodies
-                        .iter()
-                        .map(|b| b.pose.transform_point(&b.inertial.com))
-                        .collect(),
-                ],
-                rotation: vec![vec![nalgebra::UnitQuaternion::identity(); model.bodies.len()]],
-                poses: vec![model.bodies.iter().map(|b| b.pose).collect()],
-                limits_reached: Vec::new(),
-            })
+            Motion::simulate_every(model, &at_rest, 1).unwrap_or_else(|_| resting(model))
         }
+    }
+}
+
+/// `model` held at its bodies' poses: one sample, at t = 0.
+fn resting(model: &Model) -> Motion {
+    Motion {
+        bodies: model.bodies.iter().map(|b| b.name.clone()).collect(),
+        void: model.bodies.iter().map(Motion::is_void).collect(),
+        times: vec![0.0],
+        com: vec![
+            model
+                .bodies
+                .iter()
+                .map(|b| b.pose.transform_point(&b.inertial.com))
+                .collect(),
+        ],
+        rotation: vec![vec![nalgebra::UnitQuaternion::identity(); model.bodies.len()]],
+        poses: vec![model.bodies.iter().map(|b| b.pose).collect()],
+        limits_reached: Vec::new(),
     }
 }
 
@@ -201,27 +205,19 @@ fn conversion(
     original_items: &[String],
     meshes: &mut MeshStore,
 ) -> ConversionData {
+    // A conversion that failed before it was read back, or could not be simulated, has no
+    // ghost: an empty model at rest.
     let empty = Model::new("");
     let model = comparison.model.as_ref().unwrap_or(&empty);
-    let motion = comparison.motion.clone().unwrap_or_else(|| Motion {
-        bodies: Vec::new(),
-        void: Vec::new(),
-        times: Vec::new(),
-        com: Vec::new(),
-        rotation: Vec::new(),
-        poses: Vec::new(),
-        limits_reached: Vec::new(),
-    });
-    let scene: SceneData = if comparison.motion.is_some() {
-        scene::scene(
-            model,
-            &motion,
-            &(0..motion.times.len()).collect::<Vec<_>>(),
-            meshes,
-        )
-    } else {
-        scene::scene(model, &motion, &[], meshes)
+    let still;
+    let motion = match &comparison.motion {
+        Some(motion) => motion,
+        None => {
+            still = resting(&empty);
+            &still
+        }
     };
+    let scene = scene::scene(model, motion, meshes);
     let converted_items = item_paths(model);
     let pairs: Vec<Option<usize>> = match &comparison.matching {
         Some(m) => m.pairs.iter().map(|(_, j)| *j).collect(),

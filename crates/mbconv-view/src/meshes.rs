@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 pub(crate) struct MeshStore {
     base_dir: Option<PathBuf>,
     pub(crate) meshes: BTreeMap<String, MeshData>,
-    keys: BTreeMap<PathBuf, GeometryData>,
+    /// What each resolved file draws as, unscaled.
+    drawn: BTreeMap<PathBuf, GeometryData>,
     as_boxes: Vec<String>,
     not_drawn: Vec<String>,
 }
@@ -30,11 +31,11 @@ impl MeshStore {
     /// What the page draws for `mesh` (scale applied by the page; bounds are scaled here).
     pub(crate) fn geometry(&mut self, mesh: &MeshRef) -> GeometryData {
         let path = self.resolve(mesh);
-        let unscaled = match self.keys.get(&path) {
+        let unscaled = match self.drawn.get(&path) {
             Some(known) => known.clone(),
             None => {
                 let drawn = self.load(mesh, &path);
-                self.keys.insert(path, drawn.clone());
+                self.drawn.insert(path, drawn.clone());
                 drawn
             }
         };

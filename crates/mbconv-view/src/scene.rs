@@ -19,9 +19,9 @@ pub(crate) fn pose_array(pose: &Pose) -> PoseArray {
     [t.x, t.y, t.z, q.i, q.j, q.k, q.w]
 }
 
-/// The scene of `model`, its bodies placed by `motion`'s samples at `frames` (indices into
-/// the motion's samples).
-pub(crate) fn scene(model: &Model, motion: &Motion, frames: &[usize], meshes: &mut MeshStore) -> SceneData {
+/// The scene of `model`, its bodies placed by every sample of `motion` (recorded at the
+/// page's frames).
+pub(crate) fn scene(model: &Model, motion: &Motion, meshes: &mut MeshStore) -> SceneData {
     let body_index = model.body_indices();
     let joint_index = model.joint_indices();
     let group_index: HashMap<&str, usize> = model
@@ -71,23 +71,14 @@ pub(crate) fn scene(model: &Model, motion: &Motion, frames: &[usize], meshes: &m
                 .collect(),
         })
         .collect();
-    let recorded: Vec<usize> = frames
-        .iter()
-        .copied()
-        .filter(|&k| k < motion.poses.len())
-        .collect();
-    let poses = f32_base64(
-        recorded
-            .iter()
-            .flat_map(|&k| motion.poses[k].iter().flat_map(pose_array)),
-    );
+    let poses = f32_base64(motion.poses.iter().flatten().flat_map(pose_array));
     SceneData {
         name: model.name.clone(),
         gravity: model.simulation.gravity_or_unstated().into(),
         bodies,
         joints,
         groups,
-        frames: recorded.len(),
+        frames: motion.poses.len(),
         poses,
     }
 }
@@ -219,11 +210,12 @@ mod tests {
     }
 
     #[test]
-    fn a_scene_holds_bodies_joints_and_the_chosen_frames() {
+    fn a_scene_holds_bodies_joints_and_the_recorded_frames() {
         let model = pendulum();
         let settings = SimulationSettings::new(0.1, 1e-2, mbconv_solver::Integrator::Rk4);
-        let motion = Motion::simulate(&model, &settings).unwrap();
-        let scene = scene(&model, &motion, &[0, 5, 10], &mut MeshStore::new(None));
+        // Samples at steps 0, 5 and 10.
+        let motion = Motion::simulate_every(&model, &settings, 5).unwrap();
+        let scene = scene(&model, &motion, &mut MeshStore::new(None));
         assert_eq!(scene.frames, 3);
         assert_eq!(scene.bodies[0].path, r#"bodies["bob"]"#);
         assert_eq!(scene.joints[0].parent, -1);
