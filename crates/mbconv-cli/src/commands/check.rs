@@ -62,8 +62,7 @@ pub fn check(registry: &Registry, args: &CheckArgs, verbosity: Verbosity) -> Res
         crate::io::ensure_new(path, args.force)?;
     }
     if let Some(path) = &args.view {
-        crate::io::ensure_new(path, args.force)?;
-        mbconv::viewer::bundle().ok_or_else(|| anyhow::Error::new(mbconv::viewer::ViewError::NoBundle))?;
+        super::view::can_write_page(path, args.force)?;
     }
     let read_options = parse_options(&args.read_options)?;
     let loaded = load(registry, &args.model, args.from.as_deref(), &read_options, false)?;

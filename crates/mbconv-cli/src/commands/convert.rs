@@ -137,8 +137,7 @@ fn convert_one(
     ensure_new(&output, request.flags.force)?;
     if let Some(page) = &request.flags.view {
         ensure_not_input(request.input, page)?;
-        ensure_new(page, request.flags.force)?;
-        mbconv::viewer::bundle().ok_or_else(|| anyhow::Error::new(mbconv::viewer::ViewError::NoBundle))?;
+        super::view::can_write_page(page, request.flags.force)?;
     }
     let mut read_options = parse_options(&request.flags.read_options)?;
     if let Some(sim) = &request.flags.chrono_sim {

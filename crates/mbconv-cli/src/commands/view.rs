@@ -4,7 +4,6 @@ use crate::cli::ViewArgs;
 use crate::failure::Failure;
 use crate::io::{Loaded, ensure_new, is_stdio, load, parse_options, write_atomic};
 use crate::render::Verbosity;
-use mbconv::checker::CheckSettings;
 use mbconv::ir::format::{Options, Registry};
 use mbconv::viewer::{FRAME_RATE, View};
 use std::path::{Path, PathBuf};
@@ -12,9 +11,7 @@ use std::path::{Path, PathBuf};
 /// Runs `mbconv view`.
 pub fn view(registry: &Registry, args: &ViewArgs, verbosity: Verbosity) -> Result<(), Failure> {
     let output = args.output.clone().unwrap_or_else(|| default_page(&args.model));
-    ensure_new(&output, args.force)?;
-    // Refuse at once in a build without the front-end, before any simulation.
-    mbconv::viewer::bundle().ok_or_else(no_bundle)?;
+    can_write_page(&output, args.force)?;
     let read_options = parse_options(&args.read_options)?;
     let loaded = load(registry, &args.model, args.from.as_deref(), &read_options, false)?;
     loaded.admit(false, Verbosity::Quiet)?;
@@ -69,19 +66,12 @@ pub fn page_of(loaded: &Loaded, path: &Path) -> View {
     page.base_dir = (!is_stdio(path)).then(|| path.parent().map(Path::to_path_buf).unwrap_or_default());
     page.findings = loaded.import_report().findings;
     page.findings.extend(loaded.validation.findings.iter().cloned());
-    page.settings = CheckSettings {
-        duration: mbconv::viewer::DEFAULT_DURATION,
-        ..CheckSettings::default()
-    };
     page
 }
 
 /// Renders `page` and writes it to `path` (atomically).
 pub fn write_page(page: &View, path: &Path, force: bool, verbosity: Verbosity) -> Result<(), Failure> {
-    let html = mbconv::viewer::render(page).map_err(|e| match e {
-        mbconv::viewer::ViewError::NoBundle => no_bundle(),
-        other => Failure::from(anyhow::Error::new(other)),
-    })?;
+    let html = mbconv::viewer::render(page).map_err(anyhow::Error::new)?;
     write_atomic(path, &html, force)?;
     if !verbosity.is_quiet() && !is_stdio(path) {
         eprintln!(
@@ -93,8 +83,14 @@ pub fn write_page(page: &View, path: &Path, force: bool, verbosity: Verbosity) -
     Ok(())
 }
 
-fn no_bundle() -> Failure {
-    Failure::from(anyhow::Error::new(mbconv::viewer::ViewError::NoBundle))
+/// Refuses at once, before any reading or simulation, a page that exists (without `force`) or
+/// a build without the page's front-end.
+pub fn can_write_page(path: &Path, force: bool) -> Result<(), Failure> {
+    ensure_new(path, force)?;
+    if mbconv::viewer::bundle().is_none() {
+        return Err(anyhow::Error::new(mbconv::viewer::ViewError::NoBundle).into());
+    }
+    Ok(())
 }
 
 /// `robot.urdf` -> `robot.html` in the current directory; standard input -> `model.html`.
