@@ -5,13 +5,11 @@
 use crate::{cargo, run, workspace_root};
 use anyhow::{Context, Result, bail};
 use mbconv_test_support::browser::Browser;
+use mbconv_test_support::view_page::{self, FIRST_FINDING_WITH_ITEM, READY};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
-
-/// How long a page may take to build its scene.
-const READY: Duration = Duration::from_secs(60);
 
 fn mbconv_binary() -> Result<PathBuf> {
     run(cargo(), &["build", "--release", "-p", "mbconv-cli"])?;
@@ -44,13 +42,7 @@ fn write_page(mbconv: &Path, args: &[&str], page: &Path) -> Result<()> {
 
 /// Opens `page` and waits until its scene is built; fails on the page's own errors.
 fn open_ready(browser: &mut Browser, page: &Path) -> Result<()> {
-    browser.open_file(page)?;
-    browser.wait_for("return !!(window.mbconvView && window.mbconvView.ready)", READY)?;
-    let errors = browser.execute("return window.mbconvView.errors", vec![])?;
-    if errors.as_array().is_some_and(|e| !e.is_empty()) {
-        bail!("{}: the page reported errors: {errors}", page.display());
-    }
-    Ok(())
+    Ok(view_page::open(browser, page, READY)?)
 }
 
 /// The three screenshots of `docs/view.md` and the README.
@@ -102,17 +94,6 @@ pub fn screenshots() -> Result<()> {
     }
     Ok(())
 }
-
-/// The script that finds the first finding naming an item, in the selected conversion's list
-/// (else the reading's): `[list, index, item]` or `null`.
-pub const FIRST_FINDING_WITH_ITEM: &str = r#"
-const data = JSON.parse(document.getElementById('mbconv-view-data').textContent);
-const lists = [['conversion', (data.conversions[0] || {findings: []}).findings], ['original', data.findings]];
-for (const [list, findings] of lists) {
-  const i = findings.findIndex(f => f.item !== null);
-  if (i >= 0) return [list, i, findings[i].item];
-}
-return null;"#;
 
 /// Clicks the first finding that names an item, and waits for the page to select it.
 fn select_a_finding(browser: &mut Browser) -> Result<()> {

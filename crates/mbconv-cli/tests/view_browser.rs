@@ -6,12 +6,10 @@
 #![allow(clippy::unwrap_used)]
 
 use mbconv_test_support::browser::{Browser, browser_or_skip};
+use mbconv_test_support::view_page::{self, FIRST_FINDING_WITH_ITEM, READY};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
-
-const READY: Duration = Duration::from_secs(60);
 
 fn fixture(relative: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -46,23 +44,7 @@ fn browser(test: &str) -> Option<Browser> {
 /// Opens `page`, waits for its scene, and checks that neither the page nor the console
 /// reported an error.
 fn open(browser: &mut Browser, page: &Path) {
-    browser.open_file(page).unwrap();
-    browser
-        .wait_for(
-            "return !!(window.mbconvView && (window.mbconvView.ready || window.mbconvView.errors.length))",
-            READY,
-        )
-        .unwrap();
-    let errors = browser
-        .execute("return window.mbconvView.errors", vec![])
-        .unwrap();
-    assert_eq!(errors, Value::Array(vec![]), "{}", page.display());
-    let console = browser.console_errors().unwrap();
-    assert!(
-        console.is_empty(),
-        "console errors in {}: {console:?}",
-        page.display()
-    );
+    view_page::open(browser, page, READY).unwrap();
 }
 
 fn number(browser: &mut Browser, script: &str) -> f64 {
@@ -137,16 +119,6 @@ fn a_conversion_plays_over_the_original_and_a_finding_selects_its_item() {
         item
     );
 }
-
-/// The first finding that names an item: the conversion's, else the reading's.
-const FIRST_FINDING_WITH_ITEM: &str = r#"
-const data = JSON.parse(document.getElementById('mbconv-view-data').textContent);
-const lists = [['conversion', (data.conversions[0] || {findings: []}).findings], ['original', data.findings]];
-for (const [list, findings] of lists) {
-  const i = findings.findIndex(f => f.item !== null);
-  if (i >= 0) return [list, i, findings[i].item];
-}
-return null;"#;
 
 #[test]
 fn every_fixture_kind_of_shape_and_a_model_alone_draw_without_errors() {

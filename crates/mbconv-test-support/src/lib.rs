@@ -16,6 +16,7 @@
 
 pub mod browser;
 pub mod simulators;
+pub mod view_page;
 pub mod written;
 
 use std::path::{Path, PathBuf};
