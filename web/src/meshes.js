@@ -13,32 +13,15 @@ manager.setURLModifier(() => BLANK);
 
 const parsed = new Map();
 
-// The mesh's format: the entry's own field if it has one, else guessed from the bytes.
-function formatOf(entry, b) {
-  const f = String(entry.format || entry.type || entry.kind || '').toLowerCase().replace(/^\./, '');
-  if (f) return f === 'collada' ? 'dae' : f;
-  const head = new TextDecoder().decode(b.subarray(0, Math.min(b.length, 512))).trimStart();
-  if (/^<\?xml|^<COLLADA/i.test(head)) return 'dae';
-  if (/^solid[\s\S]*facet/i.test(head)) return 'stl';
-  if (/^(#|v |o |g |mtllib|usemtl)/m.test(head) && !/\0/.test(head)) return 'obj';
-  return 'stl';
-}
-
-function entryBytes(entry) {
-  if (typeof entry === 'string') return bytes(entry);
-  const b64 = entry.data ?? entry.bytes ?? entry.base64 ?? entry.b64;
-  if (typeof b64 !== 'string') throw new Error('mesh entry without base64 data');
-  return bytes(b64);
-}
-
 // The geometries of mesh `id`, as a list of {geometry, matrix} (matrix: within the file), or
 // throws. Cached: every shape that draws this mesh shares the geometries.
 export function meshParts(meshes, id) {
   if (parsed.has(id)) return parsed.get(id);
   const entry = meshes[id];
   if (entry == null) throw new Error(`mesh "${id}" is not in the page's meshes`);
-  const b = entryBytes(entry);
-  const format = formatOf(entry, b);
+  // As docs/view-data.md states: {format: "stl" | "obj" | "dae", data: base64, uri}.
+  const { format } = entry;
+  const b = bytes(entry.data);
   let root;
   if (format === 'stl') {
     const copy = b.slice().buffer;
