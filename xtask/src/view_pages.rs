@@ -131,7 +131,10 @@ pub fn bench(args: &[&str]) -> Result<()> {
     let model = dir.join(format!("chain-{bodies}.skel"));
     std::fs::write(
         &model,
-        crate::bench::convert::skel_model(crate::bench::convert::Shape::Chain, bodies),
+        with_link_boxes(&crate::bench::convert::skel_model(
+            crate::bench::convert::Shape::Chain,
+            bodies,
+        )),
     )?;
     let page = dir.join(format!("chain-{bodies}.html"));
     let started = std::time::Instant::now();
@@ -165,4 +168,22 @@ pub fn bench(args: &[&str]) -> Result<()> {
         firsts[firsts.len() - 1],
     );
     Ok(())
+}
+
+/// `skel` (the chain of `bench convert`, whose links carry only inertia) with a 0.2 m box per
+/// link, drawn and colliding, so that the page draws what a real model has.
+fn with_link_boxes(skel: &str) -> String {
+    let shape = |kind: &str| {
+        format!(
+            "<{kind}><transformation>0.1 0 0 0 0 0</transformation><geometry><box><size>0.2 0.02 0.02</size></box></geometry></{kind}>"
+        )
+    };
+    skel.replace(
+        "</inertia>\n      </body>",
+        &format!(
+            "</inertia>\n        {}\n        {}\n      </body>",
+            shape("visualization_shape"),
+            shape("collision_shape")
+        ),
+    )
 }
