@@ -24,16 +24,6 @@ pub fn list(registry: &Registry, settings: bool) {
             print_settings("write", &registry.write_settings(f));
         }
     }
-    for info in registry.planned() {
-        println!(
-            "{:<8} {:<11} {:<6} {:<26} {}",
-            info.name,
-            "not built",
-            info.shortcut.unwrap_or("-"),
-            extensions(info.extensions),
-            info.description
-        );
-    }
     let shortcuts: Vec<String> = registry.shortcuts().into_iter().map(|s| s.name).collect();
     if !shortcuts.is_empty() {
         println!(

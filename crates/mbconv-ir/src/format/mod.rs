@@ -1,9 +1,7 @@
 //! The `Format` trait, its inputs and outputs, and the registry the CLI dispatches through.
 //!
 //! A format crate implements [`Format`] for one file format; the CLI registers every built
-//! format in a [`Registry`] and finds them by name, alias, extension or content. Formats that
-//! are known but not built in are registered as planned, so that asking for one gives a clear
-//! "not available" error instead of "unknown format". [`kit`] holds what every format crate
+//! format in a [`Registry`] and finds them by name, alias, extension or content. [`kit`] holds what every format crate
 //! shares; [`settings`] the typed format settings the registry checks before reading or
 //! writing.
 
@@ -436,18 +434,6 @@ pub enum LookupError {
         /// Known names.
         known: String,
     },
-    /// The format is known but this build does not include it.
-    #[error("the {name} format ({description}) is not available in this build of mbconv yet")]
-    #[diagnostic(
-        code(format::not_built),
-        help("run `mbconv formats` to see the formats this build reads and writes")
-    )]
-    NotBuilt {
-        /// Format name.
-        name: String,
-        /// What it is.
-        description: String,
-    },
     /// Several built formats write files with this extension.
     #[error("several formats write {path} ({candidates}); pass --to")]
     #[diagnostic(code(format::ambiguous))]
@@ -469,17 +455,15 @@ pub enum LookupError {
 /// The formats a build knows.
 ///
 /// ```
-/// use mbconv_ir::format::{FormatInfo, Registry};
+/// use mbconv_ir::format::Registry;
 /// let mut registry = Registry::new();
 /// registry.register(Box::new(mbconv_ir::mbir::MbirFormat));
-/// registry.register_planned(FormatInfo { name: "skel", aliases: &[], extensions: &["skel"], description: "DART SKEL", shortcut: Some("skel") });
 /// assert!(registry.get("mbir").is_ok());
 /// assert!(registry.get("skel").is_err());
 /// ```
 #[derive(Default)]
 pub struct Registry {
     formats: Vec<Box<dyn Format>>,
-    planned: Vec<FormatInfo>,
 }
 
 impl Registry {
@@ -489,22 +473,11 @@ impl Registry {
     }
     /// Adds a format that can be read and written.
     pub fn register(&mut self, format: Box<dyn Format>) {
-        self.planned.retain(|p| p.name != format.info().name);
         self.formats.push(format);
-    }
-    /// Records a format that is known but not built in.
-    pub fn register_planned(&mut self, info: FormatInfo) {
-        if !self.formats.iter().any(|f| f.info().name == info.name) {
-            self.planned.push(info);
-        }
     }
     /// Built formats, in registration order.
     pub fn formats(&self) -> impl Iterator<Item = &dyn Format> {
         self.formats.iter().map(|f| f.as_ref())
-    }
-    /// Known but unavailable formats.
-    pub fn planned(&self) -> impl Iterator<Item = &FormatInfo> {
-        self.planned.iter()
     }
     /// The `x2y` conversion shortcuts: one for every ordered pair of distinct built formats
     /// that both have a [`FormatInfo::shortcut`] name, in registration order. A format that
@@ -542,15 +515,7 @@ impl Registry {
         if let Some(f) = self.formats.iter().find(|f| f.info().answers_to(name)) {
             return Ok(f.as_ref());
         }
-        if let Some(p) = self.planned.iter().find(|p| p.answers_to(name)) {
-            return Err(not_built(p));
-        }
-        let known: Vec<&str> = self
-            .formats
-            .iter()
-            .map(|f| f.info().name)
-            .chain(self.planned.iter().map(|p| p.name))
-            .collect();
+        let known: Vec<&str> = self.formats.iter().map(|f| f.info().name).collect();
         Err(LookupError::Unknown {
             name: name.to_owned(),
             known: known.join(", "),
@@ -605,9 +570,6 @@ impl Registry {
             && by_ext.iter().filter(|f| longest(**f) == longest(best)).count() == 1
         {
             return Ok(best);
-        }
-        if let Some(p) = self.planned.iter().find(|p| p.matches_extension(path)) {
-            return Err(not_built(p));
         }
         Err(LookupError::Undetected {
             path: path.display().to_string(),
@@ -803,9 +765,6 @@ impl Registry {
                 candidates: tied.join(", "),
             });
         }
-        if let Some(p) = self.planned.iter().find(|p| p.matches_extension(path)) {
-            return Err(not_built(p));
-        }
         Err(LookupError::Undetected {
             path: path.display().to_string(),
         })
@@ -863,11 +822,4 @@ fn is_container(path: &Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| CONTAINER_EXTENSIONS.iter().any(|c| e.eq_ignore_ascii_case(c)))
-}
-
-fn not_built(info: &FormatInfo) -> LookupError {
-    LookupError::NotBuilt {
-        name: info.name.to_owned(),
-        description: info.description.to_owned(),
-    }
 }
