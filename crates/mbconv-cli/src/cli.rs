@@ -6,31 +6,20 @@ use mbconv::{Registry, Shortcut};
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-const EXAMPLES: &str = "\
-Examples:
-  mbconv convert robot.skel -o robot.yaml        convert by file extension
-  mbconv skel2yaml robot.skel                    shortcut (one per pair of formats, see
-                                                 `mbconv formats`): writes robot.yaml
-  mbconv body2json arm.body -o - --strict        to stdout; fail if anything would be lost
-  mbconv info model.mbir.json --json             bodies, joints, dof and loops as JSON
-  mbconv validate model.yaml                     check a model, exit 2 if invalid
-  mbconv simulate model.skel --duration 2 -o traj.csv
-  mbconv dynamics model.mbir.json --json         accelerations at the initial state
-  mbconv bushing design --mass 2 --settling-time 0.05 --json
-  mbconv bushing replace model.yaml --joint knee -o soft.yaml
-  mbconv check robot.skel --all                  convert to every format, simulate, compare
-  mbconv check robot.skel --against robot.yaml   does an earlier conversion move the same?
-  mbconv convert models/ --recursive --to chrono -o out/   batch: every model, in parallel
-  mbconv formats                                 what this build reads and writes
+/// What `mbconv --help` says after the options: how the `x2y` shortcuts are formed (they are
+/// commands, hidden from the list), a few examples and the exit codes.
+const AFTER_HELP: &str = "\
+Shortcuts: `mbconv <from>2<to> INPUT` converts between two formats by their short names, e.g.
+`mbconv urdf2mjcf robot.urdf`; `mbconv formats` lists them.
 
-Exit codes: 0 ok, 1 a check failed (--strict refused a loss or a dubious model, a check found
-an unexplained difference or failed, or a batch had a failed file), 2 bad input or usage
-(an invalid model, or an output file that exists without --force). See docs/errors.md.";
+Examples: mbconv convert robot.skel -o robot.yaml; mbconv check robot.urdf --via mjcf,sdf
+Exit codes: 0 ok, 1 a check failed (--strict refused, a difference no loss explains, a batch
+file failed), 2 bad input or usage. See docs/errors.md.";
 
-/// Convert multibody models between Chrono YAML, DART SKEL, Choreonoid Body and Shift JSON
-/// through one neutral model, and report everything a conversion cannot carry.
+/// Convert multibody models between Chrono YAML, DART SKEL, Choreonoid Body, Shift JSON, URDF,
+/// MJCF and SDFormat through one neutral model; report what a conversion cannot carry.
 #[derive(Debug, Parser)]
-#[command(name = "mbconv", version, about, after_help = EXAMPLES)]
+#[command(name = "mbconv", version, after_help = AFTER_HELP)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -38,8 +27,7 @@ pub struct Cli {
     /// Print only errors.
     #[arg(short, long, global = true)]
     pub quiet: bool,
-    /// Print every finding, one line each (by default a command prints its warnings grouped
-    /// by code, counts its notes, and ends a conversion with one summary line).
+    /// Print every finding, one line each (default: warnings grouped by code, notes counted).
     #[arg(short, long, global = true)]
     pub verbose: bool,
 }
@@ -49,12 +37,14 @@ pub struct Cli {
 pub enum Command {
     /// Convert a model from one format to another.
     Convert(ConvertArgs),
-    /// Prove a conversion by simulation: convert to each target, read back, simulate the
-    /// original and the conversion, compare body motions; exit 1 if a difference is
-    /// unexplained or a step failed.
+    /// Prove a conversion by simulation: convert, read back, simulate both, compare motions.
+    ///
+    /// Converts to each target, reads it back, simulates the original and the conversion and
+    /// compares body motions; exit 1 if a difference is unexplained or a step failed.
     Check(CheckArgs),
-    /// See a model move, and its conversion as a ghost over it: one HTML page (three.js) that
-    /// opens offline in a browser.
+    /// See a model move, and its conversion as a ghost over it, in one offline HTML page.
+    ///
+    /// One HTML page (three.js) that opens offline in a browser.
     View(ViewArgs),
     /// Summarise a model: bodies, joints, degrees of freedom, loops.
     Info(InspectArgs),
@@ -569,7 +559,8 @@ pub fn command(registry: &Registry) -> clap::Command {
             shortcut.from, shortcut.to
         );
         let subcommand = ShortcutArgs::augment_args(clap::Command::new(shortcut.name.clone()));
-        command = command.subcommand(subcommand.about(about));
+        // Listed in one line of the help (`AFTER_HELP`), not one by one.
+        command = command.subcommand(subcommand.about(about).hide(true));
     }
     command
 }

@@ -1,5 +1,6 @@
-//! `mbconv`: convert, inspect and validate multibody models (Chrono YAML, DART SKEL,
-//! Choreonoid Body, Shift JSON and the mbconv IR as JSON).
+//! `mbconv`: convert, inspect, validate, check and view multibody models in every format the
+//! build registers (`mbconv formats`; by default Chrono YAML, DART SKEL, Choreonoid Body, Shift
+//! JSON, URDF, MJCF, SDFormat and the mbconv IR as JSON).
 //!
 //! The binary is thin: it parses arguments, finds formats in the registry, reads, validates,
 //! writes atomically and prints the conversion report. Exit codes: 0 ok, 1 a check failed

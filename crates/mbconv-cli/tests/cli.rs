@@ -43,13 +43,58 @@ fn help_lists_every_command() {
     let out = mbconv(&["--help"]);
     assert!(out.status.success());
     let help = stdout(&out);
-    let shortcuts: Vec<String> = shortcuts().into_iter().map(|s| s.name).collect();
-    assert_eq!(shortcuts.len(), 7 * 6, "{shortcuts:?}"); // chrono, skel, body, shift, urdf, mjcf, sdf
-    for cmd in shortcuts.iter().map(String::as_str).chain([
-        "convert", "info", "validate", "formats", "simulate", "dynamics", "bushing",
-    ]) {
+    for cmd in [
+        "convert", "check", "view", "info", "validate", "formats", "simulate", "dynamics", "bushing",
+    ] {
         assert!(help.contains(cmd), "--help does not list {cmd}:\n{help}");
     }
+}
+
+/// `mbconv --help` fits in 30 lines and names the seven formats; the 42 `x2y` shortcuts are one
+/// line that says how they are formed (not listed one by one) and still convert.
+#[test]
+fn help_is_short_names_the_formats_and_describes_the_shortcuts_in_one_line() {
+    let help = stdout(&mbconv(&["--help"]));
+    let lines = help.lines().count();
+    assert!(lines <= 30, "--help has {lines} lines:\n{help}");
+    let one_line = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    for format in [
+        "Chrono YAML",
+        "DART SKEL",
+        "Choreonoid Body",
+        "Shift JSON",
+        "URDF",
+        "MJCF",
+        "SDFormat",
+    ] {
+        assert!(
+            one_line.contains(format),
+            "--help does not name {format}:\n{help}"
+        );
+    }
+    assert!(
+        one_line.contains("<from>2<to>") && one_line.contains("mbconv formats"),
+        "{help}"
+    );
+    let shortcuts: Vec<String> = shortcuts().into_iter().map(|s| s.name).collect();
+    assert_eq!(shortcuts.len(), 7 * 6, "{shortcuts:?}"); // chrono, skel, body, shift, urdf, mjcf, sdf
+    let listed: Vec<&String> = shortcuts
+        .iter()
+        .filter(|name| help.lines().any(|l| l.trim_start().starts_with(name.as_str())))
+        .collect();
+    assert!(listed.is_empty(), "--help lists shortcuts one by one: {listed:?}");
+    // A shortcut is still a command.
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("double_pendulum.xml");
+    let out = mbconv(&[
+        "json2mjcf",
+        example().to_str().unwrap(),
+        "-o",
+        output.to_str().unwrap(),
+        "--no-check",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read_to_string(&output).unwrap().contains("<mujoco"));
 }
 
 #[test]

@@ -88,12 +88,17 @@ fn a_registered_format_gets_its_shortcuts_in_the_parser() {
     assert_eq!(err.kind(), clap::error::ErrorKind::InvalidSubcommand);
 }
 
+/// A registered format's shortcuts are commands of the parser, hidden from the help's list
+/// (the help describes them in one line).
 #[test]
-fn a_registered_format_gets_its_shortcuts_in_the_help() {
+fn a_registered_format_gets_its_shortcuts_as_commands_hidden_from_the_help() {
     let registry = registry_with_toy();
-    let help = mbconv_cli::cli::command(&registry).render_help().to_string();
+    let mut command = mbconv_cli::cli::command(&registry);
+    let help = command.render_help().to_string();
     for name in ["toy2skel", "skel2toy", "toy2body", "json2toy"] {
-        assert!(help.contains(name), "--help does not list {name}:\n{help}");
+        let shortcut = command.find_subcommand(name);
+        assert!(shortcut.is_some_and(clap::Command::is_hide_set), "{name}");
+        assert!(!help.contains(name), "--help lists {name} one by one:\n{help}");
     }
     // The built-in commands are still there, and a shortcut takes the conversion flags.
     assert!(help.contains("convert"));
@@ -108,8 +113,10 @@ fn a_registered_format_gets_its_shortcuts_in_the_help() {
     assert!(args.flags.strict && args.flags.no_check);
 }
 
+/// `mbconv formats` lists every shortcut; `mbconv --help` says how they are formed and where
+/// they are listed, in one line, and `mbconv X2Y --help` answers for each.
 #[test]
-fn the_formats_command_and_the_help_list_every_shortcut_of_the_build() {
+fn the_formats_command_lists_every_shortcut_of_the_build_and_the_help_points_to_it() {
     let registry = mbconv::formats();
     let names: Vec<String> = registry.shortcuts().into_iter().map(|s| s.name).collect();
     assert!(names.contains(&"skel2yaml".to_owned()) && names.contains(&"json2body".to_owned()));
@@ -128,8 +135,12 @@ fn the_formats_command_and_the_help_list_every_shortcut_of_the_build() {
             "`mbconv formats` does not list {name}:\n{formats}"
         );
         assert!(
-            help.contains(name.as_str()),
-            "`mbconv --help` does not list {name}:\n{help}"
+            run(&[name.as_str(), "--help"]).contains("shortcut"),
+            "`mbconv {name} --help` does not answer"
         );
     }
+    assert!(
+        help.contains("<from>2<to>") && help.contains("`mbconv formats` lists them"),
+        "`mbconv --help` does not say how the shortcuts are formed:\n{help}"
+    );
 }
