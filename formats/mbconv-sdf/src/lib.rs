@@ -19,9 +19,9 @@
 //! 1.9 or the version the `version` setting names, losing nothing more). It does not load
 //! meshes, fetch Fuel URIs or run plugins.
 //!
-//! Inside: `spec` (versions, settings, conventions both directions share), `import` (document
-//! -> IR) and `export` (`lower`, `emit` and the feature table). The element-by-element mapping
-//! is in `docs/formats/sdf.md`.
+//! Inside: `raw` (the document as read), `spec` (versions, settings, conventions both
+//! directions share), `import` (document -> IR) and `export` (`lower`, `emit` and the feature
+//! table). The element-by-element mapping is in `docs/formats/sdf.md`.
 //!
 //! ```
 //! use mbconv_ir::format::{Options, Source};
@@ -38,6 +38,7 @@
 
 pub mod export;
 pub(crate) mod import;
+pub(crate) mod raw;
 pub mod spec;
 
 use mbconv_ir::Model;
@@ -66,29 +67,13 @@ pub const READ_SETTINGS: &[SettingSpec] = spec::READ_SETTINGS;
 /// assert!(!mbconv_sdf::sniff("<robot name=\"r\"/>"));
 /// ```
 pub fn sniff(text: &str) -> bool {
-    let mut rest = text.trim_start_matches('\u{feff}').trim_start();
-    loop {
-        if let Some(after) = rest.strip_prefix("<?") {
-            let Some(end) = after.find("?>") else { return false };
-            rest = after[end + 2..].trim_start();
-        } else if let Some(after) = rest.strip_prefix("<!--") {
-            let Some(end) = after.find("-->") else {
-                return false;
-            };
-            rest = after[end + 3..].trim_start();
-        } else {
-            return rest
-                .strip_prefix("<sdf")
-                .and_then(|r| r.chars().next())
-                .is_some_and(|c| c.is_whitespace() || c == '>' || c == '/');
-        }
-    }
+    raw::sniff(text)
 }
 
 /// Reads an SDFormat file. Errors in the input come back as diagnostics naming file, line
 /// and column; `options` holds the read settings ([`READ_SETTINGS`]).
 pub fn read(source: &Source, options: &Options) -> Result<Imported, FormatError> {
-    import::import(source, options).map_err(|e| e as FormatError)
+    import::read(source, options)
 }
 
 /// The SDFormat format for the registry: reads with [`read`], writes with

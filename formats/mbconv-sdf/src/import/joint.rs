@@ -1,7 +1,8 @@
 //! Joints: types, parent and child frames, `<axis>`/`<axis2>` with limits and dynamics as
 //! each version reads them.
 
-use super::{AxisDef, JointDef, MODEL_FRAME, Reader, SDF, push_extra};
+use super::{AxisDef, JointDef, MODEL_FRAME, Reader, push_extra};
+use crate::raw::SDF;
 use crate::spec;
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::{DofProperties, Extras, Limits};

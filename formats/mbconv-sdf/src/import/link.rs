@@ -1,7 +1,8 @@
 //! Links: inertials (given, or computed from the collisions where a version says so) and
 //! visual and collision shapes.
 
-use super::{LinkDef, Loc, Reader, SDF, push_extra};
+use super::{LinkDef, Loc, Reader, push_extra};
+use crate::raw::SDF;
 use crate::spec;
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::report::{Category, path};

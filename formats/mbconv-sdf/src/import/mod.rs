@@ -1,6 +1,6 @@
 //! SDFormat document -> IR, following libsdformat's reading.
 //!
-//! Two phases. `build` reads every file (the main one and each `<include>`d one) into owned
+//! Two phases. `build` reads every file, parsed by `raw`, (the main one and each `<include>`d one) into owned
 //! scopes: one per `<world>` or `<model>`, holding its links, joints, `<frame>`s and nested
 //! models as frames with a pose and the frame it is relative to. `resolve` then walks that
 //! frame graph: the pose of every frame in its model's frame, the link each frame is attached
@@ -8,43 +8,41 @@
 //! and child bodies and the axes in the joint frame. Unknown frames and cycles are errors that
 //! name the frames.
 //!
-//! Modules: `build` (files, worlds, models, includes, frames and poses as written), `link`
-//! and `joint` (what `build` reads of each), `frames` (the frame graph of a scope) and
-//! `resolve` (scopes -> IR); this module holds the scopes' types and the reader's reporting.
+//! Modules: `build` (files, worlds, models and frames as written), `include` (`<include>`d
+//! files), `pose` (`<pose>` as written), `link` and `joint` (what `build` reads of each),
+//! `frames` (the frame graph of a scope) and `resolve` (scopes -> IR); this module holds the
+//! scopes' types and the reader's reporting.
 
 mod build;
 mod frames;
+mod include;
 mod joint;
 mod link;
+mod pose;
 mod resolve;
 
+use crate::raw::SDF;
 use crate::spec;
 use mbconv_ir::format::kit::{ImportSession, SourceResult};
-use mbconv_ir::format::{Imported, Options, Source};
+use mbconv_ir::format::{FormatError, Imported, Options, Source};
 use mbconv_ir::report::{Category, Severity, SourceSpan};
 use mbconv_ir::{Body, DofProperties, Extras, Frame, Model, Pose, Value};
-use mbconv_xml::{Dialect, Node, span_of_node, text};
+use mbconv_xml::{Node, span_of_node};
 use nalgebra::Vector3;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-/// The SDFormat dialect of the shared XML layer. libsdformat converts each number with
-/// `std::stod` (measured with libsdformat 12.3: hexadecimal, a leading `+`, `inf` read; `1e400`
-/// and `1e-310` refused as out of range; text after the number ignored), so mbconv reads the
-/// same way and refuses what the loader would only read the start of.
-pub(crate) const SDF: Dialect = Dialect {
-    root: "sdf",
-    prefix: "sdf",
-    name: "SDFormat",
-    numbers: mbconv_xml::Numbers::Stod,
-};
+use std::path::PathBuf;
 
 /// How deep `<include>`s may nest (a file including itself is refused before that).
 const MAX_INCLUDE_DEPTH: usize = 32;
 /// The name of a model's own frame.
 const MODEL_FRAME: &str = "__model__";
 
-pub(crate) fn import(source: &Source, options: &Options) -> SourceResult<Imported> {
+/// Reads an SDFormat file (and the files it includes); `options` holds the read settings.
+pub(crate) fn read(source: &Source, options: &Options) -> Result<Imported, FormatError> {
+    import(source, options).map_err(|e| e as FormatError)
+}
+
+fn import(source: &Source, options: &Options) -> SourceResult<Imported> {
     let mut roots: Vec<PathBuf> = options
         .text(spec::MODEL_PATH)
         .filter(|t| *t != "none")
@@ -243,61 +241,4 @@ fn element_extras(extras: &Extras) -> Value {
         map.insert(k.trim_start_matches("sdf."), v.clone());
     }
     Value::Map(map)
-}
-
-/// tinyxml2 (libsdformat's parser) accepts `--` inside comments, which XML forbids and
-/// roxmltree refuses: each such `--` becomes `- ` (same length, so positions stay true).
-fn comments_without_double_hyphens(source: &Source) -> Source {
-    let text = &source.text;
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text.as_str();
-    while let Some(start) = rest.find("<!--") {
-        out.push_str(&rest[..start + 4]);
-        rest = &rest[start + 4..];
-        let Some(end) = rest.find("-->") else { break };
-        out.push_str(&rest[..end].replace("--", "- "));
-        out.push_str("-->");
-        rest = &rest[end + 3..];
-    }
-    out.push_str(rest);
-    if out == *text {
-        return source.clone();
-    }
-    Source::from_string(source.name.clone(), out).with_path(source.name.clone(), source.path.clone())
-}
-
-fn text_of(node: Node) -> String {
-    text(node)
-}
-
-/// The model file of an include target: a file as is; a directory's `model.config` `<sdf>`
-/// entry with the highest version, else its `model.sdf`.
-fn model_file(candidate: &Path) -> Option<PathBuf> {
-    if candidate.is_file() {
-        return Some(candidate.to_path_buf());
-    }
-    if !candidate.is_dir() {
-        return None;
-    }
-    if let Ok(config) = std::fs::read_to_string(candidate.join("model.config"))
-        && let Ok(doc) = mbconv_xml::roxmltree::Document::parse(&config)
-    {
-        let best = doc
-            .descendants()
-            .filter(|n| n.has_tag_name("sdf"))
-            .filter_map(|n| {
-                let version = n.attribute("version").and_then(spec::minor_version).unwrap_or(0);
-                let file = n.text()?.trim().to_owned();
-                Some((version, file))
-            })
-            .max_by_key(|(v, _)| *v);
-        if let Some((_, file)) = best {
-            let path = candidate.join(file);
-            if path.is_file() {
-                return Some(path);
-            }
-        }
-    }
-    let fallback = candidate.join("model.sdf");
-    fallback.is_file().then_some(fallback)
 }
