@@ -4,6 +4,7 @@
 use super::{LinkDef, Loc, Reader, push_extra};
 use crate::raw::SDF;
 use crate::spec;
+use mbconv_ir::format::Source;
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::report::{Category, path};
 use mbconv_ir::{Body, Geometry, Inertia, Inertial, MeshRef, Shape, ShapeRole, Value};
@@ -310,33 +311,7 @@ impl Reader<'_> {
                     offset: 0.0,
                 }
             }
-            "mesh" => {
-                let uri = text(SDF.required_child(&source, kind, "uri")?);
-                let mut mesh = MeshRef::new(uri.clone());
-                if let Some(scale) = child(kind, "scale") {
-                    mesh.scale = SDF.fixed::<3>(&source, scale)?;
-                }
-                if let Some(sub) = child(kind, "submesh") {
-                    mesh.node = Some(text(SDF.required_child(&source, sub, "name")?));
-                }
-                if !uri.contains("://") || uri.starts_with("file://") {
-                    let p = PathBuf::from(uri.trim_start_matches("file://"));
-                    let full = if p.is_absolute() {
-                        p
-                    } else {
-                        source.base_dir().map_or(p.clone(), |b| b.join(&p))
-                    };
-                    mesh.resolved_path = Some(full.display().to_string());
-                } else if let Some(rest) = uri.strip_prefix("model://") {
-                    mesh.resolved_path = self
-                        .roots
-                        .iter()
-                        .map(|r| r.join(rest))
-                        .find(|p| p.is_file())
-                        .map(|p| p.display().to_string());
-                }
-                Geometry::Mesh(mesh)
-            }
+            "mesh" => Geometry::Mesh(self.mesh(&source, kind)?),
             tag @ ("heightmap" | "image" | "polyline" | "empty") => {
                 let at = self.loc(file, kind);
                 self.warn(
@@ -357,5 +332,35 @@ impl Reader<'_> {
                 ));
             }
         }))
+    }
+
+    /// A `<mesh>`: its URI, scale and submesh, and the file it names when it can be found
+    /// (a path or `file://` against the file's folder, `model://` under the model roots).
+    fn mesh(&self, source: &Source, kind: Node) -> SourceResult<MeshRef> {
+        let uri = text(SDF.required_child(source, kind, "uri")?);
+        let mut mesh = MeshRef::new(uri.clone());
+        if let Some(scale) = child(kind, "scale") {
+            mesh.scale = SDF.fixed::<3>(source, scale)?;
+        }
+        if let Some(sub) = child(kind, "submesh") {
+            mesh.node = Some(text(SDF.required_child(source, sub, "name")?));
+        }
+        if !uri.contains("://") || uri.starts_with("file://") {
+            let p = PathBuf::from(uri.trim_start_matches("file://"));
+            let full = if p.is_absolute() {
+                p
+            } else {
+                source.base_dir().map_or(p.clone(), |b| b.join(&p))
+            };
+            mesh.resolved_path = Some(full.display().to_string());
+        } else if let Some(rest) = uri.strip_prefix("model://") {
+            mesh.resolved_path = self
+                .roots
+                .iter()
+                .map(|r| r.join(rest))
+                .find(|p| p.is_file())
+                .map(|p| p.display().to_string());
+        }
+        Ok(mesh)
     }
 }
