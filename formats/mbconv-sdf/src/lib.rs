@@ -14,32 +14,32 @@
 //! `self_collide`) are kept verbatim in `sdf.*` extras. Malformed input, unknown frames and
 //! frame cycles are refused with errors that name file, line and column.
 //!
-//! Its writer is [`export::lower::lower`] (any model -> one SDFormat can say, every change
-//! reported on its IR path) then [`export::emit::emit`] (that model -> one `<world>` of SDFormat
-//! 1.9 or the version the `version` setting names, losing nothing more). It does not load
-//! meshes, fetch Fuel URIs or run plugins.
+//! Its writer lowers any model to one SDFormat can say (every change reported on its IR path),
+//! then emits that model as one `<world>` of SDFormat 1.9 or the version the `version` setting
+//! names, losing nothing more. It does not load meshes, fetch Fuel URIs or run plugins.
 //!
-//! Inside: `raw` (the document as read), `spec` (versions, settings, conventions both
-//! directions share), `import` (document -> IR) and `export` (`lower`, `emit` and the feature
-//! table). The element-by-element mapping is in `docs/formats/sdf.md`.
+//! Inside: `raw` (the document as read: SDFormat's dialect of the shared XML layer, the
+//! version and root), `spec` (versions, settings, conventions both directions share), `import`
+//! (document -> IR) and `export` (`lower`, `emit` and the feature table). The
+//! element-by-element mapping is in `docs/formats/sdf.md`.
 //!
 //! ```
-//! use mbconv_ir::format::{Options, Source};
+//! use mbconv_ir::format::{Format, Options, Source};
 //! let text = r#"<sdf version="1.9"><model name="m">
 //!   <link name="base"><pose>0 0 1 0 0 0</pose></link>
 //!   <link name="bob"><pose relative_to="base">0 0 -1 0 0 0</pose></link>
 //!   <joint name="pivot" type="revolute"><parent>base</parent><child>bob</child>
 //!     <axis><xyz>0 1 0</xyz></axis></joint>
 //! </model></sdf>"#;
-//! let imported = mbconv_sdf::read(&Source::from_string("p.sdf", text), &Options::default()).unwrap();
+//! let imported = mbconv_sdf::SdfFormat.read(&Source::from_string("p.sdf", text), &Options::default()).unwrap();
 //! assert_eq!(imported.model.bodies[1].pose.translation.z, 0.0);
 //! assert_eq!(imported.model.joints[0].name, "pivot");
 //! ```
 
-pub mod export;
+pub(crate) mod export;
 pub(crate) mod import;
 pub(crate) mod raw;
-pub mod spec;
+pub(crate) mod spec;
 
 use mbconv_ir::Model;
 use mbconv_ir::format::kit::Tracing;
@@ -57,27 +57,16 @@ pub const INFO: FormatInfo = FormatInfo {
     shortcut: Some("sdf"),
 };
 
-/// The settings [`read`] understands (see [`spec::MODEL_PATH`]).
+/// The settings the reader understands: `model_path`, directories holding models,
+/// `:`-separated, searched before `GZ_SIM_RESOURCE_PATH` and `SDF_PATH` for `model://` URIs.
 pub const READ_SETTINGS: &[SettingSpec] = spec::READ_SETTINGS;
 
-/// True when `text` looks like SDFormat: an XML document whose root element is `<sdf>`.
-///
-/// ```
-/// assert!(mbconv_sdf::sniff("<?xml version=\"1.0\"?>\n<!-- c -->\n<sdf version=\"1.9\"/>"));
-/// assert!(!mbconv_sdf::sniff("<robot name=\"r\"/>"));
-/// ```
-pub fn sniff(text: &str) -> bool {
-    raw::sniff(text)
-}
+/// The settings the writer understands: `version` (the `<sdf version>` written, 1.9 to 1.12)
+/// and `poses` (what link poses are relative to: `parent` or `model`).
+pub const WRITE_SETTINGS: &[SettingSpec] = spec::WRITE_SETTINGS;
 
-/// Reads an SDFormat file. Errors in the input come back as diagnostics naming file, line
-/// and column; `options` holds the read settings ([`READ_SETTINGS`]).
-pub fn read(source: &Source, options: &Options) -> Result<Imported, FormatError> {
-    import::read(source, options)
-}
-
-/// The SDFormat format for the registry: reads with [`read`], writes with
-/// [`export::lower::lower`] then [`export::emit::emit_with`].
+/// The SDFormat format for the registry: reads a file (a `<world>` or a lone `<model>`, with
+/// its `<include>`s), lowers a model to what SDFormat can say, then emits it as one `<world>`.
 ///
 /// ```
 /// use mbconv_ir::format::{Format, Options, Source};
@@ -100,7 +89,7 @@ impl Format for SdfFormat {
     }
 
     fn write_settings(&self) -> &'static [SettingSpec] {
-        spec::WRITE_SETTINGS
+        WRITE_SETTINGS
     }
 
     fn feature_support(&self) -> &'static [FeatureSupport] {
@@ -108,11 +97,11 @@ impl Format for SdfFormat {
     }
 
     fn sniff(&self, text: &str) -> bool {
-        sniff(text)
+        raw::sniff(text)
     }
 
     fn read(&self, source: &Source, options: &Options) -> Result<Imported, FormatError> {
-        read(source, options)
+        import::read(source, options)
     }
 
     fn lower(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
@@ -127,8 +116,6 @@ impl Format for SdfFormat {
     }
 
     fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
-        let writing = export::emit::Writing::from_options(options);
-        let text = export::emit::emit_with(model, writing).map_err(|e| Box::new(e) as FormatError)?;
-        Ok(Exported::text(text, mbconv_ir::report::Report::default()))
+        export::emit(model, options)
     }
 }

@@ -9,10 +9,10 @@ use nalgebra::{Matrix3, UnitQuaternion};
 
 /// The read setting listing directories searched for `model://NAME` URIs, `:`-separated,
 /// before `GZ_SIM_RESOURCE_PATH` and `SDF_PATH`.
-pub const MODEL_PATH: &str = "model_path";
+pub(crate) const MODEL_PATH: &str = "model_path";
 
 /// The settings the SDFormat reader understands.
-pub const READ_SETTINGS: &[SettingSpec] = &[SettingSpec {
+pub(crate) const READ_SETTINGS: &[SettingSpec] = &[SettingSpec {
     name: MODEL_PATH,
     kind: SettingKind::Text,
     default: "none",
@@ -20,21 +20,21 @@ pub const READ_SETTINGS: &[SettingSpec] = &[SettingSpec {
 }];
 
 /// The write setting choosing the `<sdf version>` written (see [`WRITE_VERSIONS`]).
-pub const WRITE_VERSION: &str = "version";
+pub(crate) const WRITE_VERSION: &str = "version";
 /// The versions the writer writes: 1.9 (the default) is the oldest with everything the writer
 /// uses (`relative_to` and `<frame>` since 1.7, `::` scopes and world joints since 1.8,
 /// `rotation_format` since 1.9) and the newest that libsdformat 12 (Gazebo Fortress) reads;
 /// 1.10 adds `<screw_thread_pitch>`, 1.11 `<cone>`.
-pub const WRITE_VERSIONS: &[&str] = &["1.9", "1.10", "1.11", "1.12"];
+pub(crate) const WRITE_VERSIONS: &[&str] = &["1.9", "1.10", "1.11", "1.12"];
 /// The write setting choosing what link poses are relative to (see [`WRITE_POSES_CHOICES`]).
-pub const WRITE_POSES: &str = "poses";
+pub(crate) const WRITE_POSES: &str = "poses";
 /// `parent` (the default): a link's pose is relative to the link its joint hangs it from
 /// (when that link is in the same model), so the file reads like the tree; `model`: every
 /// link pose is relative to its model frame.
-pub const WRITE_POSES_CHOICES: &[&str] = &["parent", "model"];
+pub(crate) const WRITE_POSES_CHOICES: &[&str] = &["parent", "model"];
 
 /// The settings the SDFormat writer understands.
-pub const WRITE_SETTINGS: &[SettingSpec] = &[
+pub(crate) const WRITE_SETTINGS: &[SettingSpec] = &[
     SettingSpec {
         name: WRITE_VERSION,
         kind: SettingKind::Choice(WRITE_VERSIONS),
@@ -50,19 +50,12 @@ pub const WRITE_SETTINGS: &[SettingSpec] = &[
 ];
 
 /// The oldest SDFormat minor version read (1.4).
-pub const OLDEST: u32 = 4;
+pub(crate) const OLDEST: u32 = 4;
 /// The newest SDFormat minor version read (1.12).
-pub const NEWEST: u32 = 12;
+pub(crate) const NEWEST: u32 = 12;
 
 /// The minor version of an `<sdf version>` value, when it is `1.4` to `1.12`.
-///
-/// ```
-/// assert_eq!(mbconv_sdf::spec::minor_version("1.7"), Some(7));
-/// assert_eq!(mbconv_sdf::spec::minor_version("1.12"), Some(12));
-/// assert_eq!(mbconv_sdf::spec::minor_version("1.3"), None);
-/// assert_eq!(mbconv_sdf::spec::minor_version("2.0"), None);
-/// ```
-pub fn minor_version(text: &str) -> Option<u32> {
+pub(crate) fn minor_version(text: &str) -> Option<u32> {
     let (major, minor) = text.trim().split_once('.')?;
     if major != "1" || minor.is_empty() || !minor.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -73,78 +66,45 @@ pub fn minor_version(text: &str) -> Option<u32> {
 
 /// The rotation of a pose's `roll pitch yaw` (radians): fixed axes X, then Y, then Z,
 /// `R = Rz(yaw)·Ry(pitch)·Rx(roll)`, as libsdformat (gz-math `Pose3d`) reads it.
-///
-/// ```
-/// let q = mbconv_sdf::spec::rpy([0.0, 0.0, std::f64::consts::FRAC_PI_2]);
-/// assert!((q * nalgebra::Vector3::x() - nalgebra::Vector3::y()).norm() < 1e-15);
-/// ```
-pub fn rpy(angles: [f64; 3]) -> UnitQuaternion<f64> {
+pub(crate) fn rpy(angles: [f64; 3]) -> UnitQuaternion<f64> {
     rotation::rpy::to_quaternion(angles)
 }
 
 /// The bound the writer states for a side of a position limit the model leaves open: the
 /// older spec default, which [`bound`] (and libsdformat's readers) take as no limit.
-pub const NO_LIMIT: f64 = 1e16;
+pub(crate) const NO_LIMIT: f64 = 1e16;
 
 /// libsdformat's `<limit>` bounds `-1e16`/`1e16` (the defaults) mean "no limit": a bound at or
 /// beyond `1e16` in size, or not finite, is no bound.
-///
-/// ```
-/// assert_eq!(mbconv_sdf::spec::bound(1e16), None);
-/// assert_eq!(mbconv_sdf::spec::bound(-0.5), Some(-0.5));
-/// ```
-pub fn bound(value: f64) -> Option<f64> {
+pub(crate) fn bound(value: f64) -> Option<f64> {
     (value.is_finite() && value.abs() < 1e16).then_some(value)
 }
 
 /// The screw pitch in metres per revolution (the IR's, right-handed positive) of the
 /// pre-1.10 `<thread_pitch>`, which Gazebo reads in radians per metre with the opposite
 /// sign: `-2π / thread_pitch` (libsdformat's own conversion between the two elements).
-///
-/// ```
-/// let p = mbconv_sdf::spec::pitch_from_thread_pitch(-4.0 * std::f64::consts::PI);
-/// assert!((p - 0.5).abs() < 1e-15);
-/// ```
-pub fn pitch_from_thread_pitch(thread_pitch: f64) -> f64 {
+pub(crate) fn pitch_from_thread_pitch(thread_pitch: f64) -> f64 {
     -std::f64::consts::TAU / thread_pitch
 }
 
 /// The pre-1.10 `<thread_pitch>` (Gazebo's radians per metre, opposite sign) of a screw
 /// pitch in metres per revolution: the inverse of [`pitch_from_thread_pitch`].
-///
-/// ```
-/// let t = mbconv_sdf::spec::thread_pitch_from_pitch(0.5);
-/// assert!((t + 4.0 * std::f64::consts::PI).abs() < 1e-15);
-/// ```
-pub fn thread_pitch_from_pitch(pitch: f64) -> f64 {
+pub(crate) fn thread_pitch_from_pitch(pitch: f64) -> f64 {
     -std::f64::consts::TAU / pitch
 }
 
 /// The `roll pitch yaw` the writer states for a rotation (the inverse of [`rpy`]: roll and
 /// yaw in `[-π, π]`, pitch in `[-π/2, π/2]`).
-///
-/// ```
-/// let angles = [0.1, -0.2, 0.3];
-/// let back = mbconv_sdf::spec::rpy_angles(&mbconv_sdf::spec::rpy(angles));
-/// assert!(back.iter().zip(angles).all(|(a, b)| (a - b).abs() < 1e-15));
-/// ```
-pub fn rpy_angles(rotation: &UnitQuaternion<f64>) -> [f64; 3] {
+pub(crate) fn rpy_angles(rotation: &UnitQuaternion<f64>) -> [f64; 3] {
     rotation::rpy::from_quaternion(rotation)
 }
 
 /// The separator of scoped names (`outer::inner::link`), reserved in names since 1.8.
-pub const SCOPE: &str = "::";
+pub(crate) const SCOPE: &str = "::";
 
 /// True when `name` may name a link, joint, frame or model in SDFormat 1.8 and later: not
 /// empty, without `::`, not `world` or `__model__`, not starting and ending with `__`.
-///
-/// ```
-/// assert!(mbconv_sdf::spec::is_plain_name("upper_arm"));
-/// assert!(!mbconv_sdf::spec::is_plain_name("world"));
-/// assert!(!mbconv_sdf::spec::is_plain_name("__hidden__"));
-/// assert!(!mbconv_sdf::spec::is_plain_name("a::b"));
-/// ```
-pub fn is_plain_name(name: &str) -> bool {
+pub(crate) fn is_plain_name(name: &str) -> bool {
     let reserved = name == "world" || (name.len() >= 4 && name.starts_with("__") && name.ends_with("__"));
     !(name.is_empty() || name.contains(SCOPE) || reserved)
 }
@@ -152,14 +112,7 @@ pub fn is_plain_name(name: &str) -> bool {
 /// The volume of a solid shape and its inertia per unit mass about its centre, in its own
 /// frame (cylinders and capsules along z), for `<inertial auto="true">`; `None` for shapes
 /// without a closed form here (meshes, planes).
-///
-/// ```
-/// use mbconv_ir::Geometry;
-/// let (volume, unit) = mbconv_sdf::spec::solid(&Geometry::Box { size: [1.0, 2.0, 3.0] }).unwrap();
-/// assert_eq!(volume, 6.0);
-/// assert!((unit[(0, 0)] - 13.0 / 12.0).abs() < 1e-15);
-/// ```
-pub fn solid(geometry: &Geometry) -> Option<(f64, Matrix3<f64>)> {
+pub(crate) fn solid(geometry: &Geometry) -> Option<(f64, Matrix3<f64>)> {
     use std::f64::consts::PI;
     let diagonal = |x: f64, y: f64, z: f64| Matrix3::from_diagonal(&nalgebra::Vector3::new(x, y, z));
     Some(match *geometry {
@@ -192,4 +145,58 @@ pub fn solid(geometry: &Geometry) -> Option<(f64, Matrix3<f64>)> {
         }
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use std::f64::consts::{FRAC_PI_2, PI};
+
+    #[test]
+    fn versions_1_4_to_1_12_are_read() {
+        assert_eq!(minor_version("1.7"), Some(7));
+        assert_eq!(minor_version("1.12"), Some(12));
+        assert_eq!(minor_version("1.3"), None);
+        assert_eq!(minor_version("2.0"), None);
+    }
+
+    #[test]
+    fn roll_pitch_yaw_turn_about_fixed_axes_and_back() {
+        let q = rpy([0.0, 0.0, FRAC_PI_2]);
+        assert!((q * nalgebra::Vector3::x() - nalgebra::Vector3::y()).norm() < 1e-15);
+        let angles = [0.1, -0.2, 0.3];
+        let back = rpy_angles(&rpy(angles));
+        assert!(back.iter().zip(angles).all(|(a, b)| (a - b).abs() < 1e-15));
+    }
+
+    #[test]
+    fn a_bound_of_1e16_is_no_bound() {
+        assert_eq!(bound(1e16), None);
+        assert_eq!(bound(-0.5), Some(-0.5));
+    }
+
+    #[test]
+    fn thread_pitch_and_pitch_convert_both_ways() {
+        assert!((pitch_from_thread_pitch(-4.0 * PI) - 0.5).abs() < 1e-15);
+        assert!((thread_pitch_from_pitch(0.5) + 4.0 * PI).abs() < 1e-15);
+    }
+
+    #[test]
+    fn plain_names_avoid_scopes_and_reserved_names() {
+        assert!(is_plain_name("upper_arm"));
+        assert!(!is_plain_name("world"));
+        assert!(!is_plain_name("__hidden__"));
+        assert!(!is_plain_name("a::b"));
+    }
+
+    #[test]
+    fn a_box_has_its_volume_and_unit_inertia() {
+        let (volume, unit) = solid(&Geometry::Box {
+            size: [1.0, 2.0, 3.0],
+        })
+        .unwrap();
+        assert_eq!(volume, 6.0);
+        assert!((unit[(0, 0)] - 13.0 / 12.0).abs() < 1e-15);
+    }
 }

@@ -4,7 +4,7 @@
 //! test also runs them through `mbconv convert`.)
 #![allow(clippy::unwrap_used)]
 
-use mbconv_ir::format::{Options, Source};
+use mbconv_ir::format::{Format, Options, Source};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -42,7 +42,7 @@ fn every_bad_file_is_refused_with_a_place() {
     let mut wrong = Vec::new();
     for path in &bad {
         let source = Source::from_path(path).unwrap();
-        match mbconv_sdf::read(&source, &Options::default()) {
+        match mbconv_sdf::SdfFormat.read(&source, &Options::default()) {
             Ok(_) => wrong.push(format!("{}: read", path.display())),
             Err(e) => {
                 let text = e.to_string();
@@ -59,7 +59,8 @@ fn every_bad_file_is_refused_with_a_place() {
 fn frame_errors_name_the_frames() {
     let read = |name: &str| {
         let source = Source::from_path(&root().join("bad").join(format!("sdf_{name}"))).unwrap();
-        mbconv_sdf::read(&source, &Options::default())
+        mbconv_sdf::SdfFormat
+            .read(&source, &Options::default())
             .unwrap_err()
             .to_string()
     };
@@ -102,7 +103,7 @@ fn damaged_fixtures_never_panic() {
         }
         for t in damaged {
             let source = Source::from_string(name.clone(), t).with_path(name.clone(), Some(path.clone()));
-            if let Err(e) = mbconv_sdf::read(&source, &Options::default()) {
+            if let Err(e) = mbconv_sdf::SdfFormat.read(&source, &Options::default()) {
                 let message = e.to_string();
                 assert!(message.contains(':'), "{name}: {message}");
             }

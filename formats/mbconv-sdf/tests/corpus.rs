@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use mbconv_ir::format::{Options, Source};
+use mbconv_ir::format::{Format, Options, Source};
 use mbconv_ir::{BodyRef, Model};
 use std::collections::BTreeSet;
 
@@ -116,7 +116,7 @@ fn corpus_files_read_with_their_loaders_counts() {
             continue;
         };
         let source = Source::from_path(&path).expect("corpus file reads");
-        let result = mbconv_sdf::read(&source, &Options::default());
+        let result = mbconv_sdf::SdfFormat.read(&source, &Options::default());
         match (result, loaders.as_str()) {
             (Ok(imported), _) => {
                 if !loaders.contains("drake") {
@@ -157,7 +157,9 @@ fn every_joint_type_of_gz_sims_demo() {
     let Some(path) = mbconv_test_support::corpus_file("sdf/gz-sim/test/worlds/demo_joint_types.sdf") else {
         return;
     };
-    let imported = mbconv_sdf::read(&Source::from_path(&path).unwrap(), &Options::default()).unwrap();
+    let imported = mbconv_sdf::SdfFormat
+        .read(&Source::from_path(&path).unwrap(), &Options::default())
+        .unwrap();
     let mut kinds: Vec<&str> = imported.model.joints.iter().map(|j| j.kind.type_name()).collect();
     kinds.sort_unstable();
     kinds.dedup();

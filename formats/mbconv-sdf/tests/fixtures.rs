@@ -3,7 +3,7 @@
 //! screw pitch conventions, degrees and quaternions), and valid in the IR.
 #![allow(clippy::unwrap_used)]
 
-use mbconv_ir::format::{Imported, Options, Source};
+use mbconv_ir::format::{Format, Imported, Options, Source};
 use mbconv_ir::{BodyRef, Joint, JointKind, Model, Pose, Severity};
 use nalgebra::{UnitQuaternion, Vector3};
 use std::f64::consts::{FRAC_PI_2, PI};
@@ -17,7 +17,9 @@ fn fixture(name: &str) -> PathBuf {
 
 fn read_with(name: &str, options: &Options) -> Imported {
     let source = Source::from_path(&fixture(name)).unwrap();
-    let imported = mbconv_sdf::read(&source, options).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let imported = mbconv_sdf::SdfFormat
+        .read(&source, options)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     let report = mbconv_ir::validate::validate(&imported.model);
     let errors: Vec<String> = report.at_least(Severity::Error).map(|f| f.to_string()).collect();
     assert!(errors.is_empty(), "{name}: {errors:?}");
@@ -143,7 +145,8 @@ fn world_with_two_models_and_includes() {
 #[test]
 fn model_uri_without_a_model_path_is_a_located_error() {
     let source = Source::from_path(&fixture("world_include.sdf")).unwrap();
-    let error = mbconv_sdf::read(&source, &Options::default())
+    let error = mbconv_sdf::SdfFormat
+        .read(&source, &Options::default())
         .unwrap_err()
         .to_string();
     assert!(error.contains("world_include.sdf:34:"), "{error}");
@@ -217,7 +220,8 @@ fn use_parent_model_frame_before_1_7() {
 
 fn read_text(text: &str) -> Model {
     let source = Source::from_string("inline.sdf", text);
-    mbconv_sdf::read(&source, &Options::default())
+    mbconv_sdf::SdfFormat
+        .read(&source, &Options::default())
         .unwrap_or_else(|e| panic!("{e}"))
         .model
 }
@@ -320,7 +324,8 @@ fn an_error_inside_an_included_file_names_that_file() {
         "<sdf version=\"1.9\"><world name=\"w\">\n<include><uri>broken</uri></include>\n</world></sdf>\n",
     )
     .unwrap();
-    let error = mbconv_sdf::read(&Source::from_path(&main).unwrap(), &Options::default())
+    let error = mbconv_sdf::SdfFormat
+        .read(&Source::from_path(&main).unwrap(), &Options::default())
         .unwrap_err()
         .to_string();
     std::fs::remove_dir_all(&dir).unwrap();

@@ -21,7 +21,7 @@
 mod drake;
 
 use drake::{as_drake_reads_it, compare_with_drake, floats, our_name, start_where_drake_started};
-use mbconv_ir::format::{Options, Source};
+use mbconv_ir::format::{Format, Options, Source};
 use mbconv_solver::Integrator;
 use mbconv_test_support::written::{golden_json_files, relative_deviation, source_path, world_com};
 use nalgebra::Vector3;
@@ -146,7 +146,8 @@ fn options(path: &Path, golden: &Value) -> Options {
 
 fn read(path: &Path, options: &Options) -> Result<mbconv_ir::Model, String> {
     let source = Source::from_path(path).map_err(|e| e.to_string())?;
-    mbconv_sdf::read(&source, options)
+    mbconv_sdf::SdfFormat
+        .read(&source, options)
         .map(|i| i.model)
         .map_err(|e| e.to_string())
 }
@@ -659,7 +660,8 @@ fn read_as_dart_reads_it(path: &Path, why: DartWhy) -> Option<mbconv_ir::Model> 
     let source = Source::from_string(path.display().to_string(), text)
         .with_path(path.display().to_string(), Some(path.to_path_buf()));
     Some(
-        mbconv_sdf::read(&source, &Options::default())
+        mbconv_sdf::SdfFormat
+            .read(&source, &Options::default())
             .expect("read")
             .model,
     )

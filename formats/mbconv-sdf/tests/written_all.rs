@@ -143,7 +143,8 @@ fn read_back(name: &str, path: &Path, written: &Exported) -> mbconv_ir::Model {
     let beside = path.with_file_name("written.sdf");
     let source = Source::from_string("written.sdf", written.text.clone())
         .with_path(format!("{name}.sdf"), Some(beside));
-    mbconv_sdf::read(&source, &options)
+    mbconv_sdf::SdfFormat
+        .read(&source, &options)
         .unwrap_or_else(|e| panic!("{name}: mbconv cannot read its own SDFormat: {e}"))
         .model
 }

@@ -26,7 +26,7 @@ use mbconv_xml::write::{XmlElement, serialize, value_element};
 use nalgebra::Vector3;
 use std::collections::BTreeSet;
 
-pub use mbconv_ir::format::kit::Unsayable;
+use mbconv_ir::format::kit::Unsayable;
 
 fn unsayable(path: String, reason: impl Into<String>) -> Unsayable {
     Unsayable::new("SDFormat", path, reason)
@@ -34,7 +34,7 @@ fn unsayable(path: String, reason: impl Into<String>) -> Unsayable {
 
 /// What link poses are written relative to (the write setting [`spec::WRITE_POSES`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Layout {
+pub(crate) enum Layout {
     /// The link its tree joint hangs it from, when that link is in the same model; else the
     /// model frame.
     #[default]
@@ -44,22 +44,12 @@ pub enum Layout {
 }
 
 /// How the writer writes: the version and the pose layout.
-///
-/// ```
-/// use mbconv_ir::format::Options;
-/// use mbconv_sdf::export::emit::{Layout, Writing};
-/// let mut options = Options::default();
-/// assert_eq!(Writing::from_options(&options), Writing { minor: 9, layout: Layout::Parent });
-/// options.set("version", "1.11");
-/// options.set("poses", "model");
-/// assert_eq!(Writing::from_options(&options), Writing { minor: 11, layout: Layout::Model });
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Writing {
+pub(crate) struct Writing {
     /// The minor version written (`1.<minor>`).
-    pub minor: u32,
+    pub(crate) minor: u32,
     /// What link poses are relative to.
-    pub layout: Layout,
+    pub(crate) layout: Layout,
 }
 
 impl Default for Writing {
@@ -73,7 +63,7 @@ impl Default for Writing {
 
 impl Writing {
     /// The choices `options` make (the defaults where they make none).
-    pub fn from_options(options: &mbconv_ir::format::Options) -> Self {
+    pub(crate) fn from_options(options: &mbconv_ir::format::Options) -> Self {
         let minor = options
             .choice(spec::WRITE_VERSION, spec::WRITE_VERSIONS)
             .and_then(spec::minor_version)
@@ -87,24 +77,15 @@ impl Writing {
 }
 
 /// Writes `model` as SDFormat 1.9 with link poses relative to their parent links, or says
-/// which item SDFormat cannot say as it stands.
-///
-/// ```
-/// use mbconv_ir::{Body, Model};
-/// let mut model = Model::new("w");
-/// model.bodies.push(Body::new("puck"));
-/// assert!(mbconv_sdf::export::emit::emit(&model).is_err()); // not a link of a model
-/// model.bodies[0].name = "table::puck".into();
-/// let text = mbconv_sdf::export::emit::emit(&model).unwrap();
-/// assert!(text.contains("<model name=\"table\">"));
-/// assert!(text.contains("<link name=\"puck\">"));
-/// ```
-pub fn emit(model: &Model) -> Result<String, Unsayable> {
+/// which item SDFormat cannot say as it stands (for the unit tests: the writer takes its
+/// settings from the options).
+#[cfg(test)]
+pub(crate) fn emit(model: &Model) -> Result<String, Unsayable> {
     emit_with(model, Writing::default())
 }
 
 /// Writes `model` as SDFormat the way `writing` says.
-pub fn emit_with(model: &Model, writing: Writing) -> Result<String, Unsayable> {
+pub(crate) fn emit_with(model: &Model, writing: Writing) -> Result<String, Unsayable> {
     check_names(model)?;
     let tree = check_tree(model)?;
     let scopes = Scopes::new(model);
@@ -672,5 +653,46 @@ fn collect_prefixes(e: &XmlElement, out: &mut BTreeSet<String>) {
     }
     for c in &e.children {
         collect_prefixes(c, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use mbconv_ir::format::Options;
+
+    #[test]
+    fn the_settings_choose_the_version_and_the_layout() {
+        let mut options = Options::default();
+        let writing = Writing::from_options(&options);
+        assert_eq!(
+            writing,
+            Writing {
+                minor: 9,
+                layout: Layout::Parent
+            }
+        );
+        options.set("version", "1.11");
+        options.set("poses", "model");
+        let writing = Writing::from_options(&options);
+        assert_eq!(
+            writing,
+            Writing {
+                minor: 11,
+                layout: Layout::Model
+            }
+        );
+    }
+
+    #[test]
+    fn a_body_must_be_a_link_of_a_model() {
+        let mut model = Model::new("w");
+        model.bodies.push(Body::new("puck"));
+        assert!(emit(&model).is_err()); // not a link of a model
+        model.bodies[0].name = "table::puck".into();
+        let text = emit(&model).unwrap();
+        assert!(text.contains("<model name=\"table\">"));
+        assert!(text.contains("<link name=\"puck\">"));
     }
 }

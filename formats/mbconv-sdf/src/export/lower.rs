@@ -21,19 +21,6 @@
 //! body is welded to the world by a fixed joint); `joint_data`, `body_data` (what SDFormat
 //! lacks per item); `mass_properties` (an inertia that breaks the triangle inequality, or meets
 //! it, moved just inside, as libsdformat accepts it); `reference_poses`.
-//!
-//! ```
-//! use mbconv_ir::format::kit::Tracing;
-//! use mbconv_ir::{Body, BodyRef, Joint, JointKind, Model};
-//! let mut model = Model::new("pendulum");
-//! model.bodies.push(Body::new("bob"));
-//! let hinge = JointKind::Revolute { axis: nalgebra::Vector3::y() };
-//! model.joints.push(Joint::new("pivot", hinge, BodyRef::World, BodyRef::body("bob")));
-//! let lowered = mbconv_sdf::export::lower::lower(&model, Tracing::Off);
-//! assert_eq!(lowered.model.bodies[0].name, "pendulum::bob"); // a link of the model `pendulum`
-//! assert_eq!(lowered.model.joints[0].name, "pendulum::pivot");
-//! assert!(lowered.report.renames.iter().any(|r| r.to == "pendulum::bob"));
-//! ```
 
 use super::emit::Writing;
 use super::{is_link_name, joint_prefix, split_scoped, top_model};
@@ -54,42 +41,28 @@ const FORMAT: &str = "sdf";
 
 /// The gravity mbconv's solver applies to a model that states none, written into the world
 /// (SDFormat's own default is `0 0 -9.8`).
-pub const UNSTATED_GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
+pub(crate) const UNSTATED_GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
 
 /// SDFormat's default `<physics><max_step_size>` (s), written for a model that states no step.
-pub const DEFAULT_STEP: f64 = 0.001;
+pub(crate) const DEFAULT_STEP: f64 = 0.001;
 
 /// The extension namespaces whose elements the writer can declare (prefix, URI); elements of
 /// other prefixes kept by the reader are reported lost.
-pub const NAMESPACES: &[(&str, &str)] = &[("drake", "http://drake.mit.edu")];
+pub(crate) const NAMESPACES: &[(&str, &str)] = &[("drake", "http://drake.mit.edu")];
 
 /// How far apart (m, rad) the two sides of a loop-closing joint may be before the parent side is
 /// reported moved: SDFormat states one joint frame, on the child.
 const LOOP_GAP: f64 = 1e-9;
 
 /// Lowers `model` for SDFormat 1.9; `tracing` keeps the model after every pass.
-pub fn lower(model: &Model, tracing: Tracing) -> Lowered {
+#[cfg(test)]
+pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
     lower_with(model, Writing::default(), tracing)
 }
 
 /// Lowers `model` for SDFormat as `writing` says (the version decides the shapes there are);
 /// `tracing` keeps the model after every pass.
-///
-/// ```
-/// use mbconv_ir::format::kit::Tracing;
-/// use mbconv_ir::{Body, Geometry, Model, Shape, ShapeRole};
-/// use mbconv_sdf::export::emit::Writing;
-/// use mbconv_sdf::export::lower::lower_with;
-/// let mut model = Model::new("m");
-/// model.bodies.push(Body::new("cone"));
-/// let cone = Geometry::Cone { radius: 0.1, length: 0.3 };
-/// model.bodies[0].shapes.push(Shape::new(ShapeRole::Visual, cone));
-/// let old = lower_with(&model, Writing::default(), Tracing::Off);
-/// assert!(old.model.bodies[0].shapes.is_empty()); // SDFormat 1.9 has no cone
-/// let new = lower_with(&model, Writing { minor: 11, ..Writing::default() }, Tracing::Off);
-/// assert_eq!(new.model.bodies[0].shapes.len(), 1);
-/// ```
-pub fn lower_with(model: &Model, writing: Writing, tracing: Tracing) -> Lowered {
+pub(crate) fn lower_with(model: &Model, writing: Writing, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::new(FORMAT, model, tracing);
     s.run_shared("disable_immobile_groups", disable_immobile_groups);
     s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
@@ -452,6 +425,7 @@ impl Taken {
 /// will name it); parts SDFormat reserves are renamed, a link sharing its name with a nested
 /// model of its scope renamed, joints named in the scope they live in, frames in their
 /// body's. Each body and joint renamed is a rename the check follows.
+// Long (108 lines): one pass, kept whole while the writers' lowering moves to the kit (issue 37).
 fn scope_names(s: &mut LowerSession) {
     let all_scoped = !s.model.bodies.is_empty() && s.model.bodies.iter().all(|b| is_link_name(&b.name));
     let top = plain(&s.model.name);
@@ -730,6 +704,7 @@ fn writable(g: &Geometry, minor: u32) -> bool {
     }
 }
 
+// Long (148 lines): its per-body checks move to the kit's table-driven step (issue 37).
 fn body_data(s: &mut LowerSession, minor: u32) {
     for b in 0..s.model.bodies.len() {
         let at = path::item("bodies", &s.model.bodies[b].name);
@@ -887,7 +862,7 @@ const TRIANGLE_SLACK: f64 = 1e-12;
 /// The moment, as a fraction of the principal moments' sum, added about every axis of an
 /// inertia on the edge of the triangle inequality: far above rounding, far below anything
 /// physical (MJCF's writer adds the same).
-pub const TRIANGLE_NUDGE: f64 = 1e-9;
+pub(crate) const TRIANGLE_NUDGE: f64 = 1e-9;
 
 /// libsdformat refuses a link whose principal moments `a ≤ b ≤ c` break the triangle inequality
 /// (`a + b < c`; "A link named X has invalid inertia"), and Drake the whole file; a flat body's
@@ -1048,5 +1023,43 @@ mod tests {
         let lowered = lower(&hook(Vector3::new(0.0, 2.0, 0.0)), Tracing::Off);
         let kinds: Vec<&str> = lowered.model.joints.iter().map(|j| j.kind.type_name()).collect();
         assert_eq!(kinds, ["prismatic", "universal"]);
+    }
+
+    #[test]
+    fn every_body_becomes_a_link_of_a_model_named_after_the_model() {
+        let mut model = Model::new("pendulum");
+        model.bodies.push(mbconv_ir::Body::new("bob"));
+        let hinge = JointKind::Revolute { axis: Vector3::y() };
+        model
+            .joints
+            .push(Joint::new("pivot", hinge, BodyRef::World, BodyRef::body("bob")));
+        let lowered = lower(&model, Tracing::Off);
+        assert_eq!(lowered.model.bodies[0].name, "pendulum::bob"); // a link of the model `pendulum`
+        assert_eq!(lowered.model.joints[0].name, "pendulum::pivot");
+        assert!(lowered.report.renames.iter().any(|r| r.to == "pendulum::bob"));
+    }
+
+    #[test]
+    fn the_version_written_decides_the_shapes_there_are() {
+        let mut model = Model::new("m");
+        model.bodies.push(mbconv_ir::Body::new("cone"));
+        let cone = Geometry::Cone {
+            radius: 0.1,
+            length: 0.3,
+        };
+        model.bodies[0]
+            .shapes
+            .push(mbconv_ir::Shape::new(mbconv_ir::ShapeRole::Visual, cone));
+        let old = lower_with(&model, Writing::default(), Tracing::Off);
+        assert!(old.model.bodies[0].shapes.is_empty()); // SDFormat 1.9 has no cone
+        let new = lower_with(
+            &model,
+            Writing {
+                minor: 11,
+                ..Writing::default()
+            },
+            Tracing::Off,
+        );
+        assert_eq!(new.model.bodies[0].shapes.len(), 1);
     }
 }

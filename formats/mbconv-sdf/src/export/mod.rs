@@ -1,5 +1,6 @@
-//! IR -> SDFormat: [`lower`] (any model -> one SDFormat can say, every change reported on its
-//! IR path), [`emit`] (that model -> SDFormat text, losing nothing more) and the feature table.
+//! IR -> SDFormat: `lower` (any model -> one SDFormat can say, every change reported on its
+//! IR path), `emit` (that model -> SDFormat text, losing nothing more) and the feature table
+//! (`support`); [`emit()`] is the writer's entry point for the registry.
 //!
 //! Both share the naming rule of the reader, which [`Scopes`] states: an IR name
 //! `outer::inner::link` is the link `link` of the model `inner` nested in the model `outer`,
@@ -7,50 +8,55 @@
 //! model `model::link`). A joint lives in the innermost model holding both its links (the
 //! world for a joint between two models), a frame in its body's model.
 
-pub mod emit;
-pub mod lower;
+pub(crate) mod emit;
+pub(crate) mod lower;
 pub(crate) mod support;
 
 use crate::spec::{SCOPE, is_plain_name};
+use mbconv_ir::format::{Exported, FormatError, Options};
+use mbconv_ir::report::Report;
 use mbconv_ir::{BodyRef, Model};
 use std::collections::BTreeMap;
+
+/// Writes a lowered `model` as SDFormat text the way the write settings in `options` say; an
+/// item SDFormat cannot say as it stands is an error naming it.
+pub(crate) fn emit(model: &Model, options: &Options) -> Result<Exported, FormatError> {
+    let writing = emit::Writing::from_options(options);
+    let text = emit::emit_with(model, writing).map_err(|e| Box::new(e) as FormatError)?;
+    Ok(Exported::text(text, Report::default()))
+}
 
 /// A model of the written world, or the world itself: its prefix (`outer::inner::`, empty for
 /// the world) and what it holds.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Scope {
+pub(crate) struct Scope {
     /// The prefix of the IR names of its items: `outer::inner::` (empty for the world).
-    pub prefix: String,
+    pub(crate) prefix: String,
     /// The model's own name (empty for the world).
-    pub name: String,
+    pub(crate) name: String,
     /// Nested models (indices into [`Scopes::scopes`]), in order of first appearance.
-    pub models: Vec<usize>,
+    pub(crate) models: Vec<usize>,
     /// Bodies written as its links.
-    pub links: Vec<usize>,
+    pub(crate) links: Vec<usize>,
     /// Joints written in it.
-    pub joints: Vec<usize>,
+    pub(crate) joints: Vec<usize>,
 }
 
 /// The world and the models of a model, as SDFormat nests them.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Scopes {
+pub(crate) struct Scopes {
     /// The world (index 0) and every model.
-    pub scopes: Vec<Scope>,
+    pub(crate) scopes: Vec<Scope>,
     /// The scope of each body.
-    pub of_body: Vec<usize>,
+    pub(crate) of_body: Vec<usize>,
     /// The scope of each joint.
-    pub of_joint: Vec<usize>,
+    pub(crate) of_joint: Vec<usize>,
     /// The scope of each prefix.
     by_prefix: BTreeMap<String, usize>,
 }
 
 /// The prefix of a scoped name (`a::b::` of `a::b::c`) and its last part (`c`).
-///
-/// ```
-/// assert_eq!(mbconv_sdf::export::split_scoped("a::b::c"), ("a::b::", "c"));
-/// assert_eq!(mbconv_sdf::export::split_scoped("c"), ("", "c"));
-/// ```
-pub fn split_scoped(name: &str) -> (&str, &str) {
+pub(crate) fn split_scoped(name: &str) -> (&str, &str) {
     match name.rfind(SCOPE) {
         Some(at) => (&name[..at + SCOPE.len()], &name[at + SCOPE.len()..]),
         None => ("", name),
@@ -59,23 +65,13 @@ pub fn split_scoped(name: &str) -> (&str, &str) {
 
 /// True when `name` is a scoped name SDFormat can write as a link of a model of the world:
 /// at least one model part, every part a plain name.
-///
-/// ```
-/// assert!(mbconv_sdf::export::is_link_name("robot::base"));
-/// assert!(!mbconv_sdf::export::is_link_name("base"));
-/// assert!(!mbconv_sdf::export::is_link_name("robot::::base"));
-/// ```
-pub fn is_link_name(name: &str) -> bool {
+pub(crate) fn is_link_name(name: &str) -> bool {
     let parts: Vec<&str> = name.split(SCOPE).collect();
     parts.len() >= 2 && parts.iter().all(|p| is_plain_name(p))
 }
 
 /// The model of the world a scoped name belongs to: its first part.
-///
-/// ```
-/// assert_eq!(mbconv_sdf::export::top_model("robot::arm::link"), "robot");
-/// ```
-pub fn top_model(name: &str) -> &str {
+pub(crate) fn top_model(name: &str) -> &str {
     name.split(SCOPE).next().unwrap_or(name)
 }
 
@@ -116,19 +112,7 @@ impl Scopes {
 
     /// The nesting of `model`'s bodies and joints (its names are taken as written; the
     /// lowering makes them [`is_link_name`]s).
-    ///
-    /// ```
-    /// use mbconv_ir::{Body, BodyRef, Joint, JointKind, Model};
-    /// let mut model = Model::new("w");
-    /// model.bodies.push(Body::new("robot::base"));
-    /// model.bodies.push(Body::new("robot::arm::link"));
-    /// let kind = JointKind::Revolute { axis: nalgebra::Vector3::z() };
-    /// model.joints.push(Joint::new("robot::j", kind, BodyRef::body("robot::base"), BodyRef::body("robot::arm::link")));
-    /// let scopes = mbconv_sdf::export::Scopes::new(&model);
-    /// assert_eq!(scopes.scopes[scopes.of_joint[0]].prefix, "robot::");
-    /// assert_eq!(scopes.scopes[scopes.of_body[1]].name, "arm");
-    /// ```
-    pub fn new(model: &Model) -> Scopes {
+    pub(crate) fn new(model: &Model) -> Scopes {
         let mut scopes = Scopes {
             scopes: vec![Scope::default()],
             of_body: Vec::with_capacity(model.bodies.len()),
@@ -149,35 +133,64 @@ impl Scopes {
         }
         scopes
     }
-
-    /// The scopes from the world down, each before its nested models.
-    pub fn depth_first(&self) -> Vec<usize> {
-        let mut order = Vec::with_capacity(self.scopes.len());
-        let mut stack = vec![0];
-        while let Some(s) = stack.pop() {
-            order.push(s);
-            stack.extend(self.scopes[s].models.iter().rev());
-        }
-        order
-    }
 }
 
 /// The prefix of the model a joint between `parent` and `child` lives in: the innermost model
 /// holding both (the child's model for a joint from the world, the world when the links are in
 /// different models of the world).
-///
-/// ```
-/// use mbconv_ir::BodyRef;
-/// use mbconv_sdf::export::joint_prefix;
-/// assert_eq!(joint_prefix(&BodyRef::World, &BodyRef::body("r::arm::l")), "r::arm::");
-/// assert_eq!(joint_prefix(&BodyRef::body("r::a"), &BodyRef::body("r::arm::l")), "r::");
-/// assert_eq!(joint_prefix(&BodyRef::body("q::a"), &BodyRef::body("r::l")), "");
-/// ```
-pub fn joint_prefix<'m>(parent: &'m BodyRef, child: &'m BodyRef) -> &'m str {
+pub(crate) fn joint_prefix<'m>(parent: &'m BodyRef, child: &'m BodyRef) -> &'m str {
     let prefix = |r: &'m BodyRef| r.name().map(|n| split_scoped(n).0);
     match (prefix(parent), prefix(child)) {
         (Some(a), Some(b)) => common_prefix(a, b),
         (Some(a), None) | (None, Some(a)) => a,
         (None, None) => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mbconv_ir::{Body, Joint, JointKind};
+
+    #[test]
+    fn scoped_names_split_into_prefix_and_last_part() {
+        assert_eq!(split_scoped("a::b::c"), ("a::b::", "c"));
+        assert_eq!(split_scoped("c"), ("", "c"));
+        assert_eq!(top_model("robot::arm::link"), "robot");
+    }
+
+    #[test]
+    fn a_link_name_has_a_model_part_and_plain_parts() {
+        assert!(is_link_name("robot::base"));
+        assert!(!is_link_name("base"));
+        assert!(!is_link_name("robot::::base"));
+    }
+
+    #[test]
+    fn scopes_nest_as_the_names_say() {
+        let mut model = Model::new("w");
+        model.bodies.push(Body::new("robot::base"));
+        model.bodies.push(Body::new("robot::arm::link"));
+        let kind = JointKind::Revolute {
+            axis: nalgebra::Vector3::z(),
+        };
+        let (base, link) = (BodyRef::body("robot::base"), BodyRef::body("robot::arm::link"));
+        model.joints.push(Joint::new("robot::j", kind, base, link));
+        let scopes = Scopes::new(&model);
+        assert_eq!(scopes.scopes[scopes.of_joint[0]].prefix, "robot::");
+        assert_eq!(scopes.scopes[scopes.of_body[1]].name, "arm");
+    }
+
+    #[test]
+    fn a_joint_lives_in_the_innermost_model_holding_both_links() {
+        assert_eq!(
+            joint_prefix(&BodyRef::World, &BodyRef::body("r::arm::l")),
+            "r::arm::"
+        );
+        assert_eq!(
+            joint_prefix(&BodyRef::body("r::a"), &BodyRef::body("r::arm::l")),
+            "r::"
+        );
+        assert_eq!(joint_prefix(&BodyRef::body("q::a"), &BodyRef::body("r::l")), "");
     }
 }
