@@ -88,9 +88,9 @@ impl Reader<'_> {
         Ok(())
     }
 
-    fn rename_scope(&mut self, scope: usize, prefix: &str) {
-        let old = self.scopes[scope].prefix.clone();
-        let nested: Vec<usize> = self.scopes[scope]
+    /// The models nested in `scope`, in order.
+    fn nested_models(&self, scope: usize) -> Vec<usize> {
+        self.scopes[scope]
             .frames
             .iter()
             .filter_map(|(_, f)| {
@@ -100,7 +100,13 @@ impl Reader<'_> {
                     None
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    /// Gives `scope` (and its nested models) the IR prefix `prefix`, renaming their links.
+    fn rename_scope(&mut self, scope: usize, prefix: &str) {
+        let old = self.scopes[scope].prefix.clone();
+        let nested = self.nested_models(scope);
         self.scopes[scope].prefix = prefix.to_owned();
         for (name, link) in &mut self.scopes[scope].links {
             link.body.name = format!("{prefix}{name}");
@@ -115,19 +121,10 @@ impl Reader<'_> {
         }
     }
 
+    /// Makes `scope` and its nested models static.
     fn make_static(&mut self, scope: usize) {
         self.scopes[scope].is_static = true;
-        let nested: Vec<usize> = self.scopes[scope]
-            .frames
-            .iter()
-            .filter_map(|(_, f)| {
-                if let Kind::Model(m) = f.kind {
-                    Some(m)
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let nested = self.nested_models(scope);
         for m in nested {
             self.make_static(m);
         }
