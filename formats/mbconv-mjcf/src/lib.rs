@@ -1,4 +1,4 @@
-//! MuJoCo MJCF (XML) models -> mbconv IR.
+//! MuJoCo MJCF (XML) models <-> mbconv IR.
 //!
 //! This crate reads MJCF the way MuJoCo 4.0's compiler does: `<include>` spliced, `<compiler>`
 //! settings, `<default>` classes with inheritance and `childclass` (each inherited value's class
@@ -7,26 +7,35 @@
 //! MuJoCo computes them (mesh geoms from their STL, OBJ or inline meshes, decoded only when a
 //! mass needs them), sites, `connect`/`weld` loops, keyframes and `<attach>`ed models (their
 //! bodies, with their own classes and settings, names prefixed); everything else is kept as
-//! `mjcf.*` extras and reported. `spec` holds the compiler's semantics apart from XML. It is
-//! **not** a MuJoCo simulator. Its writer is [`export::lower::lower`] (any model -> one MJCF can say,
-//! every change reported on its IR path) then [`export::emit::emit`] (MJCF text MuJoCo
-//! compiles, losing nothing more); [`MjcfFormat`] is the registry's `Format`
-//! (registered as `mjcf`). The element-by-element mapping is in `docs/formats/mjcf.md`.
+//! `mjcf.*` extras and reported. It is **not** a MuJoCo simulator. Writing lowers the model
+//! first (any model -> one MJCF can say, every change reported on its IR path), then emits MJCF
+//! text MuJoCo compiles, losing nothing more; [`MjcfFormat`] is the registry's `Format`
+//! (registered as `mjcf`).
+//!
+//! Inside: `raw` (the document with includes spliced, positions kept, the root sniff), `spec`
+//! (the compiler arithmetic both directions share), `import` (document -> IR; `import::compiler`
+//! holds what MuJoCo's compiler computes apart from XML: orientations, default classes, inertia
+//! from geoms, meshes) and `export` (`lower`, then `emit`; the feature table in `support`). The
+//! element-by-element mapping is in `docs/formats/mjcf.md`.
 //!
 //! ```
-//! use mbconv_mjcf::spec::orientation::{resolve, Alternative, AngleUnit, EulerSeq};
-//! // MJCF's default unit is degrees: euler="0 0 90" is a quarter turn about z.
-//! let q = resolve(&Alternative::Euler([0.0, 0.0, 90.0]), AngleUnit::Degree, EulerSeq::default()).unwrap();
-//! assert!((q[0] - q[3]).abs() < 1e-15);
+//! use mbconv_ir::format::{Format, Options, Source};
+//! let text = r#"<mujoco><worldbody><body name="bob" pos="0 0 -1">
+//!   <joint name="pivot" axis="0 1 0" pos="0 0 1"/><geom size="0.1"/></body></worldbody></mujoco>"#;
+//! let imported = mbconv_mjcf::MjcfFormat.read(&Source::from_string("p.xml", text), &Options::default()).unwrap();
+//! let bob = &imported.model.bodies[0];
+//! assert_eq!(bob.pose.translation.z, -1.0);
+//! // A sphere of radius 0.1 and MuJoCo's default density 1000.
+//! assert!((bob.inertial.mass - 4.0 / 3.0 * std::f64::consts::PI * 1e-3 * 1000.0).abs() < 1e-12);
 //! ```
 
-pub mod export;
+pub(crate) mod export;
 pub(crate) mod import;
 pub(crate) mod raw;
-pub mod spec;
+pub(crate) mod spec;
 
 use mbconv_ir::Model;
-use mbconv_ir::format::kit::{SourceResult, Tracing};
+use mbconv_ir::format::kit::Tracing;
 use mbconv_ir::format::support::FeatureSupport;
 use mbconv_ir::format::{
     Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingKind, SettingSpec, Source,
@@ -41,7 +50,7 @@ pub const INFO: FormatInfo = FormatInfo {
     shortcut: Some("mjcf"),
 };
 
-/// The settings [`read`] understands (the registry's `--read-option` names, for when the
+/// The settings the reader understands (the registry's `--read-option` names, for when the
 /// format is registered).
 pub const READ_SETTINGS: &[SettingSpec] = &[SettingSpec {
     name: "keyframe",
@@ -50,54 +59,9 @@ pub const READ_SETTINGS: &[SettingSpec] = &[SettingSpec {
     help: "initial state from this <key> of <keyframe> (its name or index); qpos0 (the model's reference configuration, MuJoCo's state at load) by default",
 }];
 
-/// True when `text` is an MJCF document (its root element is `<mujoco>`), for `.xml` files
-/// that several formats share.
-///
-/// ```
-/// assert!(mbconv_mjcf::sniff("<?xml version=\"1.0\"?>\n<!-- x -->\n<mujoco model=\"m\"/>"));
-/// assert!(!mbconv_mjcf::sniff("<robot name=\"r\"/>"));
-/// ```
-pub fn sniff(text: &str) -> bool {
-    let mut rest = text.trim_start_matches('\u{feff}').trim_start();
-    loop {
-        if let Some(r) = rest.strip_prefix("<?") {
-            rest = r.split_once("?>").map_or("", |(_, after)| after).trim_start();
-        } else if let Some(r) = rest.strip_prefix("<!--") {
-            rest = r.split_once("-->").map_or("", |(_, after)| after).trim_start();
-        } else if let Some(r) = rest.strip_prefix("<!") {
-            rest = r.split_once('>').map_or("", |(_, after)| after).trim_start();
-        } else {
-            break;
-        }
-    }
-    rest.strip_prefix("<mujoco")
-        .is_some_and(|r| r.starts_with(|c: char| c.is_whitespace() || c == '>' || c == '/'))
-}
-
-/// Reads an MJCF model (a file read with [`Source::from_path`], so that `<include>` and mesh
-/// files resolve next to it) the way MuJoCo's compiler does. `options` may set `keyframe`.
-///
-/// ```
-/// use mbconv_ir::format::{Options, Source};
-/// let text = r#"<mujoco><worldbody><body name="bob" pos="0 0 -1">
-///   <joint name="pivot" axis="0 1 0" pos="0 0 1"/><geom size="0.1"/></body></worldbody></mujoco>"#;
-/// let imported = mbconv_mjcf::read(&Source::from_string("p.xml", text), &Options::default()).unwrap();
-/// let bob = &imported.model.bodies[0];
-/// assert_eq!(bob.pose.translation.z, -1.0);
-/// // A sphere of radius 0.1 and MuJoCo's default density 1000.
-/// assert!((bob.inertial.mass - 4.0 / 3.0 * std::f64::consts::PI * 1e-3 * 1000.0).abs() < 1e-12);
-/// ```
-pub fn read(source: &Source, options: &Options) -> SourceResult<Imported> {
-    import::import(source, options)
-}
-
-/// Reads MJCF text held in memory (includes resolve against the working directory).
-pub fn read_str(name: &str, text: &str) -> SourceResult<Imported> {
-    read(&Source::from_string(name, text), &Options::default())
-}
-
-/// The MJCF format for the registry: reads with [`read`], writes with
-/// [`export::lower::lower`] then [`export::emit::emit`].
+/// The MJCF format for the registry: reads as MuJoCo's compiler does (a file read with
+/// [`Source::from_path`], so that `<include>`, `<model>` and mesh files resolve next to it;
+/// [`READ_SETTINGS`] may pick a keyframe), writes by lowering, then emitting.
 ///
 /// ```
 /// use mbconv_ir::format::{Format, Options, Source};
@@ -107,7 +71,7 @@ pub fn read_str(name: &str, text: &str) -> SourceResult<Imported> {
 /// let read = mjcf.read(&Source::from_string("p.xml", text), &Options::default()).unwrap();
 /// let written = mjcf.write(&read.model, &Options::default()).unwrap();
 /// assert!(written.text.contains(r#"<compiler angle="radian" inertiafromgeom="false""#));
-/// let back = mbconv_mjcf::read_str("p.xml", &written.text).unwrap().model;
+/// let back = mjcf.read(&Source::from_string("p.xml", &written.text), &Options::default()).unwrap().model;
 /// assert_eq!(back.bodies[0].inertial.mass, read.model.bodies[0].inertial.mass);
 /// ```
 pub struct MjcfFormat;
@@ -126,11 +90,11 @@ impl Format for MjcfFormat {
     }
 
     fn sniff(&self, text: &str) -> bool {
-        sniff(text)
+        raw::sniff(text)
     }
 
     fn read(&self, source: &Source, options: &Options) -> Result<Imported, FormatError> {
-        read(source, options).map_err(|e| e as FormatError)
+        import::import(source, options).map_err(|e| e as FormatError)
     }
 
     fn lower(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {

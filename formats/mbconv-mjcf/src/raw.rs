@@ -39,17 +39,17 @@ pub(crate) struct Element {
 
 impl Element {
     /// An attribute by name.
-    pub fn attr(&self, name: &str) -> Option<&Attr> {
+    pub(crate) fn attr(&self, name: &str) -> Option<&Attr> {
         self.attrs.iter().find(|a| a.name == name)
     }
 
     /// The value of an attribute.
-    pub fn value(&self, name: &str) -> Option<&str> {
+    pub(crate) fn value(&self, name: &str) -> Option<&str> {
         self.attr(name).map(|a| a.value.as_str())
     }
 
     /// Child elements of a name.
-    pub fn children_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Element> + 'a {
+    pub(crate) fn children_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Element> + 'a {
         self.children.iter().filter(move |c| c.name == name)
     }
 }
@@ -63,12 +63,12 @@ pub(crate) struct Files {
 
 impl Files {
     /// An error with code `mjcf.<code>` at a place.
-    pub fn error(&self, loc: &Loc, code: &str, message: impl Into<String>) -> Box<SourceError> {
+    pub(crate) fn error(&self, loc: &Loc, code: &str, message: impl Into<String>) -> Box<SourceError> {
         Box::new(self.sources[loc.file].error(&format!("mjcf.{code}"), Some(loc.span.clone()), message))
     }
 
     /// The name of a file (for findings in included files).
-    pub fn name(&self, file: usize) -> &str {
+    pub(crate) fn name(&self, file: usize) -> &str {
         &self.sources[file].name
     }
 }
@@ -220,6 +220,25 @@ fn convert(files: &Files, index: usize, node: mbconv_xml::Node) -> Element {
     }
 }
 
+/// True when `text` is an MJCF document (its root element is `<mujoco>`), for `.xml` files
+/// that several formats share.
+pub(crate) fn sniff(text: &str) -> bool {
+    let mut rest = text.trim_start_matches('\u{feff}').trim_start();
+    loop {
+        if let Some(r) = rest.strip_prefix("<?") {
+            rest = r.split_once("?>").map_or("", |(_, after)| after).trim_start();
+        } else if let Some(r) = rest.strip_prefix("<!--") {
+            rest = r.split_once("-->").map_or("", |(_, after)| after).trim_start();
+        } else if let Some(r) = rest.strip_prefix("<!") {
+            rest = r.split_once('>').map_or("", |(_, after)| after).trim_start();
+        } else {
+            break;
+        }
+    }
+    rest.strip_prefix("<mujoco")
+        .is_some_and(|r| r.starts_with(|c: char| c.is_whitespace() || c == '>' || c == '/'))
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -287,5 +306,13 @@ mod tests {
             "{err}"
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn sniffs_the_mujoco_root() {
+        assert!(sniff(
+            "<?xml version=\"1.0\"?>\n<!-- x -->\n<mujoco model=\"m\"/>"
+        ));
+        assert!(!sniff("<robot name=\"r\"/>"));
     }
 }

@@ -1,6 +1,6 @@
 //! Every MJCF file of the shared corpus: read, or refused with the reason MuJoCo gives.
 
-use mbconv_ir::format::{Options, Source};
+use mbconv_ir::format::{Format, Options, Source};
 use mbconv_test_support::corpus_file;
 
 /// Corpus files MuJoCo 4.0 loads (`../shared/corpus/mjcf/README.md`), with MuJoCo's body
@@ -96,7 +96,11 @@ const REFUSED: &[(&str, &str)] = &[(
 fn read(file: &str) -> Option<Result<mbconv_ir::format::Imported, String>> {
     let path = corpus_file(file)?;
     let source = Source::from_path(&path).expect("a readable corpus file");
-    Some(mbconv_mjcf::read(&source, &Options::default()).map_err(|e| e.to_string()))
+    Some(
+        mbconv_mjcf::MjcfFormat
+            .read(&source, &Options::default())
+            .map_err(|e| e.to_string()),
+    )
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! `two_hinges_slide.xml` and `keyframes.xml` (the commands are in docs/formats/mjcf.md).
 #![allow(clippy::unwrap_used)]
 
-use mbconv_ir::format::{Options, Source};
+use mbconv_ir::format::{Format, Options, Source};
 use mbconv_ir::{Body, BodyRef, JointKind, Model};
 use nalgebra::{Rotation3, Unit, UnitQuaternion, Vector3};
 use std::f64::consts::PI;
@@ -15,7 +15,9 @@ fn read_with(file: &str, options: &Options) -> mbconv_ir::format::Imported {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../fixtures/mjcf")
         .join(file);
-    mbconv_mjcf::read(&Source::from_path(&path).unwrap(), options).unwrap_or_else(|e| panic!("{e}"))
+    mbconv_mjcf::MjcfFormat
+        .read(&Source::from_path(&path).unwrap(), options)
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn read(file: &str) -> Model {
@@ -333,7 +335,9 @@ fn keyframes_qpos0_by_default_or_picked() {
     let mut unknown = Options::default();
     unknown.set("keyframe", "jump");
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/mjcf/keyframes.xml");
-    let err = mbconv_mjcf::read(&Source::from_path(&path).unwrap(), &unknown).unwrap_err();
+    let err = mbconv_mjcf::MjcfFormat
+        .read(&Source::from_path(&path).unwrap(), &unknown)
+        .unwrap_err();
     assert!(
         err.to_string().contains("keyframes: 0 (rest), 1 (moved)"),
         "{err}"

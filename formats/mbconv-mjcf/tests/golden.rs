@@ -9,7 +9,7 @@
 #[path = "support/written.rs"]
 mod written;
 
-use mbconv_ir::format::{Options, Source};
+use mbconv_ir::format::{Format, Options, Source};
 use mbconv_solver::{Integrator, SimulateOptions};
 use mbconv_test_support::written::relative_deviation;
 use nalgebra::{Matrix3, Point3, Quaternion, UnitQuaternion, Vector3};
@@ -105,7 +105,8 @@ fn options(golden: &Value) -> Options {
 
 fn read(path: &Path, options: &Options) -> Result<mbconv_ir::Model, String> {
     let source = Source::from_path(path).map_err(|e| e.to_string())?;
-    mbconv_mjcf::read(&source, options)
+    mbconv_mjcf::MjcfFormat
+        .read(&source, options)
         .map(|i| i.model)
         .map_err(|e| e.to_string())
 }
@@ -417,7 +418,8 @@ fn written_mjcf_loads_in_mujoco_and_moves_as_in_mbconv() {
             soft += 1; // MuJoCo's limits and equalities are soft, the IR's exact
             continue;
         }
-        let model = mbconv_mjcf::read_str("written.xml", text)
+        let model = mbconv_mjcf::MjcfFormat
+            .read(&Source::from_string("written.xml", text), &Options::default())
             .expect("read back")
             .model;
         let options = SimulateOptions {

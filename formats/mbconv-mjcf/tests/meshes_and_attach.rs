@@ -6,7 +6,7 @@
 //! against MuJoCo in `golden.rs`.
 #![allow(clippy::unwrap_used)]
 
-use mbconv_ir::format::{Options, Source};
+use mbconv_ir::format::{Format, Options, Source};
 use mbconv_ir::{Geometry, Model};
 use std::path::PathBuf;
 
@@ -17,7 +17,8 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn read(path: &std::path::Path) -> Result<Model, String> {
-    mbconv_mjcf::read(&Source::from_path(path).unwrap(), &Options::default())
+    mbconv_mjcf::MjcfFormat
+        .read(&Source::from_path(path).unwrap(), &Options::default())
         .map(|i| i.model)
         .map_err(|e| e.to_string())
 }

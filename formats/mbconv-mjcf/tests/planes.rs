@@ -142,7 +142,9 @@ fn planes_stay_on_static_bodies_and_are_left_out_of_moving_ones() {
 
     let text = MjcfFormat.write(&model, &Options::default()).unwrap().text;
     assert_eq!(text.matches(r#"type="plane""#).count(), 2, "{text}");
-    let back = mbconv_mjcf::read(&Source::from_string("planes.xml", &text), &Options::default()).unwrap();
+    let back = MjcfFormat
+        .read(&Source::from_string("planes.xml", &text), &Options::default())
+        .unwrap();
     let read: usize = back.model.bodies.iter().map(planes).sum();
     assert_eq!(read, 2, "{text}");
     mujoco_loads("planes", &text);

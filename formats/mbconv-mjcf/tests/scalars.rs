@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use mbconv_ir::format::{Options, Source};
+use mbconv_ir::format::{Format, Options, Source};
 
 fn model(x: &str) -> String {
     format!(
@@ -43,7 +43,7 @@ const SPELLINGS: &[(&str, Result<f64, Option<f64>>)] = &[
 fn numbers_read_as_mujoco_reads_them() {
     for (spelling, want) in SPELLINGS {
         let source = Source::from_string("s.xml", model(spelling));
-        match (mbconv_mjcf::read(&source, &Options::default()), want) {
+        match (mbconv_mjcf::MjcfFormat.read(&source, &Options::default()), want) {
             (Ok(imported), Ok(x)) => {
                 let b = imported.model.bodies.iter().find(|b| b.name == "b").unwrap();
                 assert_eq!(b.pose.translation.x.to_bits(), x.to_bits(), "{spelling}");
@@ -60,7 +60,8 @@ fn numbers_read_as_mujoco_reads_them() {
 #[test]
 fn an_overflow_is_too_large() {
     let source = Source::from_string("s.xml", model("1e400"));
-    let e = mbconv_mjcf::read(&source, &Options::default())
+    let e = mbconv_mjcf::MjcfFormat
+        .read(&source, &Options::default())
         .map(|_| ())
         .unwrap_err()
         .to_string();

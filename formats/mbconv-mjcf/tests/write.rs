@@ -154,18 +154,19 @@ fn mjcf_round_trips_through_the_ir() {
     let (mut done, mut worst) = (0, (0.0_f64, String::new()));
     let mut failures = Vec::new();
     for path in files {
-        let Ok(first) = mbconv_mjcf::read(&Source::from_path(&path).unwrap(), &Options::default()) else {
+        let Ok(first) = MjcfFormat.read(&Source::from_path(&path).unwrap(), &Options::default()) else {
             continue; // refused by the reader (tests/corpus.rs says why)
         };
         let text = write(&first.model);
         assert_eq!(text, write(&first.model), "{}: not deterministic", path.display());
         // Read back next to the original, so that mesh paths resolve the same.
         let name = path.with_file_name("written.xml");
-        let second = mbconv_mjcf::read(
-            &Source::from_string(name.to_string_lossy(), &text),
-            &Options::default(),
-        )
-        .unwrap_or_else(|e| panic!("{}: the written MJCF is refused: {e}\n{text}", path.display()));
+        let second = MjcfFormat
+            .read(
+                &Source::from_string(name.to_string_lossy(), &text),
+                &Options::default(),
+            )
+            .unwrap_or_else(|e| panic!("{}: the written MJCF is refused: {e}\n{text}", path.display()));
         let dev = match compare(&first.model, &second.model) {
             Ok(dev) => dev,
             Err(e) => {
@@ -358,10 +359,14 @@ fn the_links_of_unnamed_joints_are_named_as_the_reader_names_them() {
         <geom size="0.1"/></body>
       <body><joint/><joint type="slide"/><geom size="0.1"/></body>
     </worldbody></mujoco>"#;
-    let read = mbconv_mjcf::read(&Source::from_string("chain.xml", text), &Options::default()).unwrap();
+    let read = MjcfFormat
+        .read(&Source::from_string("chain.xml", text), &Options::default())
+        .unwrap();
     let lowered = MjcfFormat.lower(&read.model, &Options::default()).unwrap().model;
     let written = MjcfFormat.emit(&lowered, &Options::default()).unwrap().text;
-    let back = mbconv_mjcf::read(&Source::from_string("chain.xml", &written), &Options::default()).unwrap();
+    let back = MjcfFormat
+        .read(&Source::from_string("chain.xml", &written), &Options::default())
+        .unwrap();
     let names = |m: &Model| {
         let mut names: Vec<String> = m.bodies.iter().map(|b| b.name.clone()).collect();
         names.sort();
@@ -436,7 +441,9 @@ fn an_open_ball_loop_is_written_closed_where_mujoco_closes_it() {
     let moved = lowered.model.joints.iter().find(|j| j.name == "link").unwrap();
     assert!((moved.child_frame.translation - Vector3::new(-0.25, 0.0, 0.0)).norm() < 1e-12);
     let text = MjcfFormat.emit(&lowered.model, &Options::default()).unwrap().text;
-    let back = mbconv_mjcf::read(&Source::from_string("loop.xml", &text), &Options::default()).unwrap();
+    let back = MjcfFormat
+        .read(&Source::from_string("loop.xml", &text), &Options::default())
+        .unwrap();
     let read = back.model.joints.iter().find(|j| j.name == "link").unwrap();
     assert!(
         (read.child_frame.translation - moved.child_frame.translation).norm() < 1e-12,

@@ -136,7 +136,8 @@ fn compare_with_mujoco(name: &str, path: &Path, written: &Exported, mujoco: &Val
     let beside = path.with_file_name("written.xml");
     let source = Source::from_string("written.xml", written.text.clone())
         .with_path(format!("{name}.xml"), Some(beside));
-    let model = mbconv_mjcf::read(&source, &options)
+    let model = mbconv_mjcf::MjcfFormat
+        .read(&source, &options)
         .unwrap_or_else(|e| panic!("{name}: mbconv cannot read its own MJCF: {e}"))
         .model;
     let dof: usize = model.joints.iter().map(|j| j.kind.nv()).sum();

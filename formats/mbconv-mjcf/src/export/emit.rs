@@ -4,6 +4,7 @@
 //! `<inertial>` and `inertiafromgeom="false"` (MuJoCo never recomputes mass from the geoms).
 //!
 //! ```
+//! use mbconv_ir::format::{Format, Options, Source};
 //! use mbconv_ir::{Body, BodyRef, Joint, JointKind, Model};
 //! let mut model = Model::new("pendulum");
 //! let mut bob = Body::new("bob");
@@ -12,9 +13,10 @@
 //! let mut pivot = Joint::new("pivot", JointKind::Revolute { axis: nalgebra::Vector3::y() }, BodyRef::World, BodyRef::body("bob"));
 //! pivot.child_frame.translation.z = 1.0;
 //! model.joints.push(pivot);
-//! let text = mbconv_mjcf::export::emit::emit(&model).unwrap();
+//! let mjcf = mbconv_mjcf::MjcfFormat;
+//! let text = mjcf.emit(&model, &Options::default()).unwrap().text;
 //! assert!(text.contains(r#"<joint name="pivot" type="hinge" pos="0 0 1" axis="0 1 0"/>"#));
-//! let back = mbconv_mjcf::read_str("p.xml", &text).unwrap().model;
+//! let back = mjcf.read(&Source::from_string("p.xml", &text), &Options::default()).unwrap().model;
 //! assert_eq!(back.bodies[0].pose.translation.z, -1.0);
 //! ```
 
@@ -31,7 +33,7 @@ use nalgebra::{UnitQuaternion, Vector3};
 
 /// What the writer cannot write (a model that did not go through [`super::lower::lower`]).
 #[derive(Debug, thiserror::Error)]
-pub enum EmitError {
+pub(crate) enum EmitError {
     /// A tree joint MJCF has no element for.
     #[error("joint '{0}': a {1} joint must be lowered first (mbconv_mjcf::export::lower)")]
     Joint(String, &'static str),
@@ -75,20 +77,10 @@ fn placed(mut e: XmlElement, p: &Pose) -> XmlElement {
     e
 }
 
-/// Writes `model` (lowered) as MJCF.
-pub fn emit(model: &Model) -> Result<String, EmitError> {
-    emit_to(model, None)
-}
-
-/// [`emit`] for a file saved at `output`: mesh files the reader found are named relative to
-/// the output's folder, where MuJoCo looks for them (as written when `output` is `None` or
-/// the mesh was not found).
-pub fn emit_to(model: &Model, output: Option<&std::path::Path>) -> Result<String, EmitError> {
-    emit_exported(model, output).map(|exported| exported.text)
-}
-
-/// [`emit_to`] with what reads the text back as written: the keyframe [`INITIAL_KEY`] when
-/// the writer added it (the model does not start at rest).
+/// Writes `model` (lowered) as MJCF, with what reads the text back as written: the keyframe
+/// [`INITIAL_KEY`] when the writer added it (the model does not start at rest). For a file
+/// saved at `output`, mesh files the reader found are named relative to the output's folder,
+/// where MuJoCo looks for them (as written when `output` is `None` or the mesh was not found).
 ///
 /// [`INITIAL_KEY`]: super::keyframe::INITIAL_KEY
 pub(crate) fn emit_exported(model: &Model, output: Option<&std::path::Path>) -> Result<Exported, EmitError> {

@@ -20,11 +20,11 @@ use mbconv_ir::{JointKind, Model};
 use nalgebra::{DMatrix, DVector, Vector3};
 
 /// The name of the keyframe that holds the initial state.
-pub const INITIAL_KEY: &str = "initial";
+pub(crate) const INITIAL_KEY: &str = "initial";
 
 /// Every written degree of freedom's initial rate, in MuJoCo's order (bodies depth first in
 /// the written order, each body's joints in order), or `None` when all are zero.
-pub fn initial_qvel(model: &Model, plan: &Plan) -> Option<Vec<f64>> {
+pub(crate) fn initial_qvel(model: &Model, plan: &Plan) -> Option<Vec<f64>> {
     let poses = world_poses(model, &plan.tree, Configuration::Initial);
     let from_joints = initial_twists(model, &plan.tree, &poses);
     let twists: Vec<Twist> = model

@@ -23,13 +23,13 @@
 //! renamed, frames moved, exactly).
 //!
 //! ```
-//! use mbconv_ir::format::kit::Tracing;
+//! use mbconv_ir::format::{Format, Options};
 //! use mbconv_ir::{Body, BodyRef, Joint, JointKind, Model};
 //! let mut model = Model::new("u");
 //! model.bodies.push(Body::new("b"));
 //! let u = JointKind::Universal { axis1: nalgebra::Vector3::x(), axis2: nalgebra::Vector3::y() };
 //! model.joints.push(Joint::new("u", u, BodyRef::World, BodyRef::body("b")));
-//! let lowered = mbconv_mjcf::export::lower::lower(&model, Tracing::Off);
+//! let lowered = mbconv_mjcf::MjcfFormat.lower(&model, &Options::default()).unwrap();
 //! assert_eq!(lowered.model.joints.len(), 2);
 //! assert!(lowered.report.contains("mjcf.joint_as_chain"));
 //! ```
@@ -54,7 +54,7 @@ const FORMAT: &str = "mjcf";
 
 /// Bodies of a moving MJCF body get at least this mass (kg) and principal moment (kg m²)
 /// when they have none: far above MuJoCo's [`MJ_MINVAL`], far below any real part.
-pub const MASS_FLOOR: f64 = 1e-10;
+pub(crate) const MASS_FLOOR: f64 = 1e-10;
 
 /// Principal moments whose triangle inequality holds or fails by at most this fraction of
 /// their sum are on its edge (rounding decides), and get [`TRIANGLE_NUDGE`].
@@ -62,10 +62,10 @@ const TRIANGLE_SLACK: f64 = 1e-12;
 
 /// The moment, as a fraction of the principal moments' sum, added about every axis of an inertia
 /// on the edge of the triangle inequality: far above rounding, far below anything physical.
-pub const TRIANGLE_NUDGE: f64 = 1e-9;
+pub(crate) const TRIANGLE_NUDGE: f64 = 1e-9;
 
 /// Lowers `model` for MJCF; `tracing` keeps the model after every pass.
-pub fn lower(model: &mbconv_ir::Model, tracing: Tracing) -> Lowered {
+pub(crate) fn lower(model: &mbconv_ir::Model, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::new(FORMAT, model, tracing);
     s.run_shared("disable_immobile_groups", disable_immobile_groups);
     s.run_shared("fix_inactive_bodies", fix_inactive_bodies);

@@ -8,10 +8,10 @@
 //! re-expressed in the body's frame (exactly: MuJoCo composes a body's joints in order, each
 //! in the frame the joints before it moved).
 
-pub mod emit;
+pub(crate) mod emit;
 mod excludes;
-pub mod keyframe;
-pub mod lower;
+pub(crate) mod keyframe;
+pub(crate) mod lower;
 pub(crate) mod support;
 
 use mbconv_ir::kinematics::{Attachment, SpanningTree};
@@ -19,14 +19,14 @@ use mbconv_ir::{Body, JointKind, Model, Pose};
 
 /// MuJoCo's smallest mass and principal moment of a moving body (`mjMINVAL`, 1e-15: smaller
 /// ones are refused at load).
-pub const MJ_MINVAL: f64 = 1e-15;
+pub(crate) use crate::spec::arith::MINVAL as MJ_MINVAL;
 
 /// The most degrees of freedom MuJoCo puts in one body.
 const MAX_BODY_DOFS: usize = 6;
 
 /// How a lowered model's bodies nest in MJCF.
 #[derive(Debug, Clone)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// The IR spanning tree.
     pub tree: SpanningTree,
     /// Bodies written as joints of a descendant `<body>` (massless links of a chain).
@@ -60,7 +60,7 @@ fn chains(kind: &JointKind) -> bool {
 /// The spanning tree MJCF nests bodies by: [`SpanningTree::new`]'s, except that joints read
 /// from `<equality>` (extra `mjcf.equality`) join the tree only where nothing else reaches a
 /// body, so that they close the loops (MJCF closes loops by equalities; a hinge cannot).
-pub fn tree(model: &Model) -> SpanningTree {
+pub(crate) fn tree(model: &Model) -> SpanningTree {
     let first = SpanningTree::new(model);
     let late: Vec<usize> = (0..model.joints.len())
         .filter(|&j| model.joints[j].extras.get("mjcf.equality").is_some())
@@ -103,7 +103,7 @@ pub fn tree(model: &Model) -> SpanningTree {
 
 impl Plan {
     /// The nesting of `model` (lowered: tree joints point away from the root).
-    pub fn new(model: &Model) -> Plan {
+    pub(crate) fn new(model: &Model) -> Plan {
         let tree = tree(model);
         let n = model.bodies.len();
         let mut tree_children = vec![Vec::new(); n];
@@ -192,7 +192,7 @@ impl Plan {
 
     /// Written body `b` and the written bodies welded to it (no joint between): MuJoCo weighs a
     /// moving body together with them.
-    pub fn welded_group(&self, model: &Model, b: usize) -> Vec<usize> {
+    pub(crate) fn welded_group(&self, model: &Model, b: usize) -> Vec<usize> {
         let mut group = vec![b];
         let mut k = 0;
         while k < group.len() {
@@ -210,7 +210,7 @@ impl Plan {
     /// not a weld on its path to the world (its own chain, then its MJCF ancestors'). A body
     /// without one is static (MuJoCo's `weldid` 0: welded to the world), the only kind of
     /// body MuJoCo allows a plane geom on ("plane only allowed in static bodies").
-    pub fn moved_by(&self, model: &Model, b: usize) -> Option<usize> {
+    pub(crate) fn moved_by(&self, model: &Model, b: usize) -> Option<usize> {
         // A merged link is a joint of the body below it (never a weld).
         if self.merged[b]
             && let Attachment::Joint { joint, .. } = self.tree.attachments[b]
@@ -232,7 +232,7 @@ impl Plan {
 
     /// True when written body `b` moves against its MJCF parent (it holds a joint that is not
     /// a weld): MuJoCo then needs its mass and principal moments above [`MJ_MINVAL`].
-    pub fn moves(&self, model: &Model, b: usize) -> bool {
+    pub(crate) fn moves(&self, model: &Model, b: usize) -> bool {
         !self.merged[b]
             && self.chain[b]
                 .iter()
@@ -242,7 +242,7 @@ impl Plan {
 
 /// The frames of a body's joints in the body frame: joint `k` of the chain acts as
 /// `E_k · J_k(q) · E_k⁻¹` on the body, `E_k = (P_{k+1} C_{k+1}⁻¹ ⋯ P_n C_n⁻¹)⁻¹ · C_k`.
-pub fn joint_frames(model: &Model, chain: &[usize]) -> Vec<Pose> {
+pub(crate) fn joint_frames(model: &Model, chain: &[usize]) -> Vec<Pose> {
     let mut after = Pose::identity();
     let mut frames = vec![Pose::identity(); chain.len()];
     for (k, &j) in chain.iter().enumerate().rev() {

@@ -24,7 +24,7 @@ pub(crate) struct Context<'d> {
 
 impl<'d> Context<'d> {
     /// A model's context before its `<compiler>` and assets are read.
-    pub fn new(document: &'d Document, values: &'d Values<'d>, models: Vec<(String, usize)>) -> Self {
+    pub(crate) fn new(document: &'d Document, values: &'d Values<'d>, models: Vec<(String, usize)>) -> Self {
         Context {
             values,
             compiler: Compiler::default(),

@@ -3,15 +3,15 @@
 //! them.
 
 use super::{FromGeom, Reader, verbatim};
-use crate::raw::{Element, Loc};
-use crate::spec::arith::{EPS, Frame, normalize, rotate, z_to_quat};
-use crate::spec::defaults::ClassId;
-use crate::spec::inertia::{
+use crate::import::compiler::defaults::ClassId;
+use crate::import::compiler::inertia::{
     self, BodyInertia, BodyMass, GeomMass, GeomType, InertiaKind, MassError, combine, counts_for_inertia,
     geom_mass,
 };
-use crate::spec::mesh::mass::MeshMass;
-use crate::spec::orientation::{Alternative, orientation, resolve};
+use crate::import::compiler::mesh::mass::MeshMass;
+use crate::import::compiler::orientation::{Alternative, orientation, resolve};
+use crate::raw::{Element, Loc};
+use crate::spec::arith::{EPS, Frame, normalize, rotate, z_to_quat};
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::report::{Category, Severity, path};
 use mbconv_ir::{

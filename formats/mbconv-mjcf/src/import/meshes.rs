@@ -3,10 +3,10 @@
 //! mesh), the mesh decoded and processed as MuJoCo's compiler does, once per asset.
 
 use super::Reader;
+use crate::import::compiler::defaults::ClassId;
+use crate::import::compiler::mesh::decode::{self, MeshFormat, RawMesh};
+use crate::import::compiler::mesh::mass::{MeshInertia, MeshMass, MeshTransform, process};
 use crate::raw::Element;
-use crate::spec::defaults::ClassId;
-use crate::spec::mesh::decode::{self, MeshFormat, RawMesh};
-use crate::spec::mesh::mass::{MeshInertia, MeshMass, MeshTransform, process};
 use mbconv_ir::format::kit::SourceResult;
 use std::path::{Path, PathBuf};
 

@@ -7,12 +7,13 @@
 
 mod attach;
 mod bodies;
+mod compiler;
 mod meshes;
 mod values;
 
+use crate::import::compiler::defaults::{ClassId, Classes};
+use crate::import::compiler::orientation::{AngleUnit, EulerSeq};
 use crate::raw::{self, Element, Loc};
-use crate::spec::defaults::{ClassId, Classes};
-use crate::spec::orientation::{AngleUnit, EulerSeq};
 use mbconv_ir::format::kit::{ImportSession, SourceResult};
 use mbconv_ir::format::{Imported, Options, Source};
 use mbconv_ir::report::{Category, Finding, Severity};

@@ -2,8 +2,8 @@
 //! classes behind them: an element's value of an attribute is its own, else its class's
 //! (inherited), else MuJoCo's built-in one, and numeric vectors merge by layers.
 
+use crate::import::compiler::defaults::{ClassId, Classes, Origin, resolve_numbers};
 use crate::raw::{Attr, Element, Files};
-use crate::spec::defaults::{ClassId, Classes, Origin, resolve_numbers};
 use mbconv_ir::format::kit::{SourceResult, scan};
 
 /// Attribute values of one model: the files (for errors) and the default classes.
@@ -14,7 +14,7 @@ pub(crate) struct Values<'d> {
 
 impl<'d> Values<'d> {
     /// The numbers of an attribute: at most `len` of them, exactly `len` when `exact`.
-    pub fn numbers(&self, attr: &Attr, len: usize, exact: bool) -> SourceResult<Vec<f64>> {
+    pub(crate) fn numbers(&self, attr: &Attr, len: usize, exact: bool) -> SourceResult<Vec<f64>> {
         let mut out = Vec::new();
         for token in attr.value.split_ascii_whitespace() {
             out.push(self.number(attr, token)?);
@@ -73,7 +73,11 @@ impl<'d> Values<'d> {
     }
 
     /// Exactly `N` numbers of an element's own attribute, when present.
-    pub fn own_fixed<const N: usize>(&self, e: &Element, name: &str) -> SourceResult<Option<[f64; N]>> {
+    pub(crate) fn own_fixed<const N: usize>(
+        &self,
+        e: &Element,
+        name: &str,
+    ) -> SourceResult<Option<[f64; N]>> {
         let Some(attr) = e.attr(name) else { return Ok(None) };
         let v = self.numbers(attr, N, true)?;
         let mut out = [0.0; N];
@@ -82,12 +86,12 @@ impl<'d> Values<'d> {
     }
 
     /// One number of an element's own attribute.
-    pub fn own_scalar(&self, e: &Element, name: &str) -> SourceResult<Option<f64>> {
+    pub(crate) fn own_scalar(&self, e: &Element, name: &str) -> SourceResult<Option<f64>> {
         Ok(self.own_fixed::<1>(e, name)?.map(|[x]| x))
     }
 
     /// A boolean (`true`/`false`).
-    pub fn boolean(&self, attr: &Attr) -> SourceResult<bool> {
+    pub(crate) fn boolean(&self, attr: &Attr) -> SourceResult<bool> {
         match attr.value.trim() {
             "true" => Ok(true),
             "false" => Ok(false),
@@ -100,7 +104,7 @@ impl<'d> Values<'d> {
     }
 
     /// A keyword from `words` (MuJoCo's enumerations are case-sensitive).
-    pub fn keyword<'w>(&self, attr: &Attr, words: &[&'w str]) -> SourceResult<&'w str> {
+    pub(crate) fn keyword<'w>(&self, attr: &Attr, words: &[&'w str]) -> SourceResult<&'w str> {
         let v = attr.value.trim();
         words.iter().copied().find(|w| *w == v).ok_or_else(|| {
             self.files.error(
@@ -116,7 +120,7 @@ impl<'d> Values<'d> {
     }
 
     /// An integer.
-    pub fn integer(&self, attr: &Attr) -> SourceResult<i64> {
+    pub(crate) fn integer(&self, attr: &Attr) -> SourceResult<i64> {
         attr.value.trim().parse().map_err(|_| {
             self.files.error(
                 &attr.loc,
@@ -131,7 +135,13 @@ impl<'d> Values<'d> {
     }
 
     /// The attribute as the element sees it: its own, else the nearest class's, with origin.
-    pub fn get(&self, e: &'d Element, kind: &str, class: ClassId, name: &str) -> Option<(&'d Attr, Origin)> {
+    pub(crate) fn get(
+        &self,
+        e: &'d Element,
+        kind: &str,
+        class: ClassId,
+        name: &str,
+    ) -> Option<(&'d Attr, Origin)> {
         if let Some(a) = e.attr(name) {
             return Some((a, Origin::Element));
         }
@@ -140,7 +150,7 @@ impl<'d> Values<'d> {
 
     /// A numeric vector by layers (built-in, classes root first, the element), with whether
     /// anything in the file set it.
-    pub fn vector(
+    pub(crate) fn vector(
         &self,
         e: &'d Element,
         kind: &str,
@@ -162,7 +172,7 @@ impl<'d> Values<'d> {
     }
 
     /// A number with its class default and a built-in default.
-    pub fn scalar(
+    pub(crate) fn scalar(
         &self,
         e: &'d Element,
         kind: &str,
@@ -174,7 +184,7 @@ impl<'d> Values<'d> {
     }
 
     /// A number that may be undefined (MuJoCo's NaN defaults, `mass` of a geom).
-    pub fn optional(
+    pub(crate) fn optional(
         &self,
         e: &'d Element,
         kind: &str,
@@ -188,7 +198,7 @@ impl<'d> Values<'d> {
     }
 
     /// A boolean with its class default.
-    pub fn flag(
+    pub(crate) fn flag(
         &self,
         e: &'d Element,
         kind: &str,
@@ -203,7 +213,7 @@ impl<'d> Values<'d> {
     }
 
     /// A keyword with its class default.
-    pub fn word(
+    pub(crate) fn word(
         &self,
         e: &'d Element,
         kind: &str,
@@ -219,7 +229,7 @@ impl<'d> Values<'d> {
     }
 
     /// An integer with its class default.
-    pub fn int(
+    pub(crate) fn int(
         &self,
         e: &'d Element,
         kind: &str,

@@ -9,23 +9,16 @@
 
 /// MuJoCo's compiler tolerance (`mjEPS`): norms below it count as zero, and a vector whose norm
 /// is within it of one is left as it is by [`normalize`].
-pub const EPS: f64 = 1e-14;
+pub(crate) const EPS: f64 = 1e-14;
 
 /// MuJoCo's smallest denominator (`mjMINVAL`).
-pub const MINVAL: f64 = 1e-15;
+pub(crate) const MINVAL: f64 = 1e-15;
 
 /// Normalises `v` in place the way MuJoCo's compiler does and returns its previous norm.
 ///
 /// A vector whose squared norm is below [`EPS`] is left untouched and `0` is returned; a
 /// vector whose norm is within [`EPS`] of one is left untouched (so unit input keeps its bits).
-///
-/// ```
-/// use mbconv_mjcf::spec::arith::normalize;
-/// let mut v = [3.0, 4.0, 0.0];
-/// assert_eq!(normalize(&mut v), 5.0);
-/// assert_eq!(v, [0.6, 0.8, 0.0]);
-/// ```
-pub fn normalize(v: &mut [f64]) -> f64 {
+pub(crate) fn normalize(v: &mut [f64]) -> f64 {
     let squared: f64 = v.iter().map(|x| x * x).sum();
     if squared < EPS {
         return 0.0;
@@ -40,12 +33,12 @@ pub fn normalize(v: &mut [f64]) -> f64 {
 }
 
 /// Dot product of two 3-vectors.
-pub fn dot3(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+pub(crate) fn dot3(a: &[f64; 3], b: &[f64; 3]) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 /// Cross product `b × c`.
-pub fn cross(b: &[f64; 3], c: &[f64; 3]) -> [f64; 3] {
+pub(crate) fn cross(b: &[f64; 3], c: &[f64; 3]) -> [f64; 3] {
     [
         b[1] * c[2] - b[2] * c[1],
         b[2] * c[0] - b[0] * c[2],
@@ -54,13 +47,7 @@ pub fn cross(b: &[f64; 3], c: &[f64; 3]) -> [f64; 3] {
 }
 
 /// Product of two quaternions `a·b`, normalised as MuJoCo's compiler does after every product.
-///
-/// ```
-/// use mbconv_mjcf::spec::arith::mul_quat;
-/// let half_turn_z = [0.0, 0.0, 0.0, 1.0];
-/// assert_eq!(mul_quat(&half_turn_z, &half_turn_z), [-1.0, 0.0, 0.0, 0.0]);
-/// ```
-pub fn mul_quat(a: &[f64; 4], b: &[f64; 4]) -> [f64; 4] {
+pub(crate) fn mul_quat(a: &[f64; 4], b: &[f64; 4]) -> [f64; 4] {
     let mut q = [
         a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
         a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
@@ -73,7 +60,7 @@ pub fn mul_quat(a: &[f64; 4], b: &[f64; 4]) -> [f64; 4] {
 
 /// Rotation matrix (row-major) of a unit quaternion; the identity quaternion gives the exact
 /// identity matrix.
-pub fn quat_to_mat(q: &[f64; 4]) -> [f64; 9] {
+pub(crate) fn quat_to_mat(q: &[f64; 4]) -> [f64; 9] {
     if *q == [1.0, 0.0, 0.0, 0.0] {
         return [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
     }
@@ -94,7 +81,7 @@ pub fn quat_to_mat(q: &[f64; 4]) -> [f64; 9] {
 }
 
 /// `mat · v` for a row-major 3×3 matrix.
-pub fn mat_vec(mat: &[f64; 9], v: &[f64; 3]) -> [f64; 3] {
+pub(crate) fn mat_vec(mat: &[f64; 9], v: &[f64; 3]) -> [f64; 3] {
     [
         mat[0] * v[0] + mat[1] * v[1] + mat[2] * v[2],
         mat[3] * v[0] + mat[4] * v[1] + mat[5] * v[2],
@@ -103,7 +90,7 @@ pub fn mat_vec(mat: &[f64; 9], v: &[f64; 3]) -> [f64; 3] {
 }
 
 /// Rotates `v` by the unit quaternion `q` (zero vectors and the identity quaternion exactly).
-pub fn rotate(v: &[f64; 3], q: &[f64; 4]) -> [f64; 3] {
+pub(crate) fn rotate(v: &[f64; 3], q: &[f64; 4]) -> [f64; 3] {
     if *v == [0.0; 3] {
         return [0.0; 3];
     }
@@ -123,13 +110,7 @@ pub fn rotate(v: &[f64; 3], q: &[f64; 4]) -> [f64; 3] {
 }
 
 /// The minimal rotation taking `+z` onto the direction `v` (which MuJoCo normalises first).
-///
-/// ```
-/// use mbconv_mjcf::spec::arith::z_to_quat;
-/// let q = z_to_quat(&[0.0, 0.0, 1.0]);
-/// assert_eq!(q, [1.0, 0.0, 0.0, 0.0]);
-/// ```
-pub fn z_to_quat(v: &[f64; 3]) -> [f64; 4] {
+pub(crate) fn z_to_quat(v: &[f64; 3]) -> [f64; 4] {
     let mut axis = cross(&[0.0, 0.0, 1.0], v);
     let s = normalize(&mut axis);
     if s < 1e-10 {
@@ -142,7 +123,7 @@ pub fn z_to_quat(v: &[f64; 3]) -> [f64; 4] {
 
 /// The quaternion of the frame whose axes (in parent coordinates) are `x`, `y` and `z`,
 /// by the largest-component rule MuJoCo's compiler uses, normalised.
-pub fn frame_to_quat(x: &[f64; 3], y: &[f64; 3], z: &[f64; 3]) -> [f64; 4] {
+pub(crate) fn frame_to_quat(x: &[f64; 3], y: &[f64; 3], z: &[f64; 3]) -> [f64; 4] {
     // m[c][r]: column c (an axis), row r.
     let m = [x, y, z];
     let mut q = [0.0; 4];
@@ -173,7 +154,7 @@ pub fn frame_to_quat(x: &[f64; 3], y: &[f64; 3], z: &[f64; 3]) -> [f64; 4] {
 
 /// A frame: position and orientation relative to a parent frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Frame {
+pub(crate) struct Frame {
     /// Origin in parent coordinates.
     pub pos: [f64; 3],
     /// Orientation relative to the parent, `[w, x, y, z]`.
@@ -182,21 +163,14 @@ pub struct Frame {
 
 impl Frame {
     /// The identity frame.
-    pub const IDENTITY: Frame = Frame {
+    pub(crate) const IDENTITY: Frame = Frame {
         pos: [0.0; 3],
         quat: [1.0, 0.0, 0.0, 0.0],
     };
 
     /// `self ∘ child`: the child frame expressed in this frame's parent (MuJoCo's
     /// `frameaccum`: position by the rotation matrix, orientation by a normalised product).
-    ///
-    /// ```
-    /// use mbconv_mjcf::spec::arith::Frame;
-    /// let parent = Frame { pos: [1.0, 0.0, 0.0], quat: [0.0, 0.0, 0.0, 1.0] };
-    /// let child = Frame { pos: [1.0, 0.0, 0.0], quat: [1.0, 0.0, 0.0, 0.0] };
-    /// assert_eq!(parent.compose(&child).pos, [0.0, 0.0, 0.0]);
-    /// ```
-    pub fn compose(&self, child: &Frame) -> Frame {
+    pub(crate) fn compose(&self, child: &Frame) -> Frame {
         let mat = quat_to_mat(&self.quat);
         let v = mat_vec(&mat, &child.pos);
         Frame {
@@ -207,7 +181,7 @@ impl Frame {
 }
 
 /// The six-number tensor `R·diag(d)·Rᵀ` of a diagonal inertia `d` in axes rotated by `q`.
-pub fn global_inertia(d: &[f64; 3], q: &[f64; 4]) -> [f64; 6] {
+pub(crate) fn global_inertia(d: &[f64; 3], q: &[f64; 4]) -> [f64; 6] {
     let m = quat_to_mat(q);
     let t = [
         m[0] * d[0],
@@ -231,7 +205,7 @@ pub fn global_inertia(d: &[f64; 3], q: &[f64; 4]) -> [f64; 6] {
 }
 
 /// The parallel-axis term of a point mass `mass` at offset `v`, as a six-number tensor.
-pub fn offset_inertia(mass: f64, v: &[f64; 3]) -> [f64; 6] {
+pub(crate) fn offset_inertia(mass: f64, v: &[f64; 3]) -> [f64; 6] {
     [
         mass * (v[1] * v[1] + v[2] * v[2]),
         mass * (v[0] * v[0] + v[2] * v[2]),
@@ -243,12 +217,12 @@ pub fn offset_inertia(mass: f64, v: &[f64; 3]) -> [f64; 6] {
 }
 
 /// The full 3×3 tensor (row-major) of a six-number tensor `[Ixx, Iyy, Izz, Ixy, Ixz, Iyz]`.
-pub fn six_to_matrix(i: &[f64; 6]) -> [f64; 9] {
+pub(crate) fn six_to_matrix(i: &[f64; 6]) -> [f64; 9] {
     [i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2]]
 }
 
 /// Product of two row-major 3×3 matrices.
-pub fn mat_mul(a: &[f64; 9], b: &[f64; 9]) -> [f64; 9] {
+pub(crate) fn mat_mul(a: &[f64; 9], b: &[f64; 9]) -> [f64; 9] {
     let mut out = [0.0; 9];
     for r in 0..3 {
         for c in 0..3 {
@@ -259,7 +233,7 @@ pub fn mat_mul(a: &[f64; 9], b: &[f64; 9]) -> [f64; 9] {
 }
 
 /// Transpose of a row-major 3×3 matrix.
-pub fn transpose(m: &[f64; 9]) -> [f64; 9] {
+pub(crate) fn transpose(m: &[f64; 9]) -> [f64; 9] {
     [m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]]
 }
 
@@ -272,14 +246,7 @@ pub fn transpose(m: &[f64; 9]) -> [f64; 9] {
 /// stops once a rotation's cosine is within 1e-12 of one, so the moments and axes are accurate
 /// to about 1e-8 relative, not to the last bit: mbconv follows it to agree with MuJoCo's
 /// compiled model rather than with the exact tensor.
-///
-/// ```
-/// use mbconv_mjcf::spec::arith::eig3;
-/// let (moments, quat) = eig3(&[1.0, 3.0, 2.0, 0.0, 0.0, 0.0]);
-/// assert_eq!(moments, [3.0, 2.0, 1.0]);
-/// assert!((quat[0] * quat[0] + quat[1] * quat[1] + quat[2] * quat[2] + quat[3] * quat[3] - 1.0).abs() < 1e-13);
-/// ```
-pub fn eig3(tensor: &[f64; 6]) -> ([f64; 3], [f64; 4]) {
+pub(crate) fn eig3(tensor: &[f64; 6]) -> ([f64; 3], [f64; 4]) {
     const TOL: f64 = 1e-12;
     let mat = six_to_matrix(tensor);
     let mut quat = [1.0, 0.0, 0.0, 0.0];
@@ -457,5 +424,47 @@ mod tests {
         for (b, e) in back.iter().zip([2.0, 1.0, 3.0, 0.0, 0.0, 0.0]) {
             assert!((b - e).abs() < 1e-13, "{back:?}");
         }
+    }
+
+    #[test]
+    fn example_normalize() {
+        let mut v = [3.0, 4.0, 0.0];
+        assert_eq!(normalize(&mut v), 5.0);
+        assert_eq!(v, [0.6, 0.8, 0.0]);
+    }
+
+    #[test]
+    fn example_mul_quat() {
+        let half_turn_z = [0.0, 0.0, 0.0, 1.0];
+        assert_eq!(mul_quat(&half_turn_z, &half_turn_z), [-1.0, 0.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn example_z_to_quat() {
+        let q = z_to_quat(&[0.0, 0.0, 1.0]);
+        assert_eq!(q, [1.0, 0.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn example_frame_compose() {
+        let parent = Frame {
+            pos: [1.0, 0.0, 0.0],
+            quat: [0.0, 0.0, 0.0, 1.0],
+        };
+        let child = Frame {
+            pos: [1.0, 0.0, 0.0],
+            quat: [1.0, 0.0, 0.0, 0.0],
+        };
+        assert_eq!(parent.compose(&child).pos, [0.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn example_eig3() {
+        let (moments, quat) = eig3(&[1.0, 3.0, 2.0, 0.0, 0.0, 0.0]);
+        assert_eq!(moments, [3.0, 2.0, 1.0]);
+        assert!(
+            (quat[0] * quat[0] + quat[1] * quat[1] + quat[2] * quat[2] + quat[3] * quat[3] - 1.0).abs()
+                < 1e-13
+        );
     }
 }

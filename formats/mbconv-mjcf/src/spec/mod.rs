@@ -1,15 +1,11 @@
-//! What MuJoCo's model compiler does with the numbers of an MJCF file, apart from XML: the
-//! compiler's arithmetic ([`arith`]), orientations and angle units ([`orientation`]), default
-//! classes ([`defaults`]), mass properties from geoms and `<inertial>` ([`inertia`]) and meshes
-//! (files, convex hull, volume and inertia: [`mesh`]).
+//! What both directions share: the arithmetic of MuJoCo's model compiler ([`arith`]), on plain
+//! arrays and in the compiler's order of operations. The reader computes frames, inertias and
+//! mesh properties with it (`import::compiler`); the writer uses its eigen decomposition to say
+//! how MuJoCo will diagonalise an inertia it writes (`export::lower`) and its smallest value
+//! (`MINVAL`) as the floor of a moving body's mass.
 //!
-//! These are learnt from MuJoCo's XML reference and read from its compiler's source
-//! (`src/user/user_objects.cc`, `src/user/user_util.cc`, `src/xml/xml_native_reader.cc` at
-//! the commit of the corpus), then written here; each function names the compiler step it
-//! follows.
+//! Learnt from MuJoCo's XML reference and read from its compiler's source
+//! (`src/user/user_util.cc` at the commit of the corpus), then written here; each function
+//! names the compiler step it follows.
 
-pub mod arith;
-pub mod defaults;
-pub mod inertia;
-pub mod mesh;
-pub mod orientation;
+pub(crate) mod arith;

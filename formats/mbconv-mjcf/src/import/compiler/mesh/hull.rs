@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 /// Why no hull could be made (MuJoCo's checks, made before its hull is built).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HullError {
+pub(crate) enum HullError {
     /// Fewer than four points.
     TooFew,
     /// Every point is at the same place.
@@ -236,15 +236,7 @@ impl Hull<'_> {
 }
 
 /// The hull of `points` as outward triangles (indices into `points`).
-///
-/// ```
-/// use mbconv_mjcf::spec::mesh::hull::hull;
-/// let cube: Vec<[f64; 3]> = (0..8).map(|i| [(i & 1) as f64, ((i >> 1) & 1) as f64, (i >> 2) as f64]).collect();
-/// let mut points = cube.clone();
-/// points.push([0.5, 0.5, 0.5]); // inside
-/// assert_eq!(hull(&points).unwrap().len(), 12);
-/// ```
-pub fn hull(points: &[[f64; 3]]) -> Result<Vec<[usize; 3]>, HullError> {
+pub(crate) fn hull(points: &[[f64; 3]]) -> Result<Vec<[usize; 3]>, HullError> {
     check(points)?;
     let extent = points
         .iter()
@@ -388,5 +380,15 @@ mod tests {
         assert_eq!(hull(&line), Err(HullError::Collinear));
         let plane: Vec<[f64; 3]> = (0..6).map(|i| [i as f64, (i * i) as f64, 0.0]).collect();
         assert_eq!(hull(&plane), Err(HullError::Coplanar));
+    }
+
+    #[test]
+    fn example_hull() {
+        let cube: Vec<[f64; 3]> = (0..8)
+            .map(|i| [(i & 1) as f64, ((i >> 1) & 1) as f64, (i >> 2) as f64])
+            .collect();
+        let mut points = cube.clone();
+        points.push([0.5, 0.5, 0.5]); // inside
+        assert_eq!(hull(&points).unwrap().len(), 12);
     }
 }

@@ -7,12 +7,12 @@
 //! `quat` of a default class or of the element itself. The checks and messages follow
 //! MuJoCo's (`axisangle too small`, `xaxis too small`, …).
 
-use super::arith::{EPS, cross, dot3, frame_to_quat, mul_quat, normalize, z_to_quat};
+use crate::spec::arith::{EPS, cross, dot3, frame_to_quat, mul_quat, normalize, z_to_quat};
 use std::fmt;
 
 /// Unit of the angles of a model (the compiler's `angle`; MuJoCo's default is degrees).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum AngleUnit {
+pub(crate) enum AngleUnit {
     /// Degrees (`angle="degree"`, the default).
     #[default]
     Degree,
@@ -22,13 +22,7 @@ pub enum AngleUnit {
 
 impl AngleUnit {
     /// Parses the compiler's `angle` value (`degree` or `radian`).
-    ///
-    /// ```
-    /// use mbconv_mjcf::spec::orientation::AngleUnit;
-    /// assert_eq!(AngleUnit::parse("radian"), Some(AngleUnit::Radian));
-    /// assert_eq!(AngleUnit::parse("rad"), None);
-    /// ```
-    pub fn parse(text: &str) -> Option<AngleUnit> {
+    pub(crate) fn parse(text: &str) -> Option<AngleUnit> {
         match text {
             "degree" => Some(AngleUnit::Degree),
             "radian" => Some(AngleUnit::Radian),
@@ -37,13 +31,7 @@ impl AngleUnit {
     }
 
     /// An angle of this unit in radians (MuJoCo's arithmetic: `a / 180 * π`).
-    ///
-    /// ```
-    /// use mbconv_mjcf::spec::orientation::AngleUnit;
-    /// assert_eq!(AngleUnit::Degree.to_radians(180.0), std::f64::consts::PI);
-    /// assert_eq!(AngleUnit::Radian.to_radians(2.0), 2.0);
-    /// ```
-    pub fn to_radians(self, angle: f64) -> f64 {
+    pub(crate) fn to_radians(self, angle: f64) -> f64 {
         match self {
             AngleUnit::Degree => angle / 180.0 * std::f64::consts::PI,
             AngleUnit::Radian => angle,
@@ -52,12 +40,7 @@ impl AngleUnit {
 
     /// A joint angle (range, `ref`, `springref`) in radians: MuJoCo converts those by
     /// multiplying with `π/180`, a different rounding from [`AngleUnit::to_radians`].
-    ///
-    /// ```
-    /// use mbconv_mjcf::spec::orientation::AngleUnit;
-    /// assert_eq!(AngleUnit::Degree.joint_to_radians(90.0), 90.0 * (std::f64::consts::PI / 180.0));
-    /// ```
-    pub fn joint_to_radians(self, angle: f64) -> f64 {
+    pub(crate) fn joint_to_radians(self, angle: f64) -> f64 {
         match self {
             AngleUnit::Degree => angle * (std::f64::consts::PI / 180.0),
             AngleUnit::Radian => angle,
@@ -68,7 +51,7 @@ impl AngleUnit {
 /// The compiler's `eulerseq`: three axes from `xyzXYZ`; lower case rotates about the moving
 /// (already rotated) axes, upper case about the fixed axes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EulerSeq([u8; 3]);
+pub(crate) struct EulerSeq([u8; 3]);
 
 impl Default for EulerSeq {
     fn default() -> Self {
@@ -78,30 +61,18 @@ impl Default for EulerSeq {
 
 impl EulerSeq {
     /// Parses a sequence: exactly three characters from `xyzXYZ`.
-    ///
-    /// ```
-    /// use mbconv_mjcf::spec::orientation::EulerSeq;
-    /// assert!(EulerSeq::parse("XYZ").is_some());
-    /// assert!(EulerSeq::parse("xyw").is_none());
-    /// assert!(EulerSeq::parse("xy").is_none());
-    /// ```
-    pub fn parse(text: &str) -> Option<EulerSeq> {
+    pub(crate) fn parse(text: &str) -> Option<EulerSeq> {
         let bytes = text.as_bytes();
         if bytes.len() != 3 || !bytes.iter().all(|b| b"xyzXYZ".contains(b)) {
             return None;
         }
         Some(EulerSeq([bytes[0], bytes[1], bytes[2]]))
     }
-
-    /// The sequence as written.
-    pub fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.0).unwrap_or("xyz")
-    }
 }
 
 /// An orientation alternative, values as written (angles in the model's unit).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Alternative {
+pub(crate) enum Alternative {
     /// `axisangle="x y z a"`.
     AxisAngle([f64; 4]),
     /// `xyaxes="x1 x2 x3 y1 y2 y3"`.
@@ -112,21 +83,10 @@ pub enum Alternative {
     Euler([f64; 3]),
 }
 
-impl Alternative {
-    /// The attribute that states this alternative.
-    pub fn attribute(&self) -> &'static str {
-        match self {
-            Alternative::AxisAngle(_) => "axisangle",
-            Alternative::XyAxes(_) => "xyaxes",
-            Alternative::ZAxis(_) => "zaxis",
-            Alternative::Euler(_) => "euler",
-        }
-    }
-}
-
 /// Why an orientation cannot be resolved (MuJoCo's words).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OrientationError {
+#[allow(clippy::enum_variant_names)] // named after MuJoCo's messages (`axisangle too small`, ...)
+pub(crate) enum OrientationError {
     /// The axis of `axisangle` has (nearly) zero length.
     AxisAngleTooSmall,
     /// The first axis of `xyaxes` has (nearly) zero length.
@@ -154,13 +114,11 @@ impl fmt::Display for OrientationError {
 impl std::error::Error for OrientationError {}
 
 /// The quaternion of an alternative (MuJoCo's `ResolveOrientation`).
-///
-/// ```
-/// use mbconv_mjcf::spec::orientation::{resolve, Alternative, AngleUnit, EulerSeq};
-/// let q = resolve(&Alternative::AxisAngle([0.0, 0.0, 2.0, 180.0]), AngleUnit::Degree, EulerSeq::default()).unwrap();
-/// assert!((q[3] - 1.0).abs() < 1e-15 && q[0].abs() < 1e-15);
-/// ```
-pub fn resolve(alt: &Alternative, unit: AngleUnit, seq: EulerSeq) -> Result<[f64; 4], OrientationError> {
+pub(crate) fn resolve(
+    alt: &Alternative,
+    unit: AngleUnit,
+    seq: EulerSeq,
+) -> Result<[f64; 4], OrientationError> {
     match *alt {
         Alternative::AxisAngle(v) => {
             let angle = unit.to_radians(v[3]);
@@ -223,12 +181,7 @@ pub fn resolve(alt: &Alternative, unit: AngleUnit, seq: EulerSeq) -> Result<[f64
 
 /// The orientation of a body, geom, site or inertial frame: `quat` normalised, then replaced by
 /// the alternative when there is one (the compiler's order for those elements).
-///
-/// ```
-/// use mbconv_mjcf::spec::orientation::{orientation, AngleUnit, EulerSeq};
-/// assert_eq!(orientation([2.0, 0.0, 0.0, 0.0], None, AngleUnit::Degree, EulerSeq::default()).unwrap(), [1.0, 0.0, 0.0, 0.0]);
-/// ```
-pub fn orientation(
+pub(crate) fn orientation(
     quat: [f64; 4],
     alt: Option<&Alternative>,
     unit: AngleUnit,
@@ -399,5 +352,63 @@ mod tests {
         )
         .unwrap();
         assert_eq!(q, [1.0, 0.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn example_angle_unit_parse() {
+        assert_eq!(AngleUnit::parse("radian"), Some(AngleUnit::Radian));
+        assert_eq!(AngleUnit::parse("rad"), None);
+    }
+
+    #[test]
+    fn example_angle_unit_to_radians() {
+        assert_eq!(AngleUnit::Degree.to_radians(180.0), std::f64::consts::PI);
+        assert_eq!(AngleUnit::Radian.to_radians(2.0), 2.0);
+    }
+
+    #[test]
+    fn example_angle_unit_joint_to_radians() {
+        assert_eq!(
+            AngleUnit::Degree.joint_to_radians(90.0),
+            90.0 * (std::f64::consts::PI / 180.0)
+        );
+    }
+
+    #[test]
+    fn example_euler_seq_parse() {
+        assert!(EulerSeq::parse("XYZ").is_some());
+        assert!(EulerSeq::parse("xyw").is_none());
+        assert!(EulerSeq::parse("xy").is_none());
+    }
+
+    #[test]
+    fn example_resolve() {
+        let q = resolve(
+            &Alternative::AxisAngle([0.0, 0.0, 2.0, 180.0]),
+            AngleUnit::Degree,
+            EulerSeq::default(),
+        )
+        .unwrap();
+        assert!((q[3] - 1.0).abs() < 1e-15 && q[0].abs() < 1e-15);
+    }
+
+    #[test]
+    fn example_orientation() {
+        assert_eq!(
+            orientation([2.0, 0.0, 0.0, 0.0], None, AngleUnit::Degree, EulerSeq::default()).unwrap(),
+            [1.0, 0.0, 0.0, 0.0]
+        );
+    }
+
+    #[test]
+    fn euler_is_in_degrees_by_default() {
+        // MJCF's default unit is degrees: euler="0 0 90" is a quarter turn about z.
+        let q = resolve(
+            &Alternative::Euler([0.0, 0.0, 90.0]),
+            AngleUnit::Degree,
+            EulerSeq::default(),
+        )
+        .unwrap();
+        assert!((q[0] - q[3]).abs() < 1e-15);
     }
 }

@@ -17,16 +17,16 @@ use std::collections::BTreeMap;
 
 /// Index of a class in a [`Classes`] tree; `0` is `main`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ClassId(pub usize);
+pub(crate) struct ClassId(pub usize);
 
 impl ClassId {
     /// The top-level class `main`.
-    pub const MAIN: ClassId = ClassId(0);
+    pub(crate) const MAIN: ClassId = ClassId(0);
 }
 
 /// Where a resolved value came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Origin {
+pub(crate) enum Origin {
     /// MuJoCo's built-in default (nothing in the file).
     Builtin,
     /// A `<default>` class, by name.
@@ -37,7 +37,7 @@ pub enum Origin {
 
 /// Why a class cannot be added (MuJoCo's words).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ClassError {
+pub(crate) enum ClassError {
     /// A nested `<default>` without a `class` attribute.
     #[error("empty class name")]
     Empty,
@@ -56,18 +56,8 @@ struct Class<V> {
 
 /// The default classes of a model, holding attribute values of any type `V` (the reader keeps
 /// the text with its position).
-///
-/// ```
-/// use mbconv_mjcf::spec::defaults::{Classes, ClassId, Origin};
-/// let mut classes: Classes<&str> = Classes::new();
-/// classes.set(ClassId::MAIN, "joint", "damping", "1");
-/// let arm = classes.add("arm", ClassId::MAIN).unwrap();
-/// classes.set(arm, "joint", "stiffness", "5");
-/// assert_eq!(classes.lookup(arm, "joint", "damping"), Some((&"1", Origin::Class("main".into()))));
-/// assert_eq!(classes.lookup(ClassId::MAIN, "joint", "stiffness"), None);
-/// ```
 #[derive(Debug, Clone)]
-pub struct Classes<V> {
+pub(crate) struct Classes<V> {
     classes: Vec<Class<V>>,
 }
 
@@ -79,7 +69,7 @@ impl<V> Default for Classes<V> {
 
 impl<V> Classes<V> {
     /// Only the class `main`, empty.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Classes {
             classes: vec![Class {
                 name: "main".into(),
@@ -90,7 +80,7 @@ impl<V> Classes<V> {
     }
 
     /// Adds a class nested in `parent`.
-    pub fn add(&mut self, name: &str, parent: ClassId) -> Result<ClassId, ClassError> {
+    pub(crate) fn add(&mut self, name: &str, parent: ClassId) -> Result<ClassId, ClassError> {
         if name.is_empty() {
             return Err(ClassError::Empty);
         }
@@ -106,28 +96,23 @@ impl<V> Classes<V> {
     }
 
     /// The class of a name.
-    pub fn find(&self, name: &str) -> Option<ClassId> {
+    pub(crate) fn find(&self, name: &str) -> Option<ClassId> {
         self.classes.iter().position(|c| c.name == name).map(ClassId)
     }
 
     /// The name of a class.
-    pub fn name(&self, id: ClassId) -> &str {
+    pub(crate) fn name(&self, id: ClassId) -> &str {
         &self.classes[id.0].name
     }
 
     /// The class a class is nested in (`None` for `main`).
-    pub fn parent(&self, id: ClassId) -> Option<ClassId> {
+    pub(crate) fn parent(&self, id: ClassId) -> Option<ClassId> {
         self.classes[id.0].parent
-    }
-
-    /// Every class, in the order added (`main` first).
-    pub fn ids(&self) -> impl Iterator<Item = ClassId> {
-        (0..self.classes.len()).map(ClassId)
     }
 
     /// Sets an attribute of an element kind in a class (the last setting wins, as when a
     /// class lists an element kind twice).
-    pub fn set(&mut self, class: ClassId, kind: &str, attribute: &str, value: V) {
+    pub(crate) fn set(&mut self, class: ClassId, kind: &str, attribute: &str, value: V) {
         self.classes[class.0]
             .values
             .entry(kind.to_string())
@@ -136,7 +121,7 @@ impl<V> Classes<V> {
     }
 
     /// The attributes a class itself sets for an element kind, by name.
-    pub fn own(&self, class: ClassId, kind: &str) -> impl Iterator<Item = (&str, &V)> {
+    pub(crate) fn own(&self, class: ClassId, kind: &str) -> impl Iterator<Item = (&str, &V)> {
         self.classes[class.0]
             .values
             .get(kind)
@@ -146,7 +131,7 @@ impl<V> Classes<V> {
     }
 
     /// The chain from `main` down to `class`.
-    pub fn chain(&self, class: ClassId) -> Vec<ClassId> {
+    pub(crate) fn chain(&self, class: ClassId) -> Vec<ClassId> {
         let mut chain = vec![class];
         let mut at = class;
         while let Some(parent) = self.parent(at) {
@@ -158,7 +143,7 @@ impl<V> Classes<V> {
     }
 
     /// The nearest value of an attribute along the chain of `class` and where it is set.
-    pub fn lookup(&self, class: ClassId, kind: &str, attribute: &str) -> Option<(&V, Origin)> {
+    pub(crate) fn lookup(&self, class: ClassId, kind: &str, attribute: &str) -> Option<(&V, Origin)> {
         self.chain(class).into_iter().rev().find_map(|c| {
             self.classes[c.0]
                 .values
@@ -170,7 +155,7 @@ impl<V> Classes<V> {
 
     /// Every value of an attribute along the chain, root first, each with its class: the
     /// layers of [`resolve_numbers`].
-    pub fn layers(&self, class: ClassId, kind: &str, attribute: &str) -> Vec<(&V, Origin)> {
+    pub(crate) fn layers(&self, class: ClassId, kind: &str, attribute: &str) -> Vec<(&V, Origin)> {
         self.chain(class)
             .into_iter()
             .filter_map(|c| {
@@ -184,44 +169,9 @@ impl<V> Classes<V> {
     }
 }
 
-/// The class an element uses: its own `class` attribute when it has one, otherwise the class
-/// in force where it stands (the enclosing body's or frame's `childclass`, inherited).
-///
-/// ```
-/// use mbconv_mjcf::spec::defaults::{element_class, Classes, ClassId};
-/// let mut classes: Classes<()> = Classes::new();
-/// let leg = classes.add("leg", ClassId::MAIN).unwrap();
-/// assert_eq!(element_class(&classes, Some("leg"), ClassId::MAIN), Ok(leg));
-/// assert_eq!(element_class(&classes, None, leg), Ok(leg));
-/// assert!(element_class(&classes, Some("arm"), ClassId::MAIN).is_err());
-/// ```
-pub fn element_class<V>(
-    classes: &Classes<V>,
-    own: Option<&str>,
-    in_force: ClassId,
-) -> Result<ClassId, String> {
-    match own {
-        None => Ok(in_force),
-        Some(name) => classes
-            .find(name)
-            .ok_or_else(|| format!("unknown default class name '{name}'")),
-    }
-}
-
 /// Resolves a numeric attribute by layers: `builtin` first, then each layer overwriting its
 /// leading numbers. Returns the numbers and, per number, its origin.
-///
-/// ```
-/// use mbconv_mjcf::spec::defaults::{resolve_numbers, Origin};
-/// let class = [1.0, 2.0, 3.0];
-/// let own = [0.5];
-/// let layers = [(&class[..], Origin::Class("main".into())), (&own[..], Origin::Element)];
-/// let (values, origins) = resolve_numbers(&[0.0; 3], &layers);
-/// assert_eq!(values, vec![0.5, 2.0, 3.0]);
-/// assert_eq!(origins[0], Origin::Element);
-/// assert_eq!(origins[2], Origin::Class("main".into()));
-/// ```
-pub fn resolve_numbers(builtin: &[f64], layers: &[(&[f64], Origin)]) -> (Vec<f64>, Vec<Origin>) {
+pub(crate) fn resolve_numbers(builtin: &[f64], layers: &[(&[f64], Origin)]) -> (Vec<f64>, Vec<Origin>) {
     let mut values = builtin.to_vec();
     let mut origins = vec![Origin::Builtin; builtin.len()];
     for (numbers, origin) in layers {
@@ -301,5 +251,32 @@ mod tests {
         let (values, origins) = resolve_numbers(&[0.0, 0.0], &[]);
         assert_eq!(values, vec![0.0, 0.0]);
         assert_eq!(origins, vec![Origin::Builtin, Origin::Builtin]);
+    }
+
+    #[test]
+    fn example_classes() {
+        let mut classes: Classes<&str> = Classes::new();
+        classes.set(ClassId::MAIN, "joint", "damping", "1");
+        let arm = classes.add("arm", ClassId::MAIN).unwrap();
+        classes.set(arm, "joint", "stiffness", "5");
+        assert_eq!(
+            classes.lookup(arm, "joint", "damping"),
+            Some((&"1", Origin::Class("main".into())))
+        );
+        assert_eq!(classes.lookup(ClassId::MAIN, "joint", "stiffness"), None);
+    }
+
+    #[test]
+    fn example_resolve_numbers() {
+        let class = [1.0, 2.0, 3.0];
+        let own = [0.5];
+        let layers = [
+            (&class[..], Origin::Class("main".into())),
+            (&own[..], Origin::Element),
+        ];
+        let (values, origins) = resolve_numbers(&[0.0; 3], &layers);
+        assert_eq!(values, vec![0.5, 2.0, 3.0]);
+        assert_eq!(origins[0], Origin::Element);
+        assert_eq!(origins[2], Origin::Class("main".into()));
     }
 }

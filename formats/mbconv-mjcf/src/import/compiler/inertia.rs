@@ -9,12 +9,12 @@
 //! compiler's `discardvisual` removes geoms with both zero before anything is computed.
 //! Meshes are weighed by [`super::mesh`].
 
-use super::arith::{EPS, eig3, global_inertia, offset_inertia};
+use crate::spec::arith::{EPS, eig3, global_inertia, offset_inertia};
 use std::f64::consts::PI;
 
 /// Geom types of MJCF (`type` attribute; `sphere` is the default).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GeomType {
+pub(crate) enum GeomType {
     /// Infinite plane (`size`: half extents for drawing, grid spacing).
     Plane,
     /// Height field (sizes come from the `<hfield>` asset).
@@ -37,13 +37,7 @@ pub enum GeomType {
 
 impl GeomType {
     /// Parses the `type` attribute.
-    ///
-    /// ```
-    /// use mbconv_mjcf::spec::inertia::GeomType;
-    /// assert_eq!(GeomType::parse("capsule"), Some(GeomType::Capsule));
-    /// assert_eq!(GeomType::parse("cone"), None);
-    /// ```
-    pub fn parse(text: &str) -> Option<GeomType> {
+    pub(crate) fn parse(text: &str) -> Option<GeomType> {
         Some(match text {
             "plane" => GeomType::Plane,
             "hfield" => GeomType::Hfield,
@@ -59,7 +53,7 @@ impl GeomType {
     }
 
     /// How many `size` numbers the type needs to be positive (MuJoCo's `mjGEOMINFO`).
-    pub fn size_count(self) -> usize {
+    pub(crate) fn size_count(self) -> usize {
         match self {
             GeomType::Plane => 3,
             GeomType::Hfield | GeomType::Mesh | GeomType::Sdf => 0,
@@ -72,7 +66,7 @@ impl GeomType {
 
 /// Whether a geom's mass fills its volume or lies on its surface (`shellinertia`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum InertiaKind {
+pub(crate) enum InertiaKind {
     /// Solid (the default).
     #[default]
     Volume,
@@ -82,12 +76,7 @@ pub enum InertiaKind {
 
 /// Volume (or, for a shell, surface area) of a primitive geom of half sizes `size`; `None` for
 /// meshes and signed distance fields, `0` for planes.
-///
-/// ```
-/// use mbconv_mjcf::spec::inertia::{volume, GeomType, InertiaKind};
-/// assert_eq!(volume(GeomType::Box, &[1.0, 1.0, 0.5], InertiaKind::Volume), Some(4.0));
-/// ```
-pub fn volume(kind: GeomType, size: &[f64; 3], inertia: InertiaKind) -> Option<f64> {
+pub(crate) fn volume(kind: GeomType, size: &[f64; 3], inertia: InertiaKind) -> Option<f64> {
     let shell = inertia == InertiaKind::Shell;
     let [a, b, c] = *size;
     Some(match kind {
@@ -126,12 +115,7 @@ pub fn volume(kind: GeomType, size: &[f64; 3], inertia: InertiaKind) -> Option<f
 /// Principal moments of a primitive geom of mass `mass` about its centre, in the geom frame
 /// (MuJoCo's formulas, including its split of a capsule into a cylinder and two hemispheres);
 /// zeros for planes, meshes and signed distance fields.
-///
-/// ```
-/// use mbconv_mjcf::spec::inertia::{diagonal_inertia, GeomType, InertiaKind};
-/// assert_eq!(diagonal_inertia(GeomType::Sphere, &[0.5, 0.0, 0.0], InertiaKind::Volume, 10.0), [1.0; 3]);
-/// ```
-pub fn diagonal_inertia(kind: GeomType, size: &[f64; 3], inertia: InertiaKind, mass: f64) -> [f64; 3] {
+pub(crate) fn diagonal_inertia(kind: GeomType, size: &[f64; 3], inertia: InertiaKind, mass: f64) -> [f64; 3] {
     let shell = inertia == InertiaKind::Shell;
     let [a, b, c] = *size;
     match kind {
@@ -253,7 +237,7 @@ pub fn diagonal_inertia(kind: GeomType, size: &[f64; 3], inertia: InertiaKind, m
 /// What a geom contributes to its body: mass, principal moments and the geom frame (in the
 /// body frame) they are expressed in.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct GeomMass {
+pub(crate) struct GeomMass {
     /// Mass (kg).
     pub mass: f64,
     /// Principal moments about the geom centre, geom axes.
@@ -266,7 +250,7 @@ pub struct GeomMass {
 
 /// Why a geom or body mass cannot be computed (MuJoCo's words).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum MassError {
+pub(crate) enum MassError {
     /// A negative mass, density or moment.
     #[error("mass, inertia or density are negative in geom")]
     NegativeGeom,
@@ -286,14 +270,7 @@ pub enum MassError {
 
 /// Mass and moments of a primitive geom: `mass` when given (the density follows from the
 /// volume; a geom without volume then weighs nothing), otherwise `density × volume`.
-///
-/// ```
-/// use mbconv_mjcf::spec::inertia::{geom_mass, GeomType, InertiaKind};
-/// let (mass, moments) = geom_mass(GeomType::Box, &[0.5, 0.5, 0.5], InertiaKind::Volume, None, 1000.0).unwrap();
-/// assert_eq!(mass, 1000.0);
-/// assert_eq!(moments[0], 1000.0 * 0.5 / 3.0);
-/// ```
-pub fn geom_mass(
+pub(crate) fn geom_mass(
     kind: GeomType,
     size: &[f64; 3],
     inertia: InertiaKind,
@@ -318,14 +295,7 @@ pub fn geom_mass(
 }
 
 /// Whether a geom of `group` with mass `mass` counts for its body's inertia.
-///
-/// ```
-/// use mbconv_mjcf::spec::inertia::counts_for_inertia;
-/// assert!(counts_for_inertia(3, [0, 5], 1.0));
-/// assert!(!counts_for_inertia(3, [0, 2], 1.0));
-/// assert!(!counts_for_inertia(0, [0, 5], 0.0));
-/// ```
-pub fn counts_for_inertia(group: i64, range: [i64; 2], mass: f64) -> bool {
+pub(crate) fn counts_for_inertia(group: i64, range: [i64; 2], mass: f64) -> bool {
     group >= range[0] && group <= range[1] && mass > EPS
 }
 
@@ -333,7 +303,7 @@ pub fn counts_for_inertia(group: i64, range: [i64; 2], mass: f64) -> bool {
 /// and the inertia about it, either principal moments in a rotated frame or a full tensor in
 /// body axes (the IR keeps either without the eigen decomposition MuJoCo adds).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct BodyMass {
+pub(crate) struct BodyMass {
     /// Mass (kg).
     pub mass: f64,
     /// Centre of mass in the body frame.
@@ -344,7 +314,7 @@ pub struct BodyMass {
 
 /// The two forms a body inertia comes in.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum BodyInertia {
+pub(crate) enum BodyInertia {
     /// Principal moments in axes rotated by `quat` from the body frame.
     Principal {
         /// The moments.
@@ -359,16 +329,7 @@ pub enum BodyInertia {
 /// Combines the geoms that count (see [`counts_for_inertia`]) the way the compiler does: none
 /// gives `None` (the body keeps whatever it had), one is copied (its frame becomes the inertial
 /// frame), several are summed about their common centre of mass.
-///
-/// ```
-/// use mbconv_mjcf::spec::inertia::{combine, BodyInertia, GeomMass};
-/// let g = |x: f64| GeomMass { mass: 1.0, inertia: [1.0; 3], pos: [x, 0.0, 0.0], quat: [1.0, 0.0, 0.0, 0.0] };
-/// let body = combine(&[g(-1.0), g(1.0)]).unwrap().unwrap();
-/// assert_eq!(body.mass, 2.0);
-/// assert_eq!(body.com, [0.0; 3]);
-/// assert_eq!(body.inertia, BodyInertia::Full([2.0, 4.0, 4.0, -0.0, -0.0, -0.0]));
-/// ```
-pub fn combine(geoms: &[GeomMass]) -> Result<Option<BodyMass>, MassError> {
+pub(crate) fn combine(geoms: &[GeomMass]) -> Result<Option<BodyMass>, MassError> {
     match geoms {
         [] => Ok(None),
         [one] => Ok(Some(BodyMass {
@@ -413,13 +374,7 @@ pub fn combine(geoms: &[GeomMass]) -> Result<Option<BodyMass>, MassError> {
 /// The body's inertia in principal axes, as the compiler stores it: a full tensor (several
 /// geoms, `fullinertia`) goes through [`eig3`](super::arith::eig3), whose accuracy (about
 /// 1e-8 relative) is MuJoCo's.
-///
-/// ```
-/// use mbconv_mjcf::spec::inertia::{principal, BodyInertia, BodyMass};
-/// let body = BodyMass { mass: 1.0, com: [0.0; 3], inertia: BodyInertia::Full([1.0, 2.0, 3.0, 0.0, 0.0, 0.0]) };
-/// assert!(matches!(principal(body).inertia, BodyInertia::Principal { moments: [3.0, 2.0, 1.0], .. }));
-/// ```
-pub fn principal(body: BodyMass) -> BodyMass {
+pub(crate) fn principal(body: BodyMass) -> BodyMass {
     match body.inertia {
         BodyInertia::Full(t) => {
             let (moments, quat) = eig3(&t);
@@ -434,13 +389,7 @@ pub fn principal(body: BodyMass) -> BodyMass {
 
 /// Checks a `fullinertia` as the compiler does (its smallest principal moment must reach
 /// [`EPS`]).
-///
-/// ```
-/// use mbconv_mjcf::spec::inertia::check_full_inertia;
-/// assert!(check_full_inertia(&[1.0, 1.0, 1.0, 0.0, 0.0, 0.0]).is_ok());
-/// assert!(check_full_inertia(&[1.0, 1.0, 0.0, 0.0, 0.0, 0.0]).is_err());
-/// ```
-pub fn check_full_inertia(tensor: &[f64; 6]) -> Result<(), MassError> {
+pub(crate) fn check_full_inertia(tensor: &[f64; 6]) -> Result<(), MassError> {
     let (values, _) = eig3(tensor);
     if values[2] < EPS {
         Err(MassError::NotPositive)
@@ -453,15 +402,7 @@ pub fn check_full_inertia(tensor: &[f64; 6]) -> Result<(), MassError> {
 /// `boundinertia` as lower bounds (on the principal moments), the negative check, and the
 /// triangle inequality, either refused or, with `balanceinertia`, replaced by the mean moment.
 /// Returns the corrected properties and whether anything changed.
-///
-/// ```
-/// use mbconv_mjcf::spec::inertia::{finish, BodyInertia, BodyMass};
-/// let body = BodyMass { mass: 0.0, com: [0.0; 3], inertia: BodyInertia::Principal { moments: [0.0; 3], quat: [1.0, 0.0, 0.0, 0.0] } };
-/// let (fixed, changed) = finish(body, 0.1, 0.01, false).unwrap();
-/// assert!(changed);
-/// assert_eq!(fixed.mass, 0.1);
-/// ```
-pub fn finish(
+pub(crate) fn finish(
     body: BodyMass,
     boundmass: f64,
     boundinertia: f64,
@@ -709,5 +650,93 @@ mod tests {
             check_full_inertia(&[1.0, 1.0, 1.0, 1.0, 0.0, 0.0]),
             Err(MassError::NotPositive)
         );
+    }
+
+    #[test]
+    fn example_geom_type_parse() {
+        assert_eq!(GeomType::parse("capsule"), Some(GeomType::Capsule));
+        assert_eq!(GeomType::parse("cone"), None);
+    }
+
+    #[test]
+    fn example_volume() {
+        assert_eq!(
+            volume(GeomType::Box, &[1.0, 1.0, 0.5], InertiaKind::Volume),
+            Some(4.0)
+        );
+    }
+
+    #[test]
+    fn example_diagonal_inertia() {
+        assert_eq!(
+            diagonal_inertia(GeomType::Sphere, &[0.5, 0.0, 0.0], InertiaKind::Volume, 10.0),
+            [1.0; 3]
+        );
+    }
+
+    #[test]
+    fn example_geom_mass() {
+        let (mass, moments) =
+            geom_mass(GeomType::Box, &[0.5, 0.5, 0.5], InertiaKind::Volume, None, 1000.0).unwrap();
+        assert_eq!(mass, 1000.0);
+        assert_eq!(moments[0], 1000.0 * 0.5 / 3.0);
+    }
+
+    #[test]
+    fn example_counts_for_inertia() {
+        assert!(counts_for_inertia(3, [0, 5], 1.0));
+        assert!(!counts_for_inertia(3, [0, 2], 1.0));
+        assert!(!counts_for_inertia(0, [0, 5], 0.0));
+    }
+
+    #[test]
+    fn example_combine() {
+        let g = |x: f64| GeomMass {
+            mass: 1.0,
+            inertia: [1.0; 3],
+            pos: [x, 0.0, 0.0],
+            quat: [1.0, 0.0, 0.0, 0.0],
+        };
+        let body = combine(&[g(-1.0), g(1.0)]).unwrap().unwrap();
+        assert_eq!(body.mass, 2.0);
+        assert_eq!(body.com, [0.0; 3]);
+        assert_eq!(body.inertia, BodyInertia::Full([2.0, 4.0, 4.0, -0.0, -0.0, -0.0]));
+    }
+
+    #[test]
+    fn example_principal() {
+        let body = BodyMass {
+            mass: 1.0,
+            com: [0.0; 3],
+            inertia: BodyInertia::Full([1.0, 2.0, 3.0, 0.0, 0.0, 0.0]),
+        };
+        assert!(matches!(
+            principal(body).inertia,
+            BodyInertia::Principal {
+                moments: [3.0, 2.0, 1.0],
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn example_check_full_inertia() {
+        assert!(check_full_inertia(&[1.0, 1.0, 1.0, 0.0, 0.0, 0.0]).is_ok());
+        assert!(check_full_inertia(&[1.0, 1.0, 0.0, 0.0, 0.0, 0.0]).is_err());
+    }
+
+    #[test]
+    fn example_finish() {
+        let body = BodyMass {
+            mass: 0.0,
+            com: [0.0; 3],
+            inertia: BodyInertia::Principal {
+                moments: [0.0; 3],
+                quat: [1.0, 0.0, 0.0, 0.0],
+            },
+        };
+        let (fixed, changed) = finish(body, 0.1, 0.01, false).unwrap();
+        assert!(changed);
+        assert_eq!(fixed.mass, 0.1);
     }
 }

@@ -10,6 +10,6 @@
 //! written pose put it, so the IR keeps the file's coordinates and the written pose, and only
 //! the mass is taken at the offset frame.
 
-pub mod decode;
-pub mod hull;
-pub mod mass;
+pub(crate) mod decode;
+pub(crate) mod hull;
+pub(crate) mod mass;

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 /// Triangles over single-precision vertices, as a decoder hands them to the compiler.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct RawMesh {
+pub(crate) struct RawMesh {
     /// Vertex positions in the file's coordinates.
     pub vertices: Vec<[f32; 3]>,
     /// Triangles as vertex indices (not checked against `vertices` here: the compiler checks).
@@ -17,7 +17,7 @@ pub struct RawMesh {
 
 /// Which decoder a file goes to, by its extension (MuJoCo's content types).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MeshFormat {
+pub(crate) enum MeshFormat {
     /// `.stl`
     Stl,
     /// `.obj`
@@ -28,13 +28,7 @@ pub enum MeshFormat {
 
 impl MeshFormat {
     /// The decoder for a file name, `None` when MuJoCo has none.
-    ///
-    /// ```
-    /// use mbconv_mjcf::spec::mesh::decode::MeshFormat;
-    /// assert_eq!(MeshFormat::of("meshes/link.STL"), Some(MeshFormat::Stl));
-    /// assert_eq!(MeshFormat::of("part.dae"), None);
-    /// ```
-    pub fn of(file: &str) -> Option<MeshFormat> {
+    pub(crate) fn of(file: &str) -> Option<MeshFormat> {
         let ext = file.rsplit_once('.')?.1;
         match ext {
             "stl" | "STL" => Some(MeshFormat::Stl),
@@ -46,7 +40,7 @@ impl MeshFormat {
 }
 
 /// Decodes `bytes` of a file in `format`; the error is MuJoCo's reason.
-pub fn decode(format: MeshFormat, bytes: &[u8], negative_scale: bool) -> Result<RawMesh, String> {
+pub(crate) fn decode(format: MeshFormat, bytes: &[u8], negative_scale: bool) -> Result<RawMesh, String> {
     match format {
         MeshFormat::Stl => stl(bytes),
         MeshFormat::Obj => obj(bytes),
@@ -63,13 +57,7 @@ fn i32_at(bytes: &[u8], at: usize) -> i32 {
 }
 
 /// Binary STL: an 80-byte header, a triangle count (1 to 200000), then 50 bytes a triangle.
-///
-/// ```
-/// use mbconv_mjcf::spec::mesh::decode::stl;
-/// let ascii = "solid cube\n  facet normal 0 0 1\n    outer loop\n      vertex 0 0 0\n".repeat(4);
-/// assert!(stl(ascii.as_bytes()).unwrap_err().contains("ASCII"));
-/// ```
-pub fn stl(bytes: &[u8]) -> Result<RawMesh, String> {
+pub(crate) fn stl(bytes: &[u8]) -> Result<RawMesh, String> {
     if bytes.is_empty() {
         return Err("STL file is empty".into());
     }
@@ -115,13 +103,7 @@ pub fn stl(bytes: &[u8]) -> Result<RawMesh, String> {
 /// negative indices, `v/vt/vn` forms), triangulated as MuJoCo's loader does (measured against
 /// MuJoCo 4.0 on non-planar quads and pentagons): a quad along its shorter diagonal (`0-2`
 /// unless `1-3` is shorter), a larger polygon as a fan from its first corner.
-///
-/// ```
-/// use mbconv_mjcf::spec::mesh::decode::obj;
-/// let m = obj(b"v 0 0 0\nv 1 0 0\nv 1 1 0.5\nv 0 1 0\nf 1 2 3 4\n").unwrap();
-/// assert_eq!(m.faces, [[0, 1, 3], [1, 2, 3]]);
-/// ```
-pub fn obj(bytes: &[u8]) -> Result<RawMesh, String> {
+pub(crate) fn obj(bytes: &[u8]) -> Result<RawMesh, String> {
     let text = String::from_utf8_lossy(bytes);
     let mut mesh = RawMesh::default();
     // tinyobjloader, which MuJoCo uses, starts a new shape at an `o` or `g` line that follows
@@ -200,7 +182,7 @@ pub fn obj(bytes: &[u8]) -> Result<RawMesh, String> {
 
 /// MuJoCo's binary `.msh`: four counts (vertices, normals, texture coordinates, faces), then
 /// the arrays; a left-handed scale reverses the faces' winding at load, as MuJoCo does.
-pub fn msh(bytes: &[u8], negative_scale: bool) -> Result<RawMesh, String> {
+pub(crate) fn msh(bytes: &[u8], negative_scale: bool) -> Result<RawMesh, String> {
     if bytes.is_empty() {
         return Err("MSH file is empty".into());
     }
@@ -305,5 +287,23 @@ mod tests {
         assert_eq!(msh(&b, true).unwrap().faces, [[0, 2, 1]]);
         b.pop();
         assert!(msh(&b, false).unwrap_err().contains("unexpected file size"));
+    }
+
+    #[test]
+    fn example_mesh_format_of() {
+        assert_eq!(MeshFormat::of("meshes/link.STL"), Some(MeshFormat::Stl));
+        assert_eq!(MeshFormat::of("part.dae"), None);
+    }
+
+    #[test]
+    fn example_stl() {
+        let ascii = "solid cube\n  facet normal 0 0 1\n    outer loop\n      vertex 0 0 0\n".repeat(4);
+        assert!(stl(ascii.as_bytes()).unwrap_err().contains("ASCII"));
+    }
+
+    #[test]
+    fn example_obj() {
+        let m = obj(b"v 0 0 0\nv 1 0 0\nv 1 1 0.5\nv 0 1 0\nf 1 2 3 4\n").unwrap();
+        assert_eq!(m.faces, [[0, 1, 3], [1, 2, 3]]);
     }
 }

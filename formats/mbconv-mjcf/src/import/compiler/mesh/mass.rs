@@ -12,7 +12,7 @@ use crate::spec::arith::{MINVAL, eig3, normalize, quat_to_mat};
 
 /// `<mesh inertia=...>`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum MeshInertia {
+pub(crate) enum MeshInertia {
     /// Volume of the convex hull.
     Convex,
     /// Signed volume of the mesh (closed, consistently oriented).
@@ -26,12 +26,7 @@ pub enum MeshInertia {
 
 impl MeshInertia {
     /// Parses the attribute.
-    ///
-    /// ```
-    /// use mbconv_mjcf::spec::mesh::mass::MeshInertia;
-    /// assert_eq!(MeshInertia::parse("shell"), Some(MeshInertia::Shell));
-    /// ```
-    pub fn parse(word: &str) -> Option<MeshInertia> {
+    pub(crate) fn parse(word: &str) -> Option<MeshInertia> {
         Some(match word {
             "convex" => MeshInertia::Convex,
             "exact" => MeshInertia::Exact,
@@ -44,7 +39,7 @@ impl MeshInertia {
 
 /// The mesh asset's own transformation of its vertices.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MeshTransform {
+pub(crate) struct MeshTransform {
     /// `scale`.
     pub scale: [f64; 3],
     /// `refpos`: subtracted from every vertex first.
@@ -65,7 +60,7 @@ impl Default for MeshTransform {
 
 /// What the compiler keeps of a mesh for mass and placement.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MeshMass {
+pub(crate) struct MeshMass {
     /// Volume (area for a shell) a geom's density multiplies.
     pub volume: f64,
     /// Centre of mass in the mesh's (transformed) coordinates: where the compiler moves the
@@ -82,13 +77,7 @@ pub struct MeshMass {
 impl MeshMass {
     /// Principal moments of a geom of mass `mass` made of this mesh (MuJoCo's geom inertia
     /// from the equivalent box).
-    ///
-    /// ```
-    /// use mbconv_mjcf::spec::mesh::mass::MeshMass;
-    /// let m = MeshMass { volume: 8.0, pos: [0.0; 3], quat: [1.0, 0.0, 0.0, 0.0], boxsz: [1.0; 3], aamm: [-1.0, -1.0, -1.0, 1.0, 1.0, 1.0] };
-    /// assert_eq!(m.moments(3.0), [2.0; 3]);
-    /// ```
-    pub fn moments(&self, mass: f64) -> [f64; 3] {
+    pub(crate) fn moments(&self, mass: f64) -> [f64; 3] {
         let b = self.boxsz;
         [
             mass * (b[1] * b[1] + b[2] * b[2]) / 3.0,
@@ -100,7 +89,7 @@ impl MeshMass {
 
 /// Why the compiler refuses a mesh (MuJoCo's messages, without the mesh name).
 #[derive(Debug, Clone, PartialEq)]
-pub enum MeshError {
+pub(crate) enum MeshError {
     /// A face names a vertex that does not exist.
     BadIndex {
         /// The face (0-based).
@@ -179,16 +168,7 @@ fn triangle(a: &[f64; 3], b: &[f64; 3], c: &[f64; 3]) -> (f64, [f64; 3], [f64; 3
 
 /// Computes what the compiler keeps of a mesh of single-precision `vertices` and `faces`
 /// (empty: the convex hull's).
-///
-/// ```
-/// use mbconv_mjcf::spec::mesh::mass::{process, MeshInertia, MeshTransform};
-/// // A unit cube given by its corners only: the faces come from the hull.
-/// let v: Vec<[f32; 3]> = (0..8).map(|i| [(i & 1) as f32, ((i >> 1) & 1) as f32, (i >> 2) as f32]).collect();
-/// let m = process(&v, &[], MeshTransform::default(), MeshInertia::Legacy).unwrap();
-/// assert!((m.volume - 1.0).abs() < 1e-12);
-/// assert!((m.pos[0] - 0.5).abs() < 1e-12);
-/// ```
-pub fn process(
+pub(crate) fn process(
     vertices: &[[f32; 3]],
     faces: &[[i64; 3]],
     transform: MeshTransform,
@@ -402,7 +382,7 @@ pub fn process(
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::spec::inertia::{GeomType, InertiaKind, geom_mass};
+    use crate::import::compiler::inertia::{GeomType, InertiaKind, geom_mass};
 
     /// A box of half sizes `h` centred at `c`, as 12 outward triangles.
     fn cuboid(h: [f32; 3], c: [f32; 3]) -> (Vec<[f32; 3]>, Vec<[i64; 3]>) {
@@ -517,5 +497,33 @@ mod tests {
             process(&flat, &[], MeshTransform::default(), MeshInertia::Legacy),
             Err(MeshError::Hull(HullError::Coplanar))
         );
+    }
+
+    #[test]
+    fn example_mesh_inertia_parse() {
+        assert_eq!(MeshInertia::parse("shell"), Some(MeshInertia::Shell));
+    }
+
+    #[test]
+    fn example_mesh_mass_moments() {
+        let m = MeshMass {
+            volume: 8.0,
+            pos: [0.0; 3],
+            quat: [1.0, 0.0, 0.0, 0.0],
+            boxsz: [1.0; 3],
+            aamm: [-1.0, -1.0, -1.0, 1.0, 1.0, 1.0],
+        };
+        assert_eq!(m.moments(3.0), [2.0; 3]);
+    }
+
+    #[test]
+    fn example_process() {
+        // A unit cube given by its corners only: the faces come from the hull.
+        let v: Vec<[f32; 3]> = (0..8)
+            .map(|i| [(i & 1) as f32, ((i >> 1) & 1) as f32, (i >> 2) as f32])
+            .collect();
+        let m = process(&v, &[], MeshTransform::default(), MeshInertia::Legacy).unwrap();
+        assert!((m.volume - 1.0).abs() < 1e-12);
+        assert!((m.pos[0] - 0.5).abs() < 1e-12);
     }
 }
