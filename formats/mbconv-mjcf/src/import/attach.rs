@@ -4,8 +4,11 @@
 //! elements are read with their own model's default classes, `<compiler>` settings and assets,
 //! as MuJoCo compiles them; this module loads the models and switches the reader between them.
 
-use super::{Compiler, Reader, meshes::MeshAsset, values::Values};
+use super::bodies::{Items, Place};
+use super::{Compiler, Reader, assets::MeshAsset, values::Values};
+use crate::import::compiler::defaults::ClassId;
 use crate::raw::{self, Document, Element};
+use crate::spec::arith::normalize;
 use mbconv_ir::format::Source;
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::report::{Category, Severity};
@@ -181,4 +184,103 @@ impl<'d> Reader<'d> {
         }
         Ok(())
     }
+}
+
+impl<'d> Reader<'d> {
+    /// `<attach model body|frame prefix>`: the named body of the model (with its subtree) or
+    /// its named frame (with what it holds) placed here, read with that model's classes,
+    /// compiler settings and assets, every name prefixed (before any `<replicate>` suffix).
+    pub(super) fn attach(
+        &mut self,
+        c: &'d Element,
+        place: Place,
+        items: &mut Items<'d>,
+        world: bool,
+    ) -> SourceResult<()> {
+        let Some(model_attr) = c.attr("model") else {
+            return Err(self.error(&c.loc, "attach", "required attribute missing: 'model'"));
+        };
+        let Some(&(_, k)) = self.models.iter().find(|(n, _)| *n == model_attr.value) else {
+            return Err(self.error(
+                &model_attr.loc,
+                "attach",
+                format!(
+                    "could not find model '{}' (no <model> asset of that name)",
+                    model_attr.value
+                ),
+            ));
+        };
+        let prefix = format!(
+            "{}{}",
+            self.prefixes[place.prefix],
+            c.value("prefix").unwrap_or("")
+        );
+        self.prefixes.push(prefix);
+        let inner = Place {
+            class: ClassId::MAIN,
+            model: k,
+            prefix: self.prefixes.len() - 1,
+            ..place
+        };
+        let root = self.model_root(k);
+        let (kind, wanted) = match (c.attr("body"), c.attr("frame")) {
+            (Some(b), None) => ("body", b),
+            (None, Some(f)) => ("frame", f),
+            _ => {
+                return Err(self.error(
+                    &c.loc,
+                    "attach",
+                    "an attach names either a body or a frame of the model",
+                ));
+            }
+        };
+        let found = root
+            .children_named("worldbody")
+            .find_map(|w| find_named(w, kind, &wanted.value));
+        let Some(element) = found else {
+            return Err(self.error(
+                &wanted.loc,
+                "attach",
+                format!(
+                    "could not find {kind} '{}' in model '{}'",
+                    wanted.value, model_attr.value
+                ),
+            ));
+        };
+        if kind == "body" {
+            items.bodies.push((element, inner));
+            return Ok(());
+        }
+        self.in_model(k, |r| {
+            let local = r.own_orientation(element, true)?;
+            let mut frame = inner.frame.compose(&local);
+            normalize(&mut frame.quat);
+            let class = r.childclass(element, ClassId::MAIN)?;
+            r.collect(
+                element,
+                Place {
+                    frame,
+                    class,
+                    ..inner
+                },
+                items,
+                world,
+            )
+        })
+    }
+}
+
+/// The first `kind` element named `name` below `e` (bodies and frames searched in order).
+pub(super) fn find_named<'d>(e: &'d Element, kind: &str, name: &str) -> Option<&'d Element> {
+    for c in &e.children {
+        if c.name == kind && c.value("name") == Some(name) {
+            return Some(c);
+        }
+        if matches!(c.name.as_str(), "body" | "frame" | "replicate")
+            && let Some(found) = find_named(c, kind, name)
+        {
+            return Some(found);
+        }
+    }
+    None
 }

@@ -1,8 +1,8 @@
-//! `<mesh>` assets: what each says (file or inline vertices and faces, `scale`, `refpos`,
+//! `<asset>`: materials (their colour) and `<mesh>` assets: what each says (file or inline vertices and faces, `scale`, `refpos`,
 //! `refquat`, `inertia`), and, when a geom needs it (its mass, or a primitive fitted to the
 //! mesh), the mesh decoded and processed as MuJoCo's compiler does, once per asset.
 
-use super::Reader;
+use super::{Reader, verbatim};
 use crate::import::compiler::defaults::ClassId;
 use crate::import::compiler::mesh::decode::{self, MeshFormat, RawMesh};
 use crate::import::compiler::mesh::mass::{MeshInertia, MeshMass, MeshTransform, process};
@@ -23,6 +23,31 @@ pub(crate) struct MeshAsset<'d> {
 }
 
 impl<'d> Reader<'d> {
+    /// `<asset>`: materials (name and colour) and meshes; the section is kept verbatim for the
+    /// main model.
+    pub(super) fn assets(&mut self, a: &'d Element) -> SourceResult<()> {
+        for e in &a.children {
+            match e.name.as_str() {
+                "material" => {
+                    let class = self.class_of(e, ClassId::MAIN)?;
+                    let rgba = self
+                        .values
+                        .vector(e, "material", class, "rgba", &[1.0, 1.0, 1.0, 1.0], true)?
+                        .0;
+                    let name = e.value("name").unwrap_or_default().to_string();
+                    self.materials.push((name, [rgba[0], rgba[1], rgba[2], rgba[3]]));
+                }
+                "mesh" => self.mesh_asset(e)?,
+                _ => {}
+            }
+        }
+        if self.current == 0 {
+            let kept = verbatim(a);
+            self.append_extra("mjcf.asset", kept);
+        }
+        Ok(())
+    }
+
     /// Reads a `<mesh>` asset's attributes (the file is decoded only when needed).
     pub(super) fn mesh_asset(&mut self, e: &'d Element) -> SourceResult<()> {
         let class = self.class_of(e, ClassId::MAIN)?;

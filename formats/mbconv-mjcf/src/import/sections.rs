@@ -1,0 +1,152 @@
+//! The sections of `<mujoco>` the IR has no typed home for (tendons, contact, sensors, visual
+//! settings, ...), kept verbatim as `mjcf.*` extras and reported, and `<actuator>`, whose joint
+//! motors become IR motors.
+
+use super::{Reader, verbatim};
+use crate::import::compiler::defaults::ClassId;
+use crate::raw::Element;
+use mbconv_ir::format::kit::SourceResult;
+use mbconv_ir::report::{Category, Severity};
+use mbconv_ir::{Extras, JointKind, Motor, MotorActuation, MotorTarget, MotorType, TimeFunction};
+
+impl<'d> Reader<'d> {
+    /// Sections the IR has no typed home for: kept verbatim, with a finding per section
+    /// saying what a simulation without them lacks.
+    pub(super) fn keep_sections(&mut self) -> SourceResult<()> {
+        let root = self.root;
+        for e in &root.children {
+            let (code, severity, category, what) = match e.name.as_str() {
+                "actuator" if !e.children.is_empty() => {
+                    let v = verbatim(e);
+                    self.append_extra("mjcf.actuator", v);
+                    self.actuators(e)?;
+                    continue;
+                }
+                "tendon" if !e.children.is_empty() => (
+                    "tendon_kept",
+                    Severity::Warning,
+                    Category::Dropped,
+                    "tendons are kept as mjcf.tendon extras only; their coupling, springs and limits act in MuJoCo, not in the IR model",
+                ),
+                "contact" if !e.children.is_empty() => (
+                    "contact_kept",
+                    Severity::Info,
+                    Category::Ignored,
+                    "contact <exclude>/<pair> are kept as mjcf.contact extras; the IR has no contact filter",
+                ),
+                "sensor" if !e.children.is_empty() => (
+                    "sensor_kept",
+                    Severity::Info,
+                    Category::Ignored,
+                    "sensors are kept as mjcf.sensor extras",
+                ),
+                "visual" | "statistic" | "size" | "custom" | "extension" | "deformable" | "keyframe" => {
+                    let v = verbatim(e);
+                    self.append_extra(&format!("mjcf.{}", e.name), v);
+                    continue;
+                }
+                "compiler" | "default" | "asset" | "option" | "worldbody" | "equality" | "actuator"
+                | "tendon" | "contact" | "sensor" => continue,
+                other => {
+                    return Err(self.error(
+                        &e.loc,
+                        "element",
+                        format!("unrecognized element <{other}> in <mujoco>"),
+                    ));
+                }
+            };
+            let v = verbatim(e);
+            self.append_extra(&format!("mjcf.{}", e.name), v);
+            let loc = e.loc.clone();
+            self.finding(
+                code,
+                severity,
+                category,
+                "",
+                Some(&loc),
+                format!("{} ({} elements)", what, e.children.len()),
+            );
+        }
+        Ok(())
+    }
+
+    /// `<actuator>`: a `motor` on a hinge or slide joint becomes an IR force motor on that
+    /// coordinate at MuJoCo's initial control, zero (its force is `gear · ctrl`); servos
+    /// (`position`, `velocity`, …), `general` and actuators on tendons or sites are kept in the
+    /// `mjcf.actuator` extra and reported.
+    pub(super) fn actuators(&mut self, section: &'d Element) -> SourceResult<()> {
+        let mut dropped = Vec::new();
+        for (i, a) in section.children.iter().enumerate() {
+            let class = self.class_of(a, ClassId::MAIN)?;
+            let joint = a
+                .value("joint")
+                .and_then(|j| self.model.joints.iter().find(|x| x.name == j));
+            let motor_type = match joint.map(|j| &j.kind) {
+                Some(JointKind::Revolute { .. }) => Some(MotorType::Rotation),
+                Some(JointKind::Prismatic { .. }) => Some(MotorType::Linear),
+                _ => None,
+            };
+            // A control range that excludes zero clamps the initial control away from it.
+            let range = self
+                .values
+                .vector(a, "actuator", class, "ctrlrange", &[0.0, 0.0], true)?
+                .0;
+            let clamps = range[0] < range[1] && (range[0] > 0.0 || range[1] < 0.0);
+            match (a.name.as_str(), motor_type) {
+                ("motor", Some(motor_type)) if !clamps => {
+                    let joint = a.value("joint").unwrap_or_default().to_string();
+                    let wanted = a
+                        .value("name")
+                        .map_or_else(|| format!("actuator{i}"), str::to_string);
+                    let name = self.session.unique_name("motors", &wanted, "mjcf");
+                    let mut extras = Extras::default();
+                    extras.insert("mjcf.actuator", verbatim(a));
+                    self.model.motors.push(Motor {
+                        name: name.clone(),
+                        motor_type,
+                        actuation: MotorActuation::Force,
+                        target: MotorTarget::Joint { joint, dof: 0 },
+                        function: TimeFunction::Constant { value: 0.0 },
+                        extras,
+                    });
+                    let path = mbconv_ir::report::path::item("motors", &name);
+                    self.record(&path, &a.loc);
+                }
+                _ => dropped.push(a),
+            }
+        }
+        if !self.model.motors.is_empty() {
+            self.finding(
+                "actuator_zero_control",
+                Severity::Info,
+                Category::Note,
+                "",
+                Some(&section.loc),
+                format!(
+                    "{} joint motor(s) read as force motors at MuJoCo's initial control (zero force); the control signal is not part of the model",
+                    self.model.motors.len()
+                ),
+            );
+        }
+        if let Some(first) = dropped.first() {
+            let names: Vec<String> = dropped
+                .iter()
+                .map(|a| a.value("name").map_or_else(|| a.name.clone(), str::to_string))
+                .collect();
+            let loc = first.loc.clone();
+            self.finding(
+                "actuator_kept",
+                Severity::Warning,
+                Category::Dropped,
+                "",
+                Some(&loc),
+                format!(
+                    "{} actuator(s) kept as mjcf.actuator extras only (servos, general actuators, tendon or site transmissions, or a control range excluding zero): {}",
+                    dropped.len(),
+                    names.join(", ")
+                ),
+            );
+        }
+        Ok(())
+    }
+}
