@@ -173,6 +173,8 @@ impl<'d> Reader<'d> {
         })
     }
 
+    /// A `<body>` under `parent` (whose world frame is `parent_world`): the IR body with its
+    /// shapes, frames and mass, its joints (helper bodies for a chain), then its children.
     pub(super) fn body(
         &mut self,
         e: &'d Element,
@@ -208,6 +210,32 @@ impl<'d> Reader<'d> {
 
         let mut body = Body::new(name.clone());
         body.pose = pose(&world);
+        self.body_attributes(e, &mut body, &body_path)?;
+        let mass = self.body_mass(e, &items, &mut body, own, &body_path)?;
+        for (s, p) in items.sites.clone() {
+            let frame = self.in_model(p.model, |r| r.site(s, p, &body_path))?;
+            body.frames.push(frame);
+        }
+        // Free-joint alignment: the body frame moves to the inertial frame.
+        let mut world = world;
+        let mut local = local;
+        self.align_free(&items, &mass, &mut body, (&mut world, &mut local), &body_path)?;
+        if !items.kept.is_empty() {
+            body.extras
+                .insert("mjcf.kept", Value::List(std::mem::take(&mut items.kept)));
+        }
+        self.body_joints(&items.joints, &parent, &mut body, local, world)?;
+        self.model.bodies.push(body);
+
+        for (b, p) in items.bodies {
+            self.in_model(p.model, |r| r.body(b, p, BodyRef::body(name.clone()), world))?;
+        }
+        Ok(())
+    }
+
+    /// A body's attributes beyond its place, kept as `mjcf.*` extras (`gravcomp` reported).
+    fn body_attributes(&mut self, e: &'d Element, body: &mut Body, body_path: &str) -> SourceResult<()> {
+        let name = body.name.clone();
         for a in &e.attrs {
             match a.name.as_str() {
                 "name" | "pos" | "quat" | "axisangle" | "xyaxes" | "zaxis" | "euler" | "childclass"
@@ -232,12 +260,26 @@ impl<'d> Reader<'d> {
                 "gravcomp",
                 Severity::Warning,
                 Category::Dropped,
-                &body_path,
+                body_path,
                 Some(&loc),
                 format!("body '{name}': gravity compensation (gravcomp) is kept as an extra only"),
             );
         }
+        Ok(())
+    }
 
+    /// A body's shapes from its geoms, and its mass as the compiler leaves it: from the geoms
+    /// or its `<inertial>` (as `inertiafromgeom` says), bounded and balanced as the compiler's
+    /// settings say.
+    fn body_mass(
+        &mut self,
+        e: &'d Element,
+        items: &Items<'d>,
+        body: &mut Body,
+        own: Frame,
+        body_path: &str,
+    ) -> SourceResult<BodyMass> {
+        let name = body.name.clone();
         // Geoms: shapes, and what they weigh.
         let mut masses = Vec::new();
         let explicit = items.inertial.is_some();
@@ -245,11 +287,11 @@ impl<'d> Reader<'d> {
             || (!explicit && self.compiler.inertiafromgeom == FromGeom::Auto);
         let infer = !explicit || self.compiler.inertiafromgeom == FromGeom::True;
         for (g, p) in items.geoms.clone() {
-            if let Some((shape, mass)) = self.in_model(p.model, |r| r.geom(g, p, &body_path, infer))? {
+            if let Some((shape, mass)) = self.in_model(p.model, |r| r.geom(g, p, body_path, infer))? {
                 if let Some(m) = mass {
                     masses.push(m);
                 }
-                if self.keeps_shape(&shape, g, &body_path) {
+                if self.keeps_shape(&shape, g, body_path) {
                     body.shapes.push(shape);
                 }
             }
@@ -284,19 +326,26 @@ impl<'d> Reader<'d> {
                 "inertia_bounded",
                 Severity::Info,
                 Category::Note,
-                &body_path,
+                body_path,
                 Some(&loc),
                 format!("body '{name}': mass or inertia raised by boundmass/boundinertia or balanced by balanceinertia, as MuJoCo does"),
             );
         }
         body.inertial = ir_inertial(&mass);
-        for (s, p) in items.sites.clone() {
-            let frame = self.in_model(p.model, |r| r.site(s, p, &body_path))?;
-            body.frames.push(frame);
-        }
-        // Free-joint alignment: the body frame moves to the inertial frame.
-        let mut world = world;
-        let mut local = local;
+        Ok(mass)
+    }
+
+    /// Free-joint alignment: a body whose only joint is a free joint that aligns (and that has
+    /// no children) moves its frame to its inertial frame, as do its `world` and `local` frames.
+    fn align_free(
+        &mut self,
+        items: &Items<'d>,
+        mass: &BodyMass,
+        body: &mut Body,
+        (world, local): (&mut Frame, &mut Frame),
+        body_path: &str,
+    ) -> SourceResult<()> {
+        let name = body.name.clone();
         if let [(j, _)] = items.joints.as_slice()
             && items.bodies.is_empty()
             && self.is_free(j)?
@@ -310,8 +359,8 @@ impl<'d> Reader<'d> {
                 pos: mass.com,
                 quat: iquat,
             };
-            world = world.compose(&inertial);
-            local = local.compose(&inertial);
+            *world = world.compose(&inertial);
+            *local = local.compose(&inertial);
             let inverse = pose(&inertial).inverse();
             for shape in &mut body.shapes {
                 shape.pose = inverse * shape.pose;
@@ -319,7 +368,7 @@ impl<'d> Reader<'d> {
             for frame in &mut body.frames {
                 frame.pose = inverse * frame.pose;
             }
-            body.pose = pose(&world);
+            body.pose = pose(world);
             body.inertial = ir_inertial(&BodyMass {
                 mass: mass.mass,
                 com: [0.0; 3],
@@ -334,18 +383,25 @@ impl<'d> Reader<'d> {
                 "free_aligned",
                 Severity::Info,
                 Category::Note,
-                &body_path,
+                body_path,
                 Some(&loc),
                 format!("body '{name}': free-joint alignment moves the body frame to its inertial frame, as MuJoCo does"),
             );
         }
-        if !items.kept.is_empty() {
-            body.extras
-                .insert("mjcf.kept", Value::List(std::mem::take(&mut items.kept)));
-        }
+        Ok(())
+    }
 
-        // Joints: zero gives a weld, several a chain of massless bodies.
-        let joints = items.joints.clone();
+    /// A body's joints: none gives a weld to `parent`, several a chain through massless helper
+    /// bodies (the last joint moves the body itself).
+    fn body_joints(
+        &mut self,
+        joints: &[(&'d Element, Place)],
+        parent: &BodyRef,
+        body: &mut Body,
+        local: Frame,
+        world: Frame,
+    ) -> SourceResult<()> {
+        let name = body.name.clone();
         let n = joints.len();
         let mut chain_parent = parent.clone();
         let mut first_frame = local;
@@ -369,7 +425,7 @@ impl<'d> Reader<'d> {
                 self.model.bodies.push(hb);
                 helper
             };
-            self.joint(j, *p, &chain_parent, &child_name, first_frame, world, &name)?;
+            self.joint(j, *p, &chain_parent, &child_name, first_frame, &name)?;
             chain_parent = BodyRef::body(child_name);
             first_frame = Frame::IDENTITY;
         }
@@ -387,11 +443,6 @@ impl<'d> Reader<'d> {
                 body.fixed = parent.is_world();
             }
             self.model.joints.push(joint);
-        }
-        self.model.bodies.push(body);
-
-        for (b, p) in items.bodies {
-            self.in_model(p.model, |r| r.body(b, p, BodyRef::body(name.clone()), world))?;
         }
         Ok(())
     }

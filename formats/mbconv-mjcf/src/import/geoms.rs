@@ -4,6 +4,7 @@
 
 use super::Reader;
 use super::bodies::{Place, pose};
+use crate::import::compiler::defaults::ClassId;
 use crate::import::compiler::inertia::{
     GeomMass, GeomType, InertiaKind, MassError, counts_for_inertia, geom_mass,
 };
@@ -14,6 +15,36 @@ use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::report::{Category, Severity};
 use mbconv_ir::{Appearance, Geometry, MeshRef, Shape, ShapeRole, Value};
 use nalgebra::Vector3;
+
+/// The words of `type` (MuJoCo's geom types).
+const GEOM_TYPES: &[&str] = &[
+    "plane",
+    "hfield",
+    "sphere",
+    "capsule",
+    "ellipsoid",
+    "cylinder",
+    "box",
+    "mesh",
+    "sdf",
+];
+
+/// A geom being read: its element, its type (and the word that named it) and its class.
+#[derive(Clone, Copy)]
+struct GeomRead<'d> {
+    element: &'d Element,
+    kind: GeomType,
+    word: &'static str,
+    class: ClassId,
+}
+
+/// The mesh a geom names (a mesh geom's shape, or the mesh a primitive is fitted to) and the
+/// frame the compiler adds to the geom's: the mesh's inertial frame (and for a fitted
+/// primitive the centre of the fitted box); known once the mesh is processed.
+struct GeomMesh {
+    index: Option<usize>,
+    frame: Option<Frame>,
+}
 
 impl<'d> Reader<'d> {
     /// A geom: its shape, and (when `infer`) what it weighs, in the body frame.
@@ -27,25 +58,79 @@ impl<'d> Reader<'d> {
     ) -> SourceResult<Option<(Shape, Option<GeomMass>)>> {
         let v = self.values;
         let class = self.class_of(g, place.class)?;
-        const TYPES: &[&str] = &[
-            "plane",
-            "hfield",
-            "sphere",
-            "capsule",
-            "ellipsoid",
-            "cylinder",
-            "box",
-            "mesh",
-            "sdf",
-        ];
-        let type_word = v.word(g, "geom", class, "type", TYPES, "sphere")?;
+        let type_word = v.word(g, "geom", class, "type", GEOM_TYPES, "sphere")?;
         let kind = GeomType::parse(type_word).unwrap_or(GeomType::Sphere);
+        let geom = GeomRead {
+            element: g,
+            kind,
+            word: type_word,
+            class,
+        };
         let contype = v.int(g, "geom", class, "contype", 1)?;
         let conaffinity = v.int(g, "geom", class, "conaffinity", 1)?;
         if self.compiler.discardvisual && contype == 0 && conaffinity == 0 {
             return Ok(None);
         }
         let group = v.int(g, "geom", class, "group", 0)?;
+        let (mut size, local, fromto) = self.geom_frame(&geom)?;
+        let mut mesh = self.geom_mesh(&geom, fromto.is_some(), &mut size)?;
+        self.check_geom_size(&geom, &size)?;
+        let range = self.compiler.inertiagrouprange;
+        let counted = infer && group >= range[0] && group <= range[1];
+        let weighed = self.weigh_geom(&geom, &size, counted, &mut mesh)?;
+        let placed = place.frame.compose(&local);
+        let mut placed = placed;
+        normalize(&mut placed.quat);
+        // Where the compiler puts the geom's frame: offset by the mesh's frame.
+        let mut compiled = match &mesh.frame {
+            Some(f) => placed.compose(f),
+            None => placed,
+        };
+        normalize(&mut compiled.quat);
+        let mass = weighed.and_then(|(m, moments)| {
+            counts_for_inertia(group, self.compiler.inertiagrouprange, m).then_some(GeomMass {
+                mass: m,
+                inertia: moments,
+                pos: compiled.pos,
+                quat: compiled.quat,
+            })
+        });
+
+        // The shape: a primitive where the compiler puts it; a mesh at its written pose.
+        let mut shape_frame = if matches!(kind, GeomType::Mesh | GeomType::Sdf) {
+            placed
+        } else {
+            compiled
+        };
+        let Some(geometry) =
+            self.geom_geometry(&geom, &size, mesh.index, placed, &mut shape_frame, body_path)?
+        else {
+            return Ok(None);
+        };
+        let collides = contype != 0 || conaffinity != 0;
+        let mut shape = Shape::new(
+            if collides {
+                ShapeRole::Both
+            } else {
+                ShapeRole::Visual
+            },
+            geometry,
+        );
+        shape.name = self.name_of(g, place);
+        shape.pose = pose(&shape_frame);
+        if kind == GeomType::Sdf {
+            shape.extras.insert("mjcf.type", Value::String("sdf".to_string()));
+        }
+        self.geom_look(&geom, &mut shape)?;
+        self.geom_extras(&geom, &size, &mut shape);
+        Ok(Some((shape, mass)))
+    }
+
+    /// A geom's size and its frame where it stands: `pos` and its orientation, or `fromto`
+    /// (which also gives the length), with `fromto` as written.
+    #[allow(clippy::type_complexity)]
+    fn geom_frame(&self, geom: &GeomRead<'d>) -> SourceResult<([f64; 3], Frame, Option<Vec<f64>>)> {
+        let (v, g, kind, class) = (self.values, geom.element, geom.kind, geom.class);
         let sz = v.vector(g, "geom", class, "size", &[0.0; 3], false)?.0;
         let mut size = [sz[0], sz[1], sz[2]];
         let fromto = match v.get(g, "geom", class, "fromto") {
@@ -89,7 +174,18 @@ impl<'d> Reader<'d> {
         } else {
             local.quat = self.class_orientation(g, "geom", class)?;
         }
-        // A mesh named by the geom: a mesh geom's shape, or the mesh a primitive is fitted to.
+        Ok((size, local, fromto))
+    }
+
+    /// The mesh a geom names and, for a primitive fitted to it, the fitted size (`fitscale`
+    /// applied) and the frame the compiler adds to the geom's.
+    fn geom_mesh(
+        &mut self,
+        geom: &GeomRead<'d>,
+        fromto: bool,
+        size: &mut [f64; 3],
+    ) -> SourceResult<GeomMesh> {
+        let (v, g, kind, class) = (self.values, geom.element, geom.kind, geom.class);
         let mesh_attr = v.get(g, "geom", class, "mesh").map(|(a, _)| a);
         let mesh_index = match mesh_attr {
             Some(a) if matches!(kind, GeomType::Mesh | GeomType::Sdf) || kind.size_count() > 0 => {
@@ -102,7 +198,7 @@ impl<'d> Reader<'d> {
             }
             _ => None,
         };
-        if mesh_index.is_some() && fromto.is_some() {
+        if mesh_index.is_some() && fromto {
             return Err(self.error(&g.loc, "geom", "fromto cannot be used with mesh geom"));
         }
         // The frame the compiler adds to the geom's: the mesh's inertial frame (and for a
@@ -113,21 +209,29 @@ impl<'d> Reader<'d> {
         {
             let m = self.mesh_mass(i)?;
             let fitscale = v.scalar(g, "geom", class, "fitscale", 1.0)?;
-            let Some((fitted, center)) = fit(kind, &m, self.compiler.fitaabb, size) else {
+            let Some((fitted, center)) = fit(kind, &m, self.compiler.fitaabb, *size) else {
                 return Err(self.error(
                     &g.loc,
                     "geom",
                     format!("invalid geom type in fitting mesh {}", self.meshes[i].name),
                 ));
             };
-            size = fitted.map(|x| x * fitscale);
+            *size = fitted.map(|x| x * fitscale);
             let c = rotate(&center, &m.quat);
             mesh_frame = Some(Frame {
                 pos: [c[0] + m.pos[0], c[1] + m.pos[1], c[2] + m.pos[2]],
                 quat: m.quat,
             });
         }
-        // Sizes as MuJoCo checks them.
+        Ok(GeomMesh {
+            index: mesh_index,
+            frame: mesh_frame,
+        })
+    }
+
+    /// A geom's sizes, checked as MuJoCo checks them.
+    fn check_geom_size(&self, geom: &GeomRead<'d>, size: &[f64; 3]) -> SourceResult<()> {
+        let (g, kind) = (geom.element, geom.kind);
         if kind == GeomType::Plane {
             if size[2] <= 0.0 {
                 return Err(self.error(&g.loc, "geom", "plane size(3) must be positive"));
@@ -139,6 +243,20 @@ impl<'d> Reader<'d> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// What a geom weighs (mass and principal moments) when it counts for its body's mass
+    /// (`counted`: the mass comes from the geoms and its group is in `inertiagrouprange`); a
+    /// mesh geom's also sets the frame the compiler adds to the geom's.
+    fn weigh_geom(
+        &mut self,
+        geom: &GeomRead<'d>,
+        size: &[f64; 3],
+        counted: bool,
+        mesh: &mut GeomMesh,
+    ) -> SourceResult<Option<(f64, [f64; 3])>> {
+        let (v, g, kind, class) = (self.values, geom.element, geom.kind, geom.class);
         let shell = if v.flag(g, "geom", class, "shellinertia", false)? {
             InertiaKind::Shell
         } else {
@@ -155,10 +273,9 @@ impl<'d> Reader<'d> {
         }
         // Mass, before the frame moves the geom (MuJoCo's order; the sizes do not change).
         let mut weighed = None;
-        if infer && group >= self.compiler.inertiagrouprange[0] && group <= self.compiler.inertiagrouprange[1]
-        {
+        if counted {
             match kind {
-                GeomType::Sdf if mesh_index.is_none() => {
+                GeomType::Sdf if mesh.index.is_none() => {
                     return Err(self.error(
                         &g.loc,
                         "mesh_inertia",
@@ -166,43 +283,34 @@ impl<'d> Reader<'d> {
                     ));
                 }
                 GeomType::Mesh | GeomType::Sdf => {
-                    let Some(i) = mesh_index else {
+                    let Some(i) = mesh.index else {
                         return Err(self.error(&g.loc, "geom", "mesh geom must have valid meshid"));
                     };
-                    let (m, moments) = self.mesh_geom_mass(g, i, mass_attr, density, &mut mesh_frame)?;
+                    let (m, moments) = self.mesh_geom_mass(g, i, mass_attr, density, &mut mesh.frame)?;
                     weighed = Some((m, moments));
                 }
                 _ => {
-                    let (m, moments) = geom_mass(kind, &size, shell, mass_attr, density)
+                    let (m, moments) = geom_mass(kind, size, shell, mass_attr, density)
                         .map_err(|err: MassError| self.error(&g.loc, "geom", err.to_string()))?;
                     weighed = Some((m, moments));
                 }
             }
         }
-        let placed = place.frame.compose(&local);
-        let mut placed = placed;
-        normalize(&mut placed.quat);
-        // Where the compiler puts the geom's frame: offset by the mesh's frame.
-        let mut compiled = match &mesh_frame {
-            Some(f) => placed.compose(f),
-            None => placed,
-        };
-        normalize(&mut compiled.quat);
-        let mass = weighed.and_then(|(m, moments)| {
-            counts_for_inertia(group, self.compiler.inertiagrouprange, m).then_some(GeomMass {
-                mass: m,
-                inertia: moments,
-                pos: compiled.pos,
-                quat: compiled.quat,
-            })
-        });
+        Ok(weighed)
+    }
 
-        // The shape: a primitive where the compiler puts it; a mesh at its written pose.
-        let mut shape_frame = if matches!(kind, GeomType::Mesh | GeomType::Sdf) {
-            placed
-        } else {
-            compiled
-        };
+    /// A geom's IR geometry, and for a mesh moved by its asset's `refpos`/`refquat` the frame
+    /// its shape sits at; `None`, with a finding, for a geom without an IR shape.
+    fn geom_geometry(
+        &mut self,
+        geom: &GeomRead<'d>,
+        size: &[f64; 3],
+        mesh_index: Option<usize>,
+        placed: Frame,
+        shape_frame: &mut Frame,
+        body_path: &str,
+    ) -> SourceResult<Option<Geometry>> {
+        let (g, kind, type_word, size) = (geom.element, geom.kind, geom.word, *size);
         let geometry = match kind {
             GeomType::Sphere => Geometry::Sphere { radius: size[0] },
             GeomType::Capsule => Geometry::Capsule {
@@ -236,7 +344,7 @@ impl<'d> Reader<'d> {
                 // by the asset's refpos/refquat (which the compiler applies before scaling).
                 if t.refpos != [0.0; 3] || t.refquat != [1.0, 0.0, 0.0, 0.0] {
                     let (frame, exact) = reference_frame(t.scale, t.refpos, t.refquat);
-                    shape_frame = placed.compose(&frame);
+                    *shape_frame = placed.compose(&frame);
                     normalize(&mut shape_frame.quat);
                     if !exact {
                         self.finding(
@@ -263,21 +371,13 @@ impl<'d> Reader<'d> {
                 return Ok(None);
             }
         };
-        let collides = contype != 0 || conaffinity != 0;
-        let mut shape = Shape::new(
-            if collides {
-                ShapeRole::Both
-            } else {
-                ShapeRole::Visual
-            },
-            geometry,
-        );
-        shape.name = self.name_of(g, place);
-        shape.pose = pose(&shape_frame);
-        if kind == GeomType::Sdf {
-            shape.extras.insert("mjcf.type", Value::String("sdf".to_string()));
-        }
-        // Colour: an rgba other than MuJoCo's default wins over the material's.
+        Ok(Some(geometry))
+    }
+
+    /// A geom's colour (an rgba other than MuJoCo's default wins over the material's) and its
+    /// material's name.
+    fn geom_look(&self, geom: &GeomRead<'d>, shape: &mut Shape) -> SourceResult<()> {
+        let (v, g, class) = (self.values, geom.element, geom.class);
         let rgba = v.vector(g, "geom", class, "rgba", &[0.5, 0.5, 0.5, 1.0], true)?.0;
         let material = v.get(g, "geom", class, "material").map(|(a, _)| a.value.clone());
         let colour = if rgba != [0.5, 0.5, 0.5, 1.0] {
@@ -299,6 +399,13 @@ impl<'d> Reader<'d> {
         if let Some(m) = material {
             shape.extras.insert("mjcf.material", Value::String(m));
         }
+        Ok(())
+    }
+
+    /// What a geom says beyond its shape and look, kept as `mjcf.*` extras of the shape (a
+    /// plane's size, its class and what it takes from its classes, other attributes).
+    fn geom_extras(&self, geom: &GeomRead<'d>, size: &[f64; 3], shape: &mut Shape) {
+        let (g, kind, class) = (geom.element, geom.kind, geom.class);
         if kind == GeomType::Plane {
             shape.extras.insert(
                 "mjcf.size",
@@ -320,7 +427,6 @@ impl<'d> Reader<'d> {
                     .insert(format!("mjcf.{}", a.name), Value::String(a.value.clone())),
             }
         }
-        Ok(Some((shape, mass)))
     }
 
     /// False, with a finding, for the shape of a mesh given inline (`<mesh vertex=… face=…>`,
