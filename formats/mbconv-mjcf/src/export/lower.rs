@@ -1,6 +1,6 @@
 //! IR -> IR: the model as MJCF can say it, as named passes on a [`LowerSession`], every change
-//! a finding `mjcf.<what>` with its feature row and IR path. [`super::emit::emit`] writes the
-//! result and loses nothing more.
+//! a finding `mjcf.<what>` with its feature row and IR path. [`super::emit::emit_exported`]
+//! writes the result and loses nothing more.
 //!
 //! The passes, in order: `disable_immobile_groups`, `fix_inactive_bodies` (MJCF can switch
 //! neither a group nor a body off); `simulation_settings` (gravity and time step kept, an end
@@ -322,6 +322,7 @@ fn loops(s: &mut LowerSession) {
     }
 }
 
+// Long: one check per joint field MJCF cannot say, in the order its findings are reported.
 fn joint_data(s: &mut LowerSession) {
     let tree = super::tree(&s.model);
     let in_tree: std::collections::HashSet<usize> = tree.tree_joints().collect();
@@ -503,6 +504,7 @@ fn mesh_mujoco_cannot_open(g: &Geometry) -> Option<&'static str> {
         .then_some("a mesh file MuJoCo does not decode (it reads STL, OBJ and MSH)")
 }
 
+// Long: one check per body field MJCF cannot say, in the order its findings are reported.
 fn body_data(s: &mut LowerSession) {
     let mut sites = std::collections::HashSet::new();
     let mut geoms = std::collections::HashSet::new();
