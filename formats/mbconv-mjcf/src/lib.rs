@@ -12,11 +12,10 @@
 //! text MuJoCo compiles, losing nothing more; [`MjcfFormat`] is the registry's `Format`
 //! (registered as `mjcf`).
 //!
-//! Inside: `raw` (the document with includes spliced, positions kept, the root sniff), `spec`
-//! (the compiler arithmetic both directions share), `import` (document -> IR; `import::compiler`
-//! holds what MuJoCo's compiler computes apart from XML: orientations, default classes, inertia
-//! from geoms, meshes) and `export` (`lower`, then `emit`; the feature table in `support`). The
-//! element-by-element mapping is in `docs/formats/mjcf.md`.
+//! Inside: `raw` (the document, includes spliced, and the root sniff), `spec` (the compiler
+//! arithmetic both directions share), `import` (document -> IR; `import::compiler` is what
+//! MuJoCo's compiler computes apart from XML) and `export` (`lower`, then `emit`; the feature
+//! table in `support`). The element-by-element mapping is in `docs/formats/mjcf.md`.
 //!
 //! ```
 //! use mbconv_ir::format::{Format, Options, Source};

@@ -55,6 +55,8 @@ pub(super) fn translation(p: [f64; 3]) -> Frame {
 }
 
 impl<'d> Reader<'d> {
+    /// `<worldbody>`: its geoms on a fixed, massless `worldbody` body, its sites as world
+    /// frames, its bodies.
     pub(super) fn worldbody(&mut self, w: &'d Element) -> SourceResult<()> {
         let mut items = Items::default();
         let place = Place {

@@ -56,6 +56,7 @@ impl Default for Compiler {
 }
 
 impl<'d> Reader<'d> {
+    /// One `<compiler>` element: its settings, in force for what is read after it.
     pub(super) fn compiler_section(&mut self, c: &'d Element) -> SourceResult<()> {
         let v = self.values;
         for a in &c.attrs {

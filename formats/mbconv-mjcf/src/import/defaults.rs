@@ -51,6 +51,7 @@ pub(crate) fn classes_of(document: &raw::Document) -> SourceResult<Values<'_>> {
     Ok(values)
 }
 
+/// The settings of one `<default>` class and, recursively, its child classes.
 pub(super) fn default_class<'d>(values: &mut Values<'d>, d: &'d Element, class: ClassId) -> SourceResult<()> {
     for child in &d.children {
         let name = child.name.as_str();
@@ -115,6 +116,7 @@ impl<'d> Reader<'d> {
         }
     }
 
+    /// The class in force inside an element (its `childclass`, else `class`).
     pub(super) fn childclass(&self, e: &Element, class: ClassId) -> SourceResult<ClassId> {
         match e.attr("childclass") {
             None => Ok(class),

@@ -11,6 +11,7 @@ use mbconv_ir::{BodyRef, Joint, JointKind, Pose};
 use nalgebra::Vector3;
 
 impl<'d> Reader<'d> {
+    /// One `<equality>` section.
     pub(super) fn equality(&mut self, section: &'d Element) -> SourceResult<()> {
         for e in &section.children {
             equality(self, e)?;

@@ -29,6 +29,7 @@ impl<'d> Reader<'d> {
         Ok(Frame { pos, quat: q })
     }
 
+    /// An element's own `quat` (a zero quaternion refused).
     pub(super) fn quat_attr(&self, e: &Element) -> SourceResult<Option<[f64; 4]>> {
         let q = self.values.own_fixed::<4>(e, "quat")?;
         if q == Some([0.0; 4])

@@ -67,6 +67,7 @@ impl JointValues<'_> {
 }
 
 impl<'d> Reader<'d> {
+    /// Whether a joint element is a free joint (`<freejoint>`, or `type="free"`).
     pub(super) fn is_free(&self, j: &Element) -> SourceResult<bool> {
         if j.name == "freejoint" {
             return Ok(true);

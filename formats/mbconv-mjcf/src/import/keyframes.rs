@@ -12,6 +12,7 @@ use mbconv_ir::report::{Category, Severity};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 
 impl<'d> Reader<'d> {
+    /// Checks every `<key>` and applies the one the `keyframe` setting picks, if any.
     pub(super) fn keyframe(&mut self, options: &Options) -> SourceResult<()> {
         let keys: Vec<&'d Element> = self
             .root

@@ -11,6 +11,8 @@ use mbconv_ir::{Inertia, Inertial};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 
 impl<'d> Reader<'d> {
+    /// `<inertial>` as written: mass, centre and principal moments with their axes, or a full
+    /// tensor, with MuJoCo's checks.
     pub(super) fn inertial(&self, i: &'d Element) -> SourceResult<BodyMass> {
         let v = self.values;
         let Some(pos) = v.own_fixed::<3>(i, "pos")? else {
@@ -64,6 +66,7 @@ impl<'d> Reader<'d> {
         })
     }
 
+    /// The compiler's `settotalmass`: every mass and inertia scaled to the total, reported.
     pub(super) fn settotalmass(&mut self) {
         let target = self.compiler.settotalmass;
         if target <= 0.0 {
@@ -93,6 +96,7 @@ impl<'d> Reader<'d> {
     }
 }
 
+/// The IR inertial of a body's mass as the compiler leaves it.
 pub(super) fn ir_inertial(m: &BodyMass) -> Inertial {
     let com = Vector3::new(m.com[0], m.com[1], m.com[2]);
     match m.inertia {

@@ -178,6 +178,7 @@ impl<'d> Reader<'d> {
         }
     }
 
+    /// An error at a place of any file.
     pub(crate) fn error(
         &self,
         loc: &Loc,

@@ -55,6 +55,8 @@ pub(crate) const FLAG_NAMES: &[&str] = &[
 ];
 
 impl<'d> Reader<'d> {
+    /// One `<option>` element: gravity and time step (MuJoCo's defaults recorded when absent),
+    /// the integrator, flags and fluid settings; the rest kept as `mjcf.option.*` extras.
     pub(super) fn option(&mut self, o: &'d Element) -> SourceResult<()> {
         let v = self.values;
         for a in &o.attrs {

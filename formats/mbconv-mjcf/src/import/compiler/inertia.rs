@@ -115,6 +115,7 @@ pub(crate) fn volume(kind: GeomType, size: &[f64; 3], inertia: InertiaKind) -> O
 /// Principal moments of a primitive geom of mass `mass` about its centre, in the geom frame
 /// (MuJoCo's formulas, including its split of a capsule into a cylinder and two hemispheres);
 /// zeros for planes, meshes and signed distance fields.
+// Long: one arm per geom type, MuJoCo's solid and shell formulas side by side.
 pub(crate) fn diagonal_inertia(kind: GeomType, size: &[f64; 3], inertia: InertiaKind, mass: f64) -> [f64; 3] {
     let shell = inertia == InertiaKind::Shell;
     let [a, b, c] = *size;

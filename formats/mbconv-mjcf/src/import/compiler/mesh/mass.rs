@@ -167,13 +167,72 @@ fn triangle(a: &[f64; 3], b: &[f64; 3], c: &[f64; 3]) -> (f64, [f64; 3], [f64; 3
 }
 
 /// Computes what the compiler keeps of a mesh of single-precision `vertices` and `faces`
-/// (empty: the convex hull's).
+/// (empty: the convex hull's), step by step as `user_mesh.cc` does.
 pub(crate) fn process(
     vertices: &[[f32; 3]],
     faces: &[[i64; 3]],
     transform: MeshTransform,
     mode: MeshInertia,
 ) -> Result<MeshMass, MeshError> {
+    let (mut dvert, mut face) = checked(vertices, faces)?;
+    check_orientation(&dvert, &face, mode)?;
+    // The hull, on the vertices before the user transformations.
+    let hull_faces = if face.is_empty() || mode == MeshInertia::Convex {
+        Some(hull(&dvert).map_err(MeshError::Hull)?)
+    } else {
+        None
+    };
+    if face.is_empty() {
+        face = hull_faces.clone().unwrap_or_default();
+    }
+    let s = transform.scale;
+    if s[0] * s[1] * s[2] <= 0.0 {
+        for f in &mut face {
+            f.swap(1, 2);
+        }
+    }
+    transform_vertices(&mut dvert, transform);
+    let facecen = face_centroid(&dvert, &face)?;
+    let volume_faces: &[[usize; 3]] = match (&hull_faces, mode) {
+        (Some(h), MeshInertia::Convex) => h,
+        _ => &face,
+    };
+    let used = if mode == MeshInertia::Shell {
+        &face[..]
+    } else {
+        volume_faces
+    };
+    let com = centre_of_mass(&dvert, used, facecen, mode)?;
+    // Products of inertia about the centre of mass; the volume again, about it.
+    let centered: Vec<[f64; 3]> = dvert.iter().map(|v| sub(v, &com)).collect();
+    let (inertia, volume) = inertia_about_com(&centered, used, mode);
+    let (eig, quat) = eig3(&inertia);
+    if eig[2] <= 0.0 {
+        return Err(MeshError::NotPositive);
+    }
+    let (atol, rtol) = (1e-9, 1e-6);
+    let [a, b, c] = eig;
+    if a + b < c * (1.0 - rtol) - atol || a + c < b * (1.0 - rtol) - atol || b + c < a * (1.0 - rtol) - atol {
+        return Err(MeshError::Triangle);
+    }
+    let boxsz = [
+        0.5 * (6.0 * (b + c - a) / volume).sqrt(),
+        0.5 * (6.0 * (a + c - b) / volume).sqrt(),
+        0.5 * (6.0 * (a + b - c) / volume).sqrt(),
+    ];
+    Ok(MeshMass {
+        volume,
+        pos: com,
+        quat,
+        boxsz,
+        aamm: bounds(&centered, &quat),
+    })
+}
+
+/// The vertices in double precision (each finite) and the faces' indices (each in range);
+/// at least four vertices.
+#[allow(clippy::type_complexity)]
+fn checked(vertices: &[[f32; 3]], faces: &[[i64; 3]]) -> Result<(Vec<[f64; 3]>, Vec<[usize; 3]>), MeshError> {
     let mut dvert: Vec<[f64; 3]> = Vec::with_capacity(vertices.len());
     for (i, v) in vertices.iter().enumerate() {
         if v.iter().any(|x| !x.is_finite()) {
@@ -195,10 +254,14 @@ pub(crate) fn process(
         }
         face.push(out);
     }
-    // Orientation check on the faces as given (only `exact` refuses).
+    Ok((dvert, face))
+}
+
+/// The orientation check on the faces as given: a half-edge used twice (only `exact` refuses).
+fn check_orientation(dvert: &[[f64; 3]], face: &[[usize; 3]], mode: MeshInertia) -> Result<(), MeshError> {
     if !face.is_empty() {
         let mut half: Vec<(usize, usize)> = Vec::new();
-        for f in &face {
+        for f in face {
             let (area, _, _) = triangle(&dvert[f[0]], &dvert[f[1]], &dvert[f[2]]);
             if area > MINVAL.sqrt() {
                 half.extend([(f[0], f[1]), (f[1], f[2]), (f[2], f[0])]);
@@ -211,27 +274,17 @@ pub(crate) fn process(
             return Err(MeshError::Orientation(w[0].0 + 1, w[0].1 + 1));
         }
     }
-    // The hull, on the vertices before the user transformations.
-    let hull_faces = if face.is_empty() || mode == MeshInertia::Convex {
-        Some(hull(&dvert).map_err(MeshError::Hull)?)
-    } else {
-        None
-    };
-    if face.is_empty() {
-        face = hull_faces.clone().unwrap_or_default();
-    }
+    Ok(())
+}
+
+/// `refpos`, `refquat` and `scale` applied to the vertices.
+fn transform_vertices(dvert: &mut [[f64; 3]], transform: MeshTransform) {
     let s = transform.scale;
-    if s[0] * s[1] * s[2] <= 0.0 {
-        for f in &mut face {
-            f.swap(1, 2);
-        }
-    }
-    // refpos, refquat, scale.
     let mut refquat = transform.refquat;
     let turn = refquat != [1.0, 0.0, 0.0, 0.0];
     normalize(&mut refquat);
     let mat = quat_to_mat(&refquat);
-    for v in &mut dvert {
+    for v in dvert.iter_mut() {
         if transform.refpos != [0.0; 3] {
             *v = sub(v, &transform.refpos);
         }
@@ -248,10 +301,13 @@ pub(crate) fn process(
             *v = [v[0] * s[0], v[1] * s[1], v[2] * s[2]];
         }
     }
-    // Area-weighted centroid of the faces.
+}
+
+/// The area-weighted centroid of the faces.
+fn face_centroid(dvert: &[[f64; 3]], face: &[[usize; 3]]) -> Result<[f64; 3], MeshError> {
     let mut facecen = [0.0; 3];
     let mut total_area = 0.0;
-    for f in &face {
+    for f in face {
         let (area, _, c) = triangle(&dvert[f[0]], &dvert[f[1]], &dvert[f[2]]);
         for k in 0..3 {
             facecen[k] += area * c[k];
@@ -264,18 +320,19 @@ pub(crate) fn process(
     for x in &mut facecen {
         *x /= total_area;
     }
-    let volume_faces: &[[usize; 3]] = match (&hull_faces, mode) {
-        (Some(h), MeshInertia::Convex) => h,
-        _ => &face,
-    };
-    // Centre of mass: tetrahedra (or triangles) with the centroid as apex.
+    Ok(facecen)
+}
+
+/// The centre of mass: tetrahedra (or, for a shell, triangles) with the centroid as apex.
+fn centre_of_mass(
+    dvert: &[[f64; 3]],
+    used: &[[usize; 3]],
+    facecen: [f64; 3],
+    mode: MeshInertia,
+) -> Result<[f64; 3], MeshError> {
     let mut com = [0.0; 3];
     let mut total = 0.0;
-    for f in if mode == MeshInertia::Shell {
-        &face[..]
-    } else {
-        volume_faces
-    } {
+    for f in used {
         let (area, normal, c) = triangle(&dvert[f[0]], &dvert[f[1]], &dvert[f[2]]);
         let weight = if mode == MeshInertia::Shell {
             area
@@ -307,17 +364,17 @@ pub(crate) fn process(
             MeshError::SmallVolume
         });
     }
-    // Products of inertia about the centre of mass; the volume again, about it.
-    let centered: Vec<[f64; 3]> = dvert.iter().map(|v| sub(v, &com)).collect();
+    Ok(com)
+}
+
+/// The inertia tensor about the centre of mass (`[Ixx, Iyy, Izz, Ixy, Ixz, Iyz]`, unit
+/// density) of the `centered` vertices, and the volume (or area) about it.
+fn inertia_about_com(centered: &[[f64; 3]], used: &[[usize; 3]], mode: MeshInertia) -> ([f64; 6], f64) {
     let pairs = [(0, 0), (1, 1), (2, 2), (0, 1), (0, 2), (1, 2)];
     let mut p = [0.0; 6];
     let mut volume = 0.0;
     let divisor = if mode == MeshInertia::Shell { 12.0 } else { 20.0 };
-    for f in if mode == MeshInertia::Shell {
-        &face[..]
-    } else {
-        volume_faces
-    } {
+    for f in used {
         let (d, e, g) = (&centered[f[0]], &centered[f[1]], &centered[f[2]]);
         let (area, normal, c) = triangle(d, e, g);
         let mut v = if mode == MeshInertia::Shell {
@@ -341,24 +398,15 @@ pub(crate) fn process(
         }
     }
     let inertia = [p[1] + p[2], p[0] + p[2], p[0] + p[1], -p[3], -p[4], -p[5]];
-    let (eig, quat) = eig3(&inertia);
-    if eig[2] <= 0.0 {
-        return Err(MeshError::NotPositive);
-    }
-    let (atol, rtol) = (1e-9, 1e-6);
-    let [a, b, c] = eig;
-    if a + b < c * (1.0 - rtol) - atol || a + c < b * (1.0 - rtol) - atol || b + c < a * (1.0 - rtol) - atol {
-        return Err(MeshError::Triangle);
-    }
-    let boxsz = [
-        0.5 * (6.0 * (b + c - a) / volume).sqrt(),
-        0.5 * (6.0 * (a + c - b) / volume).sqrt(),
-        0.5 * (6.0 * (a + b - c) / volume).sqrt(),
-    ];
-    // Bounds in the principal frame: R^T (v - com).
-    let r = quat_to_mat(&quat);
+    (inertia, volume)
+}
+
+/// The bounds of the `centered` vertices in the principal frame `quat`: `R^T (v - com)`, as
+/// `[min x, min y, min z, max x, max y, max z]`.
+fn bounds(centered: &[[f64; 3]], quat: &[f64; 4]) -> [f64; 6] {
+    let r = quat_to_mat(quat);
     let mut aamm: [f64; 6] = [1e10, 1e10, 1e10, -1e10, -1e10, -1e10];
-    for v in &centered {
+    for v in centered {
         let x = [
             r[0] * v[0] + r[3] * v[1] + r[6] * v[2],
             r[1] * v[0] + r[4] * v[1] + r[7] * v[2],
@@ -369,13 +417,7 @@ pub(crate) fn process(
             aamm[k + 3] = aamm[k + 3].max(x[k]);
         }
     }
-    Ok(MeshMass {
-        volume,
-        pos: com,
-        quat,
-        boxsz,
-        aamm,
-    })
+    aamm
 }
 
 #[cfg(test)]
