@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used)]
 
 use mbconv_ir::Severity;
-use mbconv_ir::format::{Options, Source};
+use mbconv_ir::format::{Format, Options, Source};
 
 /// True when `text` holds `name:LINE:COLUMN` with both numbers positive.
 fn names_place(text: &str, name: &str) -> bool {
@@ -24,7 +24,7 @@ fn refusal(path: &std::path::Path) -> Result<String, String> {
         Ok(source) => source,
         Err(e) => return Ok(e.to_string()),
     };
-    match mbconv_urdf::read(&source, &Options::default()) {
+    match mbconv_urdf::UrdfFormat.read(&source, &Options::default()) {
         Err(e) => Ok(e.to_string()),
         Ok(imported) => {
             let report = mbconv_ir::validate::validate_with_spans(&imported.model, &imported.source_map);

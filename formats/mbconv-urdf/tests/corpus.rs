@@ -5,11 +5,12 @@
 //! names urdfdom's reason.
 #![allow(clippy::unwrap_used)]
 
-use mbconv_ir::format::{Imported, Options, Source};
+use mbconv_ir::format::{Format, Imported, Options, Source};
 use std::path::Path;
 
 fn read(path: &Path) -> Imported {
-    mbconv_urdf::read(&Source::from_path(path).unwrap(), &Options::default())
+    mbconv_urdf::UrdfFormat
+        .read(&Source::from_path(path).unwrap(), &Options::default())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

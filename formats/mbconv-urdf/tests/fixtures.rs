@@ -2,7 +2,7 @@
 //! here independently of the reader (nalgebra's own Euler angles and isometries).
 #![allow(clippy::unwrap_used)]
 
-use mbconv_ir::format::{Imported, Options, Source};
+use mbconv_ir::format::{Format, Imported, Options, Source};
 use mbconv_ir::{ActuatorKind, BodyRef, Geometry, JointKind, Limits, Model, Value};
 use nalgebra::{Isometry3, Matrix3, Rotation3, Translation3, UnitQuaternion, Vector3};
 use std::path::PathBuf;
@@ -12,7 +12,8 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn read_with(name: &str, options: &Options) -> Imported {
-    let imported = mbconv_urdf::read(&Source::from_path(&fixture(name)).unwrap(), options)
+    let imported = mbconv_urdf::UrdfFormat
+        .read(&Source::from_path(&fixture(name)).unwrap(), options)
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let errors: Vec<String> = mbconv_ir::validate(&imported.model)
         .at_least(mbconv_ir::Severity::Error)
@@ -62,7 +63,7 @@ fn the_inertial_origin_rotates_the_tensor() {
     // The angles as written come back bit for bit: kept when the rotation does not give them.
     let spelled = |extras: &mbconv_ir::Extras, aid: &str, rotation: &UnitQuaternion<f64>| {
         mbconv_ir::format::kit::aids::kept_array::<3>(extras, "urdf", aid)
-            .unwrap_or_else(|| mbconv_urdf::spec::rpy_angles(rotation))
+            .unwrap_or_else(|| mbconv_ir::rotation::rpy::from_quaternion(rotation))
     };
     let rpy = spelled(
         &plate.extras,

@@ -15,7 +15,7 @@
 //! Corpus files are skipped (with a notice) when the shared corpus is absent.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use mbconv_ir::format::{Options, Source};
+use mbconv_ir::format::{Format, Options, Source};
 use mbconv_solver::{Integrator, SimulateOptions};
 use mbconv_test_support::written::relative_deviation;
 use nalgebra::{Point3, Quaternion, UnitQuaternion, Vector3};
@@ -204,7 +204,8 @@ fn read(path: &Path, library: &str) -> mbconv_ir::Model {
     let fixtures = mbconv_test_support::fixtures_root().join("urdf/packages");
     options.set("package_path", fixtures.to_string_lossy());
     let source = Source::from_path(path).unwrap();
-    mbconv_urdf::read(&source, &options)
+    mbconv_urdf::UrdfFormat
+        .read(&source, &options)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .model
 }

@@ -1,18 +1,25 @@
 //! The lowering: any model becomes one `emit` writes, every change reported on its IR path.
 #![allow(clippy::unwrap_used)]
 
-use mbconv_ir::format::kit::Tracing;
-use mbconv_ir::format::{Options, Source};
+use mbconv_ir::format::{Format, Lowered, Options, Source};
 use mbconv_ir::report::Category;
 use mbconv_ir::{Body, BodyRef, DofProperties, Joint, JointKind, Model, Pose};
 use nalgebra::{UnitQuaternion, Vector3};
 
+/// Lowers `model` for URDF with the default settings.
+fn lower(model: &Model) -> Lowered {
+    mbconv_urdf::UrdfFormat.lower(model, &Options::default()).unwrap()
+}
+
 /// Lowers, emits and reads back; returns the lowered model's report codes with their paths.
 fn lower_and_write(model: &Model) -> (Vec<(String, Category, String)>, Model) {
-    let lowered = mbconv_urdf::lower::lower(model, Tracing::Off);
-    let text = mbconv_urdf::emit::emit(&lowered.model)
+    let lowered = lower(model);
+    let text = mbconv_urdf::UrdfFormat
+        .emit(&lowered.model, &Options::default())
+        .map(|written| written.text)
         .unwrap_or_else(|e| panic!("{}: {e}\n{:#?}", model.name, lowered.report.findings));
-    let back = mbconv_urdf::read(&Source::from_string("lowered.urdf", text), &Options::default())
+    let back = mbconv_urdf::UrdfFormat
+        .read(&Source::from_string("lowered.urdf", text), &Options::default())
         .unwrap_or_else(|e| panic!("{}: {e}", model.name));
     let codes = lowered
         .report
@@ -152,7 +159,6 @@ fn a_floating_body_hangs_from_the_world_link() {
 /// root placed away from the origin is moved there and says so.
 #[test]
 fn a_floating_root_is_written_free_when_asked() {
-    use mbconv_ir::format::Format;
     let urdf = mbconv_urdf::UrdfFormat;
     let mut write_options = Options::default();
     write_options.set("root", "free");
@@ -289,8 +295,8 @@ fn every_ir_fixture_lowers_to_urdf() {
     assert!(files.len() >= 5);
     for file in files {
         let model = mbconv_ir::mbir::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-        let lowered = mbconv_urdf::lower::lower(&model, Tracing::Off);
-        let again = mbconv_urdf::lower::lower(&lowered.model, Tracing::Off);
+        let lowered = lower(&model);
+        let again = lower(&lowered.model);
         let moved: Vec<_> = again
             .report
             .findings

@@ -4,7 +4,7 @@
 //! never panics. (The cargo-fuzz target joins `fuzz/` when URDF is registered.)
 #![allow(clippy::unwrap_used)]
 
-use mbconv_ir::format::{Options, Source};
+use mbconv_ir::format::{Format, Options, Source};
 
 fn fixtures() -> Vec<(String, String)> {
     let dir = mbconv_test_support::fixtures_root().join("urdf");
@@ -29,9 +29,11 @@ fn fixtures() -> Vec<(String, String)> {
 fn survives(name: &str, text: &str) -> Result<(), String> {
     let source = Source::from_string(name, text);
     let outcome = std::panic::catch_unwind(|| {
-        mbconv_urdf::read(&source, &Options::default()).map(|imported| {
-            mbconv_ir::validate::validate_with_spans(&imported.model, &imported.source_map);
-        })
+        mbconv_urdf::UrdfFormat
+            .read(&source, &Options::default())
+            .map(|imported| {
+                mbconv_ir::validate::validate_with_spans(&imported.model, &imported.source_map);
+            })
     });
     match outcome {
         Err(_) => Err(format!("{name}: panicked on {text:?}")),

@@ -14,7 +14,7 @@
 //! skipped with a notice otherwise.
 #![allow(clippy::unwrap_used)]
 
-use mbconv_ir::format::{Options, Source};
+use mbconv_ir::format::{Format, Options, Source};
 use mbconv_solver::{Integrator, SimulateOptions};
 use mbconv_test_support::written::{
     assert_texts_judged, convert, golden_json_files, matches_words, source_path, world_com,
@@ -211,7 +211,8 @@ fn every_written_urdf_loads_in_mujoco_pinocchio_and_drake_but_the_listed_refusal
 fn read_written(name: &str, text: &str) -> mbconv_ir::Model {
     let mut options = Options::default();
     options.set("root", "fixed");
-    mbconv_urdf::read(&Source::from_string(format!("{name}.urdf"), text), &options)
+    mbconv_urdf::UrdfFormat
+        .read(&Source::from_string(format!("{name}.urdf"), text), &options)
         .unwrap_or_else(|e| panic!("{name}: mbconv cannot read its own URDF: {e}"))
         .model
 }
