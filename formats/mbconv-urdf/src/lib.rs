@@ -12,34 +12,36 @@
 //! verbatim in `urdf.*` extras. Malformed input, xacro sources and kinematic loops are
 //! refused with errors that name file, line and column.
 //!
-//! Its writer is [`lower::lower`] (any model -> one URDF can say, every change reported on
-//! its IR path) then [`emit::emit`] (that model -> text, losing nothing more). It does not
-//! load meshes and it does not expand xacro.
+//! Its writer lowers the model first (any model -> one URDF can say, every change reported on
+//! its IR path) and then emits it (that model -> text, losing nothing more). It does not load
+//! meshes and it does not expand xacro.
 //!
-//! Inside: `raw` (the URDF dialect of the shared XML layer, the xacro refusal), `spec` (poses,
-//! settings and defaults), `import` (document -> IR), `lower` (IR -> what URDF can say) and `emit` (IR -> text). The element-by-element mapping is in
-//! `docs/formats/urdf.md`.
+//! Inside: `raw` (the URDF dialect of the shared XML layer, the xacro refusal, the root-element
+//! sniff), `spec` (keys, settings, poses and conventions both directions share), `import`
+//! (document -> IR) and `export` (`lower`, then `emit`; the feature table in `support`). The
+//! element-by-element mapping is in `docs/formats/urdf.md`.
 //!
 //! ```
-//! use mbconv_ir::format::{Options, Source};
+//! use mbconv_ir::format::{Format, Options, Source};
 //! let text = r#"<robot name="pendulum">
 //!   <link name="base"/>
 //!   <link name="bob"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
 //!   <joint name="pivot" type="continuous"><parent link="base"/><child link="bob"/>
 //!     <origin xyz="0 0 -1"/><axis xyz="0 1 0"/></joint>
 //! </robot>"#;
-//! let imported = mbconv_urdf::read(&Source::from_string("p.urdf", text), &Options::default()).unwrap();
+//! let urdf = mbconv_urdf::UrdfFormat;
+//! let imported = urdf.read(&Source::from_string("p.urdf", text), &Options::default()).unwrap();
 //! assert_eq!(imported.model.bodies[1].pose.translation.z, -1.0);
 //! assert!(imported.model.bodies[0].fixed); // root=fixed, the default
 //! assert!(imported.report.contains("urdf.root"));
+//! let written = urdf.write(&imported.model, &Options::default()).unwrap();
+//! assert!(written.text.contains("<joint name=\"pivot\" type=\"continuous\">"));
 //! ```
 
-pub mod emit;
+pub(crate) mod export;
 pub(crate) mod import;
-pub mod lower;
 pub(crate) mod raw;
-pub mod spec;
-mod support;
+pub(crate) mod spec;
 
 use mbconv_ir::Model;
 use mbconv_ir::format::kit::Tracing;
@@ -57,28 +59,17 @@ pub const INFO: FormatInfo = FormatInfo {
     shortcut: Some("urdf"),
 };
 
-/// The settings [`read`] understands (see [`spec::ROOT`] and [`spec::PACKAGE_PATH`]).
-pub const READ_SETTINGS: &[SettingSpec] = spec::READ_SETTINGS;
+/// The settings the reader understands: `root` (what holds the root link: `fixed`, the
+/// default, or `free`) and `package_path` (directories holding ROS packages, for
+/// `package://` mesh URIs).
+pub use spec::READ_SETTINGS;
 
-/// True when `text` looks like URDF: an XML document whose root element is `<robot>`.
-///
-/// ```
-/// assert!(mbconv_urdf::sniff("<?xml version=\"1.0\"?>\n<!-- r -->\n<robot name=\"r\"/>"));
-/// assert!(!mbconv_urdf::sniff("<skel version=\"1.0\"/>"));
-/// ```
-pub fn sniff(text: &str) -> bool {
-    raw::root_is_robot(text)
-}
+/// The settings the writer understands: `root` (how a floating root is written:
+/// `floating_joint`, the default, or `free`).
+pub use spec::WRITE_SETTINGS;
 
-/// Reads a URDF model. Errors in the input come back as diagnostics naming file, line and
-/// column; `options` holds the read settings ([`READ_SETTINGS`]), already checked by the
-/// caller.
-pub fn read(source: &Source, options: &Options) -> Result<Imported, FormatError> {
-    import::import(source, options).map_err(|e| e as FormatError)
-}
-
-/// The URDF format for the registry: reads with [`read`], writes with [`lower::lower`] then
-/// [`emit::emit`].
+/// The URDF format for the registry: reads URDF, and writes it by lowering the model, then
+/// emitting it.
 ///
 /// ```
 /// use mbconv_ir::format::{Format, Options, Source};
@@ -100,50 +91,48 @@ impl Format for UrdfFormat {
     }
 
     fn write_settings(&self) -> &'static [SettingSpec] {
-        spec::WRITE_SETTINGS
+        WRITE_SETTINGS
     }
 
     /// A root written free (`root=free`) is read back free.
     fn read_back_options(&self, write_options: &Options, _written: &Exported) -> Options {
-        let mut options = Options::default();
-        if lower::RootWriting::from_options(write_options) == lower::RootWriting::Free {
-            options.set(spec::ROOT, "free");
-        }
-        options
+        export::read_back_options(write_options)
     }
 
     fn feature_support(&self) -> &'static [FeatureSupport] {
-        support::FEATURE_SUPPORT
+        export::FEATURE_SUPPORT
     }
 
+    /// True when `text` looks like URDF: an XML document whose root element is `<robot>`.
     fn sniff(&self, text: &str) -> bool {
-        sniff(text)
+        raw::root_is_robot(text)
     }
 
+    /// Reads a URDF model. Errors in the input come back as diagnostics naming file, line and
+    /// column; `options` holds the read settings ([`READ_SETTINGS`]), already checked by the
+    /// caller.
     fn read(&self, source: &Source, options: &Options) -> Result<Imported, FormatError> {
-        read(source, options)
+        import::import(source, options).map_err(|e| e as FormatError)
     }
 
     fn lower(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
-        Ok(lower::lower_with(
+        Ok(export::lower_with(
             model,
-            lower::RootWriting::from_options(options),
+            export::RootWriting::from_options(options),
             Tracing::Off,
         ))
     }
 
     /// The same lowering, keeping the model after each named pass.
     fn lower_traced(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
-        Ok(lower::lower_with(
+        Ok(export::lower_with(
             model,
-            lower::RootWriting::from_options(options),
+            export::RootWriting::from_options(options),
             Tracing::On,
         ))
     }
 
     fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
-        let root = lower::RootWriting::from_options(options);
-        let text = emit::emit_with(model, root).map_err(|e| Box::new(e) as FormatError)?;
-        Ok(Exported::text(text, mbconv_ir::report::Report::default()))
+        export::emit(model, options)
     }
 }

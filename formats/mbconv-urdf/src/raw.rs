@@ -169,5 +169,9 @@ mod tests {
         assert!(!root_is_robot("<robots/>"));
         assert!(!root_is_robot("<mujoco><robot/></mujoco>"));
         assert!(!root_is_robot("<!-- unterminated"));
+        assert!(root_is_robot(
+            "<?xml version=\"1.0\"?>\n<!-- r -->\n<robot name=\"r\"/>"
+        ));
+        assert!(!root_is_robot("<skel version=\"1.0\"/>"));
     }
 }

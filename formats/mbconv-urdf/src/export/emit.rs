@@ -3,25 +3,23 @@
 //! This is the `emit` half of the writer: it writes a model whose shape is URDF's (one tree
 //! of links under one root or under the world, each body frame on its joint's frame, joint
 //! kinds URDF has, shapes URDF has) and loses nothing: reading its text back gives the same
-//! model. A model it cannot say exactly is refused, naming the item; [`crate::lower::lower`] turns
-//! any model into such a model.
+//! model. A model it cannot say exactly is refused, naming the item; [`super::lower`] turns any
+//! model into such a model.
 //!
 //! Numbers follow the number policy (shortest round trip); an `<origin>`'s angles are the
 //! file's own (`urdf.source.*` aids) when the reader kept them, else `spec::rpy_angles`.
 
-use crate::import::XMLNS;
-use crate::lower::RootWriting;
-use crate::spec;
-use mbconv_ir::format::kit::aids;
+use super::lower::RootWriting;
+use crate::spec::{self, XMLNS};
 use mbconv_ir::format::kit::numbers::format_number;
+use mbconv_ir::format::kit::{Unsayable, aids};
 use mbconv_ir::kinematics::{Attachment, SpanningTree};
 use mbconv_ir::{
-    Body, BodyRef, Extras, Geometry, Joint, JointKind, Limits, Model, Pose, Shape, ShapeRole, Value,
+    Appearance, Body, BodyRef, Extras, Geometry, Joint, JointKind, Limits, Model, Pose, Shape, ShapeRole,
+    Value,
 };
 use mbconv_xml::write::{XmlElement, serialize, value_element};
 use nalgebra::Vector3;
-
-pub use mbconv_ir::format::kit::Unsayable;
 
 fn unsayable(path: String, reason: impl Into<String>) -> Unsayable {
     Unsayable::new("URDF", path, reason)
@@ -30,25 +28,10 @@ fn unsayable(path: String, reason: impl Into<String>) -> Unsayable {
 const DRAKE: &str = "http://drake.mit.edu";
 
 /// Writes `model` as URDF, or says which item URDF cannot say as it stands. A root link that
-/// is not fixed is refused: URDF readers weld a root unless told otherwise ([`emit_with`]
-/// writes one for readers told to free it).
-pub fn emit(model: &Model) -> Result<String, Unsayable> {
-    emit_with(model, RootWriting::FloatingJoint)
-}
-
-/// Writes `model` as URDF; with [`RootWriting::Free`], a root link that is not fixed is
-/// written alone (free in DART and Drake, and in mbconv read with `root=free`).
-///
-/// ```
-/// use mbconv_ir::{Body, Model};
-/// use mbconv_urdf::lower::RootWriting;
-/// let mut model = Model::new("puck");
-/// model.bodies.push(Body::new("puck"));
-/// assert!(mbconv_urdf::emit::emit(&model).is_err());
-/// let text = mbconv_urdf::emit::emit_with(&model, RootWriting::Free).unwrap();
-/// assert!(text.contains("<link name=\"puck\""));
-/// ```
-pub fn emit_with(model: &Model, root: RootWriting) -> Result<String, Unsayable> {
+/// is not fixed is refused (URDF readers weld a root unless told otherwise), unless `root` is
+/// [`RootWriting::Free`]: then it is written alone (free in DART and Drake, and in mbconv read
+/// with `root=free`).
+pub(crate) fn emit_with(model: &Model, root: RootWriting) -> Result<String, Unsayable> {
     check_model(model)?;
     check_tree(model, root)?;
     let mut robot = XmlElement::new("robot").attr("name", &model.name);
@@ -66,7 +49,7 @@ pub fn emit_with(model: &Model, root: RootWriting) -> Result<String, Unsayable> 
     let mut version_1_1 = false;
     let mut links = Vec::new();
     if model.joints.iter().any(|j| j.parent.is_world()) {
-        links.push(XmlElement::new("link").attr("name", "world"));
+        links.push(XmlElement::new("link").attr("name", spec::WORLD));
     }
     for body in &model.bodies {
         links.push(link(body, &mut needs_drake, &mut version_1_1)?);
@@ -200,7 +183,7 @@ fn origin(pose: &Pose, extras: &Extras, aid: &str, version_1_1: &mut bool) -> Op
 fn verbatim(extras: &Extras, skip: &[&str]) -> Vec<XmlElement> {
     extras
         .iter()
-        .filter(|(k, _)| !k.starts_with("urdf.source.") && *k != "urdf.name" && !skip.contains(k))
+        .filter(|(k, _)| !k.starts_with("urdf.source.") && *k != spec::NAME && !skip.contains(k))
         .filter_map(|(k, v)| k.strip_prefix("urdf.").map(|tag| value_element(tag, v)))
         .flatten()
         .collect()
@@ -277,7 +260,23 @@ fn shape_element(
         e = e.attr("name", name);
     }
     e = e.child_opt(origin(&shape.pose, &shape.extras, "origin.", version_1_1));
-    let geometry = match &shape.geometry {
+    let geometry = geometry_element(shape, at, needs_drake, version_1_1)?;
+    e = e.child(XmlElement::new("geometry").child(geometry));
+    if let Some(appearance) = &shape.appearance {
+        e = e.child(material_element(shape, appearance, at)?);
+    }
+    Ok(e.children(verbatim(&shape.extras, &[spec::MATERIAL])))
+}
+
+/// The shape element inside a `<geometry>`: URDF's shapes, Drake's ellipsoid and convex mesh
+/// (which need the `drake` prefix), the capsule (URDF 1.1).
+fn geometry_element(
+    shape: &Shape,
+    at: &str,
+    needs_drake: &mut bool,
+    version_1_1: &mut bool,
+) -> Result<XmlElement, Unsayable> {
+    Ok(match &shape.geometry {
         Geometry::Box { size } => XmlElement::new("box").attr("size", fmt3(size)),
         Geometry::Sphere { radius } => XmlElement::new("sphere").attr("radius", format_number(*radius)),
         Geometry::Cylinder { radius, length } => XmlElement::new("cylinder")
@@ -316,48 +315,48 @@ fn shape_element(
                 format!("a {other:?} shape").chars().take(60).collect::<String>(),
             ));
         }
-    };
-    e = e.child(XmlElement::new("geometry").child(geometry));
-    if let Some(appearance) = &shape.appearance {
-        if shape.role != ShapeRole::Visual {
-            return Err(unsayable(at.to_owned(), "an appearance on a collision shape"));
-        }
-        // A material the file left unnamed (Drake reads it; urdfdom wants a name) is
-        // written unnamed again.
-        let name = match shape.extras.get("urdf.material") {
-            Some(Value::String(name)) => Some(name.clone()),
-            _ => None,
-        };
-        if appearance.specular.is_some()
-            || appearance.emissive.is_some()
-            || appearance.ambient_intensity.is_some()
-            || appearance.shininess.is_some()
-            || appearance.transparency.is_some()
-            || (appearance.diffuse.is_none() && appearance.alpha.is_some())
-        {
-            return Err(unsayable(
-                at.to_owned(),
-                "appearance beyond a colour and a texture",
-            ));
-        }
-        let mut material = XmlElement::new("material");
-        if let Some(name) = name {
-            material = material.attr("name", name);
-        }
-        if let Some(d) = appearance.diffuse {
-            let rgba = [d[0], d[1], d[2], appearance.alpha.unwrap_or(1.0)];
-            material = material.child(XmlElement::new("color").attr("rgba", fmt3(&rgba)));
-        }
-        if let Some(t) = &appearance.texture {
-            material = material.child(XmlElement::new("texture").attr("filename", &t.uri));
-        }
-        e = e.child(material);
+    })
+}
+
+/// A visual's `<material>`: its name (kept or given by the lowering), colour and texture.
+fn material_element(shape: &Shape, appearance: &Appearance, at: &str) -> Result<XmlElement, Unsayable> {
+    if shape.role != ShapeRole::Visual {
+        return Err(unsayable(at.to_owned(), "an appearance on a collision shape"));
     }
-    Ok(e.children(verbatim(&shape.extras, &["urdf.material"])))
+    // A material the file left unnamed (Drake reads it; urdfdom wants a name) is
+    // written unnamed again.
+    let name = match shape.extras.get(spec::MATERIAL) {
+        Some(Value::String(name)) => Some(name.clone()),
+        _ => None,
+    };
+    if appearance.specular.is_some()
+        || appearance.emissive.is_some()
+        || appearance.ambient_intensity.is_some()
+        || appearance.shininess.is_some()
+        || appearance.transparency.is_some()
+        || (appearance.diffuse.is_none() && appearance.alpha.is_some())
+    {
+        return Err(unsayable(
+            at.to_owned(),
+            "appearance beyond a colour and a texture",
+        ));
+    }
+    let mut material = XmlElement::new("material");
+    if let Some(name) = name {
+        material = material.attr("name", name);
+    }
+    if let Some(d) = appearance.diffuse {
+        let rgba = [d[0], d[1], d[2], appearance.alpha.unwrap_or(1.0)];
+        material = material.child(XmlElement::new("color").attr("rgba", fmt3(&rgba)));
+    }
+    if let Some(t) = &appearance.texture {
+        material = material.child(XmlElement::new("texture").attr("filename", &t.uri));
+    }
+    Ok(material)
 }
 
 fn link_name(body: &BodyRef) -> &str {
-    body.name().unwrap_or("world")
+    body.name().unwrap_or(spec::WORLD)
 }
 
 fn joint_element(joint: &Joint, version_1_1: &mut bool) -> Result<XmlElement, Unsayable> {
@@ -379,7 +378,7 @@ fn joint_element(joint: &Joint, version_1_1: &mut bool) -> Result<XmlElement, Un
         JointKind::Revolute { axis } => ("revolute", Some(*axis)),
         JointKind::Prismatic { axis } => ("prismatic", Some(*axis)),
         JointKind::Planar { axis1, axis2 } => {
-            let normal = match joint.extras.get("urdf.axis").and_then(aids::value_numbers) {
+            let normal = match joint.extras.get(spec::AXIS).and_then(aids::value_numbers) {
                 Some(n) if n.len() == 3 => Vector3::new(n[0], n[1], n[2]),
                 _ => axis1.cross(axis2),
             };
@@ -425,7 +424,7 @@ fn joint_element(joint: &Joint, version_1_1: &mut bool) -> Result<XmlElement, Un
             "a joint spring, rotor inertia or acceleration limits",
         ));
     }
-    Ok(e.children(verbatim(&joint.extras, &["urdf.axis"])))
+    Ok(e.children(verbatim(&joint.extras, &[spec::AXIS])))
 }
 
 /// `<limit>`: position limits both sides or none, symmetric effort and velocity limits.

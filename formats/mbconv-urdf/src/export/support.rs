@@ -4,7 +4,7 @@
 use mbconv_ir::format::support::{Feature, FeatureSupport, Support, row};
 
 /// The URDF writer's feature table.
-pub const FEATURE_SUPPORT: &[FeatureSupport] = &[
+pub(crate) const FEATURE_SUPPORT: &[FeatureSupport] = &[
     row(
         Feature::MassProperties,
         Support::Approximated(

@@ -1,6 +1,6 @@
 //! IR -> IR: the model as URDF can say it, as a sequence of named passes on a
 //! [`LowerSession`], every change a finding `urdf.<what>` with its feature row and IR path.
-//! Emitting the result ([`crate::emit::emit`]) loses nothing more.
+//! Emitting the result ([`super::emit`]) loses nothing more.
 //!
 //! The passes, in order: `disable_immobile_groups` and `fix_inactive_bodies` (URDF can
 //! neither hold a group's joints nor switch a link off); `simulation_settings` (URDF has no
@@ -21,18 +21,6 @@
 //! inertia has a principal moment near zero); `root_link` (a model
 //! without bodies gets one massless link); `free_root` (with `root=free` only);
 //! `reference_poses` (body poses recomputed from the tree).
-//!
-//! ```
-//! use mbconv_ir::format::kit::Tracing;
-//! use mbconv_ir::{Body, BodyRef, Joint, JointKind, Model};
-//! let mut model = Model::new("ball");
-//! model.bodies.push(Body::new("bob"));
-//! model.joints.push(Joint::new("pivot", JointKind::Spherical, BodyRef::World, BodyRef::body("bob")));
-//! let lowered = mbconv_urdf::lower::lower(&model, Tracing::Off);
-//! assert_eq!(lowered.model.joints.len(), 3); // three revolute joints through two massless links
-//! assert!(lowered.report.contains("urdf.joint_as_gimbal_chain"));
-//! assert!(mbconv_urdf::emit::emit(&lowered.model).is_ok());
-//! ```
 
 use crate::spec;
 use mbconv_ir::format::Lowered;
@@ -56,14 +44,14 @@ const FORMAT: &str = "urdf";
 /// The bound written where URDF needs one and the model has none (a prismatic joint's
 /// position, the effort and velocity of a limited joint): far beyond any motion, finite for
 /// every parser.
-pub const UNREACHED: f64 = 1e30;
+pub(crate) const UNREACHED: f64 = 1e30;
 
 /// The gravity the URDF loaders (and mbconv's solver, for a model without one) apply.
-pub const GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
+pub(crate) const GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
 
 /// How a floating root is written (the write setting [`spec::WRITE_ROOT`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum RootWriting {
+pub(crate) enum RootWriting {
     /// A `floating` joint from a `world` link: free in every loader.
     #[default]
     FloatingJoint,
@@ -74,16 +62,7 @@ pub enum RootWriting {
 
 impl RootWriting {
     /// The choice `options` make (the default when they make none).
-    ///
-    /// ```
-    /// use mbconv_ir::format::Options;
-    /// use mbconv_urdf::lower::RootWriting;
-    /// let mut options = Options::default();
-    /// assert_eq!(RootWriting::from_options(&options), RootWriting::FloatingJoint);
-    /// options.set("root", "free");
-    /// assert_eq!(RootWriting::from_options(&options), RootWriting::Free);
-    /// ```
-    pub fn from_options(options: &mbconv_ir::format::Options) -> Self {
+    pub(crate) fn from_options(options: &mbconv_ir::format::Options) -> Self {
         match options.choice(spec::WRITE_ROOT, spec::WRITE_ROOT_CHOICES) {
             Some("free") => Self::Free,
             _ => Self::FloatingJoint,
@@ -91,26 +70,9 @@ impl RootWriting {
     }
 }
 
-/// Lowers `model` for URDF with the default settings (a floating root hangs from a `world`
-/// link by a `floating` joint); `tracing` keeps the model after every pass.
-pub fn lower(model: &Model, tracing: Tracing) -> Lowered {
-    lower_with(model, RootWriting::default(), tracing)
-}
-
 /// Lowers `model` for URDF, writing a floating root as `root` says; `tracing` keeps the
 /// model after every pass.
-///
-/// ```
-/// use mbconv_ir::format::kit::Tracing;
-/// use mbconv_ir::{Body, Model};
-/// use mbconv_urdf::lower::{RootWriting, lower_with};
-/// let mut model = Model::new("puck");
-/// model.bodies.push(Body::new("puck"));
-/// let lowered = lower_with(&model, RootWriting::Free, Tracing::Off);
-/// assert!(lowered.model.joints.is_empty()); // no `floating` joint: the root link alone
-/// assert!(lowered.report.contains("urdf.root_written_free"));
-/// ```
-pub fn lower_with(model: &Model, root: RootWriting, tracing: Tracing) -> Lowered {
+pub(crate) fn lower_with(model: &Model, root: RootWriting, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::new(FORMAT, model, tracing);
     s.run_shared("disable_immobile_groups", disable_immobile_groups);
     s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
@@ -377,6 +339,7 @@ fn mentions(value: &Value, name: &str) -> bool {
     }
 }
 
+// Long: one pass over each joint's data, kept whole while the shared per-item checks move to the kit (issue 37).
 fn joint_data(s: &mut LowerSession) {
     let transmissions = s
         .model
@@ -551,6 +514,7 @@ fn unique_name(base: &str, taken: &[String]) -> String {
     name
 }
 
+// Long: one pass over each body and its shapes, kept whole while the shared per-body checks move to the kit (issue 37).
 fn body_data(s: &mut LowerSession) {
     let mut material_names: Vec<String> = s
         .model
@@ -717,10 +681,10 @@ fn body_data(s: &mut LowerSession) {
 
 /// The mass given to a moving link that has none (kg): MuJoCo refuses a moving body whose
 /// mass or principal moments are below its `mjMINVAL` (1e-15).
-pub const MIN_MOVING_MASS: f64 = 1e-9;
+pub(crate) const MIN_MOVING_MASS: f64 = 1e-9;
 /// The principal moment given to such a link (kg m²): the radius of gyration of
 /// [`MIN_MOVING_MASS`] is then about 3 cm.
-pub const MIN_MOVING_INERTIA: f64 = 1e-12;
+pub(crate) const MIN_MOVING_INERTIA: f64 = 1e-12;
 
 /// A link moved by a joint with no mass or a zero principal moment (a massless link of a
 /// joint chain, a source's massless link or point mass) gets [`MIN_MOVING_MASS`] and
