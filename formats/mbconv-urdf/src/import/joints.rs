@@ -37,8 +37,7 @@ impl Reader<'_> {
         Ok(joints)
     }
 
-    /// The joints with their links as IR bodies, renamed where a name is taken; the file's
-    /// name is kept in [`spec::NAME`].
+    /// The joints with their links as IR bodies, renamed where a name is taken.
     pub(super) fn ir_joints(
         &mut self,
         joints: &[JointEntry],
@@ -56,13 +55,7 @@ impl Reader<'_> {
             let mut joint = entry.joint.clone();
             joint.parent = ir_body(&entry.parent);
             joint.child = ir_body(&entry.child);
-            let unique = self.session.unique_name("joints", &joint.name, "joint");
-            if unique != joint.name {
-                joint.extras.insert(spec::NAME, Value::String(joint.name.clone()));
-                joint.name = unique;
-            }
-            self.session
-                .record(path::item("joints", &joint.name), self.span(entry.node));
+            self.name_item("joints", "joint", &mut joint.name, &mut joint.extras, entry.node);
             ir_joints.push(joint);
         }
         ir_joints

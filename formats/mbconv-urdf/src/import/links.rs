@@ -6,7 +6,7 @@ use crate::raw::URDF;
 use crate::spec;
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::report::{Category, path};
-use mbconv_ir::{Body, Extras, Inertia, Inertial, ShapeRole, Value};
+use mbconv_ir::{Body, Extras, Inertia, Inertial, ShapeRole};
 use mbconv_xml::{Node, child, children, elements, qualified_name, span_of_attribute};
 use std::collections::BTreeMap;
 
@@ -52,18 +52,12 @@ impl Reader<'_> {
     }
 
     /// The bodies, renamed where a name is taken (links and joints have separate namespaces
-    /// in URDF, as in the IR); the file's name is kept in [`spec::NAME`].
+    /// in URDF, as in the IR).
     pub(super) fn bodies(&mut self, links: &[LinkEntry]) -> Vec<Body> {
         let mut bodies: Vec<Body> = Vec::with_capacity(links.len());
         for entry in links {
             let mut body = entry.body.clone();
-            let unique = self.session.unique_name("bodies", &body.name, "link");
-            if unique != body.name {
-                body.extras.insert(spec::NAME, Value::String(body.name.clone()));
-                body.name = unique;
-            }
-            self.session
-                .record(path::item("bodies", &body.name), self.span(entry.node));
+            self.name_item("bodies", "link", &mut body.name, &mut body.extras, entry.node);
             bodies.push(body);
         }
         bodies

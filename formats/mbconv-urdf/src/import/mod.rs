@@ -25,8 +25,8 @@ use crate::raw::{self, URDF};
 use crate::spec;
 use mbconv_ir::format::kit::{ImportSession, SourceResult};
 use mbconv_ir::format::{Imported, Options, Source};
-use mbconv_ir::report::{Category, Severity, SourceSpan};
-use mbconv_ir::{Appearance, Body, Joint, Model};
+use mbconv_ir::report::{Category, Severity, SourceSpan, path};
+use mbconv_ir::{Appearance, Body, Extras, Joint, Model, Value};
 use mbconv_xml::{Node, children, span_of_attribute, span_of_node};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -95,6 +95,18 @@ impl<'s> Reader<'s> {
         let span = Some(self.span(node));
         self.session
             .finding(code, Severity::Info, category, at, span, message);
+    }
+
+    /// Gives an item of the IR list `list` a name no other item of it has (qualified with
+    /// `qualifier` on a clash, the file's name kept in [`spec::NAME`]) and records where it was
+    /// read.
+    fn name_item(&mut self, list: &str, qualifier: &str, name: &mut String, extras: &mut Extras, node: Node) {
+        let unique = self.session.unique_name(list, name, qualifier);
+        if unique != *name {
+            extras.insert(spec::NAME, Value::String(name.clone()));
+            *name = unique;
+        }
+        self.session.record(path::item(list, name), self.span(node));
     }
 
     fn robot(&mut self, robot: Node, free_root: bool, root_given: bool) -> SourceResult<Model> {

@@ -8,7 +8,7 @@ use crate::spec;
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::report::{Category, path};
 use mbconv_ir::{Body, Pose};
-use mbconv_xml::{child, span_of_attribute};
+use mbconv_xml::{Node, child, span_of_attribute};
 
 /// What holds a link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,14 +47,17 @@ impl Reader<'_> {
         let src = self.source;
         let mut parent: Vec<Option<(Parent, usize)>> = vec![None; links.entries.len()];
         let mut implicit_world = false;
+        // An error at the `link` of a joint's <parent> or <child>.
+        let link_error = |element: Node, code: &str, message: String| {
+            URDF.error(src, code, Some(span_of_attribute(src, element, "link")), message)
+        };
         for (j, entry) in joints.iter().enumerate() {
             let child_element = child(entry.node, "child").unwrap_or(entry.node);
             let parent_element = child(entry.node, "parent").unwrap_or(entry.node);
             if entry.child == spec::WORLD {
-                return Err(URDF.error(
-                    src,
+                return Err(link_error(
+                    child_element,
                     "world_child",
-                    Some(span_of_attribute(src, child_element, "link")),
                     format!(
                         "joint {:?} has the world as its child: the world has no parent",
                         entry.joint.name
@@ -62,10 +65,9 @@ impl Reader<'_> {
                 ));
             }
             let Some(&c) = links.index.get(&entry.child) else {
-                return Err(URDF.error(
-                    src,
+                return Err(link_error(
+                    child_element,
                     "unknown_link",
-                    Some(span_of_attribute(src, child_element, "link")),
                     format!(
                         "child link {:?} of joint {:?} not found",
                         entry.child, entry.joint.name
@@ -88,10 +90,9 @@ impl Reader<'_> {
                 match links.index.get(&entry.parent) {
                     Some(&p) => Parent::Link(p),
                     None => {
-                        return Err(URDF.error(
-                            src,
+                        return Err(link_error(
+                            parent_element,
                             "unknown_link",
-                            Some(span_of_attribute(src, parent_element, "link")),
                             format!(
                                 "parent link {:?} of joint {:?} not found",
                                 entry.parent, entry.joint.name
@@ -101,10 +102,9 @@ impl Reader<'_> {
                 }
             };
             if p == Parent::Link(c) {
-                return Err(URDF.error(
-                    src,
+                return Err(link_error(
+                    child_element,
                     "loop",
-                    Some(span_of_attribute(src, child_element, "link")),
                     format!(
                         "joint {:?} joins link {:?} to itself",
                         entry.joint.name, entry.child
@@ -112,10 +112,9 @@ impl Reader<'_> {
                 ));
             }
             if let Some((_, first)) = parent[c] {
-                return Err(URDF.error(
-                    src,
+                return Err(link_error(
+                    child_element,
                     "multi_parent",
-                    Some(span_of_attribute(src, child_element, "link")),
                     format!(
                         "link {:?} has two parent joints, {:?} and {:?}: a kinematic loop, which URDF cannot describe (every URDF loader refuses it)",
                         entry.child, joints[first].joint.name, entry.joint.name
