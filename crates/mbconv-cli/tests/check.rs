@@ -2,22 +2,11 @@
 //! `--against`, JSON, plots.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
+use common::{fixtures, mbconv};
 use mbconv::checker::CheckSettings;
 use mbconv::ir::format::{Options, Source};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn mbconv(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mbconv"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -1,23 +1,14 @@
 //! End-to-end tests of the `mbconv` binary.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
+use common::{mbconv, stderr};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-fn mbconv(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mbconv"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/ir/double_pendulum.mbir.json")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 fn stdout(o: &Output) -> String {

@@ -20,9 +20,11 @@
 //! it, and the test checks that it does.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
+use common::mbconv;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
@@ -50,14 +52,6 @@ fn written_dir(prefix: &str) -> PathBuf {
 
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/dart_written")
-}
-
-fn mbconv(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mbconv"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
 }
 
 /// Runs `mbconv <command> <model> --json` and parses its standard output.

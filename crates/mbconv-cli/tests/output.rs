@@ -2,25 +2,15 @@
 //! with `-v` every finding, with `--json` the whole report; the same in a batch.
 #![allow(clippy::unwrap_used)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn mbconv(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mbconv"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
+use common::{mbconv, stderr};
+use std::path::{Path, PathBuf};
 
 fn fixture(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../fixtures")
         .join(relative)
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// Converts `input` to `output` with `extra` flags; returns standard error's lines.

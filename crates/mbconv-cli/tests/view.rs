@@ -4,16 +4,10 @@
 //! enable it instead. The page in a browser: `view_browser.rs`.
 #![allow(clippy::unwrap_used)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn mbconv(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mbconv"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
+use common::{mbconv, stderr};
+use std::path::{Path, PathBuf};
 
 fn fixture(relative: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -21,10 +15,6 @@ fn fixture(relative: &str) -> String {
         .join(relative)
         .display()
         .to_string()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// The page's data, parsed from its `<script type="application/json">` element.
