@@ -1,7 +1,7 @@
 //! The simulators' section of `docs/corpus-matrix.md`: for every cross-simulator golden case
 //! (`cargo xtask golden chrono`), how far apart the target simulator running the conversion
 //! and the source simulator running the lowered model written back move, at dt and dt / 2,
-//! the judgement (`mbconv_test_support::simulators::judge_case`), mbconv's own verdict for the
+//! the judgement (`mbconv_test_support::simulator_verdicts::judge_case`), mbconv's own verdict for the
 //! same conversion, and the open problems: the pairs that fail, each with its reason.
 //!
 //! `cargo xtask corpus simulators` rewrites only this section (checking only the models of
@@ -9,7 +9,7 @@
 
 use anyhow::{Context, Result};
 use mbconv_check::Verdict;
-use mbconv_test_support::simulators::{
+use mbconv_test_support::simulator_verdicts::{
     CONVERGENCE_RATIO, CaseOutcome, Judgement, ROUNDING_FLOOR, SIMULATOR_TOLERANCE, SimulatorCase,
     judge_case, simulator_case, simulator_golden_dir,
 };

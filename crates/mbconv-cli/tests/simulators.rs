@@ -11,7 +11,7 @@
 //! * a case the simulators could not run is one whose model mbconv refuses on purpose.
 #![allow(clippy::unwrap_used)]
 
-use mbconv_test_support::simulators::{
+use mbconv_test_support::simulator_verdicts::{
     CaseOutcome, SimulatorCase, judge_case, made_on_the_lowered_model, simulator_case, simulator_golden_dir,
 };
 use serde_json::Value;

@@ -25,7 +25,7 @@ use mbconv_check::{BodyMatch, Difference, Motion, SimulationSettings, Tolerances
 use mbconv_ir::format::{Format, Options, Source};
 use mbconv_ir::{Model, Pose};
 use mbconv_solver::{Integrator, SimulateOptions};
-use mbconv_test_support::written::{convert, source_path};
+use mbconv_test_support::written_golden::{convert, source_path};
 use mbconv_test_support::{FIXTURES_NOT_MODELS, fixtures_root, text_hash, workspace_root};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 use serde_json::Value;

@@ -11,7 +11,7 @@ mod written;
 
 use mbconv_ir::format::{Format, Options, Source};
 use mbconv_solver::{Integrator, SimulateOptions};
-use mbconv_test_support::written::relative_deviation;
+use mbconv_test_support::written_golden::relative_deviation;
 use nalgebra::{Matrix3, Point3, Quaternion, UnitQuaternion, Vector3};
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -12,7 +12,7 @@
 //! in "urdf2mjcf against MuJoCo's own URDF import" in `docs/formats/mjcf.md`.
 #![allow(clippy::unwrap_used)]
 
-use mbconv_test_support::written::{golden_json_files, relative_deviation};
+use mbconv_test_support::written_golden::{golden_json_files, relative_deviation};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -19,20 +19,9 @@
 
 use mbconv_ir::format::{Exported, Format, Options, Source};
 use mbconv_solver::{Integrator, SimulateOptions};
-use mbconv_test_support::written::{
-    assert_texts_judged, convert, golden_json_files, matches_words, source_path, world_com,
-    worst_com_deviation, written_fixtures,
-};
+use mbconv_test_support::written_golden::{RefusalTally, WrittenSuite, world_com, worst_com_deviation};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-/// Set to 1 to re-simulate every corpus entry; by default one corpus entry in
-/// [`CORPUS_SAMPLE`] (in the order of the golden files) and every fixture, so that the test stays
-/// under a minute on two shared cores.
-const ALL_TRAJECTORIES: &str = "MBCONV_MJCF_WRITTEN_ALL";
-
-/// One corpus trajectory in this many is re-simulated by default.
-const CORPUS_SAMPLE: usize = 8;
+use std::path::Path;
 
 /// Agreement asked for between MuJoCo's and mbconv's centres of mass over 1 s (m), relative to
 /// max(1, |MuJoCo's coordinate|): the same scheme (RK4) and step (1e-4 s) on the same text.
@@ -73,35 +62,30 @@ const NOT_COMPARED: &[(&str, &str)] = &[(
      halved; mbconv's differ from MuJoCo's by 3.7e-6 m there)",
 )];
 
-fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/written_all")
-}
-
-fn golden_files() -> Vec<(String, Value)> {
-    let files = golden_json_files(&golden_dir());
-    assert!(files.len() >= 40, "only {} golden files", files.len());
-    files
-}
-
-/// The MJCF mbconv writes from `path`, read with default settings (as `mbconv convert X --to
-/// mjcf` and `cargo xtask golden mjcf-written` write it).
-fn write_mjcf(shown: &str, path: &Path) -> Result<Exported, String> {
-    convert(&mbconv::formats(), "mjcf", shown, path)
+/// The MJCF writer's suite: every corpus trajectory is re-simulated with
+/// `MBCONV_MJCF_WRITTEN_ALL=1`, else a sample, so that the test stays under a minute on two
+/// shared cores.
+fn suite() -> WrittenSuite {
+    WrittenSuite {
+        registry: mbconv::formats(),
+        to: "mjcf",
+        name: "MJCF",
+        golden_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/written_all"),
+        simulator: "mujoco",
+        judges: "MuJoCo",
+        all_trajectories: "MBCONV_MJCF_WRITTEN_ALL",
+    }
 }
 
 #[test]
 fn every_fixture_of_the_other_formats_is_written_as_the_text_mujoco_judged() {
-    let registry = mbconv::formats();
-    let (written, refused) = written_fixtures(&registry, "mjcf", &FIXTURE_DIRS);
-    assert!(refused.is_empty(), "fixtures not written as MJCF: {refused:#?}");
-    let judged = assert_texts_judged(&registry, "mjcf", &golden_files(), &written, "MuJoCo");
-    eprintln!("{judged} written MJCF files are the ones judged");
+    suite().assert_fixtures_judged(&FIXTURE_DIRS, &[]);
 }
 
 #[test]
 fn every_written_mjcf_loads_in_mujoco_but_the_listed_refusals() {
-    let mut used = vec![0_usize; REFUSALS.len()];
-    let files = golden_files();
+    let mut tally = RefusalTally::new(REFUSALS.iter().map(|(words, _)| *words));
+    let files = suite().files();
     let mut loads = 0;
     for (name, golden) in &files {
         let result = &golden["mujoco"];
@@ -110,15 +94,11 @@ fn every_written_mjcf_loads_in_mujoco_but_the_listed_refusals() {
             continue;
         }
         let error = result["error"].as_str().unwrap_or_default();
-        match REFUSALS.iter().position(|(words, _)| matches_words(error, words)) {
-            Some(k) => used[k] += 1,
-            None => panic!("{name}: MuJoCo refuses mbconv's MJCF: {error}"),
+        if tally.explain(error, |_| true).is_none() {
+            panic!("{name}: MuJoCo refuses mbconv's MJCF: {error}");
         }
     }
-    for ((words, _), n) in REFUSALS.iter().zip(&used) {
-        assert!(*n > 0, "no refusal says {words:?}: remove it from REFUSALS");
-        eprintln!("MuJoCo refuses {n} files: {words}");
-    }
+    tally.assert_all_used("MuJoCo refuses");
     eprintln!("of {} written files MuJoCo loads {loads}", files.len());
 }
 
@@ -184,51 +164,34 @@ fn compare_with_mujoco(name: &str, path: &Path, written: &Exported, mujoco: &Val
 
 #[test]
 fn every_written_mjcf_moves_in_mbconvs_solver_as_in_mujoco() {
-    let mut worst = (0.0_f64, String::new());
-    let (mut judged, mut soft, mut corpus_seen, mut not_compared) = (0, 0, 0, 0);
-    let all = std::env::var(ALL_TRAJECTORIES).is_ok_and(|v| v == "1");
-    for (name, golden) in golden_files() {
-        let mujoco = &golden["mujoco"];
-        if mujoco["loads"].as_bool() != Some(true) {
-            continue;
-        }
-        if !mujoco["trajectory"]["active"].as_array().unwrap().is_empty() {
+    let (mut soft, mut not_compared) = (0, 0);
+    let keep = |name: &str, golden: &Value| {
+        if !golden["mujoco"]["trajectory"]["active"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+        {
             soft += 1; // MuJoCo's limits, equalities and friction loss are soft
-            continue;
+            return false;
         }
         if NOT_COMPARED.iter().any(|(n, _)| *n == name) {
             not_compared += 1;
-            continue;
+            return false;
         }
-        if name.starts_with("corpus__") {
-            corpus_seen += 1;
-            if !all && corpus_seen % CORPUS_SAMPLE != 1 {
-                continue;
-            }
-        }
-        let shown = golden["source"].as_str().unwrap();
-        let Some(path) = source_path(shown) else {
-            continue;
-        };
-        let written = write_mjcf(shown, &path).unwrap();
-        if mbconv_test_support::text_hash(&written.text) != golden["hash"].as_str().unwrap() {
-            continue; // stale: every_written_mjcf_is_the_text_mujoco_judged says so
-        }
-        let dev = compare_with_mujoco(&name, &path, &written, mujoco);
-        if dev > worst.0 {
-            worst = (dev, name.clone());
-        }
-        judged += 1;
-    }
+        true
+    };
+    let judged = suite().judge_trajectories(keep, |name, golden, path, written| {
+        Some(compare_with_mujoco(name, path, written, &golden["mujoco"]))
+    });
     eprintln!(
-        "{judged} trajectories agree with MuJoCo ({soft} not compared: a soft constraint of \
+        "{} trajectories agree with MuJoCo ({soft} not compared: a soft constraint of \
          MuJoCo's acted); worst relative deviation {:e} ({})",
-        worst.0, worst.1
+        judged.count, judged.worst.0, judged.worst.1
     );
     assert_eq!(
         not_compared,
         NOT_COMPARED.len(),
         "NOT_COMPARED names a model without a comparable trajectory: remove it"
     );
-    assert!(judged >= 20, "only {judged} trajectories judged");
+    judged.assert_enough();
 }

@@ -23,7 +23,7 @@ mod drake;
 use drake::{as_drake_reads_it, compare_with_drake, floats, our_name, start_where_drake_started};
 use mbconv_ir::format::{Format, Options, Source};
 use mbconv_solver::Integrator;
-use mbconv_test_support::written::{golden_json_files, relative_deviation, source_path, world_com};
+use mbconv_test_support::written_golden::{golden_json_files, relative_deviation, source_path, world_com};
 use nalgebra::Vector3;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

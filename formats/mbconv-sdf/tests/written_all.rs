@@ -30,19 +30,9 @@ mod drake;
 use mbconv_ir::format::{Exported, Format, Options, Source};
 use mbconv_ir::kinematics::{Attachment, SpanningTree};
 use mbconv_solver::Integrator;
-use mbconv_test_support::written::{
-    assert_texts_judged, convert, golden_json_files, matches_words, source_path, written_fixtures,
-};
+use mbconv_test_support::written_golden::{RefusalTally, WrittenSuite, source_path};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-/// Set to 1 to re-simulate every corpus entry; by default one corpus entry in
-/// [`CORPUS_SAMPLE`] (in the order of the golden files) and every fixture, so that the test stays
-/// short on two shared cores.
-const ALL_TRAJECTORIES: &str = "MBCONV_SDF_WRITTEN_ALL";
-
-/// One corpus trajectory in this many is re-simulated by default.
-const CORPUS_SAMPLE: usize = 8;
+use std::path::Path;
 
 /// Agreement asked for between Drake's and mbconv's centres of mass over 1 s (m), relative to
 /// max(1, |Drake's coordinate|).
@@ -120,20 +110,18 @@ const TRAJECTORY_REFUSALS: &[(&str, &str)] = &[
     ),
 ];
 
-fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/written_all")
-}
-
-fn golden_files() -> Vec<(String, Value)> {
-    let files = golden_json_files(&golden_dir());
-    assert!(files.len() >= 40, "only {} golden files", files.len());
-    files
-}
-
-/// The SDFormat mbconv writes from `path`, read with default settings (as `mbconv convert X
-/// --to sdf` and `cargo xtask golden sdf-written` write it).
-fn write_sdf(shown: &str, path: &Path) -> Result<Exported, String> {
-    convert(&mbconv::formats(), "sdf", shown, path)
+/// The SDFormat writer's suite: every corpus trajectory is re-simulated with
+/// `MBCONV_SDF_WRITTEN_ALL=1`, else a sample, so that the test stays short on two shared cores.
+fn suite() -> WrittenSuite {
+    WrittenSuite {
+        registry: mbconv::formats(),
+        to: "sdf",
+        name: "SDFormat",
+        golden_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/written_all"),
+        simulator: "drake",
+        judges: "Drake",
+        all_trajectories: "MBCONV_SDF_WRITTEN_ALL",
+    }
 }
 
 /// mbconv's reading of the written text (with `read_back_options`), placed beside the source so
@@ -151,14 +139,7 @@ fn read_back(name: &str, path: &Path, written: &Exported) -> mbconv_ir::Model {
 
 #[test]
 fn every_fixture_of_the_other_formats_is_written_as_the_text_drake_judged() {
-    let registry = mbconv::formats();
-    let (written, refused) = written_fixtures(&registry, "sdf", &FIXTURE_DIRS);
-    assert!(
-        refused.is_empty(),
-        "fixtures not written as SDFormat: {refused:#?}"
-    );
-    let judged = assert_texts_judged(&registry, "sdf", &golden_files(), &written, "Drake");
-    eprintln!("{judged} written SDFormat files are the ones judged");
+    suite().assert_fixtures_judged(&FIXTURE_DIRS, &[]);
 }
 
 /// Drake's error and log as one text.
@@ -177,7 +158,7 @@ fn show(name: &str, golden: &Value, shown: Shown) {
     let Some(path) = source_path(source) else {
         return;
     };
-    let written = write_sdf(source, &path).unwrap();
+    let written = suite().write(source, &path).unwrap();
     let model = read_back(name, &path, &written);
     match shown {
         Shown::Loop => assert!(
@@ -189,41 +170,29 @@ fn show(name: &str, golden: &Value, shown: Shown) {
 
 #[test]
 fn every_written_sdf_loads_in_drake_but_the_listed_refusals() {
-    let mut used = vec![0_usize; REFUSALS.len()];
-    let mut trajectory_used = vec![0_usize; TRAJECTORY_REFUSALS.len()];
-    let files = golden_files();
+    let mut tally = RefusalTally::new(REFUSALS.iter().map(|(words, ..)| *words));
+    let mut trajectory_tally = RefusalTally::new(TRAJECTORY_REFUSALS.iter().map(|(words, _)| *words));
+    let files = suite().files();
     let mut loads = 0;
     for (name, golden) in &files {
         let result = &golden["drake"];
         if result["loads"].as_bool() == Some(true) {
             loads += 1;
-            if let Some(error) = result["trajectory_error"].as_str() {
-                let k = TRAJECTORY_REFUSALS
-                    .iter()
-                    .position(|(words, ..)| matches_words(error, words))
-                    .unwrap_or_else(|| panic!("{name}: Drake's trajectory did not run: {error}"));
-                trajectory_used[k] += 1;
+            if let Some(error) = result["trajectory_error"].as_str()
+                && trajectory_tally.explain(error, |_| true).is_none()
+            {
+                panic!("{name}: Drake's trajectory did not run: {error}");
             }
             continue;
         }
         let text = error_and_log(result);
-        let Some(k) = REFUSALS
-            .iter()
-            .position(|(words, ..)| matches_words(&text, words))
-        else {
+        let Some(k) = tally.explain(&text, |_| true) else {
             panic!("{name}: Drake refuses mbconv's SDFormat: {text}");
         };
-        used[k] += 1;
         show(name, golden, REFUSALS[k].1);
     }
-    for ((words, ..), n) in REFUSALS.iter().zip(&used) {
-        assert!(*n > 0, "no refusal says {words:?}: remove it from REFUSALS");
-        eprintln!("Drake refuses {n} files: {words}");
-    }
-    for ((words, ..), n) in TRAJECTORY_REFUSALS.iter().zip(&trajectory_used) {
-        assert!(*n > 0, "no trajectory error says {words:?}: remove it");
-        eprintln!("Drake's trajectory did not run for {n} files: {words}");
-    }
+    tally.assert_all_used("Drake refuses");
+    trajectory_tally.assert_all_used("Drake's trajectory did not run for");
     eprintln!("of {} written files Drake loads {loads}", files.len());
 }
 
@@ -297,33 +266,12 @@ fn compare(name: &str, path: &Path, written: &Exported, result: &Value) -> (f64,
 
 #[test]
 fn every_written_sdf_moves_in_mbconvs_solver_as_in_drake() {
-    let mut worst = (0.0_f64, String::new());
-    let (mut judged, mut corpus_seen) = (0, 0);
     let mut failures = Vec::new();
-    let all = std::env::var(ALL_TRAJECTORIES).is_ok_and(|v| v == "1");
-    for (name, golden) in golden_files() {
+    // A null trajectory is one of TRAJECTORY_REFUSALS.
+    let keep = |_: &str, golden: &Value| !golden["drake"]["trajectory"].is_null();
+    let judged = suite().judge_trajectories(keep, |name, golden, path, written| {
         let result = &golden["drake"];
-        if result["loads"].as_bool() != Some(true) {
-            continue;
-        }
-        if result["trajectory"].is_null() {
-            continue; // TRAJECTORY_REFUSALS
-        }
-        if name.starts_with("corpus__") {
-            corpus_seen += 1;
-            if !all && corpus_seen % CORPUS_SAMPLE != 1 {
-                continue;
-            }
-        }
-        let shown = golden["source"].as_str().unwrap();
-        let Some(path) = source_path(shown) else {
-            continue;
-        };
-        let written = write_sdf(shown, &path).unwrap();
-        if mbconv_test_support::text_hash(&written.text) != golden["hash"].as_str().unwrap() {
-            continue; // stale: every_written_sdf_is_the_text_drake_judged says so
-        }
-        let (dev, changed, off) = compare(&name, &path, &written, result);
+        let (dev, changed, off) = compare(name, path, written, result);
         let convergence = result["trajectory"]["convergence"].as_f64().unwrap();
         if convergence >= TRAJECTORY_TOLERANCE / 100.0 {
             // Drake's coarse run (accuracy 1e-9, steps up to 1e-2 s) is off; its fine run is
@@ -339,15 +287,12 @@ fn every_written_sdf_moves_in_mbconvs_solver_as_in_drake() {
         if !changed.is_empty() {
             eprintln!("{name}: as Drake reads it: {changed:?}");
         }
-        if dev > worst.0 {
-            worst = (dev, name.clone());
-        }
-        judged += 1;
-    }
+        Some(dev)
+    });
     eprintln!(
-        "{judged} trajectories agree with Drake; worst relative deviation {:e} ({})",
-        worst.0, worst.1
+        "{} trajectories agree with Drake; worst relative deviation {:e} ({})",
+        judged.count, judged.worst.0, judged.worst.1
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(judged >= 20, "only {judged} trajectories judged");
+    judged.assert_enough();
 }

@@ -17,7 +17,7 @@
 
 use mbconv_ir::format::{Format, Options, Source};
 use mbconv_solver::{Integrator, SimulateOptions};
-use mbconv_test_support::written::relative_deviation;
+use mbconv_test_support::written_golden::relative_deviation;
 use nalgebra::{Point3, Quaternion, UnitQuaternion, Vector3};
 use serde_json::Value;
 use std::collections::BTreeMap;

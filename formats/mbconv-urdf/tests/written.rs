@@ -16,22 +16,11 @@
 
 use mbconv_ir::format::{Format, Options, Source};
 use mbconv_solver::{Integrator, SimulateOptions};
-use mbconv_test_support::written::{
-    assert_texts_judged, convert, golden_json_files, matches_words, source_path, world_com,
-    worst_com_deviation, written_fixtures,
-};
+use mbconv_test_support::written_golden::{RefusalTally, WrittenSuite, world_com, worst_com_deviation};
 use nalgebra::Vector3;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-/// Set to 1 to re-simulate every corpus entry; by default one corpus entry in
-/// [`CORPUS_SAMPLE`] (in the order of the golden files) and every fixture, so that the test stays
-/// under a minute on two shared cores (all 231 take about 70 s of CPU, more on a busy machine).
-const ALL_TRAJECTORIES: &str = "MBCONV_URDF_WRITTEN_ALL";
-
-/// One corpus trajectory in this many is re-simulated by default.
-const CORPUS_SAMPLE: usize = 8;
+use std::path::Path;
 
 /// Agreement asked for between MuJoCo's and mbconv's centres of mass over 1 s (m), relative to
 /// max(1, |MuJoCo's coordinate|): the same scheme (RK4) and step (1e-4 s) on the same text.
@@ -144,41 +133,31 @@ const DIVERGES: &[(&str, &str)] = &[
     ),
 ];
 
-fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/written")
-}
-
-fn golden_files() -> Vec<(String, Value)> {
-    let files = golden_json_files(&golden_dir());
-    assert!(files.len() >= 40, "only {} golden files", files.len());
-    files
-}
-
-/// The URDF mbconv writes from `path`, read with default settings (as `mbconv convert X --to
-/// urdf` and `cargo xtask golden urdf-written` write it).
-fn write_urdf(shown: &str, path: &Path) -> Result<String, String> {
-    convert(&mbconv::formats(), "urdf", shown, path).map(|e| e.text)
+/// The URDF writer's suite: every corpus trajectory is re-simulated with
+/// `MBCONV_URDF_WRITTEN_ALL=1`, else a sample, so that the test stays under a minute on two
+/// shared cores (all 231 take about 70 s of CPU, more on a busy machine).
+fn suite() -> WrittenSuite {
+    WrittenSuite {
+        registry: mbconv::formats(),
+        to: "urdf",
+        name: "URDF",
+        golden_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/written"),
+        simulator: "mujoco",
+        judges: "the simulators",
+        all_trajectories: "MBCONV_URDF_WRITTEN_ALL",
+    }
 }
 
 #[test]
 fn every_fixture_of_the_other_formats_is_written_as_the_text_the_simulators_judged() {
-    let registry = mbconv::formats();
-    let (written, refused) = written_fixtures(&registry, "urdf", &mbconv_test_support::FIXTURE_MODEL_DIRS);
-    let listed: Vec<&str> = NOT_WRITTEN.iter().map(|(f, _)| *f).collect();
-    let seen: Vec<&str> = refused.iter().map(|(f, _)| f.as_str()).collect();
-    assert_eq!(seen, listed, "fixtures not written as URDF: {refused:#?}");
-    for ((file, error), (_, words)) in refused.iter().zip(NOT_WRITTEN) {
-        assert!(error.contains(words), "{file}: {error}");
-    }
-    let judged = assert_texts_judged(&registry, "urdf", &golden_files(), &written, "the simulators");
-    eprintln!("{judged} written URDF files are the ones judged");
+    suite().assert_fixtures_judged(&mbconv_test_support::FIXTURE_MODEL_DIRS, NOT_WRITTEN);
 }
 
 #[test]
 fn every_written_urdf_loads_in_mujoco_pinocchio_and_drake_but_the_listed_refusals() {
-    let mut used = vec![0_usize; REFUSALS.len()];
+    let mut tally = RefusalTally::new(REFUSALS.iter().map(|(_, words, _)| *words));
     let mut loads: BTreeMap<&str, usize> = BTreeMap::new();
-    let files = golden_files();
+    let files = suite().files();
     for (name, golden) in &files {
         for library in ["mujoco", "pinocchio", "drake"] {
             let result = &golden[library];
@@ -187,22 +166,12 @@ fn every_written_urdf_loads_in_mujoco_pinocchio_and_drake_but_the_listed_refusal
                 continue;
             }
             let error = result["error"].as_str().unwrap_or_default();
-            let known = REFUSALS
-                .iter()
-                .position(|(lib, words, _)| *lib == library && matches_words(error, words));
-            match known {
-                Some(k) => used[k] += 1,
-                None => panic!("{name}: {library} refuses mbconv's URDF: {error}"),
+            if tally.explain(error, |k| REFUSALS[k].0 == library).is_none() {
+                panic!("{name}: {library} refuses mbconv's URDF: {error}");
             }
         }
     }
-    for ((library, words, _), n) in REFUSALS.iter().zip(&used) {
-        assert!(
-            *n > 0,
-            "no {library} refusal says {words:?}: remove it from REFUSALS"
-        );
-        eprintln!("{library} refuses {n} files: {words}");
-    }
+    tally.assert_all_used("a library refuses");
     eprintln!("of {} written files: {loads:?} load", files.len());
 }
 
@@ -311,62 +280,40 @@ fn trajectory_bodies(mujoco: &Value) -> Vec<String> {
 
 #[test]
 fn every_written_urdf_moves_in_mbconvs_solver_as_in_mujoco() {
-    let mut worst = (0.0_f64, String::new());
-    let mut judged = 0;
-    let all = std::env::var(ALL_TRAJECTORIES).is_ok_and(|v| v == "1");
-    let mut corpus_seen = 0;
-    for (name, golden) in golden_files() {
-        let mujoco = &golden["mujoco"];
-        if mujoco["loads"].as_bool() != Some(true) {
-            continue;
-        }
-        if name.starts_with("corpus__") {
-            corpus_seen += 1;
-            if !all && corpus_seen % CORPUS_SAMPLE != 1 {
-                continue;
+    let judged = suite().judge_trajectories(
+        |_, _| true,
+        |name, golden, _, written| {
+            let mujoco = &golden["mujoco"];
+            let model = read_written(name, &written.text);
+            if DIVERGES.iter().any(|(n, _)| *n == name) {
+                let options = SimulateOptions {
+                    dt: 1e-4,
+                    integrator: Integrator::Rk4,
+                    every: 1000,
+                    ..SimulateOptions::default()
+                };
+                let diverged = mbconv_solver::simulate(&model, &options, &mut |_| {}).is_err();
+                assert!(diverged, "{name} no longer diverges: remove it from DIVERGES");
+                return None;
             }
-        }
-        let shown = golden["source"].as_str().unwrap();
-        let Some(path) = source_path(shown) else {
-            continue;
-        };
-        let text = write_urdf(shown, &path).unwrap();
-        if mbconv_test_support::text_hash(&text) != golden["hash"].as_str().unwrap() {
-            continue; // stale: every_written_urdf_is_the_text_the_simulators_judged says so
-        }
-        let model = read_written(&name, &text);
-        if DIVERGES.iter().any(|(n, _)| *n == name) {
-            let options = SimulateOptions {
-                dt: 1e-4,
-                integrator: Integrator::Rk4,
-                every: 1000,
-                ..SimulateOptions::default()
-            };
-            let diverged = mbconv_solver::simulate(&model, &options, &mut |_| {}).is_err();
-            assert!(diverged, "{name} no longer diverges: remove it from DIVERGES");
-            continue;
-        }
-        let dof: usize = model.joints.iter().map(|j| j.kind.nv()).sum();
-        assert_eq!(
-            Some(dof as u64),
-            mujoco["nv"].as_u64(),
-            "{name}: mbconv's and MuJoCo's degrees of freedom"
-        );
-        if let Some(nv) = golden["pinocchio"]["nv"].as_u64() {
+            let dof: usize = model.joints.iter().map(|j| j.kind.nv()).sum();
             assert_eq!(
-                dof as u64, nv,
-                "{name}: mbconv's and Pinocchio's degrees of freedom"
+                Some(dof as u64),
+                mujoco["nv"].as_u64(),
+                "{name}: mbconv's and MuJoCo's degrees of freedom"
             );
-        }
-        let dev = compare_with_mujoco(&name, &text, mujoco);
-        if dev > worst.0 {
-            worst = (dev, name.clone());
-        }
-        judged += 1;
-    }
-    eprintln!(
-        "{judged} trajectories agree with MuJoCo; worst relative deviation {:e} ({})",
-        worst.0, worst.1
+            if let Some(nv) = golden["pinocchio"]["nv"].as_u64() {
+                assert_eq!(
+                    dof as u64, nv,
+                    "{name}: mbconv's and Pinocchio's degrees of freedom"
+                );
+            }
+            Some(compare_with_mujoco(name, &written.text, mujoco))
+        },
     );
-    assert!(judged >= 20, "only {judged} trajectories judged");
+    eprintln!(
+        "{} trajectories agree with MuJoCo; worst relative deviation {:e} ({})",
+        judged.count, judged.worst.0, judged.worst.1
+    );
+    judged.assert_enough();
 }

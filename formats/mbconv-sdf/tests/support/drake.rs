@@ -6,7 +6,7 @@
 
 use mbconv_ir::JointKind;
 use mbconv_solver::{Integrator, SimulateOptions};
-use mbconv_test_support::written::{relative_deviation, world_com};
+use mbconv_test_support::written_golden::{relative_deviation, world_com};
 use nalgebra::Vector3;
 use serde_json::Value;
 

@@ -7,7 +7,7 @@
 //! Chrono and written back as SKEL, Chrono runs what mbconv wrote from it) or
 //! `chrono2skel__corpus__model_slider_crank`.
 
-use crate::{corpus_root, workspace_root};
+use crate::corpus::{corpus_root, workspace_root};
 use std::path::PathBuf;
 
 /// The largest centre-of-mass gap (m) left between the two simulators once their integration
@@ -72,7 +72,7 @@ impl Judgement {
 /// `2·gap(dt/2) − gap(dt)`) is below [`SIMULATOR_TOLERANCE`].
 ///
 /// ```
-/// use mbconv_test_support::simulators::{judge, Gaps, Judgement};
+/// use mbconv_test_support::simulator_verdicts::{judge, Gaps, Judgement};
 /// let gaps = |full, half, extrapolated| Gaps { full, half, extrapolated };
 /// assert_eq!(judge(gaps(6.9e-13, 5.7e-13, 3e-13)), Judgement::Equal);
 /// assert!(judge(gaps(2.06e-5, 1.03e-5, 5e-10)).agrees());
@@ -142,7 +142,7 @@ impl CaseOutcome {
 /// the earlier one that ran the original.
 ///
 /// ```
-/// use mbconv_test_support::simulators::made_on_the_lowered_model;
+/// use mbconv_test_support::simulator_verdicts::made_on_the_lowered_model;
 /// assert!(made_on_the_lowered_model(&serde_json::json!({"case": "c", "lowered_losses": []})));
 /// assert!(!made_on_the_lowered_model(&serde_json::json!({"case": "c", "max_com_difference": 0.0})));
 /// ```
@@ -155,7 +155,7 @@ pub fn made_on_the_lowered_model(golden: &serde_json::Value) -> bool {
 /// Reads a pair's golden file.
 ///
 /// ```
-/// use mbconv_test_support::simulators::{judge_case, CaseOutcome};
+/// use mbconv_test_support::simulator_verdicts::{judge_case, CaseOutcome};
 /// let golden = serde_json::json!({"case": "c", "unmatched": {"source": ["nut"], "target": []},
 ///     "max_com_difference": null, "lowered_losses": []});
 /// assert!(judge_case(&golden).fails());
@@ -242,7 +242,7 @@ pub struct SimulatorCase {
 /// The case called `name`, or `None` for a name that follows no known pattern.
 ///
 /// ```
-/// let case = mbconv_test_support::simulators::simulator_case("skel2chrono__fixtures__joint_free").unwrap();
+/// let case = mbconv_test_support::simulator_verdicts::simulator_case("skel2chrono__fixtures__joint_free").unwrap();
 /// assert_eq!(case.shown, "fixtures/skel/joint_free.skel");
 /// assert_eq!(case.target_format, "chrono");
 /// ```

@@ -1,0 +1,115 @@
+//! Where the test data is: the workspace, its `fixtures/` folders and the shared corpus
+//! (`../shared/corpus` beside the project, or `$MBCONV_CORPUS`). Tests that read the corpus call
+//! [`corpus`] or [`corpus_file`]: when the data is missing they are skipped with a notice on
+//! standard error, unless `MBCONV_REQUIRE_CORPUS=1` is set (CI sets it), in which case the test
+//! fails and names what is missing, so a moved corpus file can never turn a test green silently.
+//!
+//! ```no_run
+//! let Some(dir) = mbconv_test_support::corpus::corpus("skel") else { return };
+//! assert!(dir.join("chain.skel").is_file());
+//! ```
+
+use std::path::{Path, PathBuf};
+
+/// The folders of `fixtures/` that hold model files (one per format, and IR JSON);
+/// `fixtures/bad` holds malformed inputs and is not among them.
+pub const FIXTURE_MODEL_DIRS: [&str; 5] = ["body", "chrono", "ir", "shift", "skel"];
+
+/// Files in [`FIXTURE_MODEL_DIRS`] that are not models, relative to `fixtures/`.
+pub const FIXTURES_NOT_MODELS: [&str; 1] = ["chrono/solver.yaml"];
+
+/// The `fixtures/` folder.
+pub fn fixtures_root() -> PathBuf {
+    workspace_root().join("fixtures")
+}
+
+/// The environment variable that turns a missing corpus from a skip into a failure.
+pub const REQUIRE_CORPUS: &str = "MBCONV_REQUIRE_CORPUS";
+
+/// The workspace root (the directory holding the top-level `Cargo.toml`).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// The shared corpus root: `$MBCONV_CORPUS` when set, else `../shared/corpus` beside the
+/// workspace. It may not exist.
+pub fn corpus_root() -> PathBuf {
+    match std::env::var_os("MBCONV_CORPUS") {
+        Some(dir) => PathBuf::from(dir),
+        None => workspace_root().join("../shared/corpus"),
+    }
+}
+
+/// True when `MBCONV_REQUIRE_CORPUS=1`: a missing corpus path fails the test.
+pub fn corpus_required() -> bool {
+    std::env::var(REQUIRE_CORPUS).is_ok_and(|v| v == "1")
+}
+
+/// The corpus directory `relative` (e.g. `"skel"`, `"chrono_derived"`), or `None` after a
+/// printed notice when it is missing. Panics, naming the path, when it is missing and
+/// `MBCONV_REQUIRE_CORPUS=1`.
+pub fn corpus(relative: &str) -> Option<PathBuf> {
+    found(corpus_root().join(relative), Path::is_dir)
+}
+
+/// The corpus file `relative`, like [`corpus`].
+pub fn corpus_file(relative: &str) -> Option<PathBuf> {
+    found(corpus_root().join(relative), Path::is_file)
+}
+
+fn found(path: PathBuf, exists: fn(&Path) -> bool) -> Option<PathBuf> {
+    if exists(&path) {
+        return Some(path);
+    }
+    missing(&path.display().to_string());
+    None
+}
+
+/// Reports a missing corpus item: a panic naming it under `MBCONV_REQUIRE_CORPUS=1`, a notice
+/// otherwise. For tests that look for corpus data in their own way.
+pub fn missing(what: &str) {
+    if corpus_required() {
+        panic!("{what} is missing and {REQUIRE_CORPUS}=1: the shared corpus must be present");
+    }
+    eprintln!("notice: {what} not found; corpus test skipped (set {REQUIRE_CORPUS}=1 to fail instead)");
+}
+
+/// Every file under `dir` (recursively) whose name ends with `.{extension}`, sorted.
+pub fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.ends_with(&format!(".{extension}")))
+            {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_corpus_root_is_beside_the_workspace() {
+        assert!(workspace_root().join("Cargo.toml").is_file());
+        assert!(corpus_root().ends_with("shared/corpus") || std::env::var_os("MBCONV_CORPUS").is_some());
+    }
+}
