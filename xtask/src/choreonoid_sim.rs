@@ -33,7 +33,7 @@
 
 use crate::workspace_root;
 use anyhow::{Context, Result, bail};
-use mbconv_ir::format::{Options, Registry, Source};
+use mbconv_ir::format::{Options, Registry};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -228,15 +228,7 @@ fn judge_conversion(
     let shown = format!("fixtures/{dir}/{file}");
     let relative = format!("{dir}/{file}");
     let converted = (|| -> std::result::Result<_, String> {
-        let source = Source::from_path(path)
-            .map_err(|e| e.to_string())?
-            .with_path(&shown, Some(path.to_path_buf()));
-        let format = registry
-            .detect(path, Some(&source.text))
-            .map_err(|e| e.to_string())?;
-        let imported = registry
-            .read(format, &source, &Options::default())
-            .map_err(|e| e.to_string())?;
+        let imported = mbconv_test_support::written_golden::read_source(registry, &shown, path)?;
         let body = registry.get("body").map_err(|e| e.to_string())?;
         let lowered = registry
             .lower(body, &imported.model, &Options::default())

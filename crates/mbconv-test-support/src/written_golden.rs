@@ -6,7 +6,7 @@
 //! (one module, `xtask/src/written.rs`), one JSON file per written model naming its source as
 //! `fixtures/...` or `corpus/...` and holding the `hash` of the text its simulators judged.
 
-use mbconv_ir::format::{Exported, Options, Registry, Source};
+use mbconv_ir::format::{Exported, Imported, Options, Registry, Source};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -78,21 +78,39 @@ pub fn source_path(shown: &str) -> Option<PathBuf> {
     crate::corpus::corpus_file(rest)
 }
 
-/// What `registry` writes in the format named `to` from the model at `path` (shown as
-/// `shown`), read with default settings: as `mbconv convert X --to <to>` and the xtask write it.
+/// What `registry` reads from the model at `path` (shown as `shown`) in the format it detects,
+/// with default settings: the first half of a conversion.
+///
+/// ```
+/// let mut registry = mbconv_ir::format::Registry::new();
+/// registry.register(Box::new(mbconv_ir::mbir::MbirFormat));
+/// let shown = "fixtures/ir/double_pendulum.mbir.json";
+/// let path = mbconv_test_support::fixtures_root().join("ir/double_pendulum.mbir.json");
+/// let imported = mbconv_test_support::written_golden::read_source(&registry, shown, &path).unwrap();
+/// assert!(!imported.model.bodies.is_empty());
+/// ```
 ///
 /// # Errors
-/// The reason, as text, when the file cannot be read, detected, read or written.
-pub fn convert(registry: &Registry, to: &str, shown: &str, path: &Path) -> Result<Exported, String> {
+/// The reason, as text, when the file cannot be read, detected or read.
+pub fn read_source(registry: &Registry, shown: &str, path: &Path) -> Result<Imported, String> {
     let source = Source::from_path(path)
         .map_err(|e| e.to_string())?
         .with_path(shown, Some(path.to_path_buf()));
     let format = registry
         .detect(path, Some(&source.text))
         .map_err(|e| e.to_string())?;
-    let imported = registry
+    registry
         .read(format, &source, &Options::default())
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| e.to_string())
+}
+
+/// What `registry` writes in the format named `to` from the model at `path` (shown as
+/// `shown`), read with default settings: as `mbconv convert X --to <to>` and the xtask write it.
+///
+/// # Errors
+/// The reason, as text, when the file cannot be read, detected, read or written.
+pub fn convert(registry: &Registry, to: &str, shown: &str, path: &Path) -> Result<Exported, String> {
+    let imported = read_source(registry, shown, path)?;
     let writer = registry.get(to).map_err(|e| e.to_string())?;
     registry
         .write(writer, &imported.model, &Options::default())
