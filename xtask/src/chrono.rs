@@ -7,7 +7,7 @@
 //! * Cross-simulator golden data (`crates/mbconv-cli/tests/golden/simulators/`): for each SKEL
 //!   fixture and corpus model, Chrono runs what `mbconv convert --to chrono` wrote (its
 //!   simulation file) and DART runs the model lowered for Chrono and written back as SKEL by
-//!   the library (`mbconv_cli::written_back`: the conversion's losses on both sides); for each
+//!   the library (`mbconv_test_support::lowered_back`: the conversion's losses on both sides); for each
 //!   Chrono fixture and corpus model, DART runs what `mbconv convert --to skel` wrote and
 //!   Chrono runs the model lowered for SKEL written back as Chrono YAML. Both at dt = 1e-4 and
 //!   5e-5 for 1 s, every body's centre of mass every 0.1 s, no contact on either side (DART:
@@ -386,14 +386,20 @@ impl Cases<'_> {
         converted: &Path,
         dir: &Path,
         extension: &str,
-    ) -> Result<mbconv_cli::written_back::WrittenBack> {
+    ) -> Result<mbconv_test_support::lowered_back::WrittenBack> {
         let output = dir.join("lowered").join(format!("{}.{extension}", stem(source)));
         eprintln!(
             "+ write {} lowered for {target} back as {}",
             source.display(),
             output.display()
         );
-        mbconv_cli::written_back::write_lowered_back(self.registry, source, target, converted, &output)
+        Ok(mbconv_test_support::lowered_back::write_lowered_back(
+            self.registry,
+            source,
+            target,
+            converted,
+            &output,
+        )?)
     }
 
     fn chrono_run_args<'s>(
@@ -481,7 +487,7 @@ impl Cases<'_> {
     fn merge(
         &self,
         case: &str,
-        back: &Result<mbconv_cli::written_back::WrittenBack>,
+        back: &Result<mbconv_test_support::lowered_back::WrittenBack>,
         sides: impl Fn(&str) -> (String, String),
     ) -> Result<()> {
         let out = self.golden.join(format!("{case}.json"));

@@ -161,7 +161,7 @@ fn write_lowered_back(
     keep: bool,
     output: &Path,
 ) -> Result<()> {
-    use mbconv_cli::written_back::{LoweredBack, write_lowered_back_with};
+    use mbconv_test_support::lowered_back::{LoweredBack, write_lowered_back_with};
     let mut how = LoweredBack {
         contact: true,
         ..LoweredBack::default()
@@ -169,7 +169,8 @@ fn write_lowered_back(
     if keep {
         how.write_settings.set("keep-jointed-contact", "true");
     }
-    write_lowered_back_with(registry, source, "chrono", converted, output, &how).map(|_| ())
+    write_lowered_back_with(registry, source, "chrono", converted, output, &how)?;
+    Ok(())
 }
 
 /// The SKEL corpus models (not the pre-XML legacy files) in which a joint joins two bodies

@@ -1,12 +1,11 @@
 //! The command line of the `mbconv` tool: its arguments, and the parser that adds one `x2y`
 //! shortcut for every pair of the registry's formats with a short name ([`cli::parse_from`]),
-//! so that a format that registers a short name gets its shortcuts with no change here; and
-//! the lowered model written back in its source format that the simulators judge a conversion
-//! against ([`written_back`], for `cargo xtask golden chrono` and the simulator golden test).
+//! so that a format that registers a short name gets its shortcuts with no change here.
 //!
-//! It is not the library for tool authors (that is the `mbconv` crate, which this package
-//! uses for every format, the check and the simulator) and holds no conversion logic: the
-//! commands themselves live in the `mbconv` binary of this package.
+//! It is not the library for tool authors (that is the `mbconv` crate, whose pipeline reads,
+//! validates, converts, writes and checks every model this package handles) and holds no
+//! conversion logic: the commands themselves live in the `mbconv` binary of this package, and
+//! only parse arguments, call the pipeline and print.
 //!
 //! ```
 //! use mbconv_cli::cli::{Invocation, parse_from};
@@ -18,4 +17,3 @@
 //! ```
 
 pub mod cli;
-pub mod written_back;

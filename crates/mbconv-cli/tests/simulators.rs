@@ -2,7 +2,7 @@
 //! chrono`, see `docs/check.md`, "The simulators as judges"). For every cross-simulator case:
 //! * the files mbconv writes today are byte for byte the ones the simulators ran, both the
 //!   conversion (`mbconv convert`) and the model lowered for the target and written back in the
-//!   source format (`mbconv_cli::written_back`), so the golden data judges the current writers;
+//!   source format (`mbconv_test_support::lowered_back`), so the golden data judges the current writers;
 //! * the target simulator on the conversion and the source simulator on the lowered model
 //!   agree (`judge_case`: equal to rounding, or a first-order gap that extrapolates below
 //!   `SIMULATOR_TOLERANCE`), or the pair is listed with its reason among the open problems of
@@ -103,7 +103,7 @@ fn the_simulators_ran_what_mbconv_writes_today() {
             "yaml"
         };
         let output = dir.join(format!("{stem}.{extension}"));
-        let back = mbconv_cli::written_back::write_lowered_back(
+        let back = mbconv_test_support::lowered_back::write_lowered_back(
             &registry,
             &case.source,
             case.target_format,

@@ -8,6 +8,8 @@
 //!   the readers' golden tests.
 //! * [`simulator_verdicts`]: the cross-simulator golden cases (`cargo xtask golden chrono`) and
 //!   how a case's verdict is reached, for the tests and `xtask`.
+//! * [`lowered_back`]: the model those simulators judge a conversion against, the original
+//!   lowered for the target and written back in its own format (golden-data plumbing).
 //! * [`browser`]: a small WebDriver client that drives headless Chromium.
 //! * [`view_page`]: opening an `mbconv view` page in that browser and waiting until it is ready.
 //!
@@ -21,6 +23,7 @@
 
 pub mod browser;
 pub mod corpus;
+pub mod lowered_back;
 pub mod simulator_verdicts;
 pub mod view_page;
 pub mod written_golden;

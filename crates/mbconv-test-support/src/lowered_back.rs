@@ -1,13 +1,15 @@
-//! The model a conversion's target simulator is judged against: the original lowered for the
-//! target format (the conversion's losses applied), written back in the original's own format
-//! by the same library the CLI uses. The source simulator runs it, the target simulator runs
-//! the converted file, and the two must then move alike (`cargo xtask golden chrono`, the
-//! simulator golden test, `docs/check.md`).
+//! Golden-data plumbing for the simulator judges: the model a conversion's target simulator is
+//! judged against is the original lowered for the target format (the conversion's losses
+//! applied), written back in the original's own format through the same registry the CLI
+//! uses. The source simulator runs it, the target simulator runs the converted file, and the
+//! two must then move alike (`cargo xtask golden chrono`, the simulator golden test of
+//! `mbconv-cli`, `docs/check.md`).
 //!
 //! ```no_run
 //! use std::path::Path;
-//! let registry = mbconv::formats();
-//! let back = mbconv_cli::written_back::write_lowered_back(
+//! # fn registry() -> mbconv_ir::format::Registry { unimplemented!() }
+//! let registry = registry(); // every format, e.g. `mbconv::formats()`
+//! let back = mbconv_test_support::lowered_back::write_lowered_back(
 //!     &registry,
 //!     Path::new("fixtures/skel/joint_free.skel"),
 //!     "chrono",
@@ -18,9 +20,38 @@
 //! assert!(back.motion_losses.is_empty(), "not a clean comparison: {:?}", back.motion_losses);
 //! ```
 
-use anyhow::{Context, Result};
-use mbconv::ir::format::{Options, Registry, Source};
+use mbconv_ir::format::{FormatError, LookupError, Options, Registry, Source};
+use mbconv_ir::{Model, ShapeRole};
 use std::path::{Path, PathBuf};
+
+/// Why [`write_lowered_back`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum LoweredBackError {
+    /// A file could not be read, a directory created or a file written.
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        /// `read`, `create` or `write`.
+        action: &'static str,
+        /// The file or directory.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A format is unknown or the source's format cannot be told.
+    #[error(transparent)]
+    Lookup(#[from] LookupError),
+    /// The reader, the lowering or the writer refused.
+    #[error("{0}")]
+    Format(FormatError),
+}
+
+type Result<T> = std::result::Result<T, LoweredBackError>;
+
+fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> LoweredBackError {
+    let path = path.to_path_buf();
+    move |source| LoweredBackError::Io { action, path, source }
+}
 
 /// What [`write_lowered_back`] wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,13 +62,14 @@ pub struct WrittenBack {
     /// gravity) or the main file.
     pub entry: PathBuf,
     /// The findings of writing the lowered model back in the source format that can change
-    /// motion ([`mbconv::ir::Finding::can_change_motion`]), as `code at path`: when there is
+    /// motion ([`mbconv_ir::Finding::can_change_motion`]), as `code at path`: when there is
     /// one, the source simulator does not run exactly the lowered model, and the comparison is
     /// not clean.
     pub motion_losses: Vec<String>,
 }
 
-/// Reads `source` (format detected as the CLI does, default settings), lowers it for
+/// Reads `source` (format detected by extension and content, as the CLI does; default
+/// settings), lowers it for
 /// `target` as `mbconv convert` does when writing `converted` (the lowering may depend on the
 /// output's place, e.g. relative mesh names), and writes the lowered model at `output` in the
 /// source's own format, with its companions beside it, without contact ([`without_contact`]):
@@ -82,19 +114,25 @@ pub fn write_lowered_back_with(
     output: &Path,
     how: &LoweredBack,
 ) -> Result<WrittenBack> {
-    let text = Source::from_path(source).with_context(|| format!("cannot read {}", source.display()))?;
+    let text = Source::from_path(source).map_err(io("read", source))?;
     let from = registry.detect(source, Some(&text.text))?;
     let to = registry.get(target)?;
-    let imported = registry.read(from, &text, &Options::default())?;
+    let imported = registry
+        .read(from, &text, &Options::default())
+        .map_err(LoweredBackError::Format)?;
     let mut lower_options = how.write_settings.clone();
     lower_options.output_path = Some(converted.to_path_buf());
-    let mut lowered = registry.lower(to, &imported.model, &lower_options)?;
+    let mut lowered = registry
+        .lower(to, &imported.model, &lower_options)
+        .map_err(LoweredBackError::Format)?;
     if !how.contact {
         without_contact(&mut lowered.model);
     }
     let mut write_options = Options::default();
     write_options.output_path = Some(output.to_path_buf());
-    let exported = registry.write(from, &lowered.model, &write_options)?;
+    let exported = registry
+        .write(from, &lowered.model, &write_options)
+        .map_err(LoweredBackError::Format)?;
     let motion_losses = exported
         .report
         .findings
@@ -103,12 +141,12 @@ pub fn write_lowered_back_with(
         .map(|f| format!("{} at {}", f.code, f.path.as_deref().unwrap_or("the model")))
         .collect();
     let dir = output.parent().map(Path::to_path_buf).unwrap_or_default();
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(io("create", &dir))?;
     let mut files = vec![output.to_path_buf()];
-    std::fs::write(output, &exported.text).with_context(|| format!("cannot write {}", output.display()))?;
+    std::fs::write(output, &exported.text).map_err(io("write", output))?;
     for companion in &exported.companions {
         let path = dir.join(&companion.file_name);
-        std::fs::write(&path, &companion.text).with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::write(&path, &companion.text).map_err(io("write", &path))?;
         files.push(path);
     }
     let entry = exported
@@ -129,20 +167,21 @@ pub fn write_lowered_back_with(
 /// rest on a ground box keeps them there while DART lets them fall.
 ///
 /// ```
-/// use mbconv::ir::{Geometry, Shape, ShapeRole};
-/// let mut model = mbconv::demo::pendulum();
+/// use mbconv_ir::{Body, Geometry, Model, Shape, ShapeRole};
+/// let mut model = Model::new("m");
+/// model.bodies.push(Body::new("bob"));
 /// let mut ball = Shape::new(ShapeRole::Collision, Geometry::Sphere { radius: 0.1 });
 /// ball.collidable = true;
 /// model.bodies[0].shapes.push(ball);
-/// mbconv_cli::written_back::without_contact(&mut model);
+/// mbconv_test_support::lowered_back::without_contact(&mut model);
 /// assert!(model.bodies.iter().flat_map(|b| &b.shapes).all(|s| s.role != ShapeRole::Collision && !s.collidable));
 /// ```
-pub fn without_contact(model: &mut mbconv::Model) {
+pub fn without_contact(model: &mut Model) {
     for body in &mut model.bodies {
-        body.shapes.retain(|s| s.role != mbconv::ir::ShapeRole::Collision);
+        body.shapes.retain(|s| s.role != ShapeRole::Collision);
         for shape in &mut body.shapes {
-            if shape.role == mbconv::ir::ShapeRole::Both {
-                shape.role = mbconv::ir::ShapeRole::Visual;
+            if shape.role == ShapeRole::Both {
+                shape.role = ShapeRole::Visual;
             }
             shape.collidable = false;
         }
