@@ -136,15 +136,6 @@ pub struct ConversionFlags {
     /// turned back into the original world.
     #[arg(long, value_enum, value_name = "AXIS")]
     pub up: Option<UpName>,
-    /// The Chrono reader's setting `--read-option sim=FILE` (simulation file to take gravity
-    /// and time step from), under its old name; hidden, kept for compatibility.
-    #[arg(long, value_name = "FILE", hide = true)]
-    pub chrono_sim: Option<PathBuf>,
-    /// The Chrono writer's setting `--write-option sim-out=FILE` (also write a simulation
-    /// file of this name beside the model), under its old name; hidden, kept for
-    /// compatibility.
-    #[arg(long, value_name = "FILE", hide = true)]
-    pub chrono_sim_out: Option<String>,
     /// Check the conversion by simulation even for a large model (by default only models of
     /// at most 100 000 body-steps are checked, a loop, constraint or motor counting as 10
     /// bodies; see `docs/check.md`).

@@ -54,6 +54,27 @@ impl From<anyhow::Error> for Failure {
     }
 }
 
+/// The facade's errors as the command prints them: a reader's, writer's or setting's
+/// diagnostic with its code and snippet; a `--strict` refusal as a failed check (exit 1); an
+/// invalid model by its count of errors (its findings were printed before); everything else as
+/// its message alone.
+impl From<mbconv::Error> for Failure {
+    fn from(e: mbconv::Error) -> Self {
+        use mbconv::Error;
+        match e {
+            Error::Lookup(e) => Self::bad_input(e),
+            Error::Format(e) => Self::bad_input(miette::Report::new_boxed(e)),
+            Error::Solver(e) => Self::bad_input(miette::Report::new(e)),
+            Error::Invalid { name, report } => Self::bad_input(miette::miette!(
+                "{name} is not a valid model ({} errors)",
+                report.at_least(mbconv::Severity::Error).count()
+            )),
+            e @ (Error::Dubious { .. } | Error::Lossy { .. }) => Self::check_failed(e.to_string()),
+            e => Self::bad_input(miette::miette!("{e}")),
+        }
+    }
+}
+
 impl From<mbconv::ir::format::LookupError> for Failure {
     fn from(e: mbconv::ir::format::LookupError) -> Self {
         Self::bad_input(e)

@@ -278,3 +278,30 @@ impl Log {
         self.buffer.as_mut().map(std::mem::take).unwrap_or_default()
     }
 }
+
+/// The findings of reading `loaded` as the commands print them: the reader's, then the
+/// validation's, as `verbosity` says; a `refused` model's validation findings are printed even
+/// with `--quiet`, since they say why.
+pub fn reading_findings(loaded: &mbconv::Loaded, refused: bool, verbosity: Verbosity) -> String {
+    let validation_verbosity = if refused && verbosity.is_quiet() {
+        Verbosity::Grouped
+    } else {
+        verbosity
+    };
+    format_report(&loaded.import_report(), verbosity)
+        + &format_report(&loaded.validation, validation_verbosity)
+}
+
+/// The policy every command applies to a model it reads (`docs/errors.md`,
+/// [`mbconv::Loaded::admit`]): prints the reading's findings ([`reading_findings`]) and fails
+/// with exit 2 when the model is invalid, or with exit 1 when it is physically dubious and
+/// `strict` is set.
+pub fn admit(
+    loaded: &mbconv::Loaded,
+    strict: bool,
+    verbosity: Verbosity,
+) -> Result<(), crate::failure::Failure> {
+    let verdict = loaded.admit(strict);
+    eprint!("{}", reading_findings(loaded, verdict.is_err(), verbosity));
+    Ok(verdict?)
+}

@@ -316,17 +316,6 @@ fn findings_name_the_file_their_line_belongs_to() {
         vec![
             "convert",
             m,
-            "--chrono-sim",
-            s,
-            "-o",
-            o,
-            "--no-check",
-            "--force",
-            "-v",
-        ],
-        vec![
-            "convert",
-            m,
             "--read-option",
             &sim_option,
             "-o",

@@ -10,7 +10,9 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [dir, to, out_dir] = args.as_slice() else {
-        eprintln!("usage: convert_dir DIR FORMAT OUT_DIR   (FORMAT: chrono, skel, body, shift, urdf, mbir)");
+        eprintln!(
+            "usage: convert_dir DIR FORMAT OUT_DIR   (FORMAT: chrono, skel, body, shift, urdf, mjcf, sdf, mbir)"
+        );
         return ExitCode::from(2);
     };
     let registry = mbconv::formats();
@@ -35,6 +37,8 @@ fn main() -> ExitCode {
     }
     let options = mbconv::Options {
         to: Some(to.clone()),
+        // A second run replaces the first one's files.
+        force: true,
         ..Default::default()
     };
     let mut failed = 0;

@@ -6,7 +6,8 @@ use std::fmt;
 use std::path::PathBuf;
 
 /// Why a read, write, conversion, check or simulation failed. It is a [`miette::Diagnostic`]:
-/// a reader's error keeps its code, source snippet and help.
+/// a reader's error keeps its code, source snippet and help. The messages name the `mbconv`
+/// command's flags (`--force`, `--strict`, `-o`), the words its users see.
 ///
 /// ```
 /// let err = mbconv::read("no/such/model.skel").unwrap_err();
@@ -25,6 +26,54 @@ pub enum Error {
         /// What the system said.
         #[source]
         source: std::io::Error,
+    },
+    /// Standard input could not be read, or standard output written.
+    #[error("cannot {}: {source}", if *.writing { "write to standard output" } else { "read standard input" })]
+    Stdio {
+        /// Writing (true) or reading (false).
+        writing: bool,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The temporary file of an atomic write could not be created (a missing or read-only
+    /// directory).
+    #[error("cannot create {}: {source}", path.display())]
+    Create {
+        /// The temporary file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// An output file exists and the write was not forced; it is untouched.
+    #[error("{} already exists; pass --force to replace it", path.display())]
+    Exists {
+        /// The file.
+        path: PathBuf,
+    },
+    /// An output names the input file.
+    #[error("refusing to overwrite the input {}; choose another output with -o", path.display())]
+    OverwritesInput {
+        /// The input.
+        path: PathBuf,
+    },
+    /// Neither a format name nor an output file name says what to write.
+    #[error("cannot tell the output format: pass --to FORMAT or an output file name with -o")]
+    NoOutputFormat,
+    /// A strict conversion refused a model that is physically dubious (validation warnings).
+    #[error("--strict: {name} is physically dubious ({warnings} warnings); refused")]
+    Dubious {
+        /// The input's name.
+        name: String,
+        /// How many warnings validation found.
+        warnings: usize,
+    },
+    /// A strict conversion would drop or approximate something; nothing was written.
+    #[error("--strict: the conversion would lose or approximate {losses} item(s); nothing written")]
+    Lossy {
+        /// How many findings record a loss.
+        losses: usize,
     },
     /// No format answers to a name, an extension or a content.
     #[error(transparent)]
@@ -61,6 +110,10 @@ impl miette::Diagnostic for Error {
             Self::Lookup(e) => e.code(),
             Self::Format(e) => e.code(),
             Self::Invalid { .. } => Some(Box::new("mbconv::invalid")),
+            Self::Stdio { .. } | Self::Create { .. } => Some(Box::new("mbconv::io")),
+            Self::Exists { .. } | Self::OverwritesInput { .. } => Some(Box::new("mbconv::output")),
+            Self::NoOutputFormat => Some(Box::new("mbconv::no_output_format")),
+            Self::Dubious { .. } | Self::Lossy { .. } => Some(Box::new("mbconv::strict")),
             Self::Solver(e) => e.code(),
         }
     }

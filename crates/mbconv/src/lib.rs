@@ -4,7 +4,9 @@
 //! feature per format (`chrono`, `skel`, `body`, `shift`, `urdf`, `mjcf`, `sdf`, all on by default; the IR's own JSON
 //! is always built), a few functions ([`read`], [`read_str`], [`write()`], [`convert`],
 //! [`check`], [`simulate`], [`formats`]), and a [`Report`] with every conversion that says
-//! what it could not carry.
+//! what it could not carry. Every model goes in and out through one [`Pipeline`] (read ->
+//! validate -> admit -> lower and emit -> atomic write -> check), which the functions and the
+//! `mbconv` command share; [`files`] says where models come from and go to.
 //!
 //! It is not the command-line tool (that is the `mbconv` binary of the `mbconv-cli` package,
 //! a user of this crate), and it holds no format, solver or check logic of its own: formats
@@ -31,8 +33,11 @@
 
 pub mod demo;
 mod error;
+pub mod files;
+pub mod pipeline;
 
 pub use error::Error;
+pub use pipeline::{Converted, Emitted, Loaded, Pipeline, ReadOptions, Step};
 
 /// The whole of the check's crate (`mbconv-check`): round trips, verdicts, tables, plots.
 pub use mbconv_check as checker;
@@ -55,7 +60,7 @@ pub use mbconv_ir::{
 };
 pub use mbconv_solver::{Integrator, SimulateOptions, SimulationSummary, Trajectory};
 
-use mbconv_ir::format::Source;
+use files::{Input, Output};
 use std::path::{Path, PathBuf};
 
 /// Every format this build reads and writes, each registered by its crate with its names,
@@ -106,6 +111,15 @@ pub struct Options {
     pub read: Settings,
     /// The writer's settings.
     pub write: Settings,
+    /// Replace output files that exist (by default the conversion fails with
+    /// [`Error::Exists`] and writes nothing).
+    pub force: bool,
+    /// Refuse (write nothing) a model that is physically dubious ([`Error::Dubious`]) or a
+    /// conversion that drops or approximates anything ([`Error::Lossy`]).
+    pub strict: bool,
+    /// Read IR JSON whatever `from` says, when the input is IR JSON (as the `x2y` shortcuts
+    /// do).
+    pub accept_ir: bool,
 }
 
 /// What [`convert`] did.
@@ -169,7 +183,8 @@ pub struct Written {
     pub files: Vec<PathBuf>,
 }
 
-/// Reads a model from a file, its format found by extension and content, and validates it.
+/// Reads a model from a file, its format found by extension and content, and validates it
+/// (through the [`Pipeline`]).
 /// The report holds what the reader found (defaults applied, keys ignored) and what validation
 /// found (warnings: the model is physically dubious); a model that breaks the IR's rules is
 /// refused with [`Error::Invalid`].
@@ -186,7 +201,15 @@ pub struct Written {
 /// # }
 /// ```
 pub fn read(path: impl AsRef<Path>) -> Result<Imported, Error> {
-    read_with(&formats(), path.as_ref(), None, &Settings::default())
+    let input = Input::File(path.as_ref().to_path_buf());
+    admitted(&Pipeline::new(), &input, ReadOptions::default())
+}
+
+/// Reads `input` with `options` and admits the model (not strictly).
+fn admitted(pipeline: &Pipeline, input: &Input, options: ReadOptions) -> Result<Imported, Error> {
+    let loaded = pipeline.read(input, &options)?;
+    loaded.admit(false)?;
+    Ok(loaded.into_imported())
 }
 
 /// Reads a model from text in the named format (registry name or alias: `skel`, `yaml`,
@@ -205,15 +228,22 @@ pub fn read(path: impl AsRef<Path>) -> Result<Imported, Error> {
 /// # }
 /// ```
 pub fn read_str(text: &str, format: &str) -> Result<Imported, Error> {
-    let registry = formats();
-    let format = registry.get(format)?;
-    let source = Source::from_string(format!("<{} text>", format.info().name), text);
-    read_source(&registry, format, &source, &Settings::default())
+    let pipeline = Pipeline::new();
+    let name = pipeline.registry().get(format)?.info().name;
+    let input = Input::Text {
+        name: format!("<{name} text>"),
+        text: text.to_owned(),
+    };
+    let options = ReadOptions {
+        from: Some(name.to_owned()),
+        ..ReadOptions::default()
+    };
+    admitted(&pipeline, &input, options)
 }
 
 /// Writes a model to a file in the format of its extension, with the file's companions
-/// (a Chrono simulation file, when the settings ask for one) beside it, replacing files that
-/// exist. Returns what the writer could not say.
+/// (a Choreonoid project, for example) beside it, each atomically (a temporary file renamed
+/// into place), replacing files that exist. Returns what the writer could not say.
 ///
 /// ```
 /// # fn main() -> Result<(), mbconv::Error> {
@@ -226,16 +256,22 @@ pub fn read_str(text: &str, format: &str) -> Result<Imported, Error> {
 /// # }
 /// ```
 pub fn write(model: &Model, path: impl AsRef<Path>) -> Result<Written, Error> {
-    let registry = formats();
-    let path = path.as_ref();
-    let format = registry.detect_output(path)?;
-    write_with(&registry, format, model, path, &Settings::default())
+    let pipeline = Pipeline::new();
+    let output = Output::File(path.as_ref().to_path_buf());
+    let format = pipeline.target(None, &output)?;
+    let emitted = pipeline.emit(model, format, &Settings::default(), &output)?;
+    let files = emitted.write(None, true)?;
+    let mut report = emitted.report;
+    report.pin_file();
+    Ok(Written { report, files })
 }
 
-/// Reads `input`, validates it and writes it to `output` (with its companions), in the formats
-/// the options name or the files' extensions (and the input's content) tell. The report holds
-/// every finding of the three steps, each naming its file; [`Conversion::has_loss`] says
-/// whether anything was dropped or approximated.
+/// Reads `input`, validates it and writes it to `output` (with its companions, each
+/// atomically), in the formats the options name or the files' extensions (and the input's
+/// content) tell, through [`Pipeline::convert`]: an output that exists is refused unless
+/// [`Options::force`], and so is an output that is the input. The report holds every finding
+/// of the three steps, each naming its file; [`Conversion::has_loss`] says whether anything
+/// was dropped or approximated.
 ///
 /// ```
 /// # fn main() -> Result<(), mbconv::Error> {
@@ -255,20 +291,16 @@ pub fn convert(
     output: impl AsRef<Path>,
     options: &Options,
 ) -> Result<Conversion, Error> {
-    let (input, output) = (input.as_ref(), output.as_ref());
-    let registry = formats();
-    let target = match &options.to {
-        Some(name) => registry.get(name)?,
-        None => registry.detect_output(output)?,
-    };
-    let imported = read_with(&registry, input, options.from.as_deref(), &options.read)?;
-    let written = write_with(&registry, target, &imported.model, output, &options.write)?;
-    let mut report = imported.report;
-    report.extend(written.report);
+    let pipeline = Pipeline::new();
+    let input = Input::File(input.as_ref().to_path_buf());
+    let output = Output::File(output.as_ref().to_path_buf());
+    let converted = pipeline.convert(&input, &output, options, &mut |_| {})?;
+    let mut report = converted.report;
+    report.file = Some(converted.loaded.source.name);
     Ok(Conversion {
-        model: imported.model,
+        model: converted.loaded.imported.model,
         report,
-        files: written.files,
+        files: converted.files,
     })
 }
 
@@ -288,19 +320,12 @@ pub fn convert(
 /// # }
 /// ```
 pub fn check(model: &Model, targets: &[&str], settings: &CheckSettings) -> Result<CheckReport, Error> {
-    let registry = formats();
-    let formats: Vec<&dyn Format> = if targets.is_empty() {
-        registry.formats().collect()
-    } else {
-        targets
-            .iter()
-            .map(|name| registry.get(name))
-            .collect::<Result<_, _>>()?
-    };
+    let pipeline = Pipeline::new();
+    let formats = pipeline.formats_named(targets)?;
     Ok(mbconv_check::check(
         model,
         &model.name,
-        &registry,
+        pipeline.registry(),
         &formats,
         settings,
     ))
@@ -367,82 +392,4 @@ pub fn simulate(model: &Model, options: &SimulateOptions) -> Result<Simulated, E
     );
     let summary = mbconv_solver::simulate(model, options, &mut |sample| trajectory.push(sample))?;
     Ok(Simulated { trajectory, summary })
-}
-
-/// Reads `path` with `from` (else by extension and content) and validates.
-fn read_with(
-    registry: &Registry,
-    path: &Path,
-    from: Option<&str>,
-    settings: &Settings,
-) -> Result<Imported, Error> {
-    let source = Source::from_path(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        writing: false,
-        source,
-    })?;
-    let format = match from {
-        Some(name) => registry.get(name)?,
-        None => registry.detect(path, Some(&source.text))?,
-    };
-    read_source(registry, format, &source, settings)
-}
-
-/// Reads `source` with `format` and validates; an invalid model is an error.
-fn read_source(
-    registry: &Registry,
-    format: &dyn Format,
-    source: &Source,
-    settings: &Settings,
-) -> Result<Imported, Error> {
-    let mut imported = registry.read(format, source, settings).map_err(Error::Format)?;
-    let mut validation = mbconv_ir::validate::validate_with_spans(&imported.model, &imported.source_map);
-    if let mbconv_ir::validate::Admission::Invalid { .. } = mbconv_ir::validate::admission(&validation) {
-        return Err(Error::Invalid {
-            name: source.name.clone(),
-            report: validation,
-        });
-    }
-    validation.file = Some(
-        imported
-            .source_map_file
-            .clone()
-            .unwrap_or_else(|| source.name.clone()),
-    );
-    validation.pin_file();
-    imported.report.file = Some(source.name.clone());
-    imported.report.pin_file();
-    imported.report.extend(validation);
-    Ok(imported)
-}
-
-/// Writes `model` to `path` with `format`, companions beside it.
-fn write_with(
-    registry: &Registry,
-    format: &dyn Format,
-    model: &Model,
-    path: &Path,
-    settings: &Settings,
-) -> Result<Written, Error> {
-    let mut settings = settings.clone();
-    settings.output_path = Some(path.to_path_buf());
-    let exported = registry.write(format, model, &settings).map_err(Error::Format)?;
-    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut files = vec![path.to_path_buf()];
-    let mut texts = vec![exported.text.as_str()];
-    for companion in &exported.companions {
-        files.push(dir.join(&companion.file_name));
-        texts.push(&companion.text);
-    }
-    for (file, text) in files.iter().zip(texts) {
-        std::fs::write(file, text).map_err(|source| Error::Io {
-            path: file.clone(),
-            writing: true,
-            source,
-        })?;
-    }
-    let mut report = exported.report;
-    report.file = Some(path.display().to_string());
-    report.pin_file();
-    Ok(Written { report, files })
 }

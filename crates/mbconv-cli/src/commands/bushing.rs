@@ -2,19 +2,19 @@
 
 use crate::cli::{BushingCommand, BushingDesignArgs, BushingReplaceArgs, UnderdampedFormulaName};
 use crate::failure::Failure;
-use crate::io::{diagnostic_failure, is_stdio, load, write_atomic};
 use crate::render::Verbosity;
 use crate::render::print_report;
+use mbconv::files::{Output, ensure_new, write_atomic};
 use mbconv::ir::Report;
-use mbconv::ir::format::{Options, Registry};
+use mbconv::{Pipeline, Settings};
 use mbconv_bushing::design::UnderdampedFormula;
 use mbconv_bushing::{DesignInputs, ReplaceParams};
 
 /// Runs a bushing subcommand.
-pub fn run(registry: &Registry, command: &BushingCommand, verbosity: Verbosity) -> Result<(), Failure> {
+pub fn run(pipeline: &Pipeline, command: &BushingCommand, verbosity: Verbosity) -> Result<(), Failure> {
     match command {
         BushingCommand::Design(args) => design(args),
-        BushingCommand::Replace(args) => replace(registry, args, verbosity),
+        BushingCommand::Replace(args) => replace(pipeline, args, verbosity),
     }
 }
 
@@ -56,22 +56,17 @@ fn design(args: &BushingDesignArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-fn replace(registry: &Registry, args: &BushingReplaceArgs, verbosity: Verbosity) -> Result<(), Failure> {
-    let loaded = load(
-        registry,
-        &args.model,
-        args.from.as_deref(),
-        &Options::default(),
-        false,
-    )?;
-    let output = args.output.clone().unwrap_or_else(|| "-".into());
-    crate::io::ensure_new(&output, args.force)?;
-    loaded.admit(args.strict, verbosity)?;
+/// `bushing replace`: reads, replaces the joint, emits through the pipeline and writes the
+/// model's file alone (no companions).
+fn replace(pipeline: &Pipeline, args: &BushingReplaceArgs, verbosity: Verbosity) -> Result<(), Failure> {
+    let loaded = super::read(pipeline, &args.model, args.from.as_deref(), &[])?;
+    let output = args.output.as_ref().map_or(Output::Stdout, Output::from_arg);
+    ensure_new(&output, args.force)?;
+    crate::render::admit(&loaded, args.strict, verbosity)?;
     let (source, imported) = (&loaded.source, &loaded.imported);
-    let out_format = match (&args.to, &args.output) {
-        (Some(name), _) => registry.get(name)?,
-        (None, Some(out)) if !is_stdio(out) => registry.detect_output(out)?,
-        _ => loaded.format,
+    let out_format = match (&args.to, &output) {
+        (None, Output::Stdout) => loaded.format,
+        (to, output) => pipeline.target(to.as_deref(), output)?,
     };
     let params = ReplaceParams {
         name: args.name.clone(),
@@ -90,14 +85,10 @@ fn replace(registry: &Registry, args: &BushingReplaceArgs, verbosity: Verbosity)
     };
     let (model, findings) = mbconv_bushing::replace_joint_with_bushing(&imported.model, &args.joint, &params)
         .map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
-    let mut options = Options::default();
-    options.output_path = (!is_stdio(&output)).then(|| output.clone());
-    let exported = registry
-        .write(out_format, &model, &options)
-        .map_err(diagnostic_failure)?;
+    let emitted = pipeline.emit(&model, out_format, &Settings::default(), &output)?;
     let mut report = Report::for_file(source.name.clone());
     report.findings.extend(findings);
-    report.extend(exported.report);
+    report.extend(emitted.report);
     print_report(&report, verbosity);
-    write_atomic(&output, &exported.text, args.force)
+    Ok(write_atomic(&output, &emitted.text, args.force)?)
 }

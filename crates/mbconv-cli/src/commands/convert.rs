@@ -1,14 +1,12 @@
-//! `mbconv convert` (one file, or a batch) and the `x2y` shortcuts.
+//! `mbconv convert` (one file, or a batch) and the `x2y` shortcuts: arguments in, the
+//! facade's pipeline ([`mbconv::Pipeline::convert`]) in between, messages out.
 
 use crate::cli::ConversionFlags;
 use crate::failure::Failure;
-use crate::io::{
-    default_output, diagnostic_failure, ensure_new, ensure_not_input, is_stdio, load, parse_options,
-    write_atomic,
-};
-use crate::render::{Log, Tally, Verbosity, format_report};
+use crate::render::{Log, Tally, Verbosity, format_report, reading_findings};
+use mbconv::files::{Input, Output, default_output, ensure_new, ensure_not_input};
 use mbconv::ir::Report;
-use mbconv::ir::format::{Format, Options, Registry};
+use mbconv::{Format, Pipeline, Settings, Step};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -28,7 +26,7 @@ pub struct Request<'a> {
 
 /// What a conversion that wrote its file found.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Converted {
+pub struct Summary {
     /// The import or export reported a loss.
     pub losses: bool,
     /// The input and output formats.
@@ -37,17 +35,18 @@ pub struct Converted {
     pub report: Report,
 }
 
-/// Reads, validates, writes and reports; messages go to standard error as they come (with
-/// `--json`, the report goes to standard output as one JSON object once the file is written).
-pub fn convert(registry: &Registry, request: &Request) -> Result<(), Failure> {
-    let out_format = target_format(registry, request.to, request.output)?;
-    if request.flags.json && request.output.is_some_and(is_stdio) {
+/// Converts one file; messages go to standard error as they come (with `--json`, the report
+/// goes to standard output as one JSON object once the file is written).
+pub fn convert(pipeline: &Pipeline, request: &Request) -> Result<(), Failure> {
+    let output = request.output.map(Output::from_arg);
+    let out_format = pipeline.target(request.to, output.as_ref().unwrap_or(&Output::Stdout))?;
+    if request.flags.json && output == Some(Output::Stdout) {
         return Err(Failure::bad_input(miette::miette!(
             "--json prints the report on standard output: write the model to a file with -o FILE"
         )));
     }
-    let write_options = write_options(registry, out_format, request.flags)?;
-    let converted = convert_one(registry, request, out_format, &write_options, &mut Log::direct())?;
+    let write_options = write_options(pipeline, out_format, request.flags)?;
+    let converted = convert_one(pipeline, request, out_format, &write_options, &mut Log::direct())?;
     if request.flags.json {
         let output = match request.output {
             Some(out) => out.to_path_buf(),
@@ -64,7 +63,7 @@ pub fn convert(registry: &Registry, request: &Request) -> Result<(), Failure> {
 
 /// The JSON of one conversion: its files, formats, outcome and whole report (or the reason it
 /// failed).
-fn json_entry(input: &Path, output: &Path, result: Result<&Converted, String>) -> serde_json::Value {
+fn json_entry(input: &Path, output: &Path, result: Result<&Summary, String>) -> serde_json::Value {
     let mut entry = serde_json::json!({
         "input": input.display().to_string(),
         "output": output.display().to_string(),
@@ -85,179 +84,84 @@ fn json_entry(input: &Path, output: &Path, result: Result<&Converted, String>) -
     entry
 }
 
-/// The target format: `to`, else by the output file's extension.
-fn target_format<'r>(
-    registry: &'r Registry,
-    to: Option<&str>,
-    output: Option<&Path>,
-) -> Result<&'r dyn Format, Failure> {
-    match (to, output) {
-        (Some(name), _) => Ok(registry.get(name)?),
-        (None, Some(out)) if !is_stdio(out) => Ok(registry.detect_output(out)?),
-        (None, _) => Err(Failure::bad_input(miette::miette!(
-            "cannot tell the output format: pass --to FORMAT or an output file name with -o"
-        ))),
-    }
-}
-
 /// The write settings, refused (exit 2) when unknown or ill-typed, before anything is read.
 fn write_options(
-    registry: &Registry,
+    pipeline: &Pipeline,
     out_format: &dyn Format,
     flags: &ConversionFlags,
-) -> Result<Options, Failure> {
-    let mut write_options = parse_options(&flags.write_options)?;
-    if let Some(sim_out) = &flags.chrono_sim_out {
-        write_options.set("sim-out", sim_out.clone());
-    }
+) -> Result<Settings, Failure> {
+    let mut write_options = super::settings(&flags.write_options)?;
     if let Some(up) = flags.up {
         write_options.set(mbconv::ir::format::settings::UP.name, up.letter());
     }
-    registry
-        .check_write_options(out_format, &write_options)
-        .map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
+    pipeline.check_write_settings(out_format, &write_options)?;
     Ok(write_options)
 }
 
 /// Converts one file, writing its messages to `log`.
 fn convert_one(
-    registry: &Registry,
+    pipeline: &Pipeline,
     request: &Request,
     out_format: &dyn Format,
-    write_options: &Options,
+    write_options: &Settings,
     log: &mut Log,
-) -> Result<Converted, Failure> {
-    let mut write_options = write_options.clone();
-    let output = match request.output {
-        Some(out) => out.to_path_buf(),
-        None if is_stdio(request.input) => "-".into(),
-        None => default_output(request.input, out_format),
+) -> Result<Summary, Failure> {
+    let flags = request.flags;
+    let input = Input::from_arg(request.input);
+    let output = request
+        .output
+        .map_or_else(|| Output::for_input(&input, out_format), Output::from_arg);
+    // Refuse at once, before any reading.
+    ensure_not_input(&input, &output)?;
+    ensure_new(&output, flags.force)?;
+    if let Some(page) = &flags.view {
+        ensure_not_input(&input, &Output::from_arg(page))?;
+        super::view::can_write_page(page, flags.force)?;
+    }
+    let options = mbconv::Options {
+        from: request.from.map(str::to_owned),
+        to: Some(out_format.info().name.to_owned()),
+        read: super::settings(&flags.read_options)?,
+        write: write_options.clone(),
+        force: flags.force,
+        strict: flags.strict,
+        accept_ir: request.ir_input_accepted,
     };
-    ensure_not_input(request.input, &output)?;
-    ensure_new(&output, request.flags.force)?;
-    if let Some(page) = &request.flags.view {
-        ensure_not_input(request.input, page)?;
-        super::view::can_write_page(page, request.flags.force)?;
-    }
-    let mut read_options = parse_options(&request.flags.read_options)?;
-    if let Some(sim) = &request.flags.chrono_sim {
-        read_options.set("sim", sim.display().to_string());
-    }
-    let loaded = load(
-        registry,
-        request.input,
-        request.from,
-        &read_options,
-        request.ir_input_accepted,
-    )?;
     // With --json the findings go into the JSON object, not to standard error.
-    let verbosity = if request.flags.json {
+    let verbosity = if flags.json {
         Verbosity::Quiet
     } else {
         request.verbosity
     };
-    let mut findings = String::new();
-    let admitted = loaded.admit_into(request.flags.strict, verbosity, &mut findings);
-    log.write(&findings);
-    admitted?;
-    let (in_format, imported) = (loaded.format, &loaded.imported);
-    let import_report = loaded.import_report();
-
-    write_options.output_path = (!is_stdio(&output)).then(|| output.clone());
-    let exported = registry
-        .write(out_format, &imported.model, &write_options)
-        .map_err(diagnostic_failure)?;
-    let mut export_report = exported.report.clone();
-    export_report.file = Some(output.display().to_string());
-
-    log.write(&format_report(&export_report, verbosity));
-    let losses = import_report.has_loss() || export_report.has_loss();
-    if request.flags.strict && losses {
-        let losses = import_report
-            .findings
-            .iter()
-            .chain(&export_report.findings)
-            .filter(|f| f.category.is_loss())
-            .count();
-        return Err(Failure::check_failed(format!(
-            "--strict: the conversion would lose or approximate {losses} item(s); nothing written"
-        )));
-    }
-
-    let companion_dir = output.parent().map(Path::to_path_buf).unwrap_or_default();
-    let companions: Vec<(PathBuf, &str)> = exported
-        .companions
-        .iter()
-        .map(|c| (companion_dir.join(&c.file_name), c.text.as_str()))
-        .collect();
-    // Refuse before writing anything, so that a refusal leaves no file of the set behind.
-    for (path, _) in &companions {
-        ensure_not_input(request.input, path)?;
-        ensure_new(path, request.flags.force)?;
-    }
-    for (path, text) in &companions {
-        write_atomic(path, text, request.flags.force)?;
-    }
-    write_atomic(&output, &exported.text, request.flags.force)?;
-    let mut report = import_report;
-    report.pin_file();
-    let mut validation = loaded.validation.clone();
-    validation.pin_file();
-    report.extend(validation);
-    export_report.pin_file();
-    report.extend(export_report);
-    report.file = None;
-    if !verbosity.is_quiet() && !is_stdio(&output) {
+    let converted = pipeline.convert(&input, &output, &options, &mut |step| match step {
+        Step::Read { loaded, refused } => log.write(&reading_findings(loaded, refused, verbosity)),
+        Step::Emitted(emitted) => log.write(&format_report(&emitted.report, verbosity)),
+    })?;
+    let formats = (converted.loaded.format.info().name, converted.target.info().name);
+    if !verbosity.is_quiet() && output.path().is_some() {
         let mut tally = Tally::default();
-        tally.add(&report);
+        tally.add(&converted.report);
         log.line(format!(
-            "wrote {} ({} -> {}): {}",
-            output.display(),
-            in_format.info().name,
-            out_format.info().name,
+            "wrote {output} ({} -> {}): {}",
+            formats.0,
+            formats.1,
             tally.describe(verbosity)
         ));
     }
-    let converted = Converted {
-        losses,
-        formats: (in_format.info().name, out_format.info().name),
-        report,
+    let summary = Summary {
+        losses: converted.losses,
+        formats,
+        report: converted.report.clone(),
     };
-    if let Some(path) = &request.flags.view {
-        let mut page = super::view::page_of(&loaded, request.input);
-        page.settings.to_file = !is_stdio(&output);
-        page.settings
-            .write_options
-            .insert(out_format.info().name.to_owned(), write_options.clone());
-        page.conversions.push(mbconv::viewer::via(
-            &imported.model,
-            registry,
-            out_format,
-            &page.settings,
-            None,
-            mbconv::viewer::FRAME_RATE,
-        ));
-        page.conversions[0].label = format!("{} -> {}", in_format.info().name, output.display());
-        super::view::write_page(&page, path, request.flags.force, verbosity)?;
+    if let Some(path) = &flags.view {
+        let page = pipeline.conversion_page(&converted);
+        super::view::write_page(&page, path, flags.force, verbosity)?;
     }
-    if request.flags.no_check {
-        return Ok(converted);
+    if flags.no_check {
+        return Ok(summary);
     }
-    super::check::after_convert(
-        registry,
-        &super::check::AfterConvert {
-            model: &imported.model,
-            name: &loaded.source.name,
-            format: out_format,
-            write_options: &write_options,
-            forced: request.flags.check,
-            verbosity,
-            to_file: !is_stdio(&output),
-        },
-        &output.display().to_string(),
-        log,
-    )?;
-    Ok(converted)
+    super::check::after_convert(pipeline, &converted, flags.check, verbosity, log)?;
+    Ok(summary)
 }
 
 /// A batch: the inputs, each with its output path under the output directory.
@@ -270,38 +174,22 @@ struct Batch {
 /// output that is a directory (or ends with `/`).
 pub fn is_batch(inputs: &[PathBuf], output: Option<&Path>) -> bool {
     let to_directory = output.is_some_and(|o| {
-        !is_stdio(o) && (o.is_dir() || o.as_os_str().to_string_lossy().ends_with(['/', '\\']))
+        Output::from_arg(o) != Output::Stdout
+            && (o.is_dir() || o.as_os_str().to_string_lossy().ends_with(['/', '\\']))
     });
     inputs.len() > 1 || inputs.iter().any(|p| p.is_dir()) || to_directory
 }
 
-/// The files of a directory that a format of `registry` reads by extension, sorted, with their
-/// paths relative to `dir`. With `recursive`, sub-directories too.
-fn models_in(registry: &Registry, dir: &Path, recursive: bool) -> Result<Vec<PathBuf>, Failure> {
-    let mut found = Vec::new();
-    let mut pending = vec![PathBuf::new()];
-    while let Some(relative) = pending.pop() {
-        let here = dir.join(&relative);
-        let entries = std::fs::read_dir(&here).map_err(|e| {
-            Failure::bad_input(miette::miette!(
-                "cannot read the directory {}: {e}",
-                here.display()
-            ))
-        })?;
-        for entry in entries.flatten() {
-            let name = relative.join(entry.file_name());
-            let path = dir.join(&name);
-            if path.is_dir() {
-                if recursive {
-                    pending.push(name);
-                }
-            } else if registry.formats().any(|f| f.info().matches_extension(&path)) {
-                found.push(name);
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
+/// The models of directory `dir` ([`Pipeline::models_in`]), a directory that cannot be listed
+/// named as one.
+fn models_in(pipeline: &Pipeline, dir: &Path, recursive: bool) -> Result<Vec<PathBuf>, Failure> {
+    pipeline.models_in(dir, recursive).map_err(|e| match e {
+        mbconv::Error::Io { path, source, .. } => Failure::bad_input(miette::miette!(
+            "cannot read the directory {}: {source}",
+            path.display()
+        )),
+        e => e.into(),
+    })
 }
 
 /// The output name of `relative` (an input path relative to where it was found): its stem with
@@ -313,7 +201,7 @@ fn batch_output(out_dir: &Path, relative: &Path, format: &dyn Format) -> PathBuf
 
 impl Batch {
     fn plan(
-        registry: &Registry,
+        pipeline: &Pipeline,
         inputs: &[PathBuf],
         out_dir: &Path,
         format: &dyn Format,
@@ -321,13 +209,13 @@ impl Batch {
     ) -> Result<Self, Failure> {
         let mut jobs = Vec::new();
         for input in inputs {
-            if is_stdio(input) {
+            if Input::from_arg(input) == Input::Stdin {
                 return Err(Failure::bad_input(miette::miette!(
                     "standard input (`-`) cannot be part of a batch"
                 )));
             }
             if input.is_dir() {
-                let models = models_in(registry, input, recursive)?;
+                let models = models_in(pipeline, input, recursive)?;
                 if models.is_empty() {
                     // A directory where a model file was meant, or one with nothing to convert:
                     // either way the request cannot be carried out.
@@ -356,7 +244,7 @@ impl Batch {
 
 /// How one file of a batch went.
 enum Outcome {
-    Converted(Converted),
+    Converted(Summary),
     /// Why it failed.
     Failed(String),
 }
@@ -365,7 +253,7 @@ enum Outcome {
 /// input) in parallel, prints each file's messages in input order and a summary line; exit 1
 /// when any file failed. One bad file never stops the others.
 pub fn batch(
-    registry: &Registry,
+    pipeline: &Pipeline,
     inputs: &[PathBuf],
     args: &crate::cli::ConvertArgs,
     verbosity: Verbosity,
@@ -376,7 +264,11 @@ pub fn batch(
             "--view writes the page of one conversion: give one input file (or run `mbconv view` on each)"
         )));
     }
-    let Some(out_dir) = args.output.as_deref().filter(|o| !is_stdio(o)) else {
+    let Some(out_dir) = args
+        .output
+        .as_deref()
+        .filter(|o| Output::from_arg(o) != Output::Stdout)
+    else {
         return Err(Failure::bad_input(miette::miette!(
             "a batch (several inputs or a directory) needs an output directory: -o DIR"
         )));
@@ -386,20 +278,15 @@ pub fn batch(
             "a batch needs the target format: --to FORMAT"
         )));
     };
-    if args.flags.chrono_sim_out.is_some() {
-        return Err(Failure::bad_input(miette::miette!(
-            "--chrono-sim-out names one file and cannot be used in a batch"
-        )));
-    }
     if out_dir.exists() && !out_dir.is_dir() {
         return Err(Failure::bad_input(miette::miette!(
             "the batch output {} is not a directory",
             out_dir.display()
         )));
     }
-    let out_format = registry.get(to)?;
-    let write_options = write_options(registry, out_format, &args.flags)?;
-    let batch = Batch::plan(registry, inputs, out_dir, out_format, args.recursive)?;
+    let out_format = pipeline.registry().get(to)?;
+    let write_options = write_options(pipeline, out_format, &args.flags)?;
+    let batch = Batch::plan(pipeline, inputs, out_dir, out_format, args.recursive)?;
     // Two inputs with the same stem would write the same file: the later ones fail.
     let mut first_for: BTreeMap<&Path, &Path> = BTreeMap::new();
     let clashes: Vec<Option<&Path>> = batch
@@ -447,7 +334,7 @@ pub fn batch(
                             ir_input_accepted: false,
                             verbosity,
                         };
-                        convert_one(registry, &request, out_format, &write_options, &mut log)
+                        convert_one(pipeline, &request, out_format, &write_options, &mut log)
                     }),
             };
             let outcome = match result {

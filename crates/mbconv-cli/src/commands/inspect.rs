@@ -2,26 +2,19 @@
 
 use crate::cli::InspectArgs;
 use crate::failure::Failure;
-use crate::io::{Loaded, parse_options};
 use crate::render::Verbosity;
 use crate::render::print_report;
-use mbconv::ir::format::Registry;
 use mbconv::ir::{ModelSummary, Severity};
+use mbconv::{Loaded, Pipeline};
 
-fn load<'r>(registry: &'r Registry, args: &InspectArgs) -> Result<Loaded<'r>, Failure> {
-    crate::io::load(
-        registry,
-        &args.model,
-        args.from.as_deref(),
-        &parse_options(&args.read_options)?,
-        false,
-    )
+fn load<'p>(pipeline: &'p Pipeline, args: &InspectArgs) -> Result<Loaded<'p>, Failure> {
+    super::read(pipeline, &args.model, args.from.as_deref(), &args.read_options)
 }
 
 /// Prints a summary of the model at its initial state.
-pub fn info(registry: &Registry, args: &InspectArgs, verbosity: Verbosity) -> Result<(), Failure> {
-    let loaded = load(registry, args)?;
-    loaded.admit(args.strict, verbosity)?;
+pub fn info(pipeline: &Pipeline, args: &InspectArgs, verbosity: Verbosity) -> Result<(), Failure> {
+    let loaded = load(pipeline, args)?;
+    crate::render::admit(&loaded, args.strict, verbosity)?;
     let summary = ModelSummary::new(&loaded.imported.model);
     if args.json {
         println!(
@@ -74,15 +67,12 @@ pub fn info(registry: &Registry, args: &InspectArgs, verbosity: Verbosity) -> Re
 }
 
 /// Validates a model; exit 2 when it has errors.
-pub fn validate(registry: &Registry, args: &InspectArgs, verbosity: Verbosity) -> Result<(), Failure> {
-    let loaded = load(registry, args)?;
+pub fn validate(pipeline: &Pipeline, args: &InspectArgs, verbosity: Verbosity) -> Result<(), Failure> {
+    let loaded = load(pipeline, args)?;
     let source = &loaded.source;
-    let mut all = loaded.import_report();
-    // The validation's spans may point into another file than the input (a Chrono model read
-    // through its simulation file): each finding keeps its file.
-    let mut validation = loaded.validation.clone();
-    validation.pin_file();
-    all.extend(validation);
+    // The validation's spans may point into another file than the input (a model read through
+    // a file that names it): each finding keeps its file.
+    let all = loaded.report();
     if args.json {
         println!(
             "{}",
@@ -104,7 +94,7 @@ pub fn validate(registry: &Registry, args: &InspectArgs, verbosity: Verbosity) -
         .filter(|f| f.severity == Severity::Warning)
         .count();
     // The same policy as every command; the findings are printed above.
-    let verdict = loaded.admit_into(args.strict, verbosity, &mut String::new());
+    let verdict = loaded.admit(args.strict).map_err(Failure::from);
     if !args.json {
         match &verdict {
             Err(_) if errors > 0 => {

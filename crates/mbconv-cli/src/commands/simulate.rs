@@ -2,35 +2,35 @@
 
 use crate::cli::{DynamicsArgs, IntegratorName, SimulateArgs};
 use crate::failure::Failure;
-use crate::io::{is_stdio, parse_options, write_atomic};
 use crate::render::Verbosity;
+use mbconv::Pipeline;
+use mbconv::files::{Output, ensure_new, write_atomic};
 use mbconv::ir::Model;
-use mbconv::ir::format::Registry;
 use mbconv::solver::{Integrator, SimulateOptions, Trajectory};
 use std::io::IsTerminal;
 use std::path::Path;
 
 /// Reads and validates a model for simulation; invalid models are bad input.
 fn load(
-    registry: &Registry,
+    pipeline: &Pipeline,
     path: &Path,
     from: Option<&str>,
     read_options: &[String],
     strict: bool,
     verbosity: Verbosity,
 ) -> Result<Model, Failure> {
-    let loaded = crate::io::load(registry, path, from, &parse_options(read_options)?, false)?;
-    loaded.admit(strict, verbosity)?;
+    let loaded = super::read(pipeline, path, from, read_options)?;
+    crate::render::admit(&loaded, strict, verbosity)?;
     Ok(loaded.imported.model)
 }
 
 /// Simulates and writes the trajectory.
-pub fn simulate(registry: &Registry, args: &SimulateArgs, verbosity: Verbosity) -> Result<(), Failure> {
+pub fn simulate(pipeline: &Pipeline, args: &SimulateArgs, verbosity: Verbosity) -> Result<(), Failure> {
     if let Some(output) = &args.output {
-        crate::io::ensure_new(output, args.force)?;
+        ensure_new(&Output::from_arg(output), args.force)?;
     }
     let model = load(
-        registry,
+        pipeline,
         &args.model,
         args.from.as_deref(),
         &args.read_options,
@@ -84,7 +84,7 @@ pub fn simulate(registry: &Registry, args: &SimulateArgs, verbosity: Verbosity) 
     };
     written.map_err(anyhow::Error::from)?;
     let text = String::from_utf8(buffer).map_err(anyhow::Error::from)?;
-    let output = args.output.clone().unwrap_or_else(|| "-".into());
+    let output = args.output.as_ref().map_or(Output::Stdout, Output::from_arg);
     write_atomic(&output, &text, args.force)?;
     if !verbosity.is_quiet() {
         eprintln!(
@@ -93,10 +93,9 @@ pub fn simulate(registry: &Registry, args: &SimulateArgs, verbosity: Verbosity) 
             summary.steps,
             summary.assembly_residual,
             summary.max_constraint_residual,
-            if is_stdio(&output) {
-                String::new()
-            } else {
-                format!("; wrote {}", output.display())
+            match output {
+                Output::Stdout => String::new(),
+                Output::File(path) => format!("; wrote {}", path.display()),
             }
         );
     }
@@ -104,9 +103,9 @@ pub fn simulate(registry: &Registry, args: &SimulateArgs, verbosity: Verbosity) 
 }
 
 /// Prints positions, velocities and accelerations at the initial state.
-pub fn dynamics(registry: &Registry, args: &DynamicsArgs, verbosity: Verbosity) -> Result<(), Failure> {
+pub fn dynamics(pipeline: &Pipeline, args: &DynamicsArgs, verbosity: Verbosity) -> Result<(), Failure> {
     let model = load(
-        registry,
+        pipeline,
         &args.model,
         args.from.as_deref(),
         &args.read_options,

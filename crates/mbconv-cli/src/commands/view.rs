@@ -2,26 +2,25 @@
 
 use crate::cli::ViewArgs;
 use crate::failure::Failure;
-use crate::io::{Loaded, ensure_new, is_stdio, load, parse_options, write_atomic};
 use crate::render::Verbosity;
-use mbconv::ir::format::{Options, Registry};
+use mbconv::Pipeline;
+use mbconv::files::{Input, Output, ensure_new, write_atomic};
 use mbconv::viewer::{FRAME_RATE, View};
 use std::path::{Path, PathBuf};
 
 /// Runs `mbconv view`.
-pub fn view(registry: &Registry, args: &ViewArgs, verbosity: Verbosity) -> Result<(), Failure> {
+pub fn view(pipeline: &Pipeline, args: &ViewArgs, verbosity: Verbosity) -> Result<(), Failure> {
     let output = args.output.clone().unwrap_or_else(|| default_page(&args.model));
     can_write_page(&output, args.force)?;
-    let read_options = parse_options(&args.read_options)?;
-    let loaded = load(registry, &args.model, args.from.as_deref(), &read_options, false)?;
-    loaded.admit(false, Verbosity::Quiet)?;
-    let mut page = page_of(&loaded, &args.model);
+    let loaded = super::read(pipeline, &args.model, args.from.as_deref(), &args.read_options)?;
+    crate::render::admit(&loaded, false, Verbosity::Quiet)?;
+    let mut page = loaded.page();
     page.settings.duration = args.duration;
     page.settings.dt = args.dt;
     let model = &loaded.imported.model;
     if let Some(other) = &args.against {
-        let converted = load(registry, other, None, &Options::default(), false)?;
-        converted.admit(false, Verbosity::Quiet)?;
+        let converted = super::read(pipeline, other, None, &[])?;
+        crate::render::admit(&converted, false, Verbosity::Quiet)?;
         let label = converted.source.name.clone();
         let format = converted.format.info().name;
         page.conversions.push(mbconv::viewer::against(
@@ -34,12 +33,11 @@ pub fn view(registry: &Registry, args: &ViewArgs, verbosity: Verbosity) -> Resul
             FRAME_RATE,
         ));
     }
-    let write_options = parse_options(&args.write_options)?;
+    let write_options = super::settings(&args.write_options)?;
+    let registry = pipeline.registry();
     for name in &args.via {
         let format = registry.get(name.trim())?;
-        registry
-            .check_write_options(format, &write_options)
-            .map_err(|e| Failure::bad_input(miette::Report::new(e)))?;
+        pipeline.check_write_settings(format, &write_options)?;
         page.settings
             .write_options
             .insert(format.info().name.to_owned(), write_options.clone());
@@ -55,25 +53,12 @@ pub fn view(registry: &Registry, args: &ViewArgs, verbosity: Verbosity) -> Resul
     write_page(&page, &output, args.force, verbosity)
 }
 
-/// The page of `loaded` alone: its model, title, format, mesh folder and reading findings, the
-/// check's default settings but for the view's duration.
-pub fn page_of(loaded: &Loaded, path: &Path) -> View {
-    let mut page = View::new(
-        loaded.imported.model.clone(),
-        &loaded.source.name,
-        loaded.format.info().name,
-    );
-    page.base_dir = (!is_stdio(path)).then(|| path.parent().map(Path::to_path_buf).unwrap_or_default());
-    page.findings = loaded.import_report().findings;
-    page.findings.extend(loaded.validation.findings.iter().cloned());
-    page
-}
-
 /// Renders `page` and writes it to `path` (atomically).
 pub fn write_page(page: &View, path: &Path, force: bool, verbosity: Verbosity) -> Result<(), Failure> {
     let html = mbconv::viewer::render(page).map_err(anyhow::Error::new)?;
-    write_atomic(path, &html, force)?;
-    if !verbosity.is_quiet() && !is_stdio(path) {
+    let output = Output::from_arg(path);
+    write_atomic(&output, &html, force)?;
+    if !verbosity.is_quiet() && output.path().is_some() {
         eprintln!(
             "wrote {} ({} KiB): open it in a browser",
             path.display(),
@@ -86,7 +71,7 @@ pub fn write_page(page: &View, path: &Path, force: bool, verbosity: Verbosity) -
 /// Refuses at once, before any reading or simulation, a page that exists (without `force`) or
 /// a build without the page's front-end.
 pub fn can_write_page(path: &Path, force: bool) -> Result<(), Failure> {
-    ensure_new(path, force)?;
+    ensure_new(&Output::from_arg(path), force)?;
     if mbconv::viewer::bundle().is_none() {
         return Err(anyhow::Error::new(mbconv::viewer::ViewError::NoBundle).into());
     }
@@ -95,7 +80,7 @@ pub fn can_write_page(path: &Path, force: bool) -> Result<(), Failure> {
 
 /// `robot.urdf` -> `robot.html` in the current directory; standard input -> `model.html`.
 fn default_page(model: &Path) -> PathBuf {
-    if is_stdio(model) {
+    if Input::from_arg(model) == Input::Stdin {
         return PathBuf::from("model.html");
     }
     let name = model

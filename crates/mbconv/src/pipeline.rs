@@ -1,0 +1,597 @@
+//! The one path every model takes through mbconv: read (a file, standard input or text; the
+//! format named, or found by extension and content; the reader's settings) -> validate ->
+//! admit -> lower and emit -> write atomically, companions too -> check. [`read`](crate::read),
+//! [`read_str`](crate::read_str), [`write`](crate::write()), [`convert`](crate::convert) and the
+//! `mbconv` command all go through a [`Pipeline`]; a tool that prints as it goes (the command
+//! does) watches the steps of [`Pipeline::convert`] or calls the steps one by one
+//! ([`Pipeline::read`], [`Loaded::admit`], [`Pipeline::emit`], [`Emitted::write`],
+//! [`Pipeline::check_conversion`]).
+//!
+//! ```
+//! # fn main() -> Result<(), mbconv::Error> {
+//! use mbconv::files::{Input, Output};
+//! let dir = tempfile::tempdir().unwrap();
+//! let input = dir.path().join("pendulum.mbir.json");
+//! mbconv::write(&mbconv::demo::pendulum(), &input)?;
+//! let pipeline = mbconv::Pipeline::new();
+//! let output = Output::File(dir.path().join("pendulum.skel"));
+//! let mut steps = Vec::new();
+//! let converted = pipeline.convert(&Input::File(input), &output, &mbconv::Options::default(), &mut |step| {
+//!     steps.push(matches!(step, mbconv::Step::Read { .. }));
+//! })?;
+//! assert_eq!(steps, [true, false]); // read (and admitted), then emitted
+//! assert_eq!((converted.loaded.format.info().name, converted.target.info().name), ("mbir", "skel"));
+//! assert_eq!(converted.files, [dir.path().join("pendulum.skel")]);
+//! // Again: the output exists, and nothing is replaced unless forced.
+//! let again = pipeline.convert(&Input::File(dir.path().join("pendulum.mbir.json")), &output, &mbconv::Options::default(), &mut |_| {});
+//! assert!(matches!(again, Err(mbconv::Error::Exists { .. })));
+//! # Ok(())
+//! # }
+//! ```
+
+use crate::files::{Input, Output, ensure_new, ensure_not_input, write_atomic};
+use crate::ir::format::{Format, Imported, Registry, Source};
+use crate::ir::validate::{Admission, admission, validate_with_spans};
+use crate::{Error, Model, Options, Report, Settings};
+use mbconv_check::{CheckSettings, TargetCheck};
+use std::path::{Path, PathBuf};
+
+/// Largest model a conversion is checked by simulation without being asked
+/// ([`Pipeline::check_conversion`]), in body-steps: simulation steps times the model's size,
+/// where each body counts 1 and each closed loop, constraint and motor counts
+/// [`CONSTRAINT_WEIGHT`] (they cost the solver an assembly and projection each step). At this
+/// size a check costs under a second (see `docs/check.md` for the measurements).
+pub const AUTO_CHECK_BODY_STEPS: usize = 100_000;
+
+/// How many bodies a closed loop, constraint or motor costs like.
+pub const CONSTRAINT_WEIGHT: usize = 10;
+
+/// The size of `model` in body-steps for a check with `settings` (see
+/// [`AUTO_CHECK_BODY_STEPS`]).
+///
+/// ```
+/// let settings = mbconv::CheckSettings::default();
+/// let steps = mbconv::pipeline::body_steps(&mbconv::demo::pendulum(), &settings);
+/// assert!(steps > 0 && steps <= mbconv::pipeline::AUTO_CHECK_BODY_STEPS);
+/// ```
+pub fn body_steps(model: &Model, settings: &CheckSettings) -> usize {
+    let simulation = settings.simulation(model);
+    let steps = (simulation.duration / simulation.dt).round().max(1.0);
+    let steps = if steps.is_finite() && steps < 1e12 {
+        steps as usize
+    } else {
+        usize::MAX
+    };
+    let loops = crate::ModelSummary::new(model).loop_count;
+    let size = model.bodies.len().max(1)
+        + CONSTRAINT_WEIGHT * (loops + model.constraints.len() + model.motors.len());
+    steps.saturating_mul(size)
+}
+
+/// How [`Pipeline::read`] reads.
+///
+/// ```
+/// let mut options = mbconv::ReadOptions::default();
+/// options.from = Some("chrono".into());
+/// options.settings.set("lenient", "true");
+/// assert!(!options.accept_ir);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// The input format, by registry name or alias; `None`: by extension and content.
+    pub from: Option<String>,
+    /// The reader's settings (`mbconv formats --settings` lists them).
+    pub settings: Settings,
+    /// Read IR JSON whatever `from` says, when the input is IR JSON (the `x2y` shortcuts
+    /// accept it in place of their source format).
+    pub accept_ir: bool,
+}
+
+/// A model as read: its text, the format that read it, what the reader found and what
+/// validation found. Not yet admitted ([`Loaded::admit`]).
+pub struct Loaded<'r> {
+    /// The input's text and name.
+    pub source: Source,
+    /// The format it was read with.
+    pub format: &'r dyn Format,
+    /// The model, the reader's report and source map.
+    pub imported: Imported,
+    /// What validation found, with spans from the source map, naming the file they point into.
+    pub validation: Report,
+    /// The directory the input's relative references resolve against (`None`: the working
+    /// directory, for standard input and text).
+    pub dir: Option<PathBuf>,
+}
+
+impl Loaded<'_> {
+    /// The reader's report, naming the input.
+    pub fn import_report(&self) -> Report {
+        let mut report = self.imported.report.clone();
+        report.file = Some(self.source.name.clone());
+        report
+    }
+
+    /// The reader's report and the validation (each validation finding naming the file it
+    /// points into), naming the input.
+    pub fn report(&self) -> Report {
+        let mut report = self.import_report();
+        let mut validation = self.validation.clone();
+        validation.pin_file();
+        report.extend(validation);
+        report
+    }
+
+    /// What the validation makes of the model: clean, dubious (warnings) or invalid (errors).
+    pub fn admission(&self) -> Admission {
+        admission(&self.validation)
+    }
+
+    /// The policy every reading applies (`docs/errors.md`): an invalid model is refused
+    /// ([`Error::Invalid`]); a physically dubious one is refused when `strict`
+    /// ([`Error::Dubious`]).
+    ///
+    /// # Errors
+    /// As said.
+    pub fn admit(&self, strict: bool) -> Result<(), Error> {
+        match self.admission() {
+            Admission::Invalid { .. } => Err(Error::Invalid {
+                name: self.source.name.clone(),
+                report: self.validation.clone(),
+            }),
+            Admission::Dubious { warnings } if strict => Err(Error::Dubious {
+                name: self.source.name.clone(),
+                warnings,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// The model with the reader's report and the validation in one report, each finding
+    /// naming its file.
+    pub fn into_imported(self) -> Imported {
+        let mut report = self.report();
+        report.pin_file();
+        Imported {
+            report,
+            ..self.imported
+        }
+    }
+
+    /// The `mbconv view` page of this model alone: its model, title, format, mesh folder and
+    /// reading findings, the check's default settings.
+    pub fn page(&self) -> crate::viewer::View {
+        let mut page = crate::viewer::View::new(
+            self.imported.model.clone(),
+            &self.source.name,
+            self.format.info().name,
+        );
+        page.base_dir.clone_from(&self.dir);
+        page.findings = self.import_report().findings;
+        page.findings.extend(self.validation.findings.iter().cloned());
+        page
+    }
+}
+
+/// A model lowered and emitted for an output, not yet written.
+#[derive(Clone, Debug)]
+pub struct Emitted {
+    /// Where it goes.
+    pub output: Output,
+    /// The main file's text.
+    pub text: String,
+    /// The companions (a Chrono simulation file, a Choreonoid project, …): path beside the
+    /// output and text.
+    pub companions: Vec<(PathBuf, String)>,
+    /// What the writer could not say or had to change, naming the output.
+    pub report: Report,
+    /// The write settings it was emitted with, the output's path among them.
+    pub settings: Settings,
+}
+
+impl Emitted {
+    /// Writes the companions, then the main file, each atomically. Before anything is
+    /// written, every companion is refused that is the input or (without `force`) exists, so
+    /// that a refusal leaves no file of the set behind. Returns the files written: the output
+    /// (unless standard output), then its companions.
+    ///
+    /// # Errors
+    /// [`Error::OverwritesInput`], [`Error::Exists`] or a system error.
+    pub fn write(&self, input: Option<&Input>, force: bool) -> Result<Vec<PathBuf>, Error> {
+        for (path, _) in &self.companions {
+            let companion = Output::File(path.clone());
+            if let Some(input) = input {
+                ensure_not_input(input, &companion)?;
+            }
+            ensure_new(&companion, force)?;
+        }
+        for (path, text) in &self.companions {
+            write_atomic(&Output::File(path.clone()), text, force)?;
+        }
+        write_atomic(&self.output, &self.text, force)?;
+        Ok(self
+            .output
+            .path()
+            .map(Path::to_path_buf)
+            .into_iter()
+            .chain(self.companions.iter().map(|(path, _)| path.clone()))
+            .collect())
+    }
+}
+
+/// A step of [`Pipeline::convert`], for a caller that reports as it goes.
+pub enum Step<'a> {
+    /// The input was read and validated. `refused` says whether the admission refuses it
+    /// (the conversion then fails with that refusal after this step).
+    Read {
+        /// The model as read.
+        loaded: &'a Loaded<'a>,
+        /// The model is invalid, or dubious under `strict`.
+        refused: bool,
+    },
+    /// The model was lowered and emitted for the output; nothing is written yet.
+    Emitted(&'a Emitted),
+}
+
+/// What [`Pipeline::convert`] did.
+pub struct Converted<'r> {
+    /// The input as read.
+    pub loaded: Loaded<'r>,
+    /// The output format.
+    pub target: &'r dyn Format,
+    /// Where it went.
+    pub output: Output,
+    /// The write settings used, the output's path among them.
+    pub settings: Settings,
+    /// The files written: the output (unless standard output), then its companions.
+    pub files: Vec<PathBuf>,
+    /// Every finding of the reading, validation and writing, each naming its file.
+    pub report: Report,
+    /// The reading or the writing dropped or approximated something.
+    pub losses: bool,
+}
+
+/// What [`Pipeline::check_conversion`] found.
+#[derive(Clone, Debug)]
+pub enum ConversionCheck {
+    /// Not run: the model is larger than [`AUTO_CHECK_BODY_STEPS`] and the check was not
+    /// forced.
+    Skipped {
+        /// The model's size in body-steps.
+        body_steps: usize,
+    },
+    /// The check of the conversion.
+    Checked(Box<TargetCheck>),
+    /// The check had nothing to compare.
+    Empty,
+}
+
+/// The registry of formats, and the steps every model goes through (see the module's
+/// documentation).
+///
+/// ```
+/// let pipeline = mbconv::Pipeline::new();
+/// assert!(pipeline.registry().get("urdf").is_ok());
+/// ```
+pub struct Pipeline {
+    registry: Registry,
+}
+
+impl Default for Pipeline {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Pipeline {
+    /// Every format of this build ([`crate::formats`]).
+    pub fn new() -> Self {
+        Self::with_registry(crate::formats())
+    }
+
+    /// The formats of `registry`.
+    pub fn with_registry(registry: Registry) -> Self {
+        Self { registry }
+    }
+
+    /// The formats.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The formats `names` name (registry names or aliases), or every format for none.
+    ///
+    /// ```
+    /// let pipeline = mbconv::Pipeline::new();
+    /// assert_eq!(pipeline.formats_named(&["yaml"]).unwrap()[0].info().name, "chrono");
+    /// assert!(pipeline.formats_named(&[]).unwrap().len() >= 8);
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Lookup`] for a name no format answers to.
+    pub fn formats_named(&self, names: &[&str]) -> Result<Vec<&dyn Format>, Error> {
+        if names.is_empty() {
+            return Ok(self.registry.formats().collect());
+        }
+        names
+            .iter()
+            .map(|name| self.registry.get(name).map_err(Error::from))
+            .collect()
+    }
+
+    /// The output format: `to`, else by the output file's extension.
+    ///
+    /// ```
+    /// use mbconv::files::Output;
+    /// let pipeline = mbconv::Pipeline::new();
+    /// let format = pipeline.target(None, &Output::from_arg("robot.sdf")).unwrap();
+    /// assert_eq!(format.info().name, "sdf");
+    /// assert!(pipeline.target(None, &Output::Stdout).is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Lookup`], or [`Error::NoOutputFormat`] for standard output without `to`.
+    pub fn target(&self, to: Option<&str>, output: &Output) -> Result<&dyn Format, Error> {
+        match (to, output) {
+            (Some(name), _) => Ok(self.registry.get(name)?),
+            (None, Output::File(path)) => Ok(self.registry.detect_output(path)?),
+            (None, Output::Stdout) => Err(Error::NoOutputFormat),
+        }
+    }
+
+    /// Refuses a write setting `format` does not take, or a value of the wrong type.
+    ///
+    /// # Errors
+    /// [`Error::Format`] with the setting's diagnostic.
+    pub fn check_write_settings(&self, format: &dyn Format, settings: &Settings) -> Result<(), Error> {
+        self.registry
+            .check_write_options(format, settings)
+            .map_err(|e| Error::Format(Box::new(e)))
+    }
+
+    /// Reads `input` and validates the model: the format is `options.from` (IR JSON in its
+    /// place with `options.accept_ir`), else found by extension and content; the reader's
+    /// settings are checked first. The model is not admitted yet ([`Loaded::admit`]).
+    ///
+    /// ```
+    /// # fn main() -> Result<(), mbconv::Error> {
+    /// use mbconv::files::Input;
+    /// let pipeline = mbconv::Pipeline::new();
+    /// let text = r#"<robot name="r"><link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>"#;
+    /// let input = Input::Text { name: "r.urdf".into(), text: text.into() };
+    /// let loaded = pipeline.read(&input, &mbconv::ReadOptions::default())?;
+    /// assert_eq!(loaded.format.info().name, "urdf");
+    /// loaded.admit(false)?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    /// The input cannot be read, no format answers, a setting is unknown or the reader
+    /// refuses the text.
+    pub fn read(&self, input: &Input, options: &ReadOptions) -> Result<Loaded<'_>, Error> {
+        let source = input.source()?;
+        let format = self.input_format(&source, &input.detection_path(), options)?;
+        let imported = self
+            .registry
+            .read(format, &source, &options.settings)
+            .map_err(Error::Format)?;
+        let mut validation = validate_with_spans(&imported.model, &imported.source_map);
+        // The spans point into the file the importer says, else the input.
+        validation.file = Some(
+            imported
+                .source_map_file
+                .clone()
+                .unwrap_or_else(|| source.name.clone()),
+        );
+        Ok(Loaded {
+            source,
+            format,
+            imported,
+            validation,
+            dir: input
+                .path()
+                .map(|path| path.parent().map(Path::to_path_buf).unwrap_or_default()),
+        })
+    }
+
+    /// The input format: IR JSON when accepted and the text is IR JSON, else `from`, else by
+    /// extension and content.
+    fn input_format(
+        &self,
+        source: &Source,
+        path: &Path,
+        options: &ReadOptions,
+    ) -> Result<&dyn Format, Error> {
+        if options.accept_ir {
+            let ir = self.registry.get("mbir")?;
+            if ir.sniff(&source.text) {
+                return Ok(ir);
+            }
+        }
+        Ok(match &options.from {
+            Some(name) => self.registry.get(name)?,
+            None => self.registry.detect(path, Some(&source.text))?,
+        })
+    }
+
+    /// Lowers and emits `model` with `format` for `output` (the writer sees the output's path:
+    /// relative mesh names, companions beside it); nothing is written yet.
+    ///
+    /// # Errors
+    /// A write setting is unknown or the writer refuses the model.
+    pub fn emit(
+        &self,
+        model: &Model,
+        format: &dyn Format,
+        settings: &Settings,
+        output: &Output,
+    ) -> Result<Emitted, Error> {
+        let mut settings = settings.clone();
+        settings.output_path = output.path().map(Path::to_path_buf);
+        let exported = self
+            .registry
+            .write(format, model, &settings)
+            .map_err(Error::Format)?;
+        let mut report = exported.report;
+        report.file = Some(output.to_string());
+        let dir = output.companion_dir();
+        Ok(Emitted {
+            output: output.clone(),
+            text: exported.text,
+            companions: exported
+                .companions
+                .into_iter()
+                .map(|c| (dir.join(&c.file_name), c.text))
+                .collect(),
+            report,
+            settings,
+        })
+    }
+
+    /// Converts `input` to `output`: the target is `options.to`, else the output's extension;
+    /// the output must not be the input nor (without `options.force`) exist; the input is
+    /// read ([`Pipeline::read`]), admitted ([`Loaded::admit`], `options.strict` refusing a
+    /// dubious model), emitted ([`Pipeline::emit`]), refused under `options.strict` if
+    /// anything was dropped or approximated ([`Error::Lossy`], nothing written), and written
+    /// ([`Emitted::write`]). `watch` sees each step as it ends, so that its findings can be
+    /// shown before a later step fails.
+    ///
+    /// # Errors
+    /// The first step that fails.
+    pub fn convert(
+        &self,
+        input: &Input,
+        output: &Output,
+        options: &Options,
+        watch: &mut dyn FnMut(Step<'_>),
+    ) -> Result<Converted<'_>, Error> {
+        let target = self.target(options.to.as_deref(), output)?;
+        self.check_write_settings(target, &options.write)?;
+        ensure_not_input(input, output)?;
+        ensure_new(output, options.force)?;
+        let read = ReadOptions {
+            from: options.from.clone(),
+            settings: options.read.clone(),
+            accept_ir: options.accept_ir,
+        };
+        let loaded = self.read(input, &read)?;
+        let admitted = loaded.admit(options.strict);
+        watch(Step::Read {
+            loaded: &loaded,
+            refused: admitted.is_err(),
+        });
+        admitted?;
+        let emitted = self.emit(&loaded.imported.model, target, &options.write, output)?;
+        watch(Step::Emitted(&emitted));
+        let import_report = loaded.import_report();
+        let losses = import_report.has_loss() || emitted.report.has_loss();
+        if options.strict && losses {
+            let losses = import_report
+                .findings
+                .iter()
+                .chain(&emitted.report.findings)
+                .filter(|f| f.category.is_loss())
+                .count();
+            return Err(Error::Lossy { losses });
+        }
+        let files = emitted.write(Some(input), options.force)?;
+        let mut report = loaded.report();
+        report.pin_file();
+        let mut export_report = emitted.report;
+        export_report.pin_file();
+        report.extend(export_report);
+        report.file = None;
+        Ok(Converted {
+            loaded,
+            target,
+            output: emitted.output,
+            settings: emitted.settings,
+            files,
+            report,
+            losses,
+        })
+    }
+
+    /// Checks by simulation the conversion [`Pipeline::convert`] made (`mbconv check --via`
+    /// for its target, with its write settings), unless the model is larger than
+    /// [`AUTO_CHECK_BODY_STEPS`] and the check is not `forced`.
+    pub fn check_conversion(&self, converted: &Converted, forced: bool) -> ConversionCheck {
+        let mut settings = CheckSettings {
+            to_file: converted.output.path().is_some(),
+            ..CheckSettings::default()
+        };
+        let model = &converted.loaded.imported.model;
+        let work = body_steps(model, &settings);
+        if !forced && work > AUTO_CHECK_BODY_STEPS {
+            return ConversionCheck::Skipped { body_steps: work };
+        }
+        settings.write_options.insert(
+            converted.target.info().name.to_owned(),
+            converted.settings.clone(),
+        );
+        let report = mbconv_check::check(
+            model,
+            &converted.loaded.source.name,
+            &self.registry,
+            &[converted.target],
+            &settings,
+        );
+        match report.targets.into_iter().next() {
+            Some(target) => ConversionCheck::Checked(Box::new(target)),
+            None => ConversionCheck::Empty,
+        }
+    }
+
+    /// The `mbconv view` page of a conversion: the original, and the conversion as a ghost
+    /// over it, labelled `from -> output`.
+    pub fn conversion_page(&self, converted: &Converted) -> crate::viewer::View {
+        let mut page = converted.loaded.page();
+        page.settings.to_file = converted.output.path().is_some();
+        page.settings.write_options.insert(
+            converted.target.info().name.to_owned(),
+            converted.settings.clone(),
+        );
+        page.conversions.push(crate::viewer::via(
+            &converted.loaded.imported.model,
+            &self.registry,
+            converted.target,
+            &page.settings,
+            None,
+            crate::viewer::FRAME_RATE,
+        ));
+        page.conversions[0].label =
+            format!("{} -> {}", converted.loaded.format.info().name, converted.output);
+        page
+    }
+
+    /// The files of directory `dir` that a format reads by extension, sorted, with their paths
+    /// relative to `dir`; with `recursive`, the sub-directories' too.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when a directory cannot be listed.
+    pub fn models_in(&self, dir: &Path, recursive: bool) -> Result<Vec<PathBuf>, Error> {
+        let mut found = Vec::new();
+        let mut pending = vec![PathBuf::new()];
+        while let Some(relative) = pending.pop() {
+            let here = dir.join(&relative);
+            let entries = std::fs::read_dir(&here).map_err(|source| Error::Io {
+                path: here.clone(),
+                writing: false,
+                source,
+            })?;
+            for entry in entries.flatten() {
+                let name = relative.join(entry.file_name());
+                let path = dir.join(&name);
+                if path.is_dir() {
+                    if recursive {
+                        pending.push(name);
+                    }
+                } else if self.registry.formats().any(|f| f.info().matches_extension(&path)) {
+                    found.push(name);
+                }
+            }
+        }
+        found.sort();
+        Ok(found)
+    }
+}
