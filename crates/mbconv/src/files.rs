@@ -169,15 +169,26 @@ impl std::fmt::Display for Output {
 /// assert_eq!(out, std::path::Path::new("ir/arm.skel"));
 /// ```
 pub fn default_output(input: &Path, format: &dyn Format) -> PathBuf {
-    let name = input.file_name().and_then(|n| n.to_str()).unwrap_or("model");
-    let lower = name.to_ascii_lowercase();
-    // Strip the longest known compound extension first (`.mbir.json`), then a plain one.
-    let stem = [".mbir.json"]
-        .iter()
-        .find_map(|ext| lower.ends_with(ext).then(|| &name[..name.len() - ext.len()]))
-        .unwrap_or_else(|| name.rsplit_once('.').map_or(name, |(stem, _)| stem));
+    let stem = model_stem(input);
     let ext = format.info().extensions.first().copied().unwrap_or("out");
     input.with_file_name(format!("{stem}.{ext}"))
+}
+
+/// A model file's name without its extension: the longest known compound extension first
+/// (`.mbir.json`), else the last one; `model` for a path without a (UTF-8) file name.
+///
+/// ```
+/// use mbconv::files::model_stem;
+/// assert_eq!(model_stem("ir/arm.mbir.json".as_ref()), "arm");
+/// assert_eq!(model_stem("robot.urdf".as_ref()), "robot");
+/// ```
+pub fn model_stem(path: &Path) -> &str {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("model");
+    let lower = name.to_ascii_lowercase();
+    [".mbir.json"]
+        .iter()
+        .find_map(|ext| lower.ends_with(ext).then(|| &name[..name.len() - ext.len()]))
+        .unwrap_or_else(|| name.rsplit_once('.').map_or(name, |(stem, _)| stem))
 }
 
 /// Refuses ([`Error::OverwritesInput`]) to write `output` when it is the input file.

@@ -80,15 +80,7 @@ pub fn can_write_page(path: &Path, force: bool) -> Result<(), Failure> {
 
 /// `robot.urdf` -> `robot.html` in the current directory; standard input -> `model.html`.
 fn default_page(model: &Path) -> PathBuf {
-    if Input::from_arg(model) == Input::Stdin {
-        return PathBuf::from("model.html");
-    }
-    let name = model
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let stem = name
-        .strip_suffix(".mbir.json")
-        .unwrap_or_else(|| name.rsplit_once('.').map_or(&name, |(s, _)| s));
+    let input = Input::from_arg(model);
+    let stem = input.path().map_or("model", mbconv::files::model_stem);
     PathBuf::from(format!("{stem}.html"))
 }
