@@ -1,11 +1,13 @@
 //! Test helpers shared by mbconv's crates (a dev-dependency only; nothing here ships), one
 //! module per purpose:
 //!
-//! * [`corpus`](mod@corpus): where the test data is (the workspace, the `fixtures/` folders, the shared
-//!   corpus) and skipping or failing when the corpus is missing (`MBCONV_REQUIRE_CORPUS=1`).
+//! * [`corpus`](mod@corpus): where the test data is (the workspace, the `fixtures/` folders,
+//!   the shared corpus) and skipping or failing when the corpus is missing
+//!   (`MBCONV_REQUIRE_CORPUS=1`).
+//! * [`read_golden`]: the harness of the readers' golden tests (what a simulator read from
+//!   every fixture and corpus model, `cargo xtask golden X`).
 //! * [`written_golden`]: the harness of the writers' tests judged by simulators (the golden
-//!   files of `cargo xtask golden X-written`, the texts' hashes, trajectory comparisons) and of
-//!   the readers' golden tests.
+//!   files of `cargo xtask golden X-written`, the texts' hashes, trajectory comparisons).
 //! * [`simulator_verdicts`]: the cross-simulator golden cases (`cargo xtask golden chrono`) and
 //!   how a case's verdict is reached, for the tests and `xtask`.
 //! * [`lowered_back`]: the model those simulators judge a conversion against, the original
@@ -24,6 +26,7 @@
 pub mod browser;
 pub mod corpus;
 pub mod lowered_back;
+pub mod read_golden;
 pub mod simulator_verdicts;
 pub mod view_page;
 pub mod written_golden;

@@ -11,10 +11,11 @@ mod written;
 
 use mbconv_ir::format::{Format, Options, Source};
 use mbconv_solver::{Integrator, SimulateOptions};
+use mbconv_test_support::read_golden::ReadGolden;
 use mbconv_test_support::written_golden::relative_deviation;
 use nalgebra::{Matrix3, Point3, Quaternion, UnitQuaternion, Vector3};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Agreement asked for on every body: relative to the size of the quantity (at least 1), so
 /// 1e-9 kg, 1e-9 m and 1e-9 kg m² on unit-sized models. mbconv computes the same arithmetic as
@@ -55,44 +56,16 @@ const TRAJECTORY_EXCLUDED: &[(&str, &str)] = &[
     ),
 ];
 
-fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+/// The golden data of the reader and of the fixtures' writer (`written__*`).
+fn read_golden() -> ReadGolden {
+    ReadGolden::new(env!("CARGO_MANIFEST_DIR"), "tests/golden", "mjcf")
 }
 
 /// Golden data of the reader (fixtures and corpus).
 fn golden_files() -> Vec<(String, Value)> {
-    let mut all = all_golden_files();
+    let mut all = read_golden().files();
     all.retain(|(n, _)| !n.starts_with("written__"));
     all
-}
-
-fn all_golden_files() -> Vec<(String, Value)> {
-    let mut files: Vec<(String, Value)> = std::fs::read_dir(golden_dir())
-        .expect("tests/golden")
-        .map(|e| e.expect("a golden entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .map(|p| {
-            let name = p
-                .file_name()
-                .and_then(|n| n.to_str())
-                .expect("a file name")
-                .to_owned();
-            let text = std::fs::read_to_string(&p).expect("a golden file");
-            (name, serde_json::from_str(&text).expect("golden JSON"))
-        })
-        .collect();
-    files.sort_by(|a, b| a.0.cmp(&b.0));
-    files
-}
-
-/// The model file a golden file judges (None: a corpus file and no corpus here).
-fn model_path(name: &str, golden: &Value) -> Option<PathBuf> {
-    let file = golden["file"].as_str().expect("file");
-    if name.starts_with("fixtures__") {
-        Some(mbconv_test_support::fixtures_root().join("mjcf").join(file))
-    } else {
-        mbconv_test_support::corpus_file(&format!("mjcf/{file}"))
-    }
 }
 
 fn options(golden: &Value) -> Options {
@@ -188,25 +161,7 @@ fn solver_poses(model: &mbconv_ir::Model, options: &SimulateOptions) -> Vec<(Str
 
 #[test]
 fn golden_data_covers_exactly_the_fixtures() {
-    let mut fixtures: Vec<String> =
-        mbconv_test_support::files_with_extension(&mbconv_test_support::fixtures_root().join("mjcf"), "xml")
-            .iter()
-            .filter(|p| p.parent().is_some_and(|d| d.ends_with("mjcf")))
-            .map(|p| {
-                format!(
-                    "fixtures__{}.json",
-                    p.file_name().and_then(|n| n.to_str()).expect("name")
-                )
-            })
-            .collect();
-    fixtures.sort();
-    let golden: Vec<String> = golden_files()
-        .into_iter()
-        .map(|(n, _)| n)
-        .filter(|n| n.starts_with("fixtures__"))
-        .collect();
-    assert_eq!(golden, fixtures, "run `cargo xtask golden mjcf`");
-    assert!(!fixtures.is_empty());
+    read_golden().assert_covers_fixtures(&["xml"]);
 }
 
 #[test]
@@ -214,7 +169,7 @@ fn every_body_agrees_with_mujoco_at_qpos0_and_at_the_keyframe() {
     let mut worst = (0.0_f64, String::new());
     let mut judged = 0;
     for (name, golden) in golden_files() {
-        let Some(path) = model_path(&name, &golden) else {
+        let Some(path) = read_golden().model_path(&name, &golden) else {
             continue;
         };
         let options = options(&golden);
@@ -299,7 +254,7 @@ fn solver_trajectories_agree_with_mujoco() {
         if trajectory.is_null() {
             continue;
         }
-        let Some(path) = model_path(&name, &golden) else {
+        let Some(path) = read_golden().model_path(&name, &golden) else {
             continue;
         };
         let soft = trajectory["limit_reached"].as_bool() == Some(true)
@@ -383,7 +338,8 @@ const WRITTEN_NOT_LOADED: &[(&str, &str)] = &[
 #[test]
 fn written_mjcf_loads_in_mujoco_and_moves_as_in_mbconv() {
     let texts = written::written();
-    let golden: Vec<(String, Value)> = all_golden_files()
+    let golden: Vec<(String, Value)> = read_golden()
+        .files()
         .into_iter()
         .filter(|(n, _)| n.starts_with("written__"))
         .collect();

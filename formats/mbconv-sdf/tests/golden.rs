@@ -23,10 +23,11 @@ mod drake;
 use drake::{as_drake_reads_it, compare_with_drake, floats, our_name, start_where_drake_started};
 use mbconv_ir::format::{Format, Options, Source};
 use mbconv_solver::Integrator;
-use mbconv_test_support::written_golden::{golden_json_files, relative_deviation, source_path, world_com};
+use mbconv_test_support::read_golden::ReadGolden;
+use mbconv_test_support::written_golden::{relative_deviation, world_com};
 use nalgebra::Vector3;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Agreement asked for on every body: relative to the size of the quantity (at least 1), so
 /// 1e-9 kg, 1e-9 m, 1e-9 kg m² and 1e-9 on unit quaternions for unit-sized models.
@@ -105,24 +106,9 @@ const DISAGREEMENTS: &[(&str, &str, f64, &str)] = &[(
 /// mbconv's model is brought to before the comparison, is `drake::as_drake_reads_it`.)
 const TRAJECTORY_EXCLUDED: &[(&str, &str)] = &[];
 
-/// The golden files, named as the tables above name them (`….sdf.json`).
-fn golden_files() -> Vec<(String, Value)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    golden_json_files(&dir)
-        .into_iter()
-        .map(|(stem, golden)| (format!("{stem}.json"), golden))
-        .collect()
-}
-
-/// The model file a golden file judges (None: a corpus file and no corpus here).
-fn model_path(name: &str, golden: &Value) -> Option<PathBuf> {
-    let file = golden["file"].as_str().expect("file");
-    let place = if name.starts_with("fixtures__") {
-        "fixtures"
-    } else {
-        "corpus"
-    };
-    source_path(&format!("{place}/sdf/{file}"))
+/// The golden data of the reader (files named as the tables above name them, `….sdf.json`).
+fn read_golden() -> ReadGolden {
+    ReadGolden::new(env!("CARGO_MANIFEST_DIR"), "tests/golden", "sdf")
 }
 
 /// Read options: the packages Drake was given (`NAME=DIR`, `model://NAME`) become the
@@ -192,26 +178,7 @@ fn deviations(drake: &Value, body: &mbconv_ir::Body) -> [(&'static str, f64); 5]
 
 #[test]
 fn golden_data_covers_exactly_the_fixtures() {
-    let dir = mbconv_test_support::fixtures_root().join("sdf");
-    let mut fixtures: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "sdf" || e == "world"))
-        .map(|p| {
-            format!(
-                "fixtures__{}.json",
-                p.file_name().and_then(|n| n.to_str()).unwrap()
-            )
-        })
-        .collect();
-    fixtures.sort();
-    let golden: Vec<String> = golden_files()
-        .into_iter()
-        .map(|(n, _)| n)
-        .filter(|n| n.starts_with("fixtures__"))
-        .collect();
-    assert_eq!(golden, fixtures, "run `cargo xtask golden sdf`");
-    assert!(!fixtures.is_empty());
+    read_golden().assert_covers_fixtures(&["sdf", "world"]);
 }
 
 #[test]
@@ -221,8 +188,8 @@ fn every_body_agrees_with_drake_at_the_default_configuration() {
     let (mut judged, mut bodies) = (0, 0);
     let mut disagreements_seen = Vec::new();
     let mut failures = Vec::new();
-    for (name, golden) in golden_files() {
-        let Some(path) = model_path(&name, &golden) else {
+    for (name, golden) in read_golden().files() {
+        let Some(path) = read_golden().model_path(&name, &golden) else {
             continue;
         };
         let result = read(&path, &options(&path, &golden));
@@ -319,12 +286,12 @@ fn solver_trajectories_agree_with_drake() {
     let mut judged = 0;
     let mut overall = (0.0_f64, String::new());
     let mut failures = Vec::new();
-    for (name, golden) in golden_files() {
+    for (name, golden) in read_golden().files() {
         let trajectory = &golden["trajectory"];
         if trajectory.is_null() {
             continue;
         }
-        let Some(path) = model_path(&name, &golden) else {
+        let Some(path) = read_golden().model_path(&name, &golden) else {
             continue;
         };
         if TRAJECTORY_EXCLUDED.iter().any(|(f, _)| *f == name) {
@@ -518,13 +485,9 @@ const DART_AXIS_DISAGREEMENTS: &[(&str, &str, f64, DartWhy)] = &[
     ),
 ];
 
-/// The DART golden files, named as the tables above name them (`….sdf.json`).
-fn dart_golden_files() -> Vec<(String, Value)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/dart");
-    golden_json_files(&dir)
-        .into_iter()
-        .map(|(stem, golden)| (format!("{stem}.json"), golden))
-        .collect()
+/// DART's golden data of the SDFormat 1.4-1.6 files (`tests/golden/dart`).
+fn dart_golden() -> ReadGolden {
+    ReadGolden::new(env!("CARGO_MANIFEST_DIR"), "tests/golden/dart", "sdf")
 }
 
 /// The `version` of a file's `<sdf>` element (comments left out), as DART's script finds it.
@@ -692,11 +655,11 @@ fn check_reason(
 
 #[test]
 fn dart_golden_data_covers_exactly_the_1_4_to_1_6_files() {
-    let dart: Vec<String> = dart_golden_files().into_iter().map(|(n, _)| n).collect();
+    let dart: Vec<String> = dart_golden().files().into_iter().map(|(n, _)| n).collect();
     let mut expected = Vec::new();
     let mut judged = 0;
-    for (name, golden) in golden_files() {
-        let Some(path) = model_path(&name, &golden) else {
+    for (name, golden) in read_golden().files() {
+        let Some(path) = read_golden().model_path(&name, &golden) else {
             continue;
         };
         judged += 1;
@@ -724,8 +687,8 @@ fn every_body_agrees_with_dart_or_is_listed() {
     let (mut refused_seen, mut read_though_refused_seen) = (Vec::new(), Vec::new());
     let (mut disagreements_seen, mut left_out_seen, mut axes_seen) = (Vec::new(), Vec::new(), Vec::new());
     let mut failures = Vec::new();
-    for (name, dart) in dart_golden_files() {
-        let Some(path) = model_path(&name, &dart) else {
+    for (name, dart) in dart_golden().files() {
+        let Some(path) = read_golden().model_path(&name, &dart) else {
             continue;
         };
         let model = read(&path, &Options::default());

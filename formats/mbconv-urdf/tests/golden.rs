@@ -17,11 +17,12 @@
 
 use mbconv_ir::format::{Format, Options, Source};
 use mbconv_solver::{Integrator, SimulateOptions};
+use mbconv_test_support::read_golden::ReadGolden;
 use mbconv_test_support::written_golden::relative_deviation;
 use nalgebra::{Point3, Quaternion, UnitQuaternion, Vector3};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Agreement asked for at the zero configuration: relative to the size of the quantity (at
 /// least 1), so 1e-9 kg and 1e-9 m on unit-sized models.
@@ -165,34 +166,9 @@ const TRAJECTORY_EXCLUDED: &[(&str, &str)] = &[
     ),
 ];
 
-fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/read")
-}
-
-fn golden_files() -> Vec<(String, Value)> {
-    let mut files: Vec<(String, Value)> = std::fs::read_dir(golden_dir())
-        .expect("tests/golden/read")
-        .map(|e| e.expect("a golden entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .map(|p| {
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap().to_owned();
-            let text = std::fs::read_to_string(&p).expect("a golden file");
-            (name, serde_json::from_str(&text).expect("golden JSON"))
-        })
-        .collect();
-    files.sort_by(|a, b| a.0.cmp(&b.0));
-    files
-}
-
-/// The model file a golden file judges (None: a corpus file and no corpus here, after a
-/// notice).
-fn model_path(name: &str, golden: &Value) -> Option<PathBuf> {
-    let file = golden["file"].as_str().expect("file");
-    if name.starts_with("fixtures__") {
-        Some(mbconv_test_support::fixtures_root().join("urdf").join(file))
-    } else {
-        mbconv_test_support::corpus_file(&format!("urdf/{file}"))
-    }
+/// The golden data of the reader.
+fn read_golden() -> ReadGolden {
+    ReadGolden::new(env!("CARGO_MANIFEST_DIR"), "tests/golden/read", "urdf")
 }
 
 /// mbconv's reading with the root as `library` treats it, and the package roots the oracle
@@ -408,20 +384,7 @@ fn judge_library(
 
 #[test]
 fn golden_data_covers_exactly_the_fixtures() {
-    let dir = mbconv_test_support::fixtures_root().join("urdf");
-    let mut fixtures: Vec<String> = mbconv_test_support::files_with_extension(&dir, "urdf")
-        .iter()
-        .filter(|p| p.parent() == Some(dir.as_path()))
-        .map(|p| format!("fixtures__{}.json", p.file_name().unwrap().to_str().unwrap()))
-        .collect();
-    fixtures.sort();
-    let golden: Vec<String> = golden_files()
-        .into_iter()
-        .map(|(n, _)| n)
-        .filter(|n| n.starts_with("fixtures__"))
-        .collect();
-    assert_eq!(golden, fixtures, "run `cargo xtask golden urdf`");
-    assert!(!fixtures.is_empty());
+    read_golden().assert_covers_fixtures(&["urdf"]);
 }
 
 #[test]
@@ -432,8 +395,8 @@ fn every_library_that_loads_a_file_reads_it_as_mbconv_does() {
     let mut judged: BTreeMap<&str, usize> = BTreeMap::new();
     let mut worst: BTreeMap<&str, (f64, String)> = BTreeMap::new();
     let mut files = 0;
-    for (name, golden) in golden_files() {
-        let Some(path) = model_path(&name, &golden) else {
+    for (name, golden) in read_golden().files() {
+        let Some(path) = read_golden().model_path(&name, &golden) else {
             continue;
         };
         files += 1;
@@ -545,12 +508,12 @@ fn trajectory_deviation(path: &Path, golden: &Value) -> (f64, String) {
 fn solver_trajectories_agree_with_mujoco() {
     let mut judged = 0;
     let mut problems = Vec::new();
-    for (name, golden) in golden_files() {
+    for (name, golden) in read_golden().files() {
         let trajectory = &golden["mujoco"]["trajectory"];
         if trajectory.is_null() {
             continue;
         }
-        let Some(path) = model_path(&name, &golden) else {
+        let Some(path) = read_golden().model_path(&name, &golden) else {
             continue;
         };
         let constrained = trajectory["limit_reached"].as_bool() == Some(true)
@@ -586,7 +549,8 @@ fn solver_trajectories_agree_with_mujoco() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     for (file, _) in TRAJECTORY_EXCLUDED {
         assert!(
-            golden_files()
+            read_golden()
+                .files()
                 .iter()
                 .any(|(n, g)| n == file && !g["mujoco"]["trajectory"].is_null()),
             "{file} has no MuJoCo trajectory: take it off TRAJECTORY_EXCLUDED"
