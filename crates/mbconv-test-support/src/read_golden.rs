@@ -99,3 +99,33 @@ impl ReadGolden {
 fn file_name(path: &Path) -> Option<String> {
     path.file_name().and_then(|n| n.to_str()).map(str::to_owned)
 }
+
+/// mbconv's reading of a file its judge (`judge`, for messages) loaded, held to the list of
+/// files mbconv does not read yet (`not_yet`: golden name, words of mbconv's refusal): the
+/// model, or `None` for a listed file refused with the listed words.
+///
+/// ```
+/// use mbconv_test_support::read_golden::read_as_listed;
+/// let not_yet = [("b.json", "unsupported")];
+/// assert_eq!(read_as_listed("a.json", Ok::<_, String>(1), &not_yet, "MuJoCo"), Some(1));
+/// assert_eq!(read_as_listed("b.json", Err::<i32, _>("unsupported tag".into()), &not_yet, "MuJoCo"), None);
+/// ```
+///
+/// # Panics
+/// When a listed file is read, or refused otherwise, or an unlisted file is refused.
+pub fn read_as_listed<T>(
+    name: &str,
+    result: Result<T, String>,
+    not_yet: &[(&str, &str)],
+    judge: &str,
+) -> Option<T> {
+    match (result, not_yet.iter().find(|(f, _)| *f == name)) {
+        (Ok(model), None) => Some(model),
+        (Err(e), Some((_, reason))) => {
+            assert!(e.contains(reason), "{name}: expected {reason:?}, got {e}");
+            None
+        }
+        (Ok(_), Some(_)) => panic!("{name} is read now: take it off NOT_YET"),
+        (Err(e), None) => panic!("{name}: {judge} loads it, mbconv refuses it: {e}"),
+    }
+}
