@@ -7,6 +7,7 @@
 //! Numbers are written in the shortest form that reads back to the same bits, and read with
 //! correct rounding, so `read(write(model)) == model` bit for bit. Unknown keys are errors.
 
+use crate::format::kit::Tracing;
 use crate::format::support::{Feature, FeatureSupport, Support};
 use crate::format::{
     Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, Source, SourceMap,
@@ -129,8 +130,18 @@ impl Format for MbirFormat {
     }
 
     /// IR JSON says everything the IR holds: lowering changes nothing.
-    fn lower(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
-        Ok(Lowered::new(model.clone(), Report::default()))
+    fn lower_with(
+        &self,
+        model: &Model,
+        _options: &Options,
+        tracing: Tracing,
+    ) -> Result<Lowered, FormatError> {
+        Ok(Lowered::as_one_pass(
+            model,
+            model.clone(),
+            Report::default(),
+            tracing,
+        ))
     }
 
     fn emit(&self, lowered: &Model, _options: &Options) -> Result<Exported, FormatError> {

@@ -119,24 +119,9 @@ impl Format for BodyFormat {
         import::read(source, &settings).map_err(|e| e as FormatError)
     }
 
-    fn lower(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
+    fn lower_with(&self, model: &Model, options: &Options, tracing: Tracing) -> Result<Lowered, FormatError> {
         options.check(INFO.name, Direction::Write, WRITE_SETTINGS)?;
-        Ok(export::lower(
-            model,
-            Self::project(options).is_some(),
-            Tracing::Off,
-        ))
-    }
-
-    /// The same lowering as [`lower`](Format::lower), keeping the model after every named
-    /// pass (`reverse_joints`, `joints_as_chains`, `body_frames_on_joints`, ...).
-    fn lower_traced(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
-        options.check(INFO.name, Direction::Write, WRITE_SETTINGS)?;
-        Ok(export::lower(
-            model,
-            Self::project(options).is_some(),
-            Tracing::On,
-        ))
+        Ok(export::lower(model, Self::project(options).is_some(), tracing))
     }
 
     /// Writes the body file and, when it goes to a file, the project beside it (the entry to

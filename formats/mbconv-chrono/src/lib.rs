@@ -141,23 +141,12 @@ impl Format for ChronoFormat {
     }
 
     /// Turns a model into what Chrono YAML can say; every change is a finding.
-    fn lower(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
+    fn lower_with(&self, model: &Model, options: &Options, tracing: Tracing) -> Result<Lowered, FormatError> {
         options.check(INFO.name, Direction::Write, WRITE_SETTINGS)?;
         Ok(export::lower::lower(
             model,
             &Self::lower_settings(options),
-            Tracing::Off,
-        ))
-    }
-
-    /// The same lowering as [`lower`](Format::lower), keeping the model after every named
-    /// pass (`bake_initial_state`, `joint_kinds`, `joint_springs`, ...).
-    fn lower_traced(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
-        options.check(INFO.name, Direction::Write, WRITE_SETTINGS)?;
-        Ok(export::lower::lower(
-            model,
-            &Self::lower_settings(options),
-            Tracing::On,
+            tracing,
         ))
     }
 

@@ -104,15 +104,9 @@ impl Format for SdfFormat {
         import::read(source, options)
     }
 
-    fn lower(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
+    fn lower_with(&self, model: &Model, options: &Options, tracing: Tracing) -> Result<Lowered, FormatError> {
         let writing = export::emit::Writing::from_options(options);
-        Ok(export::lower::lower_with(model, writing, Tracing::Off))
-    }
-
-    /// The same lowering, keeping the model after each named pass.
-    fn lower_traced(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
-        let writing = export::emit::Writing::from_options(options);
-        Ok(export::lower::lower_with(model, writing, Tracing::On))
+        Ok(export::lower::lower_with(model, writing, tracing))
     }
 
     fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {

@@ -79,20 +79,11 @@ impl Format for ShiftFormat {
         import::import(source).map_err(|e| e as FormatError)
     }
 
-    fn lower(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
+    fn lower_with(&self, model: &Model, options: &Options, tracing: Tracing) -> Result<Lowered, FormatError> {
         Ok(export::lower(
             model,
             spec::Dialect::from_options(options),
-            Tracing::Off,
-        ))
-    }
-
-    /// The same lowering, keeping the model after each named pass.
-    fn lower_traced(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
-        Ok(export::lower(
-            model,
-            spec::Dialect::from_options(options),
-            Tracing::On,
+            tracing,
         ))
     }
 

@@ -68,13 +68,13 @@ impl Format for SkelFormat {
         import::import(source).map_err(|e| e as FormatError)
     }
 
-    fn lower(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
-        Ok(export::lower(model, Tracing::Off))
-    }
-
-    /// The same lowering, keeping the model after each named pass.
-    fn lower_traced(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
-        Ok(export::lower(model, Tracing::On))
+    fn lower_with(
+        &self,
+        model: &Model,
+        _options: &Options,
+        tracing: Tracing,
+    ) -> Result<Lowered, FormatError> {
+        Ok(export::lower(model, tracing))
     }
 
     fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {

@@ -115,20 +115,11 @@ impl Format for UrdfFormat {
         import::import(source, options).map_err(|e| e as FormatError)
     }
 
-    fn lower(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
+    fn lower_with(&self, model: &Model, options: &Options, tracing: Tracing) -> Result<Lowered, FormatError> {
         Ok(export::lower_with(
             model,
             export::RootWriting::from_options(options),
-            Tracing::Off,
-        ))
-    }
-
-    /// The same lowering, keeping the model after each named pass.
-    fn lower_traced(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
-        Ok(export::lower_with(
-            model,
-            export::RootWriting::from_options(options),
-            Tracing::On,
+            tracing,
         ))
     }
 

@@ -308,6 +308,31 @@ impl Lowered {
             turned_by: None,
         }
     }
+
+    /// A lowering done in one step from `original`, reported, when `tracing` is on, as one
+    /// pass called `lower` (with the model after it when it changed anything).
+    ///
+    /// ```
+    /// use mbconv_ir::format::Lowered;
+    /// use mbconv_ir::format::kit::Tracing;
+    /// use mbconv_ir::{Model, report::Report};
+    /// let model = Model::new("m");
+    /// let lowered = Lowered::as_one_pass(&model, model.clone(), Report::default(), Tracing::On);
+    /// assert_eq!(lowered.passes.len(), 1);
+    /// assert!(lowered.passes[0].model.is_none()); // nothing changed
+    /// ```
+    pub fn as_one_pass(original: &Model, model: Model, report: Report, tracing: kit::Tracing) -> Self {
+        let mut lowered = Self::new(model, report);
+        if tracing == kit::Tracing::On {
+            let changed = lowered.model != *original;
+            lowered.passes = vec![kit::PassSnapshot {
+                pass: "lower".to_owned(),
+                model: changed.then(|| lowered.model.clone()),
+                report: lowered.report.clone(),
+            }];
+        }
+        lowered
+    }
 }
 
 /// Static facts about a format.
@@ -393,21 +418,24 @@ pub trait Format: Send + Sync {
     fn sniff(&self, text: &str) -> bool;
     /// Reads a model. Errors in the input come back as diagnostics with spans.
     fn read(&self, source: &Source, options: &Options) -> Result<Imported, FormatError>;
-    /// Turns a model into what this format can say; every change is a finding.
-    fn lower(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError>;
-    /// Lowers with [tracing](kit::Tracing::On): the result's [`Lowered::passes`] holds the model
-    /// after each named pass, for the check's replay. It must give the same model and report as
-    /// [`lower`](Self::lower). The default, for a format whose `lower` is not a sequence of
-    /// [`kit::LowerSession`] passes, is one pass called `lower`.
+    /// Turns a model into what this format can say; every change is a finding. With
+    /// [`Tracing::On`](kit::Tracing::On) the result's [`Lowered::passes`] also holds the model
+    /// after each named pass, for the check's replay; the model and report are the same either
+    /// way. A format whose lowering is not a sequence of [`kit::LowerSession`] passes reports
+    /// one pass called `lower` ([`Lowered::as_one_pass`]).
+    fn lower_with(
+        &self,
+        model: &Model,
+        options: &Options,
+        tracing: kit::Tracing,
+    ) -> Result<Lowered, FormatError>;
+    /// [`lower_with`](Self::lower_with) without tracing: what conversions use.
+    fn lower(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
+        self.lower_with(model, options, kit::Tracing::Off)
+    }
+    /// [`lower_with`](Self::lower_with) with tracing: what the check's replay uses.
     fn lower_traced(&self, model: &Model, options: &Options) -> Result<Lowered, FormatError> {
-        let mut lowered = self.lower(model, options)?;
-        let changed = lowered.model != *model;
-        lowered.passes = vec![kit::PassSnapshot {
-            pass: "lower".to_owned(),
-            model: changed.then(|| lowered.model.clone()),
-            report: lowered.report.clone(),
-        }];
-        Ok(lowered)
+        self.lower_with(model, options, kit::Tracing::On)
     }
     /// Writes a lowered model, losing nothing more.
     fn emit(&self, lowered: &Model, options: &Options) -> Result<Exported, FormatError>;

@@ -63,6 +63,8 @@ pub struct LowerSession {
     /// The findings so far.
     pub report: Report,
     format: &'static str,
+    /// The format's feature table (empty unless started [`with_table`](Self::with_table)).
+    pub(super) table: &'static [crate::format::support::FeatureSupport],
     pass: Option<PassStart>,
     trace: Option<Trace>,
 }
@@ -87,6 +89,7 @@ impl LowerSession {
             model: model.clone(),
             report: Report::default(),
             format,
+            table: &[],
             pass: None,
             trace: (tracing == Tracing::On).then(|| Trace {
                 before: model.clone(),

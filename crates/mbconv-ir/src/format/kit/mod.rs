@@ -10,6 +10,7 @@
 //! `docs/adding-a-format.md`.
 
 pub mod aids;
+mod common;
 mod lowering;
 pub mod numbers;
 pub mod scan;
@@ -17,6 +18,7 @@ mod session;
 mod topology;
 mod unsayable;
 
+pub use common::CollisionSwitch;
 pub use lowering::{LowerSession, PassSnapshot, Tracing, verify_traced_lowering, verify_traced_lowerings};
 pub use session::{ImportSession, SourceResult, qualified_unique_name};
 pub use topology::{
