@@ -89,7 +89,7 @@ fn compare_with_dart(golden: &str, dir: &Path) -> (Vec<String>, Worst) {
             continue;
         }
         let text = std::fs::read_to_string(dir.join(file)).unwrap();
-        let ir = match mbconv_skel::read_str(file, &text) {
+        let ir = match read_str(file, &text) {
             Ok(imported) => imported.model,
             Err(e) => {
                 failures.push(format!("{file}: the SKEL reader refused it: {e}"));
@@ -261,4 +261,10 @@ fn spinning_free_body_follows_darts_step() {
     assert_no_failures(&failures);
     assert_eq!(worst.trajectories, 1);
     assert!(worst.pose < 1e-6, "{worst:?}");
+}
+
+/// Reads `text` as the file `name` through the format's public surface.
+fn read_str(name: &str, text: &str) -> Result<mbconv_ir::format::Imported, mbconv_ir::format::FormatError> {
+    use mbconv_ir::format::{Format, Options, Source};
+    mbconv_skel::SkelFormat.read(&Source::from_string(name, text), &Options::default())
 }

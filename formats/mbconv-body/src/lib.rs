@@ -31,7 +31,7 @@
 
 pub(crate) mod export;
 pub(crate) mod import;
-mod joint_order;
+
 pub(crate) mod raw;
 pub(crate) mod spec;
 
@@ -61,12 +61,6 @@ pub const WRITE_SETTINGS: &[SettingSpec] = &[SettingSpec {
     default: "NAME.cnoid beside NAME.body",
     help: "the name of the Choreonoid project (gravity, time step, initial state) written beside the body file; none is written to standard output",
 }];
-
-impl BodyFormat {
-    fn project(options: &Options) -> Option<export::project::ProjectNames> {
-        export::project::project_names(options.text("project-out"), options.output_path.as_deref())
-    }
-}
 
 /// The Choreonoid Body format.
 ///
@@ -121,14 +115,18 @@ impl Format for BodyFormat {
 
     fn lower_with(&self, model: &Model, options: &Options, tracing: Tracing) -> Result<Lowered, FormatError> {
         options.check(INFO.name, Direction::Write, WRITE_SETTINGS)?;
-        Ok(export::lower(model, Self::project(options).is_some(), tracing))
+        Ok(export::lower(
+            model,
+            export::project::project_for(options).is_some(),
+            tracing,
+        ))
     }
 
     /// Writes the body file and, when it goes to a file, the project beside it (the entry to
     /// read the whole model back).
     fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
         options.check(INFO.name, Direction::Write, WRITE_SETTINGS)?;
-        let project = Self::project(options);
+        let project = export::project::project_for(options);
         Ok(export::emit(
             model,
             options.output_path.as_deref(),

@@ -95,17 +95,6 @@ pub const WRITE_SETTINGS: &[SettingSpec] = &[
     },
 ];
 
-impl ChronoFormat {
-    fn lower_settings(options: &Options) -> export::lower::LowerSettings {
-        export::lower::LowerSettings {
-            simulation_file: options.text("sim-out").map(str::to_owned),
-            to_file: options.output_path.is_some(),
-            output_path: options.output_path.clone(),
-            keep_jointed_contact: options.flag("keep-jointed-contact"),
-        }
-    }
-}
-
 impl Format for ChronoFormat {
     fn info(&self) -> &FormatInfo {
         &INFO
@@ -145,7 +134,7 @@ impl Format for ChronoFormat {
         options.check(INFO.name, Direction::Write, WRITE_SETTINGS)?;
         Ok(export::lower::lower(
             model,
-            &Self::lower_settings(options),
+            &export::lower::LowerSettings::from_options(options),
             tracing,
         ))
     }

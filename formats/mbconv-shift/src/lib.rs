@@ -91,13 +91,3 @@ impl Format for ShiftFormat {
         Ok(export::emit(model, spec::Dialect::from_options(options)))
     }
 }
-
-/// Reads Shift JSON text (a convenience over [`ShiftFormat`]'s `read`).
-///
-/// ```
-/// let err = mbconv_shift::read_str("bad.json", "{\n  \"assemblies\": [,]\n}").unwrap_err();
-/// assert!(err.to_string().starts_with("bad.json:2:18:"));
-/// ```
-pub fn read_str(name: &str, text: &str) -> Result<Imported, Box<SourceError>> {
-    import::import(&Source::from_string(name, text))
-}

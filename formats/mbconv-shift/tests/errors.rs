@@ -3,10 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 fn error_of(text: &str) -> String {
-    mbconv_shift::read_str("bad.json", text)
-        .map(|_| ())
-        .unwrap_err()
-        .to_string()
+    read_str("bad.json", text).map(|_| ()).unwrap_err().to_string()
 }
 
 fn model_with_joint(joint: &str) -> String {
@@ -110,11 +107,17 @@ fn truncated_and_mangled_files_give_errors_not_panics() {
     let mut cuts = 0;
     for cut in (0..text.len()).step_by(41).filter(|i| text.is_char_boundary(*i)) {
         cuts += 1;
-        if mbconv_shift::read_str("cut.json", &text[..cut]).is_err() {
+        if read_str("cut.json", &text[..cut]).is_err() {
             failures += 1;
         }
         let mangled = format!("{}\"{}", &text[..cut], &text[cut..]);
-        let _ = mbconv_shift::read_str("mangled.json", &mangled);
+        let _ = read_str("mangled.json", &mangled);
     }
     assert_eq!(failures, cuts, "every truncated file is an error");
+}
+
+/// Reads `text` as the file `name` through the format's public surface.
+fn read_str(name: &str, text: &str) -> Result<mbconv_ir::format::Imported, mbconv_ir::format::FormatError> {
+    use mbconv_ir::format::{Format, Options, Source};
+    mbconv_shift::ShiftFormat.read(&Source::from_string(name, text), &Options::default())
 }

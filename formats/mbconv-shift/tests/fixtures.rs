@@ -53,7 +53,7 @@ fn round_trips(model: &Model, name: &str) {
         }
         let written = ShiftFormat.emit(&lowered, &options).unwrap();
         assert!(!written.report.has_loss());
-        let mut again = mbconv_shift::read_str(name, &written.text).unwrap().model;
+        let mut again = read_str(name, &written.text).unwrap().model;
         again.name.clone_from(&model.name);
         assert_eq!(
             again, lowered,
@@ -373,4 +373,10 @@ fn a_loop_through_a_rigid_offset_closes_under_the_child_in_parent_reading() {
             .all(|f| f.code != "shift.loop_gap")
     );
     round_trips(m, "offset_loop.json");
+}
+
+/// Reads `text` as the file `name` through the format's public surface.
+fn read_str(name: &str, text: &str) -> Result<mbconv_ir::format::Imported, mbconv_ir::format::FormatError> {
+    use mbconv_ir::format::{Format, Options, Source};
+    mbconv_shift::ShiftFormat.read(&Source::from_string(name, text), &Options::default())
 }

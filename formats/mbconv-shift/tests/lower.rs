@@ -117,9 +117,7 @@ fn lowering_keeps_the_initial_poses_and_reports_each_change() {
         assert_eq!(float.v0, vec![1.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
         // What was lowered is written and read back exactly.
         let written = ShiftFormat.emit(&lowered.model, &options).unwrap();
-        let mut again = mbconv_shift::read_str("sample.json", &written.text)
-            .unwrap()
-            .model;
+        let mut again = read_str("sample.json", &written.text).unwrap().model;
         again.name.clone_from(&lowered.model.name);
         assert_eq!(again, lowered.model, "{dialect}");
     }
@@ -170,7 +168,7 @@ fn an_ir_fixture_is_written_and_read_back_as_lowered() {
         options.set("dialect", dialect);
         let lowered = ShiftFormat.lower(&model, &options).unwrap().model;
         let written = ShiftFormat.emit(&lowered, &options).unwrap();
-        let mut again = mbconv_shift::read_str("p.json", &written.text).unwrap().model;
+        let mut again = read_str("p.json", &written.text).unwrap().model;
         again.name.clone_from(&lowered.name);
         assert_eq!(again, lowered, "{dialect}");
         let before = initial_poses(&model);
@@ -235,7 +233,7 @@ fn a_linear_tsda_becomes_frame_pair_restraints() {
     };
     assert_eq!((frame1.as_str(), frame2.as_str()), ("spring_1", "spring_2"));
     let written = ShiftFormat.emit(&lowered.model, &Options::default()).unwrap();
-    let mut again = mbconv_shift::read_str("b.json", &written.text).unwrap().model;
+    let mut again = read_str("b.json", &written.text).unwrap().model;
     again.name.clone_from(&lowered.model.name);
     assert_eq!(again, lowered.model);
 }
@@ -255,7 +253,7 @@ fn traced_lowering_gives_the_same_model_and_report() {
         "v2_joints.json",
     ] {
         let text = std::fs::read_to_string(root.join("fixtures/shift").join(name)).unwrap();
-        models.push(mbconv_shift::read_str(name, &text).unwrap().model);
+        models.push(read_str(name, &text).unwrap().model);
     }
     for model in &models {
         for dialect in ["spec", "2.0"] {
@@ -348,4 +346,10 @@ fn scoped_names_with_clashing_last_parts_read_back_as_reported() {
         .collect();
     reported.sort();
     assert_eq!(names, reported, "{}", written.text);
+}
+
+/// Reads `text` as the file `name` through the format's public surface.
+fn read_str(name: &str, text: &str) -> Result<mbconv_ir::format::Imported, mbconv_ir::format::FormatError> {
+    use mbconv_ir::format::{Format, Options, Source};
+    mbconv_shift::ShiftFormat.read(&Source::from_string(name, text), &Options::default())
 }

@@ -48,7 +48,7 @@ const SPELLINGS: &[(&str, Option<f64>)] = &[
 #[test]
 fn numbers_read_by_the_json_grammar() {
     for (spelling, want) in SPELLINGS {
-        let read = mbconv_shift::read_str("s.json", &model(spelling));
+        let read = read_str("s.json", &model(spelling));
         match (read, want) {
             (Ok(imported), Some(x)) => {
                 let b = imported
@@ -70,12 +70,7 @@ fn numbers_read_by_the_json_grammar() {
 
 #[test]
 fn the_errors_say_what_is_not_json() {
-    let error = |x: &str| {
-        mbconv_shift::read_str("s.json", &model(x))
-            .map(|_| ())
-            .unwrap_err()
-            .to_string()
-    };
+    let error = |x: &str| read_str("s.json", &model(x)).map(|_| ()).unwrap_err().to_string();
     assert!(
         error("Infinity").starts_with("s.json:2:20: malformed JSON: `Infinity` is not a JSON number"),
         "{}",
@@ -91,4 +86,10 @@ fn the_errors_say_what_is_not_json() {
     assert!(error("+2").contains("no leading `+`"), "{}", error("+2"));
     assert!(error(".5").contains("write `0.5`"), "{}", error(".5"));
     assert!(error("0x10").contains("no hexadecimal"), "{}", error("0x10"));
+}
+
+/// Reads `text` as the file `name` through the format's public surface.
+fn read_str(name: &str, text: &str) -> Result<mbconv_ir::format::Imported, mbconv_ir::format::FormatError> {
+    use mbconv_ir::format::{Format, Options, Source};
+    mbconv_shift::ShiftFormat.read(&Source::from_string(name, text), &Options::default())
 }

@@ -81,18 +81,3 @@ impl Format for SkelFormat {
         Ok(export::emit(model, options.output_path.as_deref()))
     }
 }
-
-/// Reads SKEL text (a convenience over [`SkelFormat`]'s `read`).
-pub fn read_str(name: &str, text: &str) -> Result<Imported, Box<SourceError>> {
-    import::import(&Source::from_string(name, text))
-}
-
-/// Lowers and writes a model as SKEL text (a convenience over [`SkelFormat`]'s `write`).
-pub fn write_string(model: &Model) -> Exported {
-    let lowered = export::lower(model, Tracing::Off);
-    let mut exported = export::emit(&lowered.model, None);
-    let mut report = lowered.report;
-    report.extend(std::mem::take(&mut exported.report));
-    exported.report = report;
-    exported
-}

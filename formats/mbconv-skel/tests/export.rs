@@ -7,7 +7,6 @@ use mbconv_ir::model::motor::{Motor, MotorActuation, MotorTarget, MotorType};
 use mbconv_ir::{
     Body, BodyRef, Category, Geometry, Joint, JointKind, Model, Pose, Shape, ShapeRole, TimeFunction,
 };
-use mbconv_skel::{read_str, write_string};
 use nalgebra::{UnitQuaternion, Vector3};
 
 fn poses(model: &Model) -> Vec<(String, Pose)> {
@@ -257,4 +256,16 @@ fn implicit_root_joints_in_two_skeletons_keep_dart_names() {
         mbconv_ir::mbir::to_string(&first),
         mbconv_ir::mbir::to_string(&second)
     );
+}
+
+/// Reads `text` as the file `name` through the format's public surface.
+fn read_str(name: &str, text: &str) -> Result<mbconv_ir::format::Imported, mbconv_ir::format::FormatError> {
+    use mbconv_ir::format::{Format, Options, Source};
+    mbconv_skel::SkelFormat.read(&Source::from_string(name, text), &Options::default())
+}
+
+/// Lowers and writes `model` with the default settings through the format's public surface.
+fn write_string(model: &mbconv_ir::Model) -> mbconv_ir::format::Exported {
+    use mbconv_ir::format::{Format, Options};
+    mbconv_skel::SkelFormat.write(model, &Options::default()).unwrap()
 }

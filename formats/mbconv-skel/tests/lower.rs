@@ -441,7 +441,7 @@ fn traced_lowering_gives_the_same_model_and_report() {
     ] {
         let path = root.join("fixtures/skel").join(name);
         let text = std::fs::read_to_string(&path).unwrap();
-        models.push(mbconv_skel::read_str(name, &text).unwrap().model);
+        models.push(read_str(name, &text).unwrap().model);
     }
     for model in &models {
         let plain = SkelFormat.lower(model, &Options::default()).unwrap();
@@ -552,4 +552,10 @@ fn a_joint_between_two_skeletons_merges_them() {
     );
     let back = round_trip(&m);
     assert_same_twists(&m, &back, 1e-12);
+}
+
+/// Reads `text` as the file `name` through the format's public surface.
+fn read_str(name: &str, text: &str) -> Result<mbconv_ir::format::Imported, mbconv_ir::format::FormatError> {
+    use mbconv_ir::format::{Format, Options, Source};
+    mbconv_skel::SkelFormat.read(&Source::from_string(name, text), &Options::default())
 }

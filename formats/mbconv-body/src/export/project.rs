@@ -4,7 +4,7 @@
 //! Choreonoid writes them, and `fix_root`) and an `AISTSimulatorItem` with the model's time
 //! step, gravity and integration mode, keyed as Choreonoid's own project files are.
 
-use crate::joint_order::joint_slots;
+use crate::spec::joint_order::joint_slots;
 use crate::spec::{self, DEFAULT_TIME_STEP, FORMAT, GRAVITY};
 use mbconv_ir::kinematics::relative_pose;
 use mbconv_ir::{JointKind, Model, Value};
@@ -20,6 +20,12 @@ pub(crate) struct ProjectNames {
     pub body: String,
     /// The project file.
     pub project: String,
+}
+
+/// The project a write with `options` puts beside the body file (`project-out`, or
+/// `NAME.cnoid` beside an output file); none for standard output.
+pub(crate) fn project_for(options: &mbconv_ir::format::Options) -> Option<ProjectNames> {
+    project_names(options.text("project-out"), options.output_path.as_deref())
 }
 
 /// The project to write, if any (see [`ProjectNames`]).

@@ -5,13 +5,13 @@
 //! `initial_joint_displacements`, else `joint_displacements` (degrees for every joint, prismatic
 //! ones too, as Choreonoid writes them; old projects: `initialJointPositions`, else
 //! `jointPositions`, in radians and metres), in Choreonoid's joint order
-//! ([`crate::joint_order`]), and `fix_root` (old: `staticModel`).
+//! ([`crate::spec::joint_order`]), and `fix_root` (old: `staticModel`).
 
 use super::fields::{self, Doc};
 use super::project::first;
-use crate::joint_order::joint_slots;
 use crate::raw::Node;
 use crate::spec;
+use crate::spec::joint_order::joint_slots;
 use mbconv_ir::format::kit::{ImportSession, SourceResult};
 use mbconv_ir::{Category, JointKind, Model, Pose, Severity};
 use nalgebra::{Matrix3, Rotation3, UnitQuaternion, Vector3};

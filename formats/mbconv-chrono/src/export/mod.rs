@@ -2,13 +2,13 @@
 //! change a finding), [`emit`] writes a lowered model as text and companion files.
 
 pub(crate) mod emit;
-mod features;
 mod geometry;
 pub(crate) mod lower;
+mod support;
 
-pub(crate) use features::FEATURE_SUPPORT;
 use mbconv_ir::Model;
 use std::path::Path;
+pub(crate) use support::FEATURE_SUPPORT;
 
 /// The files written beside the model file for gravity and time step.
 #[derive(Clone, Debug, PartialEq, Eq)]

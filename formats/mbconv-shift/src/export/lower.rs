@@ -35,10 +35,13 @@ use nalgebra::UnitQuaternion;
 /// Lowers `model` for the given dialect; with [`Tracing::On`] the result holds the model
 /// after each pass.
 pub(crate) fn lower(model: &Model, dialect: Dialect, tracing: Tracing) -> Lowered {
-    let mut s = LowerSession::new(FORMAT, model, tracing);
+    let mut s = LowerSession::with_table(FORMAT, super::support::FEATURE_SUPPORT, model, tracing);
     s.run("fixed_bodies_as_rigid_joints", fixed_bodies);
     // Before any joint is split or removed: no motor is left naming a joint that is gone.
-    s.run("drop_motors_loads_constraints_devices", drop_items);
+    // Bushing elements are dropped with the other force elements Shift cannot say, below;
+    // every constraint is lost, a switched-off one too (`drop_constraints`).
+    s.lose_unsayable_items(&[Feature::Bushings, Feature::Constraints]);
+    s.run("drop_constraints", drop_constraints);
     s.run_shared("disable_immobile_groups", disable_immobile_groups);
     s.run_shared("jointed_contact", mbconv_ir::lower::filter_jointed_contact);
     s.run_shared("fit_joint_rates", fit_joint_rates);
@@ -358,10 +361,8 @@ fn symmetric_inertia(s: &mut LowerSession) {
     }
 }
 
-/// Motors, loads, constraints and devices: Shift has no place for them.
-fn drop_items(s: &mut LowerSession) {
-    s.lose_all_motors("Shift has no motors");
-    s.lose_all_loads("Shift has no body loads");
+/// Shift has no constraints besides joints.
+fn drop_constraints(s: &mut LowerSession) {
     for constraint in std::mem::take(&mut s.model.constraints) {
         s.lost(
             "constraint_lost",
@@ -370,7 +371,6 @@ fn drop_items(s: &mut LowerSession) {
             "Shift has no constraints besides joints",
         );
     }
-    s.lose_all_devices("Shift has no sensors or cameras (lights are kept only when read from Shift)");
 }
 
 /// IR shapes (meshes among them, and their colours) and contact materials: Shift names mesh

@@ -16,10 +16,7 @@ mod bodies;
 mod collisions;
 mod joints;
 mod skeleton_groups;
-mod support;
 mod tree;
-
-pub(crate) use support::FEATURE_SUPPORT;
 
 use crate::spec::FORMAT;
 use mbconv_ir::format::Lowered;
@@ -34,15 +31,20 @@ const POSE_MISMATCH: f64 = 1e-6;
 
 /// Lowers `model` for SKEL; with [`Tracing::On`] the result holds the model after each pass.
 pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
-    let mut s = LowerSession::new(FORMAT, model, tracing);
+    let mut s = LowerSession::with_table(FORMAT, super::FEATURE_SUPPORT, model, tracing);
     // DART cannot switch a body off: a switched-off body is fixed where it is.
     s.run_shared("fix_inactive_bodies", mbconv_ir::lower::fix_inactive_bodies);
     s.run_shared("jointed_contact", mbconv_ir::lower::filter_jointed_contact);
     s.run("simulation_settings", simulation_settings);
     s.run("drop_constraints", drop_constraints);
-    // Before any joint is removed: nothing is left naming a joint that is gone.
-    s.run("drop_motors_loads_devices", drop_motors_loads_devices);
-    s.run("drop_restraints", drop_restraints);
+    // Before any joint is removed: nothing is left naming a joint that is gone. Restraints
+    // go with the motors; the other force elements may become joint springs first.
+    s.lose_unsayable_items(&[
+        Feature::Constraints,
+        Feature::Tsda,
+        Feature::Rsda,
+        Feature::Bushings,
+    ]);
     s.run("drop_world_frames", drop_world_frames);
     s.run("drop_unusable_joints", tree::drop_unusable_joints);
     s.run_shared("joint_springs", |model, format| {
@@ -115,22 +117,6 @@ fn drop_constraints(s: &mut LowerSession) {
     }
 }
 
-/// Shift restraints: SKEL has none.
-fn drop_restraints(s: &mut LowerSession) {
-    let (restraints, others): (Vec<_>, Vec<_>) = std::mem::take(&mut s.model.force_elements)
-        .into_iter()
-        .partition(|e| matches!(e.kind, ForceKind::Restraint(_)));
-    s.model.force_elements = others;
-    for element in restraints {
-        s.lost(
-            "restraint_lost",
-            Feature::Restraints,
-            &path::item("force_elements", &element.name),
-            "SKEL has no restraints",
-        );
-    }
-}
-
 /// The force elements left: SKEL has no spring-dampers between points, bushings or
 /// restraints.
 fn drop_force_elements(s: &mut LowerSession) {
@@ -157,13 +143,6 @@ fn drop_force_elements(s: &mut LowerSession) {
             message,
         );
     }
-}
-
-/// Motors, external loads and devices: SKEL has none.
-fn drop_motors_loads_devices(s: &mut LowerSession) {
-    s.lose_all_motors("SKEL has no motors");
-    s.lose_all_loads("SKEL has no external loads");
-    s.lose_all_devices("SKEL has no sensors, cameras or lights");
 }
 
 /// Frames fixed to the world: SKEL has markers on bodies only.

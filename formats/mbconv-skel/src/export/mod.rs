@@ -10,9 +10,11 @@
 mod emit;
 mod lower;
 mod skeletons;
+mod support;
 
 pub(crate) use emit::emit;
-pub(crate) use lower::{FEATURE_SUPPORT, lower};
+pub(crate) use lower::lower;
+pub(crate) use support::FEATURE_SUPPORT;
 
 use crate::spec::NAME;
 use mbconv_ir::{Extras, Value};

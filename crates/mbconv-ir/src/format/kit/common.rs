@@ -109,7 +109,15 @@ impl LowerSession {
                 s.lost_reason(feature)
             }
         };
-        self.run("force_elements", |s| s.lose_unsayable_force_elements(handled));
+        let force_features = [
+            Feature::Tsda,
+            Feature::Rsda,
+            Feature::Bushings,
+            Feature::Restraints,
+        ];
+        if force_features.iter().any(|f| lost(self, *f).is_some()) {
+            self.run("force_elements", |s| s.lose_unsayable_force_elements(handled));
+        }
         if let Some(why) = lost(self, Feature::Motors) {
             self.run("motors", |s| s.lose_all_motors(why));
         }
@@ -216,6 +224,8 @@ impl LowerSession {
                     }
                 }
             }
+            // One finding per body and kind (not one per shape).
+            lost.dedup();
             for (what, feature, message) in lost {
                 self.lost(what, feature, &at, message);
             }

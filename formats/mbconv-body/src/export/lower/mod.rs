@@ -18,7 +18,8 @@ mod topology;
 use crate::spec::{DEFAULT_TIME_STEP, FORMAT, GRAVITY};
 use mbconv_ir::format::Lowered;
 use mbconv_ir::format::kit::{
-    LowerSession, Tracing, body_frames_on_joints, joints_as_chains, reverse_joints_towards_root,
+    CollisionSwitch, LowerSession, Tracing, body_frames_on_joints, joints_as_chains,
+    reverse_joints_towards_root,
 };
 use mbconv_ir::format::support::Feature;
 use mbconv_ir::kinematics::{Configuration, SpanningTree, joint_motion, world_poses};
@@ -33,7 +34,7 @@ use nalgebra::{UnitQuaternion, Vector3};
 /// body file (it carries gravity, time step and end time); `tracing` keeps the model after
 /// every pass.
 pub(crate) fn lower(model: &Model, project: bool, tracing: Tracing) -> Lowered {
-    let mut s = LowerSession::new(FORMAT, model, tracing);
+    let mut s = LowerSession::with_table(FORMAT, super::support::FEATURE_SUPPORT, model, tracing);
     // A body file can neither hold a group's joints nor switch a link off: an immobile
     // group's bodies, like switched-off bodies, are fixed where they start.
     s.run_shared("disable_immobile_groups", disable_immobile_groups);
@@ -44,10 +45,8 @@ pub(crate) fn lower(model: &Model, project: bool, tracing: Tracing) -> Lowered {
     } else {
         s.run("simulation_settings", simulation);
     }
-    s.run("force_elements", force_elements);
-    s.run("motors", motors);
-    s.run("loads", loads);
-    s.run("groups_and_frames", groups_and_frames);
+    // Extra joints are kept, other constraints lost (`constraints` below).
+    s.lose_unsayable_items(&[Feature::Constraints]);
     s.run("constraints", constraints);
     s.run("devices", devices);
     s.run("omit_disabled_joints", LowerSession::omit_disabled_joints);
@@ -162,23 +161,6 @@ fn model_extras(s: &mut LowerSession) {
     let mut extras = std::mem::take(&mut s.model.extras);
     s.strip_foreign_extras(&mut extras, "");
     s.model.extras = extras;
-}
-
-fn force_elements(s: &mut LowerSession) {
-    s.lose_all_force_elements(|kind| format!("a body file has no {} force elements", kind));
-}
-
-fn motors(s: &mut LowerSession) {
-    s.lose_all_motors("motors live in Choreonoid controllers, not in the body file");
-}
-
-fn loads(s: &mut LowerSession) {
-    s.lose_all_loads("a body file has no loads");
-}
-
-fn groups_and_frames(s: &mut LowerSession) {
-    s.lose_all_groups("a body file is one body without groups");
-    s.lose_all_world_frames("a body file has no named frames");
 }
 
 /// Keeps extra joints; a switched-off constraint is left out (it constrains nothing), any
@@ -402,6 +384,7 @@ fn joint_data(s: &mut LowerSession) {
 }
 
 fn bodies(s: &mut LowerSession) {
+    s.lose_unsayable_body_data(CollisionSwitch::Lost);
     for b in 0..s.model.bodies.len() {
         let at = path::item("bodies", &s.model.bodies[b].name);
         let body = &mut s.model.bodies[b];
@@ -416,34 +399,6 @@ fn bodies(s: &mut LowerSession) {
                 "the inertia tensor is rotated into the link axes",
             ));
         }
-        if !body.gravity {
-            body.gravity = true;
-            lost.push((
-                "body_gravity_lost",
-                Feature::Gravity,
-                "switching gravity off for one body (gravity acts on it)",
-            ));
-        }
-        if !body.enabled {
-            body.enabled = true;
-            lost.push((
-                "disabled_body_enabled",
-                Feature::FixedBodies,
-                "a disabled body (it is written enabled)",
-            ));
-        }
-        if !body.frames.is_empty() {
-            body.frames.clear();
-            lost.push(("named_frame_lost", Feature::NamedFrames, "named frames"));
-        }
-        if !body.contact_materials.is_empty() {
-            body.contact_materials.clear();
-            lost.push((
-                "contact_material_lost",
-                Feature::ContactMaterials,
-                "contact materials",
-            ));
-        }
         let before = body.shapes.len();
         body.shapes.retain(|s| writable(&s.geometry));
         if body.shapes.len() != before {
@@ -452,19 +407,6 @@ fn bodies(s: &mut LowerSession) {
                 Feature::Shapes,
                 "shapes of geometry types the format has no node for (plane, pyramid, multi-sphere, convex hull, fitted)",
             ));
-        }
-        for shape in &mut body.shapes {
-            if shape.contact_material.take().is_some()
-                || shape.contact_radius.take().is_some()
-                || !shape.collidable
-            {
-                shape.collidable = true;
-                lost.push((
-                    "shape_contact_settings_lost",
-                    Feature::ContactMaterials,
-                    "per-shape contact settings",
-                ));
-            }
         }
         let mut extras = std::mem::take(&mut body.extras);
         s.strip_foreign_extras(&mut extras, &at);

@@ -29,23 +29,6 @@ pub(super) fn body_data(s: &mut LowerSession, model: &mut Model) {
             );
             (t[1][0], t[2][0], t[2][1]) = (t[0][1], t[0][2], t[1][2]);
         }
-        if !b.gravity {
-            s.lost(
-                "body_gravity_lost",
-                Feature::Gravity,
-                &ip,
-                "Chrono YAML cannot switch gravity off for one body: gravity acts on it",
-            );
-            b.gravity = true;
-        }
-        for f in std::mem::take(&mut b.frames) {
-            s.lost(
-                "named_frame_lost",
-                Feature::NamedFrames,
-                &path::field(&ip, "frames"),
-                format!("named frame {:?}: Chrono YAML has no body frames", f.name),
-            );
-        }
         for m in &mut b.contact_materials {
             s.strip_foreign_extras(&mut m.extras, &ip);
         }

@@ -22,7 +22,7 @@ mod springs;
 
 use crate::spec::FORMAT;
 use mbconv_ir::format::Lowered;
-use mbconv_ir::format::kit::{LowerSession, Tracing};
+use mbconv_ir::format::kit::{CollisionSwitch, LowerSession, Tracing};
 use mbconv_ir::format::support::Feature;
 use mbconv_ir::report::path;
 use mbconv_ir::{Body, BodyRef, Model, Pose};
@@ -41,18 +41,33 @@ pub(crate) struct LowerSettings {
     pub keep_jointed_contact: bool,
 }
 
+impl LowerSettings {
+    /// The settings a write with `options` asks for.
+    pub(crate) fn from_options(options: &mbconv_ir::format::Options) -> Self {
+        Self {
+            simulation_file: options.text("sim-out").map(str::to_owned),
+            to_file: options.output_path.is_some(),
+            output_path: options.output_path.clone(),
+            keep_jointed_contact: options.flag("keep-jointed-contact"),
+        }
+    }
+}
+
 /// Runs the pass `name`, handing it the session (for findings) and the model apart.
 fn pass(s: &mut LowerSession, name: &'static str, f: impl FnOnce(&mut LowerSession, &mut Model)) {
-    s.run(name, |s| {
-        let mut model = std::mem::take(&mut s.model);
-        f(s, &mut model);
-        s.model = model;
-    });
+    s.run(name, |s| with_model(s, f));
+}
+
+/// Runs `f` on the session's model taken out of it (so that `f` can report while changing it).
+fn with_model(s: &mut LowerSession, f: impl FnOnce(&mut LowerSession, &mut Model)) {
+    let mut model = std::mem::take(&mut s.model);
+    f(s, &mut model);
+    s.model = model;
 }
 
 /// Turns `model` into what Chrono YAML can say; `tracing` keeps the model after every pass.
 pub(crate) fn lower(model: &Model, settings: &LowerSettings, tracing: Tracing) -> Lowered {
-    let mut s = LowerSession::new(FORMAT, model, tracing);
+    let mut s = LowerSession::with_table(FORMAT, super::FEATURE_SUPPORT, model, tracing);
     // Chrono can neither hold a group's joints nor switch a body off: an immobile group's
     // bodies, like switched-off bodies, are fixed where they start.
     pass(&mut s, "disable_immobile_groups", |s, m| {
@@ -79,7 +94,10 @@ pub(crate) fn lower(model: &Model, settings: &LowerSettings, tracing: Tracing) -
     pass(&mut s, "joint_springs", springs::joint_springs);
     pass(&mut s, "rsda_frames", forces::rsda_frames);
     pass(&mut s, "motor_frames", drives::motor_frames);
-    pass(&mut s, "body_data", bodies::body_data);
+    s.run("body_data", |s| {
+        s.lose_unsayable_body_data(CollisionSwitch::Said);
+        with_model(s, bodies::body_data);
+    });
     pass(&mut s, "shapes", bodies::shapes);
     // Last for bodies: the velocity conversion depends on the pose and the centre-of-mass frame.
     pass(&mut s, "quantise_body_velocities", |_, m| {
@@ -96,7 +114,10 @@ pub(crate) fn lower(model: &Model, settings: &LowerSettings, tracing: Tracing) -
         };
         s.absorb(mbconv_ir::lower::separate_jointed_shapes(m, FORMAT, touching));
     });
-    pass(&mut s, "devices_groups_and_frames", model_parts);
+    s.lose_unsayable_items(&[]);
+    pass(&mut s, "model_extras", |s, m| {
+        s.strip_foreign_extras(&mut m.extras, "")
+    });
     pass(&mut s, "simulation_settings", |s, m| {
         simulation::simulation(s, m, settings);
     });
@@ -174,33 +195,4 @@ fn for_each_body_ref(model: &mut Model, mut f: impl FnMut(&mut BodyRef)) {
             f(body2);
         }
     }
-}
-
-/// Model-level items Chrono YAML has no place for, and other formats' model extras.
-fn model_parts(s: &mut LowerSession, model: &mut Model) {
-    for d in std::mem::take(&mut model.devices) {
-        s.lost(
-            "device_lost",
-            Feature::Devices,
-            &path::item("devices", &d.name),
-            "Chrono YAML has no sensors, cameras or lights",
-        );
-    }
-    for g in std::mem::take(&mut model.groups) {
-        s.lost(
-            "group_lost",
-            Feature::Groups,
-            &path::item("groups", &g.name),
-            "Chrono YAML has no groups",
-        );
-    }
-    for f in std::mem::take(&mut model.world_frames) {
-        s.lost(
-            "named_frame_lost",
-            Feature::NamedFrames,
-            &path::item("world_frames", &f.name),
-            "Chrono YAML has no named frames",
-        );
-    }
-    s.strip_foreign_extras(&mut model.extras, "");
 }

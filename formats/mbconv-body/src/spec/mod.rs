@@ -6,6 +6,7 @@
 use mbconv_ir::Pose;
 use nalgebra::{UnitQuaternion, Vector3};
 
+pub(crate) mod joint_order;
 /// Choreonoid's rotations: axis-angles `[x, y, z, θ]` (θ in radians here), lists of them
 /// composed left to right.
 pub mod rotation {
