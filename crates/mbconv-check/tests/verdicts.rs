@@ -115,11 +115,13 @@ impl Format for TestWriter {
     fn read(&self, source: &Source, options: &Options) -> Result<Imported, FormatError> {
         MbirFormat.read(source, options)
     }
-    fn lower(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
-        Ok(self.lower_with(model, Tracing::Off))
-    }
-    fn lower_traced(&self, model: &Model, _options: &Options) -> Result<Lowered, FormatError> {
-        Ok(self.lower_with(model, Tracing::On))
+    fn lower_with(
+        &self,
+        model: &Model,
+        _options: &Options,
+        tracing: Tracing,
+    ) -> Result<Lowered, FormatError> {
+        Ok(self.lower_faulty(model, tracing))
     }
     fn emit(&self, lowered: &Model, options: &Options) -> Result<Exported, FormatError> {
         let mut model = lowered.clone();
@@ -155,7 +157,7 @@ impl Format for TestWriter {
 }
 
 impl TestWriter {
-    fn lower_with(&self, model: &Model, tracing: Tracing) -> Lowered {
+    fn lower_faulty(&self, model: &Model, tracing: Tracing) -> Lowered {
         let mut s = LowerSession::new("test", model, tracing);
         match self.0 {
             Fault::DropQ0InLowerReported => s.run("drop_q0", |s| {

@@ -2,6 +2,7 @@
 //! shortcuts in the parser, its help and `mbconv formats` with no change to the CLI.
 #![allow(clippy::unwrap_used)]
 
+use mbconv::ir::format::kit::Tracing;
 use mbconv::ir::format::{Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, Source};
 use mbconv::{Category, Finding, Model, Report, Severity};
 use mbconv_cli::cli::{Invocation, parse_from};
@@ -33,7 +34,7 @@ impl Format for Toy {
             source_map_file: None,
         })
     }
-    fn lower(&self, model: &Model, _: &Options) -> Result<Lowered, FormatError> {
+    fn lower_with(&self, model: &Model, _: &Options, tracing: Tracing) -> Result<Lowered, FormatError> {
         let mut report = Report::default();
         if !model.bodies.is_empty() {
             report.push(Finding::new(
@@ -43,7 +44,12 @@ impl Format for Toy {
                 "a toy file holds the model's name only",
             ));
         }
-        Ok(Lowered::new(Model::new(&model.name), report))
+        Ok(Lowered::as_one_pass(
+            model,
+            Model::new(&model.name),
+            report,
+            tracing,
+        ))
     }
     fn emit(&self, lowered: &Model, _: &Options) -> Result<Exported, FormatError> {
         Ok(Exported::text(

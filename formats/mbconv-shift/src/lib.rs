@@ -35,7 +35,7 @@ use mbconv_ir::Model;
 use mbconv_ir::format::kit::Tracing;
 use mbconv_ir::format::support::FeatureSupport;
 use mbconv_ir::format::{
-    Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingSpec, Source, SourceError,
+    Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingSpec, Source,
 };
 
 /// The Shift JSON format for the registry.

@@ -36,9 +36,7 @@ pub(crate) mod spec;
 use mbconv_ir::Model;
 use mbconv_ir::format::kit::Tracing;
 use mbconv_ir::format::support::FeatureSupport;
-use mbconv_ir::format::{
-    Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, Source, SourceError,
-};
+use mbconv_ir::format::{Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, Source};
 
 /// The SKEL format for the registry.
 pub struct SkelFormat;

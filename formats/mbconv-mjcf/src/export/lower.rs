@@ -37,7 +37,8 @@
 use super::{MJ_MINVAL, Plan};
 use mbconv_ir::format::Lowered;
 use mbconv_ir::format::kit::{
-    LowerSession, Tracing, joints_as_chains_where, qualified_unique_name, reverse_joints_towards_root,
+    CollisionSwitch, LowerSession, Tracing, joints_as_chains_where, qualified_unique_name,
+    reverse_joints_towards_root,
 };
 use mbconv_ir::format::support::Feature;
 use mbconv_ir::kinematics::{Configuration, SpanningTree, world_poses};
@@ -66,7 +67,7 @@ pub(crate) const TRIANGLE_NUDGE: f64 = 1e-9;
 
 /// Lowers `model` for MJCF; `tracing` keeps the model after every pass.
 pub(crate) fn lower(model: &mbconv_ir::Model, tracing: Tracing) -> Lowered {
-    let mut s = LowerSession::new(FORMAT, model, tracing);
+    let mut s = LowerSession::with_table(FORMAT, super::support::FEATURE_SUPPORT, model, tracing);
     s.run_shared("disable_immobile_groups", disable_immobile_groups);
     s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
     s.run_shared("jointed_contact", mbconv_ir::lower::filter_jointed_contact);
@@ -82,14 +83,13 @@ pub(crate) fn lower(model: &mbconv_ir::Model, tracing: Tracing) -> Lowered {
         s.lose_all_force_elements(|k| format!("MJCF has no {k} force element (tendons are not written)"))
     });
     s.run("motors", motors);
-    s.run("loads", |s| {
-        s.lose_all_loads("MJCF has no time-dependent body loads")
-    });
-    s.run("groups", |s| {
-        s.lose_all_groups("MJCF is one model without groups")
-    });
-    s.run("constraints", constraints);
-    s.run("devices", devices);
+    // What is left of the spring-dampers after `joint_springs` is lost above.
+    s.lose_unsayable_items(&[
+        Feature::Tsda,
+        Feature::Rsda,
+        Feature::Bushings,
+        Feature::Restraints,
+    ]);
     s.run("disabled_joints", disabled_joints);
     s.run("initial_state", initial_state);
     s.run_shared("explicit_free_joints", explicit_free_joints);
@@ -197,14 +197,6 @@ fn motors(s: &mut LowerSession) {
             );
         }
     }
-}
-
-fn constraints(s: &mut LowerSession) {
-    s.lose_all_constraints(|kind| format!("MJCF has no {kind} constraint"));
-}
-
-fn devices(s: &mut LowerSession) {
-    s.lose_all_devices("sensors, cameras and lights are not written");
 }
 
 /// Switched-off joints constrain nothing: left out, except ball and fixed joints between two
@@ -506,6 +498,8 @@ fn mesh_mujoco_cannot_open(g: &Geometry) -> Option<&'static str> {
 
 // Long: one check per body field MJCF cannot say, in the order its findings are reported.
 fn body_data(s: &mut LowerSession) {
+    s.lose_unsayable_body_data(CollisionSwitch::Said);
+    s.symmetrise_inertias();
     let mut sites = std::collections::HashSet::new();
     let mut geoms = std::collections::HashSet::new();
     for f in &s.model.world_frames {
@@ -523,30 +517,6 @@ fn body_data(s: &mut LowerSession) {
         let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
         let mut notes: Vec<(&str, Feature, &str)> = Vec::new();
         let mut approximated: Vec<(&str, Feature, &str)> = Vec::new();
-        if !body.gravity {
-            body.gravity = true;
-            lost.push((
-                "body_gravity_lost",
-                Feature::Gravity,
-                "switching gravity off for one body",
-            ));
-        }
-        if !body.contact_materials.is_empty() {
-            body.contact_materials.clear();
-            lost.push((
-                "contact_material_lost",
-                Feature::ContactMaterials,
-                "contact materials",
-            ));
-        }
-        if let Some(symmetric) = body.inertial.inertia.symmetrised() {
-            body.inertial.inertia = symmetric;
-            lost.push((
-                "inertia_symmetrised",
-                Feature::InertiaProducts,
-                "an asymmetric inertia tensor (its symmetric part is written)",
-            ));
-        }
         for frame in &mut body.frames {
             if !sites.insert(frame.name.clone()) {
                 let mut name = format!("{body_name}.{}", frame.name);
@@ -595,14 +565,6 @@ fn body_data(s: &mut LowerSession) {
                     ));
                     continue;
                 }
-            }
-            // Both taken (`|`, not `||`): a shape may carry a material and a radius.
-            if shape.contact_material.take().is_some() | shape.contact_radius.take().is_some() {
-                lost.push((
-                    "shape_contact_settings_lost",
-                    Feature::ContactMaterials,
-                    "per-shape contact materials",
-                ));
             }
             if shape.role == ShapeRole::Collision {
                 shape.role = ShapeRole::Both;

@@ -26,7 +26,9 @@ use super::emit::Writing;
 use super::{is_link_name, joint_prefix, split_scoped, top_model};
 use crate::spec::{SCOPE, is_plain_name};
 use mbconv_ir::format::Lowered;
-use mbconv_ir::format::kit::{LowerSession, Tracing, joints_as_chains_where, reverse_joints_towards_root};
+use mbconv_ir::format::kit::{
+    CollisionSwitch, LowerSession, Tracing, joints_as_chains_where, reverse_joints_towards_root,
+};
 use mbconv_ir::format::support::Feature;
 use mbconv_ir::kinematics::{Configuration, SpanningTree, world_poses};
 use mbconv_ir::lower::{disable_immobile_groups, drop_free_loop_joints, fix_inactive_bodies};
@@ -63,7 +65,7 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
 /// Lowers `model` for SDFormat as `writing` says (the version decides the shapes there are);
 /// `tracing` keeps the model after every pass.
 pub(crate) fn lower_with(model: &Model, writing: Writing, tracing: Tracing) -> Lowered {
-    let mut s = LowerSession::new(FORMAT, model, tracing);
+    let mut s = LowerSession::with_table(FORMAT, super::support::FEATURE_SUPPORT, model, tracing);
     s.run_shared("disable_immobile_groups", disable_immobile_groups);
     s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
     s.run_shared("jointed_contact", mbconv_ir::lower::filter_jointed_contact);
@@ -75,21 +77,15 @@ pub(crate) fn lower_with(model: &Model, writing: Writing, tracing: Tracing) -> L
             mbconv_ir::lower::JointSpringSupport::SpringAndDamper,
         )
     });
+    // What is left of the spring-dampers after `joint_springs` is lost with them.
+    s.lose_unsayable_items(&[
+        Feature::Tsda,
+        Feature::Rsda,
+        Feature::Bushings,
+        Feature::Restraints,
+    ]);
     s.run("force_elements", |s| {
         s.lose_all_force_elements(|k| format!("SDFormat has no {k} force element"))
-    });
-    s.run("motors", |s| {
-        s.lose_all_motors("SDFormat has no motors (Gazebo drives joints by plugins)")
-    });
-    s.run("loads", |s| {
-        s.lose_all_loads("SDFormat has no time-dependent body loads")
-    });
-    s.run("groups", |s| s.lose_all_groups("SDFormat has no groups"));
-    s.run("constraints", |s| {
-        s.lose_all_constraints(|k| format!("SDFormat has no {k} constraint"))
-    });
-    s.run("devices", |s| {
-        s.lose_all_devices("mbconv does not write sensors, cameras and lights of other formats")
     });
     s.run("disabled_joints", LowerSession::omit_disabled_joints);
     s.run("initial_state", initial_state);
@@ -706,27 +702,13 @@ fn writable(g: &Geometry, minor: u32) -> bool {
 
 // Long (148 lines): its per-body checks move to the kit's table-driven step (issue 37).
 fn body_data(s: &mut LowerSession, minor: u32) {
+    s.lose_unsayable_body_data(CollisionSwitch::Said);
+    s.symmetrise_inertias();
     for b in 0..s.model.bodies.len() {
         let at = path::item("bodies", &s.model.bodies[b].name);
         let body = &mut s.model.bodies[b];
         let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
         let mut notes: Vec<(&str, Feature, &str)> = Vec::new();
-        if !body.contact_materials.is_empty() {
-            body.contact_materials.clear();
-            lost.push((
-                "contact_material_lost",
-                Feature::ContactMaterials,
-                "contact materials of other formats",
-            ));
-        }
-        if let Some(symmetric) = body.inertial.inertia.symmetrised() {
-            body.inertial.inertia = symmetric;
-            lost.push((
-                "inertia_symmetrised",
-                Feature::InertiaProducts,
-                "an asymmetric inertia tensor (its symmetric part is written)",
-            ));
-        }
         for frame in &mut body.frames {
             if frame.kind != mbconv_ir::FrameKind::Frame || !frame.extras.is_empty() {
                 frame.extras = mbconv_ir::Extras::default();
@@ -754,13 +736,6 @@ fn body_data(s: &mut LowerSession, minor: u32) {
                     "plane_offset_in_pose",
                     Feature::Shapes,
                     "a plane's offset is written as a shift of its pose along its normal",
-                ));
-            }
-            if shape.contact_material.take().is_some() | shape.contact_radius.take().is_some() {
-                lost.push((
-                    "shape_contact_settings_lost",
-                    Feature::ContactMaterials,
-                    "per-shape contact materials of other formats",
                 ));
             }
             if !shape.collidable {
