@@ -25,7 +25,8 @@
 use crate::spec;
 use mbconv_ir::format::Lowered;
 use mbconv_ir::format::kit::{
-    LowerSession, Tracing, body_frames_on_joints, joints_as_chains_where, reverse_joints_towards_root,
+    CollisionSwitch, LowerSession, Tracing, body_frames_on_joints, joints_as_chains_where,
+    reverse_joints_towards_root,
 };
 use mbconv_ir::format::support::Feature;
 use mbconv_ir::kinematics::{Configuration, SpanningTree, joint_motion, world_poses};
@@ -73,17 +74,18 @@ impl RootWriting {
 /// Lowers `model` for URDF, writing a floating root as `root` says; `tracing` keeps the
 /// model after every pass.
 pub(crate) fn lower_with(model: &Model, root: RootWriting, tracing: Tracing) -> Lowered {
-    let mut s = LowerSession::new(FORMAT, model, tracing);
+    let mut s = LowerSession::with_table(FORMAT, super::support::FEATURE_SUPPORT, model, tracing);
     s.run_shared("disable_immobile_groups", disable_immobile_groups);
     s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
     s.run_shared("jointed_contact", mbconv_ir::lower::filter_jointed_contact);
     s.run("simulation_settings", simulation);
     s.run("force_elements", force_elements);
-    s.run("motors", motors);
-    s.run("loads", loads);
-    s.run("groups_and_frames", groups_and_frames);
-    s.run("constraints", constraints);
-    s.run("devices", devices);
+    s.lose_unsayable_items(&[
+        Feature::Tsda,
+        Feature::Rsda,
+        Feature::Bushings,
+        Feature::Restraints,
+    ]);
     s.run("omit_disabled_joints", LowerSession::omit_disabled_joints);
     s.run("initial_state", initial_state);
     s.run("weld_fixed_bodies", fixed_bodies);
@@ -186,28 +188,6 @@ fn force_elements(s: &mut LowerSession) {
     );
     s.absorb(f);
     s.lose_all_force_elements(|kind| format!("URDF has no {} force elements", kind));
-}
-
-fn motors(s: &mut LowerSession) {
-    s.lose_all_motors("URDF has no motors (controllers live outside the file)");
-}
-
-fn loads(s: &mut LowerSession) {
-    s.lose_all_loads("URDF has no loads");
-}
-
-fn groups_and_frames(s: &mut LowerSession) {
-    s.lose_all_groups("URDF is one robot without groups");
-    s.lose_all_world_frames("URDF has no named frames");
-}
-
-/// A switched-off constraint is left out (it constrains nothing); any other is lost.
-fn constraints(s: &mut LowerSession) {
-    s.lose_all_constraints(|kind| format!("URDF has no {kind} constraint"));
-}
-
-fn devices(s: &mut LowerSession) {
-    s.lose_all_devices("URDF has no sensors (they live in <gazebo> extensions)");
 }
 
 /// URDF states the reference configuration only: a free joint's initial position goes into
@@ -514,8 +494,10 @@ fn unique_name(base: &str, taken: &[String]) -> String {
     name
 }
 
-// Long: one pass over each body and its shapes, kept whole while the shared per-body checks move to the kit (issue 37).
+// Long: one pass over each body and its shapes, their URDF-specific checks in report order.
 fn body_data(s: &mut LowerSession) {
+    s.lose_unsayable_body_data(CollisionSwitch::Lost);
+    s.symmetrise_inertias();
     let mut material_names: Vec<String> = s
         .model
         .bodies
@@ -531,42 +513,6 @@ fn body_data(s: &mut LowerSession) {
         let body = &mut s.model.bodies[b];
         let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
         let mut notes: Vec<(&str, Feature, &str)> = Vec::new();
-        if !body.gravity {
-            body.gravity = true;
-            lost.push((
-                "body_gravity_lost",
-                Feature::Gravity,
-                "switching gravity off for one body (gravity acts on it)",
-            ));
-        }
-        if !body.enabled {
-            body.enabled = true;
-            lost.push((
-                "disabled_body_enabled",
-                Feature::FixedBodies,
-                "a switched-off body (it is written on)",
-            ));
-        }
-        if !body.frames.is_empty() {
-            body.frames.clear();
-            lost.push(("named_frame_lost", Feature::NamedFrames, "named frames"));
-        }
-        if !body.contact_materials.is_empty() {
-            body.contact_materials.clear();
-            lost.push((
-                "contact_material_lost",
-                Feature::ContactMaterials,
-                "contact materials",
-            ));
-        }
-        if let Some(symmetric) = body.inertial.inertia.symmetrised() {
-            body.inertial.inertia = symmetric;
-            lost.push((
-                "inertia_symmetrised",
-                Feature::InertiaProducts,
-                "an asymmetric inertia tensor (its symmetric part is written)",
-            ));
-        }
         let mut shapes = Vec::new();
         for mut shape in std::mem::take(&mut body.shapes) {
             if let Geometry::Ellipsoid { radii } = shape.geometry
@@ -588,18 +534,6 @@ fn body_data(s: &mut LowerSession) {
                     "planes, pyramids, multi-spheres, fitted primitives and mesh sub-nodes",
                 ));
                 continue;
-            }
-            // `|`, not `||`: every setting is taken off, not only the first one found.
-            if shape.contact_material.take().is_some()
-                | shape.contact_radius.take().is_some()
-                | !shape.collidable
-            {
-                shape.collidable = true;
-                lost.push((
-                    "shape_contact_settings_lost",
-                    Feature::ContactMaterials,
-                    "per-shape contact settings",
-                ));
             }
             if shape.role != ShapeRole::Visual
                 && shape.appearance.is_some()
