@@ -3,9 +3,9 @@
 //! groups, simulation hints, verbatim extras), every rotation convention of the formats,
 //! validation, spanning trees and forward kinematics, the conversion report, and the
 //! [`Format`](format::Format) trait with its registry. The IR itself as JSON (`.mbir.json`)
-//! is the first registered format. It is **not** a file-format parser for Chrono, DART,
-//! Choreonoid or Shift (those live in `formats/`), and it does not simulate (that is
-//! `mbconv-solver`).
+//! is the first registered format. It is **not** a parser of the seven file formats (Chrono
+//! YAML, DART SKEL, Choreonoid Body, Shift JSON, URDF, MJCF, SDFormat: those live in
+//! `formats/`), and it does not simulate (that is `mbconv-solver`).
 //!
 //! Units are SI and radians throughout. A body's `pose` is its world pose in the reference
 //! configuration (every tree joint at zero); joint frames are body-fixed and coincide at

@@ -96,7 +96,7 @@ impl Joint {
     }
 }
 
-/// Joint types of all four formats, with their parameters. Vectors are in the joint frame.
+/// The joint types of every format mbconv reads, with their parameters. Vectors are in the joint frame.
 ///
 /// Position (`q`) and velocity (`v`) coordinates:
 ///
