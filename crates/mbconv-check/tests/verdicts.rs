@@ -92,6 +92,9 @@ const INFO: FormatInfo = FormatInfo {
     extensions: &["mbir.json"],
     description: "IR JSON written by a test writer",
     shortcut: None,
+    read_settings: &[],
+    write_settings: &[],
+    features: &[],
 };
 
 fn dropped_q0() -> Finding {

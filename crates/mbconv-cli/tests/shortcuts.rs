@@ -16,6 +16,9 @@ const TOY: FormatInfo = FormatInfo {
     extensions: &["toy"],
     description: "a model's name, and nothing else",
     shortcut: Some("toy"),
+    read_settings: &[],
+    write_settings: &[],
+    features: &[],
 };
 
 impl Format for Toy {

@@ -28,6 +28,9 @@ const INFO: FormatInfo = FormatInfo {
     extensions: &["mbir.json"],
     description: "mbconv IR as JSON (lossless)",
     shortcut: None,
+    read_settings: &[],
+    write_settings: &[],
+    features: &FEATURE_SUPPORT,
 };
 
 #[derive(Serialize, Deserialize)]
@@ -88,10 +91,6 @@ const FEATURE_SUPPORT: [FeatureSupport; Feature::ALL.len()] = {
 impl Format for MbirFormat {
     fn info(&self) -> &FormatInfo {
         &INFO
-    }
-
-    fn feature_support(&self) -> &'static [FeatureSupport] {
-        &FEATURE_SUPPORT
     }
 
     fn sniff(&self, text: &str) -> bool {

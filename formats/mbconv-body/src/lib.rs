@@ -37,7 +37,6 @@ pub(crate) mod spec;
 
 use mbconv_ir::Model;
 use mbconv_ir::format::kit::Tracing;
-use mbconv_ir::format::support::FeatureSupport;
 use mbconv_ir::format::{
     Direction, Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingKind,
     SettingSpec, Source,
@@ -77,23 +76,14 @@ const INFO: FormatInfo = FormatInfo {
     extensions: &["body", "cnoid"],
     description: "Choreonoid Body (YAML)",
     shortcut: Some("body"),
+    read_settings: READ_SETTINGS,
+    write_settings: WRITE_SETTINGS,
+    features: export::FEATURE_SUPPORT,
 };
 
 impl Format for BodyFormat {
     fn info(&self) -> &FormatInfo {
         &INFO
-    }
-
-    fn read_settings(&self) -> &'static [SettingSpec] {
-        READ_SETTINGS
-    }
-
-    fn write_settings(&self) -> &'static [SettingSpec] {
-        WRITE_SETTINGS
-    }
-
-    fn feature_support(&self) -> &'static [FeatureSupport] {
-        export::FEATURE_SUPPORT
     }
 
     fn sniff(&self, text: &str) -> bool {

@@ -31,7 +31,6 @@ mod spec;
 
 use mbconv_ir::Model;
 use mbconv_ir::format::kit::Tracing;
-use mbconv_ir::format::support::FeatureSupport;
 use mbconv_ir::format::{
     Direction, Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingKind,
     SettingSpec, Source,
@@ -46,6 +45,9 @@ const INFO: FormatInfo = FormatInfo {
     extensions: &["yaml", "yml"],
     description: "Project Chrono YAML multibody models (chrono-version 10.0)",
     shortcut: Some("yaml"),
+    read_settings: READ_SETTINGS,
+    write_settings: WRITE_SETTINGS,
+    features: export::FEATURE_SUPPORT,
 };
 
 /// The values of the `angles` write setting.
@@ -98,18 +100,6 @@ pub const WRITE_SETTINGS: &[SettingSpec] = &[
 impl Format for ChronoFormat {
     fn info(&self) -> &FormatInfo {
         &INFO
-    }
-
-    fn read_settings(&self) -> &'static [SettingSpec] {
-        READ_SETTINGS
-    }
-
-    fn write_settings(&self) -> &'static [SettingSpec] {
-        WRITE_SETTINGS
-    }
-
-    fn feature_support(&self) -> &'static [FeatureSupport] {
-        export::FEATURE_SUPPORT
     }
 
     fn sniff(&self, text: &str) -> bool {

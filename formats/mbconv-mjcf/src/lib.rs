@@ -35,7 +35,6 @@ pub(crate) mod spec;
 
 use mbconv_ir::Model;
 use mbconv_ir::format::kit::Tracing;
-use mbconv_ir::format::support::FeatureSupport;
 use mbconv_ir::format::{
     Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingKind, SettingSpec, Source,
 };
@@ -47,6 +46,9 @@ pub const INFO: FormatInfo = FormatInfo {
     extensions: &["xml", "mjcf"],
     description: "MuJoCo MJCF",
     shortcut: Some("mjcf"),
+    read_settings: READ_SETTINGS,
+    write_settings: &[],
+    features: export::support::FEATURE_SUPPORT,
 };
 
 /// The settings the reader understands (the registry's `--read-option` names, for when the
@@ -78,14 +80,6 @@ pub struct MjcfFormat;
 impl Format for MjcfFormat {
     fn info(&self) -> &FormatInfo {
         &INFO
-    }
-
-    fn read_settings(&self) -> &'static [SettingSpec] {
-        READ_SETTINGS
-    }
-
-    fn feature_support(&self) -> &'static [FeatureSupport] {
-        export::support::FEATURE_SUPPORT
     }
 
     fn sniff(&self, text: &str) -> bool {

@@ -43,7 +43,6 @@ pub(crate) mod spec;
 
 use mbconv_ir::Model;
 use mbconv_ir::format::kit::Tracing;
-use mbconv_ir::format::support::FeatureSupport;
 use mbconv_ir::format::{
     Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingSpec, Source,
 };
@@ -55,6 +54,9 @@ pub const INFO: FormatInfo = FormatInfo {
     extensions: &["sdf", "world"],
     description: "SDFormat (Gazebo, Drake)",
     shortcut: Some("sdf"),
+    read_settings: READ_SETTINGS,
+    write_settings: WRITE_SETTINGS,
+    features: export::support::FEATURE_SUPPORT,
 };
 
 /// The settings the reader understands: `model_path`, directories holding models,
@@ -82,18 +84,6 @@ pub struct SdfFormat;
 impl Format for SdfFormat {
     fn info(&self) -> &FormatInfo {
         &INFO
-    }
-
-    fn read_settings(&self) -> &'static [SettingSpec] {
-        READ_SETTINGS
-    }
-
-    fn write_settings(&self) -> &'static [SettingSpec] {
-        WRITE_SETTINGS
-    }
-
-    fn feature_support(&self) -> &'static [FeatureSupport] {
-        export::support::FEATURE_SUPPORT
     }
 
     fn sniff(&self, text: &str) -> bool {

@@ -33,10 +33,7 @@ pub(crate) mod spec;
 
 use mbconv_ir::Model;
 use mbconv_ir::format::kit::Tracing;
-use mbconv_ir::format::support::FeatureSupport;
-use mbconv_ir::format::{
-    Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingSpec, Source,
-};
+use mbconv_ir::format::{Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, Source};
 
 /// The Shift JSON format for the registry.
 pub struct ShiftFormat;
@@ -47,19 +44,14 @@ const INFO: FormatInfo = FormatInfo {
     extensions: &["json"],
     description: "Shift JSON",
     shortcut: Some("json"),
+    read_settings: &[],
+    write_settings: spec::WRITE_SETTINGS,
+    features: export::FEATURE_SUPPORT,
 };
 
 impl Format for ShiftFormat {
     fn info(&self) -> &FormatInfo {
         &INFO
-    }
-
-    fn write_settings(&self) -> &'static [SettingSpec] {
-        spec::WRITE_SETTINGS
-    }
-
-    fn feature_support(&self) -> &'static [FeatureSupport] {
-        export::FEATURE_SUPPORT
     }
 
     /// A JSON object with Shift's top-level keys; never an `.mbir.json` IR file.

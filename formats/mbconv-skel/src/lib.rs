@@ -35,7 +35,6 @@ pub(crate) mod spec;
 
 use mbconv_ir::Model;
 use mbconv_ir::format::kit::Tracing;
-use mbconv_ir::format::support::FeatureSupport;
 use mbconv_ir::format::{Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, Source};
 
 /// The SKEL format for the registry.
@@ -47,15 +46,14 @@ const INFO: FormatInfo = FormatInfo {
     extensions: &["skel"],
     description: "DART SKEL (XML)",
     shortcut: Some("skel"),
+    read_settings: &[],
+    write_settings: &[],
+    features: export::FEATURE_SUPPORT,
 };
 
 impl Format for SkelFormat {
     fn info(&self) -> &FormatInfo {
         &INFO
-    }
-
-    fn feature_support(&self) -> &'static [FeatureSupport] {
-        export::FEATURE_SUPPORT
     }
 
     fn sniff(&self, text: &str) -> bool {

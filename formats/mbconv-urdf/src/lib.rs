@@ -45,10 +45,7 @@ pub(crate) mod spec;
 
 use mbconv_ir::Model;
 use mbconv_ir::format::kit::Tracing;
-use mbconv_ir::format::support::FeatureSupport;
-use mbconv_ir::format::{
-    Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingSpec, Source,
-};
+use mbconv_ir::format::{Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, Source};
 
 /// Name, extensions and description, as the registry will show them.
 pub const INFO: FormatInfo = FormatInfo {
@@ -57,6 +54,9 @@ pub const INFO: FormatInfo = FormatInfo {
     extensions: &["urdf", "xml"],
     description: "URDF (ROS Unified Robot Description Format)",
     shortcut: Some("urdf"),
+    read_settings: READ_SETTINGS,
+    write_settings: WRITE_SETTINGS,
+    features: export::FEATURE_SUPPORT,
 };
 
 /// The settings the reader understands: `root` (what holds the root link: `fixed`, the
@@ -86,21 +86,9 @@ impl Format for UrdfFormat {
         &INFO
     }
 
-    fn read_settings(&self) -> &'static [SettingSpec] {
-        READ_SETTINGS
-    }
-
-    fn write_settings(&self) -> &'static [SettingSpec] {
-        WRITE_SETTINGS
-    }
-
     /// A root written free (`root=free`) is read back free.
     fn read_back_options(&self, write_options: &Options, _written: &Exported) -> Options {
         export::read_back_options(write_options)
-    }
-
-    fn feature_support(&self) -> &'static [FeatureSupport] {
-        export::FEATURE_SUPPORT
     }
 
     /// True when `text` looks like URDF: an XML document whose root element is `<robot>`.

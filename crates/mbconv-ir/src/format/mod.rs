@@ -350,6 +350,14 @@ pub struct FormatInfo {
     /// `skel2yaml`, …), generated for every pair of built formats that have one; `None`: the
     /// format has no shortcuts.
     pub shortcut: Option<&'static str>,
+    /// The settings [`Format::read`] understands.
+    pub read_settings: &'static [SettingSpec],
+    /// The settings [`Format::lower_with`] and [`Format::emit`] understand.
+    pub write_settings: &'static [SettingSpec],
+    /// How the format carries each IR feature: the table its lowering removes by
+    /// ([`kit::LowerSession::with_table`]) and `docs/loss-matrix.md` is generated from. A
+    /// feature not listed is kept.
+    pub features: &'static [support::FeatureSupport],
 }
 
 impl FormatInfo {
@@ -361,7 +369,10 @@ impl FormatInfo {
     ///
     /// ```
     /// use mbconv_ir::format::FormatInfo;
-    /// let info = FormatInfo { name: "mbir", aliases: &[], extensions: &["mbir.json"], description: "IR", shortcut: None };
+    /// let info = FormatInfo {
+    ///     name: "mbir", aliases: &[], extensions: &["mbir.json"], description: "IR", shortcut: None,
+    ///     read_settings: &[], write_settings: &[], features: &[],
+    /// };
     /// assert_eq!(info.matching_extension_len(std::path::Path::new("a.MBIR.json")), Some(9));
     /// assert_eq!(info.matching_extension_len(std::path::Path::new("a.json")), None);
     /// ```
@@ -392,13 +403,14 @@ impl FormatInfo {
 pub trait Format: Send + Sync {
     /// Name, aliases, extensions and description.
     fn info(&self) -> &FormatInfo;
-    /// The settings [`Format::read`] understands.
+    /// The settings [`Format::read`] understands ([`FormatInfo::read_settings`]).
     fn read_settings(&self) -> &'static [SettingSpec] {
-        &[]
+        self.info().read_settings
     }
-    /// The settings [`Format::lower`] and [`Format::emit`] understand.
+    /// The settings [`Format::lower`] and [`Format::emit`] understand
+    /// ([`FormatInfo::write_settings`]).
     fn write_settings(&self) -> &'static [SettingSpec] {
-        &[]
+        self.info().write_settings
     }
     /// The read settings that read back what [`Format::write`] wrote (`written`) with
     /// `write_options`: for a format whose files do not say everything a reader must assume
@@ -409,10 +421,11 @@ pub trait Format: Send + Sync {
         let _ = write_options;
         written.read_back.clone()
     }
-    /// How this format carries each IR feature (the table its `lower` step reports from;
-    /// `docs/loss-matrix.md` is generated from it). A feature not listed is kept.
+    /// How this format carries each IR feature ([`FormatInfo::features`]: the table its
+    /// `lower` step removes by and reports from; `docs/loss-matrix.md` is generated from it).
+    /// A feature not listed is kept.
     fn feature_support(&self) -> &'static [support::FeatureSupport] {
-        &[]
+        self.info().features
     }
     /// True when `text` looks like this format (used when the extension is ambiguous).
     fn sniff(&self, text: &str) -> bool;
