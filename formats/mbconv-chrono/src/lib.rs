@@ -59,7 +59,7 @@ pub const READ_SETTINGS: &[SettingSpec] = &[
         name: "sim",
         kind: SettingKind::Path,
         default: "none",
-        help: "take gravity and time step from this Chrono simulation file (`--chrono-sim`)",
+        help: "take gravity and time step from this Chrono simulation file",
     },
     SettingSpec {
         name: "lenient",
@@ -87,7 +87,7 @@ pub const WRITE_SETTINGS: &[SettingSpec] = &[
         name: "sim-out",
         kind: SettingKind::Text,
         default: "none",
-        help: "also write a simulation file of this name (and its solver file) beside the model (`--chrono-sim-out`)",
+        help: "also write a simulation file of this name (and its solver file) beside the model",
     },
     SettingSpec {
         name: "keep-jointed-contact",

@@ -90,12 +90,7 @@ impl Format for MjcfFormat {
         import::import(source, options).map_err(|e| e as FormatError)
     }
 
-    fn lower_with(
-        &self,
-        model: &Model,
-        _options: &Options,
-        tracing: Tracing,
-    ) -> Result<Lowered, FormatError> {
+    fn lower_with(&self, model: &Model, _: &Options, tracing: Tracing) -> Result<Lowered, FormatError> {
         Ok(export::lower::lower(model, tracing))
     }
 

@@ -64,12 +64,7 @@ impl Format for SkelFormat {
         import::import(source).map_err(|e| e as FormatError)
     }
 
-    fn lower_with(
-        &self,
-        model: &Model,
-        _options: &Options,
-        tracing: Tracing,
-    ) -> Result<Lowered, FormatError> {
+    fn lower_with(&self, model: &Model, _: &Options, tracing: Tracing) -> Result<Lowered, FormatError> {
         Ok(export::lower(model, tracing))
     }
 

@@ -114,6 +114,28 @@ pub struct SpanningTree {
 }
 
 impl SpanningTree {
+    /// The first tree joint met from its child side (it points towards the root), if any: what
+    /// a writer of a tree format cannot say.
+    ///
+    /// ```
+    /// use mbconv_ir::{kinematics::SpanningTree, Body, BodyRef, Joint, JointKind, Model};
+    /// let mut m = Model::new("chain");
+    /// m.bodies = vec![Body::new("a"), Body::new("b")];
+    /// m.joints.push(Joint::new("j1", JointKind::Fixed, BodyRef::World, BodyRef::body("a")));
+    /// m.joints.push(Joint::new("j2", JointKind::Fixed, BodyRef::body("b"), BodyRef::body("a")));
+    /// assert_eq!(SpanningTree::new(&m).first_reversed_joint(), Some(1));
+    /// ```
+    pub fn first_reversed_joint(&self) -> Option<usize> {
+        self.attachments.iter().find_map(|a| match *a {
+            Attachment::Joint {
+                joint,
+                reversed: true,
+                ..
+            } => Some(joint),
+            _ => None,
+        })
+    }
+
     /// Picks the spanning tree described in the module documentation.
     ///
     /// ```

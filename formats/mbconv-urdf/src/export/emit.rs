@@ -13,7 +13,7 @@ use super::lower::RootWriting;
 use crate::spec::{self, XMLNS};
 use mbconv_ir::format::kit::numbers::format_number;
 use mbconv_ir::format::kit::{Unsayable, aids};
-use mbconv_ir::kinematics::{Attachment, SpanningTree};
+use mbconv_ir::kinematics::SpanningTree;
 use mbconv_ir::{
     Appearance, Body, BodyRef, Extras, Geometry, Joint, JointKind, Limits, Model, Pose, Shape, ShapeRole,
     Value,
@@ -82,18 +82,9 @@ fn check_tree(model: &Model, root_writing: RootWriting) -> Result<(), Unsayable>
             "it closes a kinematic loop",
         ));
     }
-    for attachment in &tree.attachments {
-        if let Attachment::Joint {
-            joint,
-            reversed: true,
-            ..
-        } = *attachment
-        {
-            return Err(unsayable(
-                mbconv_ir::report::path::item("joints", &model.joints[joint].name),
-                "it points towards the root",
-            ));
-        }
+    if let Some(joint) = tree.first_reversed_joint() {
+        let at = mbconv_ir::report::path::item("joints", &model.joints[joint].name);
+        return Err(unsayable(at, "it points towards the root"));
     }
     let roots: Vec<&Body> = model
         .bodies

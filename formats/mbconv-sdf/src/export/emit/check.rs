@@ -5,7 +5,7 @@ use super::unsayable;
 use crate::export::{Scopes, is_link_name, joint_prefix, split_scoped, top_model};
 use crate::spec::is_plain_name;
 use mbconv_ir::format::kit::Unsayable;
-use mbconv_ir::kinematics::{Attachment, SpanningTree};
+use mbconv_ir::kinematics::SpanningTree;
 use mbconv_ir::report::path;
 use mbconv_ir::{BodyRef, Model, Pose};
 use std::collections::BTreeSet;
@@ -79,18 +79,9 @@ pub(super) fn check_tree(model: &Model) -> Result<SpanningTree, Unsayable> {
         }
     }
     let tree = SpanningTree::new(model);
-    for attachment in &tree.attachments {
-        if let Attachment::Joint {
-            joint,
-            reversed: true,
-            ..
-        } = *attachment
-        {
-            return Err(unsayable(
-                path::item("joints", &model.joints[joint].name),
-                "it points towards the root",
-            ));
-        }
+    if let Some(joint) = tree.first_reversed_joint() {
+        let at = path::item("joints", &model.joints[joint].name);
+        return Err(unsayable(at, "it points towards the root"));
     }
     let world = |r: &BodyRef| {
         r.name()
