@@ -222,11 +222,7 @@ impl<'d> Reader<'d> {
             let ft = v.vector(s, "site", class, "fromto", &[0.0; 6], true)?.0;
             let mut d = [ft[0] - ft[3], ft[1] - ft[4], ft[2] - ft[5]];
             normalize(&mut d);
-            local.pos = [
-                (ft[0] + ft[3]) / 2.0,
-                (ft[1] + ft[4]) / 2.0,
-                (ft[2] + ft[5]) / 2.0,
-            ];
+            local.pos = fromto_midpoint(&ft);
             local.quat = z_to_quat(&d);
         } else {
             local.quat = self.class_orientation(s, "site", class)?;
@@ -259,4 +255,14 @@ impl<'d> Reader<'d> {
         }
         Ok(frame)
     }
+}
+
+/// The midpoint of a `fromto` segment `[x1, y1, z1, x2, y2, z2]`: where a site or geom given by
+/// `fromto` is centred.
+pub(super) fn fromto_midpoint(ft: &[f64]) -> [f64; 3] {
+    [
+        (ft[0] + ft[3]) / 2.0,
+        (ft[1] + ft[4]) / 2.0,
+        (ft[2] + ft[5]) / 2.0,
+    ]
 }

@@ -165,11 +165,7 @@ impl<'d> Reader<'d> {
                 size[2] = size[1];
                 size[1] = size[0];
             }
-            local.pos = [
-                (ft[0] + ft[3]) / 2.0,
-                (ft[1] + ft[4]) / 2.0,
-                (ft[2] + ft[5]) / 2.0,
-            ];
+            local.pos = super::frames::fromto_midpoint(ft);
             local.quat = z_to_quat(&d);
         } else {
             local.quat = self.class_orientation(g, "geom", class)?;

@@ -16,7 +16,6 @@
 
 use super::LowerSession;
 use crate::format::support::{Feature, FeatureSupport, Support, lookup};
-use crate::model::force::ForceKind;
 use crate::report::path;
 
 /// What a format does with a shape that does not collide (`collidable: false`) when its table
@@ -142,12 +141,7 @@ impl LowerSession {
     fn lose_unsayable_force_elements(&mut self, handled: &[Feature]) {
         let mut kept = Vec::new();
         for item in std::mem::take(&mut self.model.force_elements) {
-            let (what, feature) = match item.kind {
-                ForceKind::Tsda(_) => ("tsda_lost", Feature::Tsda),
-                ForceKind::Rsda(_) => ("rsda_lost", Feature::Rsda),
-                ForceKind::Bushing(_) => ("bushing_element_lost", Feature::Bushings),
-                ForceKind::Restraint(_) => ("restraint_lost", Feature::Restraints),
-            };
+            let (what, feature) = super::lowering::force_element_loss(&item.kind);
             match self.lost_reason(feature).filter(|_| !handled.contains(&feature)) {
                 Some(why) => self.lost(what, feature, &path::item("force_elements", &item.name), why),
                 None => kept.push(item),

@@ -392,14 +392,8 @@ impl LowerSession {
     /// Removes every force element, one finding each (`tsda_lost`, `rsda_lost`,
     /// `bushing_element_lost`, `restraint_lost`), saying `message(type_name)`.
     pub fn lose_all_force_elements(&mut self, message: impl Fn(&str) -> String) {
-        use crate::model::force::ForceKind;
         for item in std::mem::take(&mut self.model.force_elements) {
-            let (what, feature) = match item.kind {
-                ForceKind::Tsda(_) => ("tsda_lost", Feature::Tsda),
-                ForceKind::Rsda(_) => ("rsda_lost", Feature::Rsda),
-                ForceKind::Bushing(_) => ("bushing_element_lost", Feature::Bushings),
-                ForceKind::Restraint(_) => ("restraint_lost", Feature::Restraints),
-            };
+            let (what, feature) = force_element_loss(&item.kind);
             let at = crate::report::path::item("force_elements", &item.name);
             self.lost(what, feature, &at, message(item.kind.type_name()));
         }
@@ -441,6 +435,18 @@ impl LowerSession {
 
     fn code(&self, what: &str) -> String {
         format!("{}.{what}", self.format)
+    }
+}
+
+/// The finding code (`<what>` of `<format>.<what>`) and feature row of losing a force element
+/// of kind `kind`.
+pub(super) fn force_element_loss(kind: &crate::model::force::ForceKind) -> (&'static str, Feature) {
+    use crate::model::force::ForceKind;
+    match kind {
+        ForceKind::Tsda(_) => ("tsda_lost", Feature::Tsda),
+        ForceKind::Rsda(_) => ("rsda_lost", Feature::Rsda),
+        ForceKind::Bushing(_) => ("bushing_element_lost", Feature::Bushings),
+        ForceKind::Restraint(_) => ("restraint_lost", Feature::Restraints),
     }
 }
 
