@@ -8,7 +8,7 @@
 //! correct rounding, so `read(write(model)) == model` bit for bit. Unknown keys are errors.
 
 use crate::format::kit::Tracing;
-use crate::format::support::{Feature, FeatureSupport, Support};
+use crate::format::support::{self, FeatureTable};
 use crate::format::{
     Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, Source, SourceMap,
 };
@@ -75,18 +75,7 @@ pub fn from_str(text: &str) -> Result<Model, serde_json::Error> {
 }
 
 /// The IR file keeps every feature: it is the IR, serialised.
-const FEATURE_SUPPORT: [FeatureSupport; Feature::ALL.len()] = {
-    let mut table = [FeatureSupport {
-        feature: Feature::ALL[0],
-        support: Support::Kept,
-    }; Feature::ALL.len()];
-    let mut i = 0;
-    while i < Feature::ALL.len() {
-        table[i].feature = Feature::ALL[i];
-        i += 1;
-    }
-    table
-};
+const FEATURE_SUPPORT: FeatureTable = support::table("");
 
 impl Format for MbirFormat {
     fn info(&self) -> &FormatInfo {

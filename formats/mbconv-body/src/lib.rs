@@ -78,7 +78,7 @@ const INFO: FormatInfo = FormatInfo {
     shortcut: Some("body"),
     read_settings: READ_SETTINGS,
     write_settings: WRITE_SETTINGS,
-    features: export::FEATURE_SUPPORT,
+    features: &export::FEATURE_SUPPORT,
 };
 
 impl Format for BodyFormat {

@@ -47,7 +47,7 @@ const INFO: FormatInfo = FormatInfo {
     shortcut: Some("yaml"),
     read_settings: READ_SETTINGS,
     write_settings: WRITE_SETTINGS,
-    features: export::FEATURE_SUPPORT,
+    features: &export::FEATURE_SUPPORT,
 };
 
 /// The values of the `angles` write setting.

@@ -48,7 +48,7 @@ pub const INFO: FormatInfo = FormatInfo {
     shortcut: Some("mjcf"),
     read_settings: READ_SETTINGS,
     write_settings: &[],
-    features: export::support::FEATURE_SUPPORT,
+    features: &export::support::FEATURE_SUPPORT,
 };
 
 /// The settings the reader understands (the registry's `--read-option` names, for when the

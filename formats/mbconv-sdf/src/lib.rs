@@ -56,7 +56,7 @@ pub const INFO: FormatInfo = FormatInfo {
     shortcut: Some("sdf"),
     read_settings: READ_SETTINGS,
     write_settings: WRITE_SETTINGS,
-    features: export::support::FEATURE_SUPPORT,
+    features: &export::support::FEATURE_SUPPORT,
 };
 
 /// The settings the reader understands: `model_path`, directories holding models,

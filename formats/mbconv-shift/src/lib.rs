@@ -46,7 +46,7 @@ const INFO: FormatInfo = FormatInfo {
     shortcut: Some("json"),
     read_settings: &[],
     write_settings: spec::WRITE_SETTINGS,
-    features: export::FEATURE_SUPPORT,
+    features: &export::FEATURE_SUPPORT,
 };
 
 impl Format for ShiftFormat {

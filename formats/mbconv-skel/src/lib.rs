@@ -48,7 +48,7 @@ const INFO: FormatInfo = FormatInfo {
     shortcut: Some("skel"),
     read_settings: &[],
     write_settings: &[],
-    features: export::FEATURE_SUPPORT,
+    features: &export::FEATURE_SUPPORT,
 };
 
 impl Format for SkelFormat {

@@ -56,7 +56,7 @@ pub const INFO: FormatInfo = FormatInfo {
     shortcut: Some("urdf"),
     read_settings: READ_SETTINGS,
     write_settings: WRITE_SETTINGS,
-    features: export::FEATURE_SUPPORT,
+    features: &export::FEATURE_SUPPORT,
 };
 
 /// The settings the reader understands: `root` (what holds the root link: `fixed`, the

@@ -256,7 +256,7 @@ impl Feature {
     /// assert_eq!(Feature::JointDamping.key(), "joint_damping");
     /// assert_eq!(Feature::Tsda.key(), "tsda");
     /// ```
-    pub fn key(self) -> &'static str {
+    pub const fn key(self) -> &'static str {
         match self {
             Self::MassProperties => "mass_properties",
             Self::InertiaProducts => "inertia_products",
@@ -363,6 +363,174 @@ pub struct FeatureSupport {
 /// ```
 pub const fn row(feature: Feature, support: Support) -> FeatureSupport {
     FeatureSupport { feature, support }
+}
+
+/// A format's whole feature table: one row for every [`Feature`], in [`Feature::ALL`]'s order.
+pub type FeatureTable = [FeatureSupport; Feature::ALL.len()];
+
+/// Reads a feature table kept as text (a format's `export/support.txt`), at compile time, so
+/// that a table that misses a feature, names one twice or misspells one does not build.
+///
+/// One row a line: the feature's [`key`](Feature::key), the support (`kept`, `equivalent`,
+/// `approximated` or `lost`) and, but for `kept`, the words that say how (or why it is lost),
+/// separated by spaces. Blank lines and lines starting with `#` are passed over. The rows may
+/// stand in any order; the table holds them in [`Feature::ALL`]'s.
+///
+/// ```
+/// use mbconv_ir::format::support::{Feature, FeatureTable, Support, lookup, table};
+/// const TABLE: FeatureTable = table(
+///     "# feature  support  words\n\
+///      devices    lost     the format has no sensors\n\
+///      gravity    equivalent  a world-frame vector\n",
+/// );
+/// assert_eq!(lookup(&TABLE, Feature::Devices), Support::Lost("the format has no sensors"));
+/// assert_eq!(lookup(&TABLE, Feature::Gravity), Support::Equivalent("a world-frame vector"));
+/// assert_eq!(lookup(&TABLE, Feature::Shapes), Support::Kept);
+/// ```
+///
+/// A table text that lists every feature must list each once:
+///
+/// ```compile_fail
+/// use mbconv_ir::format::support::{FeatureTable, table};
+/// const TABLE: FeatureTable = table("devices lost no sensors\ndevices kept\n");
+/// ```
+///
+/// Unlisted features are kept (`table("")` keeps everything); a format's own table is read
+/// with [`full_table`], which insists on a row for every feature.
+pub const fn table(text: &'static str) -> FeatureTable {
+    rows_of(said_rows(text))
+}
+
+/// As [`table`], and a feature the text does not name is an error: the formats' tables say
+/// what they do with every feature.
+///
+/// ```compile_fail
+/// use mbconv_ir::format::support::{FeatureTable, full_table};
+/// const TABLE: FeatureTable = full_table("devices lost the format has no sensors\n");
+/// ```
+pub const fn full_table(text: &'static str) -> FeatureTable {
+    let said = said_rows(text);
+    let mut i = 0;
+    while i < said.len() {
+        if said[i].is_none() {
+            panic!("{}", Feature::ALL[i].key()); // a feature without a row
+        }
+        i += 1;
+    }
+    rows_of(said)
+}
+
+/// What each row of `text` says, at its feature's index in [`Feature::ALL`].
+const fn said_rows(text: &'static str) -> [Option<Support>; Feature::ALL.len()] {
+    let mut said: [Option<Support>; Feature::ALL.len()] = [None; Feature::ALL.len()];
+    let mut rest = text.as_bytes();
+    while !rest.is_empty() {
+        let (line, after) = split_line(rest);
+        rest = after;
+        let line = line.trim_ascii();
+        if line.is_empty() || line[0] == b'#' {
+            continue;
+        }
+        let (key, after_key) = split_word(line);
+        let (kind, words) = split_word(after_key);
+        let index = feature_index(key, line);
+        if said[index].is_some() {
+            panic!("{}", text_of(line)); // a feature named twice
+        }
+        said[index] = Some(support_of(kind, words));
+    }
+    said
+}
+
+/// The table's rows in [`Feature::ALL`]'s order: each as `said`, or kept.
+const fn rows_of(said: [Option<Support>; Feature::ALL.len()]) -> FeatureTable {
+    let mut rows = [row(Feature::ALL[0], Support::Kept); Feature::ALL.len()];
+    let mut i = 0;
+    while i < rows.len() {
+        if let Some(support) = said[i] {
+            rows[i].support = support;
+        }
+        rows[i].feature = Feature::ALL[i];
+        i += 1;
+    }
+    rows
+}
+
+/// The first line of `bytes` (without its newline) and what follows it.
+const fn split_line(bytes: &'static [u8]) -> (&'static [u8], &'static [u8]) {
+    let mut end = 0;
+    while end < bytes.len() && bytes[end] != b'\n' {
+        end += 1;
+    }
+    let (line, rest) = bytes.split_at(end);
+    match rest.split_first() {
+        Some((_, after)) => (line, after),
+        None => (line, rest),
+    }
+}
+
+/// The first word of `bytes` (which starts with no space) and the rest without its leading
+/// spaces.
+const fn split_word(bytes: &'static [u8]) -> (&'static [u8], &'static [u8]) {
+    let mut end = 0;
+    while end < bytes.len() && !bytes[end].is_ascii_whitespace() {
+        end += 1;
+    }
+    let (word, rest) = bytes.split_at(end);
+    (word, rest.trim_ascii_start())
+}
+
+/// The index in [`Feature::ALL`] of the feature whose key is `key`; `line` is quoted when
+/// there is none.
+const fn feature_index(key: &[u8], line: &'static [u8]) -> usize {
+    let mut i = 0;
+    while i < Feature::ALL.len() {
+        if same_bytes(key, Feature::ALL[i].key().as_bytes()) {
+            return i;
+        }
+        i += 1;
+    }
+    panic!("{}", text_of(line)) // no feature has this key
+}
+
+/// Whether `a` and `b` hold the same bytes (`==` on slices is not `const`).
+const fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The support a row's `kind` and `words` say.
+const fn support_of(kind: &[u8], words: &'static [u8]) -> Support {
+    let how = text_of(words);
+    let said = !words.is_empty();
+    if same_bytes(kind, b"kept") && !said {
+        Support::Kept
+    } else if same_bytes(kind, b"equivalent") && said {
+        Support::Equivalent(how)
+    } else if same_bytes(kind, b"approximated") && said {
+        Support::Approximated(how)
+    } else if same_bytes(kind, b"lost") && said {
+        Support::Lost(how)
+    } else {
+        panic!("{}", how) // an unknown support, words after `kept` or none after the others
+    }
+}
+
+/// `bytes` as text (a table is UTF-8, being a Rust string).
+const fn text_of(bytes: &'static [u8]) -> &'static str {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(_) => panic!("a feature table is UTF-8"),
+    }
 }
 
 /// How `table` carries `feature`; a feature the table does not list is kept.

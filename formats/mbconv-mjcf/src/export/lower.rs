@@ -67,7 +67,7 @@ pub(crate) const TRIANGLE_NUDGE: f64 = 1e-9;
 
 /// Lowers `model` for MJCF; `tracing` keeps the model after every pass.
 pub(crate) fn lower(model: &mbconv_ir::Model, tracing: Tracing) -> Lowered {
-    let mut s = LowerSession::with_table(FORMAT, super::support::FEATURE_SUPPORT, model, tracing);
+    let mut s = LowerSession::with_table(FORMAT, &super::support::FEATURE_SUPPORT, model, tracing);
     s.run_shared("disable_immobile_groups", disable_immobile_groups);
     s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
     s.run_shared("jointed_contact", mbconv_ir::lower::filter_jointed_contact);

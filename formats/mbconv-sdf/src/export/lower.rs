@@ -65,7 +65,7 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
 /// Lowers `model` for SDFormat as `writing` says (the version decides the shapes there are);
 /// `tracing` keeps the model after every pass.
 pub(crate) fn lower_with(model: &Model, writing: Writing, tracing: Tracing) -> Lowered {
-    let mut s = LowerSession::with_table(FORMAT, super::support::FEATURE_SUPPORT, model, tracing);
+    let mut s = LowerSession::with_table(FORMAT, &super::support::FEATURE_SUPPORT, model, tracing);
     s.run_shared("disable_immobile_groups", disable_immobile_groups);
     s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
     s.run_shared("jointed_contact", mbconv_ir::lower::filter_jointed_contact);

@@ -35,7 +35,7 @@ use nalgebra::UnitQuaternion;
 /// Lowers `model` for the given dialect; with [`Tracing::On`] the result holds the model
 /// after each pass.
 pub(crate) fn lower(model: &Model, dialect: Dialect, tracing: Tracing) -> Lowered {
-    let mut s = LowerSession::with_table(FORMAT, super::support::FEATURE_SUPPORT, model, tracing);
+    let mut s = LowerSession::with_table(FORMAT, &super::support::FEATURE_SUPPORT, model, tracing);
     s.run("fixed_bodies_as_rigid_joints", fixed_bodies);
     // Before any joint is split or removed: no motor is left naming a joint that is gone.
     // Bushing elements are dropped with the other force elements Shift cannot say, below;

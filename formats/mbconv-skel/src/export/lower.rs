@@ -31,7 +31,7 @@ const POSE_MISMATCH: f64 = 1e-6;
 
 /// Lowers `model` for SKEL; with [`Tracing::On`] the result holds the model after each pass.
 pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
-    let mut s = LowerSession::with_table(FORMAT, super::FEATURE_SUPPORT, model, tracing);
+    let mut s = LowerSession::with_table(FORMAT, &super::FEATURE_SUPPORT, model, tracing);
     // DART cannot switch a body off: a switched-off body is fixed where it is.
     s.run_shared("fix_inactive_bodies", mbconv_ir::lower::fix_inactive_bodies);
     s.run_shared("jointed_contact", mbconv_ir::lower::filter_jointed_contact);

@@ -74,7 +74,7 @@ impl RootWriting {
 /// Lowers `model` for URDF, writing a floating root as `root` says; `tracing` keeps the
 /// model after every pass.
 pub(crate) fn lower_with(model: &Model, root: RootWriting, tracing: Tracing) -> Lowered {
-    let mut s = LowerSession::with_table(FORMAT, super::support::FEATURE_SUPPORT, model, tracing);
+    let mut s = LowerSession::with_table(FORMAT, &super::support::FEATURE_SUPPORT, model, tracing);
     s.run_shared("disable_immobile_groups", disable_immobile_groups);
     s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
     s.run_shared("jointed_contact", mbconv_ir::lower::filter_jointed_contact);

@@ -34,7 +34,7 @@ use nalgebra::{UnitQuaternion, Vector3};
 /// body file (it carries gravity, time step and end time); `tracing` keeps the model after
 /// every pass.
 pub(crate) fn lower(model: &Model, project: bool, tracing: Tracing) -> Lowered {
-    let mut s = LowerSession::with_table(FORMAT, super::support::FEATURE_SUPPORT, model, tracing);
+    let mut s = LowerSession::with_table(FORMAT, &super::support::FEATURE_SUPPORT, model, tracing);
     // A body file can neither hold a group's joints nor switch a link off: an immobile
     // group's bodies, like switched-off bodies, are fixed where they start.
     s.run_shared("disable_immobile_groups", disable_immobile_groups);

@@ -67,7 +67,7 @@ fn with_model(s: &mut LowerSession, f: impl FnOnce(&mut LowerSession, &mut Model
 
 /// Turns `model` into what Chrono YAML can say; `tracing` keeps the model after every pass.
 pub(crate) fn lower(model: &Model, settings: &LowerSettings, tracing: Tracing) -> Lowered {
-    let mut s = LowerSession::with_table(FORMAT, super::FEATURE_SUPPORT, model, tracing);
+    let mut s = LowerSession::with_table(FORMAT, &super::FEATURE_SUPPORT, model, tracing);
     // Chrono can neither hold a group's joints nor switch a body off: an immobile group's
     // bodies, like switched-off bodies, are fixed where they start.
     pass(&mut s, "disable_immobile_groups", |s, m| {
