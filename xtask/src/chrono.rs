@@ -4,7 +4,7 @@
 //! * Reader golden data (`formats/mbconv-chrono/tests/golden/chrono/`): Chrono's own initial
 //!   state (body frames, centres of mass, masses, velocities) of every Chrono model of the corpus
 //!   and of `fixtures/chrono/`, from `chrono_oracle FILE --json`.
-//! * Cross-simulator golden data (`crates/mbconv-cli/tests/golden/simulators/`): for each SKEL
+//! * Cross-simulator golden data (`front/mbconv-cli/tests/golden/simulators/`): for each SKEL
 //!   fixture and corpus model, Chrono runs what `mbconv convert --to chrono` wrote (its
 //!   simulation file) and DART runs the model lowered for Chrono and written back as SKEL by
 //!   the library (`mbconv_test_support::lowered_back`: the conversion's losses on both sides); for each
@@ -241,7 +241,7 @@ fn cross_golden() -> Result<()> {
     let python = oracles::setup()?;
     run(cargo(), &["build", "-p", "mbconv-cli"])?;
     let mbconv = root.join("target/debug/mbconv");
-    let golden = root.join("crates/mbconv-cli/tests/golden/simulators");
+    let golden = root.join("front/mbconv-cli/tests/golden/simulators");
     let work = root.join("target/tmp/simulators");
     let _ = std::fs::remove_dir_all(&golden);
     let _ = std::fs::remove_dir_all(&work);

@@ -23,13 +23,13 @@ const STEPS: [(&str, &str, &str); 2] = [("1e-4", "1000", ""), ("5e-5", "2000", "
 /// The two ways of writing a case: the default, and with the shapes kept.
 const VARIANTS: [(&str, Option<&str>); 2] = [("removed", None), ("kept", Some("keep-jointed-contact=true"))];
 
-/// Regenerates `crates/mbconv-cli/tests/golden/jointed_contact/`.
+/// Regenerates `front/mbconv-cli/tests/golden/jointed_contact/`.
 pub fn golden() -> Result<()> {
     let root = workspace_root();
     let python = oracles::setup()?;
     run(cargo(), &["build", "-p", "mbconv-cli"])?;
     let mbconv = root.join("target/debug/mbconv");
-    let golden = root.join("crates/mbconv-cli/tests/golden/jointed_contact");
+    let golden = root.join("front/mbconv-cli/tests/golden/jointed_contact");
     let work = root.join("target/tmp/jointed_contact");
     let _ = std::fs::remove_dir_all(&golden);
     let _ = std::fs::remove_dir_all(&work);

@@ -145,7 +145,7 @@ const TASKS: &[Task] = &[
         about: "measure contact between jointed bodies in Chrono: every SKEL corpus model \
                 with collision shapes on jointed bodies, written by default and with \
                 keep-jointed-contact, run with Chrono's contact solver against DART with \
-                collisions on (crates/mbconv-cli/tests/golden/jointed_contact; needs oracles \
+                collisions on (front/mbconv-cli/tests/golden/jointed_contact; needs oracles \
                 chrono)",
         run: |rest| none(rest).and_then(|()| chrono_contact::golden()),
     },

@@ -95,11 +95,11 @@ pub fn golden_dart() -> Result<()> {
 }
 
 /// DART loading the SKEL files mbconv writes from the other formats' fixtures
-/// (`crates/mbconv-cli/tests/golden/dart_written`; see the README there). The files are written
+/// (`front/mbconv-cli/tests/golden/dart_written`; see the README there). The files are written
 /// into `target/tmp/dart_written`, where the test writes them too, so relative mesh paths agree.
 fn golden_dart_from_other_formats(python: &std::path::Path) -> Result<()> {
     let root = workspace_root();
-    let golden = root.join("crates/mbconv-cli/tests/golden/dart_written");
+    let golden = root.join("front/mbconv-cli/tests/golden/dart_written");
     let written = root.join("target/tmp/dart_written");
     run(cargo(), &["build", "-p", "mbconv-cli"])?;
     let mbconv = root.join("target/debug/mbconv");

@@ -74,7 +74,7 @@ pub fn section(verdict_of: &dyn Fn(&str, &str) -> Option<Verdict>) -> String {
     let (low, high) = CONVERGENCE_RATIO;
     let mut text = format!(
         "\n{HEADING}\n\n\
-         DART and Chrono themselves (golden data in `crates/mbconv-cli/tests/golden/simulators/`,\n\
+         DART and Chrono themselves (golden data in `front/mbconv-cli/tests/golden/simulators/`,\n\
          made by `cargo xtask golden chrono`): the target simulator runs what `mbconv convert`\n\
          wrote; the source simulator runs the original lowered for the target and written back\n\
          in the source format by mbconv (the conversion's losses on both sides), both at\n\

@@ -140,7 +140,7 @@ impl Format for MbirFormat {
 /// Where each named item of the model's lists is written: the `"name": "..."` member of the
 /// item, found by one forward scan per list from the list's key (items appear in list order),
 /// so that validation findings name `file:line:column`. Linear in the text.
-/// (`crates/mbconv-cli/tests/bad_inputs.rs` checks the places on `fixtures/bad/ir_*`.)
+/// (`front/mbconv-cli/tests/bad_inputs.rs` checks the places on `fixtures/bad/ir_*`.)
 fn item_spans(source: &Source, model: &Model) -> SourceMap {
     let text = source.text.as_str();
     let lists = model.item_names();

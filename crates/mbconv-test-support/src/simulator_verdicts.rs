@@ -219,7 +219,7 @@ pub fn judge_case(golden: &serde_json::Value) -> CaseOutcome {
 /// Where the golden files live: one `CASE.json` per case and `written/CASE/` with the files
 /// mbconv wrote for it.
 pub fn simulator_golden_dir() -> PathBuf {
-    workspace_root().join("crates/mbconv-cli/tests/golden/simulators")
+    workspace_root().join("front/mbconv-cli/tests/golden/simulators")
 }
 
 /// One cross-simulator case.

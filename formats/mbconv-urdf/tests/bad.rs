@@ -2,7 +2,7 @@
 //! a line and a column: by the reader (XML, structure, numbers), or, for values that parse
 //! but cannot mean anything (a NaN or negative mass, a zero axis), by the IR's validation
 //! with the span the reader recorded, as `mbconv convert` refuses them. No panic.
-//! (The CLI's bad-input test, `crates/mbconv-cli/tests/bad_inputs.rs`, gives the same files to
+//! (The CLI's bad-input test, `front/mbconv-cli/tests/bad_inputs.rs`, gives the same files to
 //! `mbconv convert`; this one reads them through the crate alone.)
 #![allow(clippy::unwrap_used)]
 

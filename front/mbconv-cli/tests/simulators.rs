@@ -21,7 +21,7 @@ use std::process::Command;
 
 fn cases() -> Vec<(SimulatorCase, Value)> {
     let mut names: Vec<String> = std::fs::read_dir(simulator_golden_dir())
-        .expect("crates/mbconv-cli/tests/golden/simulators: run `cargo xtask golden chrono`")
+        .expect("front/mbconv-cli/tests/golden/simulators: run `cargo xtask golden chrono`")
         .filter_map(|e| e.ok())
         .filter_map(|e| {
             e.file_name()

@@ -1,6 +1,6 @@
 //! The `mbconv view` page's data: the size rule, the ghost of a conversion, the items findings
 //! name, and meshes from real models (the front-end itself is tested in a browser by
-//! `crates/mbconv-cli/tests/view_browser.rs`).
+//! `front/mbconv-cli/tests/view_browser.rs`).
 
 #![allow(clippy::unwrap_used)]
 

@@ -1,7 +1,9 @@
 //! `docs/architecture.md` states the workspace's crates and the rules of which may depend on
 //! which; this test compares both with `cargo metadata`, so the page cannot drift from the
 //! code: every crate of the workspace is listed at its path, every listed crate exists, every
-//! crate has a rule, and no crate depends on a workspace crate its rule does not allow.
+//! crate has a rule, and no crate depends on a workspace crate its rule does not allow. It
+//! also checks the folder rule: the folders read top-down (`front/`, `formats/`, `crates/`), a
+//! crate depends only on crates in its own folder or below, and a format crate on no other.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::Value;
@@ -66,9 +68,9 @@ fn crates_section() -> String {
     rest[..end].to_owned()
 }
 
-/// The paths listed in the section's code block (the first word of each line that does not
-/// start with a space).
-fn listed_paths(section: &str) -> BTreeSet<String> {
+/// The paths listed in the section's code block, in the page's order (the first word of each
+/// line that does not start with a space).
+fn listed_in_order(section: &str) -> Vec<String> {
     let block = section
         .split("```")
         .nth(1)
@@ -79,6 +81,50 @@ fn listed_paths(section: &str) -> BTreeSet<String> {
         .filter(|l| !l.is_empty() && !l.starts_with(' '))
         .map(|l| l.split_whitespace().next().unwrap().to_owned())
         .collect()
+}
+
+/// The paths listed in the section's code block.
+fn listed_paths(section: &str) -> BTreeSet<String> {
+    listed_in_order(section).into_iter().collect()
+}
+
+/// The folders that hold the crates, top-down: what faces users (the facade, the CLI), one
+/// crate per format, the foundations that know no format. `xtask` sits beside them.
+const FOLDERS: [&str; 3] = ["front", "formats", "crates"];
+
+/// The folder of a crate at `path` (its rank in [`FOLDERS`], 0 on top), `None` for `xtask`,
+/// `Err` for a crate in no folder of the rule.
+fn folder_rank(path: &str) -> Result<Option<usize>, ()> {
+    if path == "xtask" {
+        return Ok(None);
+    }
+    let folder = path.split_once('/').map_or("", |(folder, _)| folder);
+    FOLDERS.iter().position(|f| *f == folder).map(Some).ok_or(())
+}
+
+/// Breaches of the folder rule: a crate in no folder, or a crate that depends on one in a folder
+/// above its own or, for a format crate, on another format crate.
+fn folder_problems(packages: &BTreeMap<String, (String, BTreeSet<String>)>) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (name, (path, deps)) in packages {
+        let Ok(rank) = folder_rank(path) else {
+            problems.push(format!("{name} ({path}) lies in none of {FOLDERS:?}"));
+            continue;
+        };
+        let Some(rank) = rank else { continue };
+        for dep in deps {
+            let dep_path = &packages[dep].0;
+            let Ok(Some(dep_rank)) = folder_rank(dep_path) else {
+                continue;
+            };
+            if dep_rank < rank || (dep_rank == rank && FOLDERS[rank] == "formats") {
+                problems.push(format!(
+                    "{name} ({path}) depends on {dep} ({dep_path}), which the folder rule does not allow"
+                ));
+            }
+        }
+    }
+    problems
 }
 
 /// The rules table: selector (a crate name or a `dir/*` pattern) -> the selectors of the
@@ -156,6 +202,58 @@ fn the_architecture_page_lists_every_crate_and_its_dependency_rule() {
         "docs/architecture.md: {}",
         problems.join("; ")
     );
+}
+
+#[test]
+fn the_folders_read_top_down() {
+    let packages = workspace();
+    let problems = folder_problems(&packages);
+    assert!(problems.is_empty(), "{}", problems.join("; "));
+    // The page lists the folders in the same order, top-down.
+    let mut order: Vec<&str> = Vec::new();
+    let listed = listed_in_order(&crates_section());
+    for path in &listed {
+        if let Ok(Some(rank)) = folder_rank(path)
+            && order.last() != Some(&FOLDERS[rank])
+        {
+            order.push(FOLDERS[rank]);
+        }
+    }
+    assert_eq!(
+        order, FOLDERS,
+        "docs/architecture.md lists the crates folder by folder, top-down: {listed:?}"
+    );
+}
+
+#[test]
+fn the_folder_rule_refuses_a_dependency_upward_or_between_formats() {
+    let package = |path: &str, deps: &[&str]| {
+        let name = path.rsplit('/').next().unwrap().to_owned();
+        (
+            name,
+            (path.to_owned(), deps.iter().map(|d| (*d).to_owned()).collect()),
+        )
+    };
+    let packages: BTreeMap<_, _> = [
+        package("crates/ir", &[]),
+        package("crates/solver", &["ir"]),
+        package("formats/a", &["ir"]),
+        package("formats/b", &["ir", "a"]),
+        package("front/facade", &["a", "solver"]),
+        package("front/cli", &["facade"]),
+        package("xtask", &["cli"]),
+        package("crates/low", &["a"]),
+        package("formats/c", &["cli"]),
+        package("tools/stray", &[]),
+    ]
+    .into_iter()
+    .collect();
+    let problems = folder_problems(&packages);
+    let named: Vec<&str> = problems
+        .iter()
+        .map(|p| p.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(named, ["b", "c", "low", "stray"], "{problems:?}");
 }
 
 #[test]
