@@ -4,7 +4,7 @@
 use super::emit::{pose_entries, same_rotation};
 use crate::spec::{self, FORMAT};
 use mbconv_ir::format::kit::aids;
-use mbconv_ir::{Geometry, Pose, Shape, ShapeRole, Value};
+use mbconv_ir::{Extrusion, Geometry, IndexedFaceSet, Pose, Shape, ShapeRole, Value};
 use mbconv_yaml::emit::{self as yaml, Writer};
 use nalgebra::UnitQuaternion;
 
@@ -123,14 +123,6 @@ fn geometry(shape: &Shape, output: Option<&std::path::Path>) -> String {
     let mut parts: Vec<String> = Vec::new();
     let n = yaml::number;
     let list = yaml::numbers;
-    let flat2 = |v: &[[f64; 2]]| list(&v.iter().flatten().copied().collect::<Vec<_>>());
-    let flat3 = |v: &[[f64; 3]]| list(&v.iter().flatten().copied().collect::<Vec<_>>());
-    let ints = |v: &[i64]| {
-        format!(
-            "[{}]",
-            v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
-        )
-    };
     match &shape.geometry {
         Geometry::Box { size } => parts.extend(["type: Box".into(), format!("size: {}", list(size))]),
         Geometry::Sphere { radius } => {
@@ -150,27 +142,7 @@ fn geometry(shape: &Shape, output: Option<&std::path::Path>) -> String {
                 format!("height: {}", n(*length)),
             ]);
         }
-        Geometry::Extrusion(e) => {
-            parts.push("type: Extrusion".into());
-            parts.push(format!("cross_section: {}", flat2(&e.cross_section)));
-            parts.push(format!("spine: {}", flat3(&e.spine)));
-            if !e.orientation.is_empty() {
-                let o: Vec<f64> = e
-                    .orientation
-                    .iter()
-                    .flat_map(|[x, y, z, a]| [*x, *y, *z, spec::degrees_exact(*a)])
-                    .collect();
-                parts.push(format!("orientation: {}", list(&o)));
-            }
-            if !e.scale.is_empty() {
-                parts.push(format!("scale: {}", flat2(&e.scale)));
-            }
-            if let Some(c) = e.crease_angle {
-                parts.push(format!("crease_angle: {}", n(spec::degrees_exact(c))));
-            }
-            parts.push(format!("beginCap: {}", e.begin_cap)); // Choreonoid reads only this spelling of it
-            parts.push(format!("end_cap: {}", e.end_cap));
-        }
+        Geometry::Extrusion(e) => extrusion(e, &mut parts),
         Geometry::ElevationGrid(g) => {
             parts.push("type: ElevationGrid".into());
             parts.push(format!("x_dimension: {}", g.x_dimension));
@@ -183,20 +155,7 @@ fn geometry(shape: &Shape, output: Option<&std::path::Path>) -> String {
                 parts.push(format!("crease_angle: {}", n(spec::degrees_exact(c))));
             }
         }
-        Geometry::IndexedFaceSet(f) => {
-            parts.push("type: IndexedFaceSet".into());
-            parts.push(format!("coordinate: {}", flat3(&f.coordinate)));
-            parts.push(format!("coordIndex: {}", ints(&f.coord_index)));
-            if !f.tex_coord.is_empty() {
-                parts.push(format!("texCoord: {}", flat2(&f.tex_coord)));
-            }
-            if !f.tex_coord_index.is_empty() {
-                parts.push(format!("texCoordIndex: {}", ints(&f.tex_coord_index)));
-            }
-            if let Some(c) = f.crease_angle {
-                parts.push(format!("crease_angle: {}", n(spec::degrees_exact(c))));
-            }
-        }
+        Geometry::IndexedFaceSet(f) => indexed_face_set(f, &mut parts),
         Geometry::TriangleMesh { vertices, triangles } => {
             parts.push("type: TriangleMesh".into());
             parts.push(format!("vertices: {}", flat3(vertices)));
@@ -219,6 +178,66 @@ fn geometry(shape: &Shape, output: Option<&std::path::Path>) -> String {
         }
     }
     format!("{{{}}}", parts.join(", "))
+}
+
+/// A list of pairs, flattened.
+fn flat2(v: &[[f64; 2]]) -> String {
+    yaml::numbers(&v.iter().flatten().copied().collect::<Vec<_>>())
+}
+
+/// A list of triples, flattened.
+fn flat3(v: &[[f64; 3]]) -> String {
+    yaml::numbers(&v.iter().flatten().copied().collect::<Vec<_>>())
+}
+
+/// A list of integers.
+fn ints(v: &[i64]) -> String {
+    format!(
+        "[{}]",
+        v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+    )
+}
+
+/// An `Extrusion`'s keys (angles in degrees).
+fn extrusion(e: &Extrusion, parts: &mut Vec<String>) {
+    let n = yaml::number;
+    let list = yaml::numbers;
+    parts.push("type: Extrusion".into());
+    parts.push(format!("cross_section: {}", flat2(&e.cross_section)));
+    parts.push(format!("spine: {}", flat3(&e.spine)));
+    if !e.orientation.is_empty() {
+        let o: Vec<f64> = e
+            .orientation
+            .iter()
+            .flat_map(|[x, y, z, a]| [*x, *y, *z, spec::degrees_exact(*a)])
+            .collect();
+        parts.push(format!("orientation: {}", list(&o)));
+    }
+    if !e.scale.is_empty() {
+        parts.push(format!("scale: {}", flat2(&e.scale)));
+    }
+    if let Some(c) = e.crease_angle {
+        parts.push(format!("crease_angle: {}", n(spec::degrees_exact(c))));
+    }
+    parts.push(format!("beginCap: {}", e.begin_cap)); // Choreonoid reads only this spelling of it
+    parts.push(format!("end_cap: {}", e.end_cap));
+}
+
+/// An `IndexedFaceSet`'s keys.
+fn indexed_face_set(f: &IndexedFaceSet, parts: &mut Vec<String>) {
+    let n = yaml::number;
+    parts.push("type: IndexedFaceSet".into());
+    parts.push(format!("coordinate: {}", flat3(&f.coordinate)));
+    parts.push(format!("coordIndex: {}", ints(&f.coord_index)));
+    if !f.tex_coord.is_empty() {
+        parts.push(format!("texCoord: {}", flat2(&f.tex_coord)));
+    }
+    if !f.tex_coord_index.is_empty() {
+        parts.push(format!("texCoordIndex: {}", ints(&f.tex_coord_index)));
+    }
+    if let Some(c) = f.crease_angle {
+        parts.push(format!("crease_angle: {}", n(spec::degrees_exact(c))));
+    }
 }
 
 fn appearance(w: &mut Writer, i: usize, shape: &Shape) {

@@ -174,7 +174,18 @@ pub(crate) fn read_contents(
     Ok(())
 }
 
+/// The link's joint keys, in the order they depend on each other: type and axis, actuation
+/// mode, initial position, ranges, rotor.
 fn read_joint(doc: &Doc, node: &Node, link: &mut LinkSpec) -> SourceResult<()> {
+    read_joint_type(doc, node, link)?;
+    read_actuation_mode(doc, node, link)?;
+    read_initial_position(doc, node, link)?;
+    read_ranges(doc, node, link)?;
+    read_rotor(doc, node, link)
+}
+
+/// `jointId`, `jointType` and `jointAxis`.
+fn read_joint_type(doc: &Doc, node: &Node, link: &mut LinkSpec) -> SourceResult<()> {
     if let Some(n) = get(node, "jointId") {
         link.joint_id = Some(fields::integer(doc, n)?);
     }
@@ -210,6 +221,11 @@ fn read_joint(doc: &Doc, node: &Node, link: &mut LinkSpec) -> SourceResult<()> {
             return Err(doc.error("zero_axis", n, "the joint axis is zero"));
         }
     }
+    Ok(())
+}
+
+/// `actuationMode` (a surface velocity also makes the joint a track).
+fn read_actuation_mode(doc: &Doc, node: &Node, link: &mut LinkSpec) -> SourceResult<()> {
     if let Some(n) = get(node, "actuationMode") {
         let mode = fields::text(doc, n)?;
         link.actuation = Some(match mode.as_str() {
@@ -224,6 +240,11 @@ fn read_joint(doc: &Doc, node: &Node, link: &mut LinkSpec) -> SourceResult<()> {
             other => return Err(doc.error("actuation_mode", n, format!("unknown actuationMode {other:?}"))),
         });
     }
+    Ok(())
+}
+
+/// `jointAngle` and `jointDisplacement`: the initial joint position.
+fn read_initial_position(doc: &Doc, node: &Node, link: &mut LinkSpec) -> SourceResult<()> {
     if let Some(n) = get(node, "jointAngle") {
         // Converted whatever the joint type (Choreonoid's own quirk).
         let written = fields::number(doc, n)?;
@@ -234,6 +255,11 @@ fn read_joint(doc: &Doc, node: &Node, link: &mut LinkSpec) -> SourceResult<()> {
         let revolute = link.joint == LinkJoint::Revolute;
         link.q0 = fields::angle(doc, written, revolute, &mut link.joint_extras, "joint_angle");
     }
+    Ok(())
+}
+
+/// `jointRange`, `maxJointVelocity` or `jointVelocityRange`, and the effort bound.
+fn read_ranges(doc: &Doc, node: &Node, link: &mut LinkSpec) -> SourceResult<()> {
     let revolute = link.joint == LinkJoint::Revolute;
     link.range = Limits::default();
     if let Some(n) = get(node, "jointRange") {
@@ -279,6 +305,11 @@ fn read_joint(doc: &Doc, node: &Node, link: &mut LinkSpec) -> SourceResult<()> {
             upper: hi,
         };
     }
+    Ok(())
+}
+
+/// `joint_axis_inertia`, or `rotorInertia` and `gearRatio`.
+fn read_rotor(doc: &Doc, node: &Node, link: &mut LinkSpec) -> SourceResult<()> {
     link.rotor_inertia = 0.0;
     link.gear_ratio = 1.0;
     if let Some(n) = node.get("joint_axis_inertia") {

@@ -139,6 +139,16 @@ fn add_link(session: &mut ImportSession<'_>, model: &mut Model, link: &LinkSpec,
     if let Some(span) = &link.span {
         session.record(body_path.clone(), span.clone());
     }
+    let body = link_body(link, pose);
+    let kind = joint_kind(session, link, is_root, &body_path);
+    let joint = link_joint(session, link, is_root, kind);
+    add_devices(session, model, link);
+    model.bodies.push(body);
+    model.joints.push(joint);
+}
+
+/// The body of `link` at `pose`: its mass properties, shapes and extras.
+fn link_body(link: &LinkSpec, pose: Pose) -> Body {
     let mut body = Body::new(&link.name);
     body.pose = pose;
     body.inertial.mass = link.mass;
@@ -146,6 +156,12 @@ fn add_link(session: &mut ImportSession<'_>, model: &mut Model, link: &LinkSpec,
     body.inertial.inertia = Inertia::from_matrix(&link.inertia);
     body.shapes = link.shapes.clone();
     body.extras = link.body_extras.clone();
+    body
+}
+
+/// The IR kind of `link`'s joint, noting a moving root (read as free) and an axis that is not
+/// of unit length.
+fn joint_kind(session: &mut ImportSession<'_>, link: &LinkSpec, is_root: bool, body_path: &str) -> JointKind {
     let root_moves = is_root && !matches!(link.joint, LinkJoint::Fixed | LinkJoint::Free);
     if root_moves {
         // Body::initializePosition places the root at its offset and ignores its joint value;
@@ -154,7 +170,7 @@ fn add_link(session: &mut ImportSession<'_>, model: &mut Model, link: &LinkSpec,
             "root_joint",
             Severity::Warning,
             Category::Approximated,
-            &body_path,
+            body_path,
             link.span.clone(),
             "the root link's joint is neither fixed nor free: Choreonoid treats such a root as \
              free and ignores its joint value; read as a free joint",
@@ -175,7 +191,7 @@ fn add_link(session: &mut ImportSession<'_>, model: &mut Model, link: &LinkSpec,
             "axis_norm",
             Severity::Warning,
             Category::Approximated,
-            &body_path,
+            body_path,
             link.span.clone(),
             format!(
                 "the joint axis has length {}; Choreonoid uses it unnormalised, the IR normalises it",
@@ -183,6 +199,12 @@ fn add_link(session: &mut ImportSession<'_>, model: &mut Model, link: &LinkSpec,
             ),
         );
     }
+    kind
+}
+
+/// The joint of `link` (to the world for the root): its name, frame, initial position and
+/// one coordinate's limits (ranges on a joint without a coordinate are noted as ignored).
+fn link_joint(session: &mut ImportSession<'_>, link: &LinkSpec, is_root: bool, kind: JointKind) -> Joint {
     let joint_name = link.joint_name.clone().unwrap_or_else(|| link.name.clone());
     let joint_name = session.unique_name("joints", &joint_name, &link.name);
     let parent = if is_root {
@@ -235,6 +257,11 @@ fn add_link(session: &mut ImportSession<'_>, model: &mut Model, link: &LinkSpec,
     if let Some(span) = &link.span {
         session.record(path::item("joints", &joint.name), span.clone());
     }
+    joint
+}
+
+/// `link`'s devices, attached to its body and named (a device without a name gets one).
+fn add_devices(session: &mut ImportSession<'_>, model: &mut Model, link: &LinkSpec) {
     for (n, device) in link.devices.iter().enumerate() {
         let mut device = device.clone();
         device.body = BodyRef::body(&link.name);
@@ -254,8 +281,6 @@ fn add_link(session: &mut ImportSession<'_>, model: &mut Model, link: &LinkSpec,
         device.name = name;
         model.devices.push(device);
     }
-    model.bodies.push(body);
-    model.joints.push(joint);
 }
 
 fn device_type_name(t: &mbconv_ir::DeviceType) -> String {

@@ -108,65 +108,10 @@ pub(crate) fn read(source: &Source, root: Node, settings: &ProjectSettings) -> S
     let mut parts = Vec::new();
     let mut share_noted = false;
     for item in &found.body_items {
-        let Some(data) = item.item.get("data") else {
-            continue;
-        };
-        let Some(file) = first(data, &["file", "modelFile"]) else {
-            continue;
-        };
-        let (path, share_note) = resolve(&doc, file, &project_dir, settings)?;
-        if let Some(note) = share_note
-            && !share_noted
-        {
-            session.defaulted("", Some(doc.span(file)), note);
-            share_noted = true;
+        let read = read_body_item(&doc, &mut session, item, &project_dir, settings, &mut share_noted)?;
+        if let Some((state, imported)) = read {
+            parts.push((item, state, imported));
         }
-        let body_source = Source::from_path(&path).map_err(|e| {
-            doc.error(
-                "body_file",
-                file,
-                format!("cannot read the body file {}: {e}", path.display()),
-            )
-        })?;
-        let mut imported = super::read_body(&body_source)?;
-        imported.report.pin_file();
-        let state = project_state::read(&doc, data)?;
-        let item_path = path::item("groups", &item.name);
-        project_state::apply(
-            &state,
-            &mut imported.model,
-            &mut session,
-            &item_path,
-            &doc,
-            item.item,
-        );
-        if !item.in_world {
-            session.finding(
-                "outside_world",
-                Severity::Info,
-                Category::Note,
-                &item_path,
-                Some(doc.span(item.item)),
-                format!(
-                    "body item {:?} is not under a WorldItem: Choreonoid does not simulate it; read as part of the model",
-                    item.name
-                ),
-            );
-        }
-        if item.under_body && attached(data) {
-            session.finding(
-                "attachment_lost",
-                Severity::Warning,
-                Category::Dropped,
-                &item_path,
-                Some(doc.span(item.item)),
-                format!(
-                    "body item {:?} is attached to the body item above it; the IR has no attachment between models: read as a separate body",
-                    item.name
-                ),
-            );
-        }
-        parts.push((item, state, imported));
     }
     if parts.is_empty() {
         return Err(doc.error(
@@ -176,6 +121,81 @@ pub(crate) fn read(source: &Source, root: Node, settings: &ProjectSettings) -> S
         ));
     }
     let simulation = simulation(&doc, &found, &mut session)?;
+    note_unread(&doc, &found, &mut session);
+    Ok(combine(source, parts, simulation, session, &doc))
+}
+
+/// The body file `item` names (`None` when it names none), read, with the item's initial state
+/// applied and its place in the item tree noted. The first `${SHARE}` guess is noted once.
+fn read_body_item(
+    doc: &Doc,
+    session: &mut ImportSession,
+    item: &BodyItemNode,
+    project_dir: &Path,
+    settings: &ProjectSettings,
+    share_noted: &mut bool,
+) -> SourceResult<Option<(project_state::ItemState, Imported)>> {
+    let Some(data) = item.item.get("data") else {
+        return Ok(None);
+    };
+    let Some(file) = first(data, &["file", "modelFile"]) else {
+        return Ok(None);
+    };
+    let (path, share_note) = resolve(doc, file, project_dir, settings)?;
+    if let Some(note) = share_note
+        && !*share_noted
+    {
+        session.defaulted("", Some(doc.span(file)), note);
+        *share_noted = true;
+    }
+    let body_source = Source::from_path(&path).map_err(|e| {
+        doc.error(
+            "body_file",
+            file,
+            format!("cannot read the body file {}: {e}", path.display()),
+        )
+    })?;
+    let mut imported = super::read_body(&body_source)?;
+    imported.report.pin_file();
+    let state = project_state::read(doc, data)?;
+    let item_path = path::item("groups", &item.name);
+    project_state::apply(&state, &mut imported.model, session, &item_path, doc, item.item);
+    note_placement(doc, session, item, data, &item_path);
+    Ok(Some((state, imported)))
+}
+/// Notes a body item Choreonoid does not simulate (outside a WorldItem) and one attached to the
+/// body item above it.
+fn note_placement(doc: &Doc, session: &mut ImportSession, item: &BodyItemNode, data: &Node, item_path: &str) {
+    if !item.in_world {
+        session.finding(
+            "outside_world",
+            Severity::Info,
+            Category::Note,
+            item_path,
+            Some(doc.span(item.item)),
+            format!(
+                "body item {:?} is not under a WorldItem: Choreonoid does not simulate it; read as part of the model",
+                item.name
+            ),
+        );
+    }
+    if item.under_body && attached(data) {
+        session.finding(
+            "attachment_lost",
+            Severity::Warning,
+            Category::Dropped,
+            item_path,
+            Some(doc.span(item.item)),
+            format!(
+                "body item {:?} is attached to the body item above it; the IR has no attachment between models: read as a separate body",
+                item.name
+            ),
+        );
+    }
+}
+
+/// Reports the project's items that are not part of the model, and the numbers read leniently.
+fn note_unread(doc: &Doc, found: &Found, session: &mut ImportSession) {
     for class in dedup(&found.other_classes) {
         session.finding(
             "project_item_ignored",
@@ -196,6 +216,17 @@ pub(crate) fn read(source: &Source, root: Node, settings: &ProjectSettings) -> S
             message,
         );
     }
+}
+
+/// One model of the body items read: a single body as it is (with its own source map), several
+/// merged with a group per item; the body files' findings follow the project's.
+fn combine(
+    source: &Source,
+    parts: Vec<(&BodyItemNode, project_state::ItemState, Imported)>,
+    simulation: Simulation,
+    mut session: ImportSession,
+    doc: &Doc,
+) -> Imported {
     let single = parts.len() == 1;
     let project_name = source
         .path
@@ -220,7 +251,7 @@ pub(crate) fn read(source: &Source, root: Node, settings: &ProjectSettings) -> S
                 imported.model,
                 &item.name,
                 &mut session,
-                &doc,
+                doc,
                 item.item,
             );
         }
@@ -240,7 +271,7 @@ pub(crate) fn read(source: &Source, root: Node, settings: &ProjectSettings) -> S
         out.source_map = map;
         out.source_map_file = file;
     }
-    Ok(out)
+    out
 }
 
 fn dedup(list: &[String]) -> Vec<&str> {

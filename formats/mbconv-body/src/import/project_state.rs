@@ -13,6 +13,7 @@ use crate::raw::Node;
 use crate::spec;
 use crate::spec::joint_order::joint_slots;
 use mbconv_ir::format::kit::{ImportSession, SourceResult};
+use mbconv_ir::report::SourceSpan;
 use mbconv_ir::{Category, JointKind, Model, Pose, Severity};
 use nalgebra::{Matrix3, Rotation3, UnitQuaternion, Vector3};
 
@@ -165,6 +166,19 @@ pub(crate) fn apply(
             "the body item states no initial root position: Choreonoid starts the simulation with the root at the origin",
         );
     }
+    fix_root(state, model, root_joint, session, item_path, &span);
+    set_joint_values(state, model, session, item_path, &span);
+}
+
+/// Fixes the root to the world or frees it as `fix_root` / `staticModel` say.
+fn fix_root(
+    state: &ItemState,
+    model: &mut Model,
+    root_joint: usize,
+    session: &mut ImportSession,
+    item_path: &str,
+    span: &Option<SourceSpan>,
+) {
     let all_fixed = model.joints.iter().all(|j| matches!(j.kind, JointKind::Fixed));
     let joint = &mut model.joints[root_joint];
     let was_fixed = matches!(joint.kind, JointKind::Fixed);
@@ -192,6 +206,16 @@ pub(crate) fn apply(
             },
         );
     }
+}
+
+/// Sets the initial joint values the state gives, in Choreonoid's joint order.
+fn set_joint_values(
+    state: &ItemState,
+    model: &mut Model,
+    session: &mut ImportSession,
+    item_path: &str,
+    span: &Option<SourceSpan>,
+) {
     let slots = joint_slots(model);
     if !state.joints.is_empty() && state.joints.len() != slots.len() {
         session.finding(
