@@ -307,6 +307,7 @@ fn visualization(ctx: &mut Ctx, node: &Node, b: &mut Body, ip: &str) -> Result<(
     Ok(())
 }
 
+/// One shape of a body's `visualization` or `collision` list (by `role`).
 fn shape(
     ctx: &mut Ctx,
     node: &Node,
@@ -329,95 +330,150 @@ fn shape(
         }
         None => {}
     }
-    let mut read_orientation =
-        |ctx: &mut Ctx, f: &mut Fields, required: bool| -> Result<(), Box<SourceError>> {
-            match f.get("orientation") {
-                Some(n) => {
-                    let (q, raw) = ctx.orientation(n, "shape orientation", &sp)?;
-                    convert::keep_orientation(&mut extras, "orientation", &raw, &q, ctx.degrees);
-                    pose.rotation = q;
-                    Ok(())
-                }
-                None if required => Err(ctx.error(
-                    f.node(),
-                    "missing required key `orientation` in a BOX shape (Chrono's parser requires it)",
-                )),
-                None => Ok(()),
-            }
-        };
+    let mut frame = ShapeFrame {
+        sp: &sp,
+        extras: &mut extras,
+        pose: &mut pose,
+    };
     let geometry = match ty.as_str() {
         "SPHERE" => Geometry::Sphere {
             radius: ctx.number(f.req(ctx, "radius")?, "sphere radius")?,
         },
         "BOX" => {
-            read_orientation(ctx, &mut f, true)?;
+            frame.orientation(ctx, &mut f, true)?;
             Geometry::Box {
                 size: ctx.fixed::<3>(f.req(ctx, "dimensions")?, "box dimensions")?,
             }
         }
-        "CYLINDER" => {
-            let axis_node = f.req(ctx, "axis")?;
-            let axis = ctx.vec3(axis_node, "cylinder axis")?;
-            let q = conv::motor_frame_from_axis(&axis)
-                .ok_or_else(|| ctx.error(axis_node, "the cylinder axis is zero"))?;
-            aids::keep(
-                &mut extras,
-                FORMAT,
-                "axis",
-                &convert::v3(&axis),
-                &convert::v3(&(q * Vector3::z())),
-            );
-            pose.rotation = q;
-            Geometry::Cylinder {
-                radius: ctx.number(f.req(ctx, "radius")?, "cylinder radius")?,
-                length: ctx.number(f.req(ctx, "length")?, "cylinder length")?,
-            }
-        }
-        "MESH" | "HULL" => {
-            read_orientation(ctx, &mut f, false)?;
-            let uri = ctx.string(f.req(ctx, "filename")?, "filename")?;
-            let mut mesh = MeshRef::new(uri.clone());
-            mesh.resolved_path = ctx.resolve(&uri);
-            if let Some(s) = f.get("scale") {
-                let s = ctx.number(s, "mesh scale")?;
-                mesh.scale = [s; 3];
-            }
-            if ty == "MESH" {
-                Geometry::Mesh(mesh)
-            } else {
-                if !collision {
-                    ctx.finding(
-                        "chrono.visual_hull",
-                        Severity::Warning,
-                        Category::Ignored,
-                        &sp,
-                        Some(node),
-                        "Chrono's parser ignores HULL shapes in visualization lists; kept as a visual convex hull".into(),
-                    );
-                }
-                Geometry::ConvexHull(mesh)
-            }
-        }
-        other => {
-            if ctx.lenient {
-                ctx.finding(
-                    "chrono.unknown_shape",
-                    Severity::Warning,
-                    Category::Dropped,
-                    &sp,
-                    Some(ty_node),
-                    format!("unknown shape type {other:?} skipped, as Chrono does"),
-                );
-                return Ok(None);
-            }
-            return Err(ctx.error(
-                ty_node,
-                format!("unknown shape type {other:?}; expected SPHERE, BOX, CYLINDER, MESH or HULL (Chrono would skip it; read with lenient=true to do the same)"),
-            ));
-        }
+        "CYLINDER" => cylinder(ctx, &mut f, &mut frame)?,
+        "MESH" | "HULL" => mesh_or_hull(ctx, &mut f, node, &ty, collision, &mut frame)?,
+        other => return unknown_shape(ctx, ty_node, other, &sp),
     };
     let mut shape = Shape::new(role, geometry);
     shape.pose = pose;
+    surface(ctx, &mut f, b, &ty, collision, &mut shape)?;
+    f.finish_into(ctx, &mut extras, "", &sp);
+    shape.extras = extras;
+    ctx.record(&sp, node);
+    Ok(Some(shape))
+}
+
+/// What a shape's geometry keys set besides the geometry: its pose and the extras keeping
+/// written orientations and axes, for the shape at IR path `sp`.
+struct ShapeFrame<'a> {
+    sp: &'a str,
+    extras: &'a mut mbconv_ir::Extras,
+    pose: &'a mut Pose,
+}
+
+impl ShapeFrame<'_> {
+    /// `orientation` (Chrono's parser requires it on a BOX: `required`).
+    fn orientation(&mut self, ctx: &mut Ctx, f: &mut Fields, required: bool) -> Result<(), Box<SourceError>> {
+        match f.get("orientation") {
+            Some(n) => {
+                let (q, raw) = ctx.orientation(n, "shape orientation", self.sp)?;
+                convert::keep_orientation(self.extras, "orientation", &raw, &q, ctx.degrees);
+                self.pose.rotation = q;
+                Ok(())
+            }
+            None if required => Err(ctx.error(
+                f.node(),
+                "missing required key `orientation` in a BOX shape (Chrono's parser requires it)",
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A CYLINDER: `radius`, `length` and an `axis` that turns the shape's Z axis.
+fn cylinder(ctx: &mut Ctx, f: &mut Fields, frame: &mut ShapeFrame) -> Result<Geometry, Box<SourceError>> {
+    let axis_node = f.req(ctx, "axis")?;
+    let axis = ctx.vec3(axis_node, "cylinder axis")?;
+    let q = conv::motor_frame_from_axis(&axis)
+        .ok_or_else(|| ctx.error(axis_node, "the cylinder axis is zero"))?;
+    aids::keep(
+        frame.extras,
+        FORMAT,
+        "axis",
+        &convert::v3(&axis),
+        &convert::v3(&(q * Vector3::z())),
+    );
+    frame.pose.rotation = q;
+    Ok(Geometry::Cylinder {
+        radius: ctx.number(f.req(ctx, "radius")?, "cylinder radius")?,
+        length: ctx.number(f.req(ctx, "length")?, "cylinder length")?,
+    })
+}
+
+/// A MESH or HULL (`ty`): a mesh file with an optional uniform `scale`. A HULL in a
+/// visualization list, which Chrono's parser ignores, is kept and noted.
+fn mesh_or_hull(
+    ctx: &mut Ctx,
+    f: &mut Fields,
+    node: &Node,
+    ty: &str,
+    collision: bool,
+    frame: &mut ShapeFrame,
+) -> Result<Geometry, Box<SourceError>> {
+    frame.orientation(ctx, f, false)?;
+    let uri = ctx.string(f.req(ctx, "filename")?, "filename")?;
+    let mut mesh = MeshRef::new(uri.clone());
+    mesh.resolved_path = ctx.resolve(&uri);
+    if let Some(s) = f.get("scale") {
+        let s = ctx.number(s, "mesh scale")?;
+        mesh.scale = [s; 3];
+    }
+    if ty == "MESH" {
+        return Ok(Geometry::Mesh(mesh));
+    }
+    if !collision {
+        ctx.finding(
+            "chrono.visual_hull",
+            Severity::Warning,
+            Category::Ignored,
+            frame.sp,
+            Some(node),
+            "Chrono's parser ignores HULL shapes in visualization lists; kept as a visual convex hull".into(),
+        );
+    }
+    Ok(Geometry::ConvexHull(mesh))
+}
+
+/// An unknown shape type: skipped and noted when reading leniently (as Chrono does), an error
+/// otherwise.
+fn unknown_shape(
+    ctx: &mut Ctx,
+    ty_node: &Node,
+    other: &str,
+    sp: &str,
+) -> Result<Option<Shape>, Box<SourceError>> {
+    if ctx.lenient {
+        ctx.finding(
+            "chrono.unknown_shape",
+            Severity::Warning,
+            Category::Dropped,
+            sp,
+            Some(ty_node),
+            format!("unknown shape type {other:?} skipped, as Chrono does"),
+        );
+        return Ok(None);
+    }
+    Err(ctx.error(
+        ty_node,
+        format!("unknown shape type {other:?}; expected SPHERE, BOX, CYLINDER, MESH or HULL (Chrono would skip it; read with lenient=true to do the same)"),
+    ))
+}
+
+/// A collision shape's contact `material` (one of the body's) and a MESH's `contact_radius`;
+/// a visual shape's `color`.
+fn surface(
+    ctx: &mut Ctx,
+    f: &mut Fields,
+    b: &Body,
+    ty: &str,
+    collision: bool,
+    shape: &mut Shape,
+) -> Result<(), Box<SourceError>> {
     if collision {
         let mat_node = f.req(ctx, "material")?;
         let mat = ctx.string(mat_node, "shape material")?;
@@ -440,8 +496,5 @@ fn shape(
             ..Appearance::default()
         });
     }
-    f.finish_into(ctx, &mut extras, "", &sp);
-    shape.extras = extras;
-    ctx.record(&sp, node);
-    Ok(Some(shape))
+    Ok(())
 }

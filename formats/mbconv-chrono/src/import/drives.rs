@@ -1,6 +1,6 @@
 //! Motors and body loads (and load controllers).
 
-use super::fields::Ctx;
+use super::fields::{Ctx, Fields};
 use super::function::function;
 use super::links::{axis_frames, body_pose, named};
 use crate::raw::Node;
@@ -11,7 +11,7 @@ use mbconv_ir::format::kit::aids;
 use mbconv_ir::{
     BodyLoad, BodyRef, Extras, LoadType, Model, Motor, MotorActuation, MotorGuide, MotorTarget, MotorType,
 };
-use nalgebra::Vector3;
+use nalgebra::{UnitQuaternion, Vector3};
 use std::collections::HashSet;
 
 pub(super) fn motors(ctx: &mut Ctx, model: &mut Model, list: &Node) -> Result<(), Box<SourceError>> {
@@ -134,56 +134,16 @@ pub(super) fn loads(
                 true
             }
         };
-        let mut vector = Vector3::zeros();
-        if !controllers {
-            let written = match f.get("load") {
-                Some(n) => ctx.vec3(n, "load")?,
-                None => {
-                    ctx.defaulted(&ip, Some(node), "load defaults to [0, 0, 0] (Chrono's parser)");
-                    Vector3::zeros()
-                }
-            };
-            vector = if vector_in_body_frame {
-                r_com * written
-            } else {
-                written
-            };
-            let fresh = if vector_in_body_frame {
-                r_com.inverse() * vector
-            } else {
-                vector
-            };
-            aids::keep(
-                &mut extras,
-                FORMAT,
-                "load",
-                &convert::v3(&written),
-                &convert::v3(&fresh),
-            );
-        }
-        let (mut point, mut point_in_body_frame) = (Vector3::zeros(), false);
-        if load_type == LoadType::Force {
-            let pn = f.req(ctx, "point")?;
-            let written = ctx.vec3(pn, "point")?;
-            point_in_body_frame = ctx.boolean(f.req(ctx, "local_point")?, "local_point")?;
-            point = if point_in_body_frame {
-                com + r_com * written
-            } else {
-                written
-            };
-            let fresh = if point_in_body_frame {
-                r_com.inverse() * (point - com)
-            } else {
-                point
-            };
-            aids::keep(
-                &mut extras,
-                FORMAT,
-                "point",
-                &convert::v3(&written),
-                &convert::v3(&fresh),
-            );
-        }
+        let vector = if controllers {
+            Vector3::zeros()
+        } else {
+            load_vector(ctx, &mut f, node, &ip, r_com, vector_in_body_frame, &mut extras)?
+        };
+        let (point, point_in_body_frame) = if load_type == LoadType::Force {
+            load_point(ctx, &mut f, com, r_com, &mut extras)?
+        } else {
+            (Vector3::zeros(), false)
+        };
         let modulation = match f.get("modulation_function") {
             Some(n) => Some(function(ctx, n, &mut extras, "modulation_function.", &ip)?),
             None => None,
@@ -203,4 +163,66 @@ pub(super) fn loads(
         });
     }
     Ok(())
+}
+
+/// A load's `load` vector (zero by default), turned from the body's inertia frame when it is
+/// given there (`in_body`); the written value is kept in the extras.
+fn load_vector(
+    ctx: &mut Ctx,
+    f: &mut Fields,
+    node: &Node,
+    ip: &str,
+    r_com: UnitQuaternion<f64>,
+    in_body: bool,
+    extras: &mut Extras,
+) -> Result<Vector3<f64>, Box<SourceError>> {
+    let written = match f.get("load") {
+        Some(n) => ctx.vec3(n, "load")?,
+        None => {
+            ctx.defaulted(ip, Some(node), "load defaults to [0, 0, 0] (Chrono's parser)");
+            Vector3::zeros()
+        }
+    };
+    let vector = if in_body { r_com * written } else { written };
+    let fresh = if in_body { r_com.inverse() * vector } else { vector };
+    aids::keep(
+        extras,
+        FORMAT,
+        "load",
+        &convert::v3(&written),
+        &convert::v3(&fresh),
+    );
+    Ok(vector)
+}
+
+/// A force's `point` and whether it was given in the body's inertia frame (`local_point`), in
+/// the body frame; the written value is kept in the extras.
+fn load_point(
+    ctx: &mut Ctx,
+    f: &mut Fields,
+    com: Vector3<f64>,
+    r_com: UnitQuaternion<f64>,
+    extras: &mut Extras,
+) -> Result<(Vector3<f64>, bool), Box<SourceError>> {
+    let pn = f.req(ctx, "point")?;
+    let written = ctx.vec3(pn, "point")?;
+    let point_in_body_frame = ctx.boolean(f.req(ctx, "local_point")?, "local_point")?;
+    let point = if point_in_body_frame {
+        com + r_com * written
+    } else {
+        written
+    };
+    let fresh = if point_in_body_frame {
+        r_com.inverse() * (point - com)
+    } else {
+        point
+    };
+    aids::keep(
+        extras,
+        FORMAT,
+        "point",
+        &convert::v3(&written),
+        &convert::v3(&fresh),
+    );
+    Ok((point, point_in_body_frame))
 }

@@ -87,28 +87,7 @@ pub(super) fn joints(ctx: &mut Ctx, model: &mut Model, list: &Node) -> Result<()
     let mut seen = HashSet::new();
     for node in list.items() {
         let (mut f, name, ip) = named(ctx, node, "a joint", "joints", &mut seen)?;
-        let ty_node = f.req(ctx, "type")?;
-        let upper = ctx.upper(ty_node, "joint type")?;
-        let ty = match JointType::parse(&upper) {
-            Some(t) => t,
-            None if ctx.lenient => {
-                ctx.finding(
-                    "chrono.unknown_joint_type",
-                    Severity::Warning,
-                    Category::Approximated,
-                    &ip,
-                    Some(ty_node),
-                    format!("unknown joint type {upper:?} read as LOCK, as Chrono does"),
-                );
-                JointType::Lock
-            }
-            None => {
-                return Err(ctx.error(
-                    ty_node,
-                    format!("unknown joint type {upper:?}; expected LOCK, REVOLUTE, SPHERICAL, PRISMATIC, UNIVERSAL, POINT_LINE or POINT_PLANE (Chrono would silently use LOCK; read with lenient=true to do the same)"),
-                ));
-            }
-        };
+        let ty = joint_type(ctx, &mut f, &ip)?;
         let (b1, p1) = body_pose(ctx, model, &mut f, "body1")?;
         let (b2, p2) = body_pose(ctx, model, &mut f, "body2")?;
         let location = ctx.vec3(f.req(ctx, "location")?, "joint location")?;
@@ -175,33 +154,70 @@ pub(super) fn joints(ctx: &mut Ctx, model: &mut Model, list: &Node) -> Result<()
             );
         }
         if let Some(bn) = f.get("bushing_data") {
-            if matches!(
-                ty,
-                JointType::Prismatic | JointType::PointLine | JointType::PointPlane
-            ) {
-                return Err(ctx.error(
-                    bn,
-                    format!("bushing_data on a {} joint: Chrono allows bushings only on LOCK, REVOLUTE, SPHERICAL and UNIVERSAL joints", ty.name()),
-                ));
-            }
-            let mut fb = Fields::new(ctx, bn, "bushing_data")?;
-            let constrained = constants(ctx, &mut fb)?;
-            let free = match fb.get("DOF") {
-                Some(d) => {
-                    let mut fd = Fields::new(ctx, d, "DOF")?;
-                    let c = constants(ctx, &mut fd)?;
-                    fd.finish_into(ctx, &mut joint.extras, "bushing_data.DOF.", &ip);
-                    Some(c)
-                }
-                None => None,
-            };
-            fb.finish_into(ctx, &mut joint.extras, "bushing_data.", &ip);
-            joint.bushing = Some(JointBushing { constrained, free });
+            joint.bushing = Some(bushing(ctx, bn, ty, &mut joint.extras, &ip)?);
         }
         f.finish_into(ctx, &mut joint.extras, "", &ip);
         model.joints.push(joint);
     }
     Ok(())
+}
+
+/// A joint's `type`; an unknown type is read as LOCK (noted) when reading leniently, as Chrono
+/// does, and an error otherwise.
+fn joint_type(ctx: &mut Ctx, f: &mut Fields, ip: &str) -> Result<JointType, Box<SourceError>> {
+    let ty_node = f.req(ctx, "type")?;
+    let upper = ctx.upper(ty_node, "joint type")?;
+    match JointType::parse(&upper) {
+        Some(t) => Ok(t),
+        None if ctx.lenient => {
+            ctx.finding(
+                "chrono.unknown_joint_type",
+                Severity::Warning,
+                Category::Approximated,
+                ip,
+                Some(ty_node),
+                format!("unknown joint type {upper:?} read as LOCK, as Chrono does"),
+            );
+            Ok(JointType::Lock)
+        }
+        None => Err(ctx.error(
+            ty_node,
+            format!("unknown joint type {upper:?}; expected LOCK, REVOLUTE, SPHERICAL, PRISMATIC, UNIVERSAL, POINT_LINE or POINT_PLANE (Chrono would silently use LOCK; read with lenient=true to do the same)"),
+        )),
+    }
+}
+
+/// A joint's `bushing_data` (node `bn`): the constrained directions' constants and, under
+/// `DOF`, the free ones'; not allowed on a PRISMATIC, POINT_LINE or POINT_PLANE joint.
+fn bushing(
+    ctx: &mut Ctx,
+    bn: &Node,
+    ty: JointType,
+    extras: &mut Extras,
+    ip: &str,
+) -> Result<JointBushing, Box<SourceError>> {
+    if matches!(
+        ty,
+        JointType::Prismatic | JointType::PointLine | JointType::PointPlane
+    ) {
+        return Err(ctx.error(
+            bn,
+            format!("bushing_data on a {} joint: Chrono allows bushings only on LOCK, REVOLUTE, SPHERICAL and UNIVERSAL joints", ty.name()),
+        ));
+    }
+    let mut fb = Fields::new(ctx, bn, "bushing_data")?;
+    let constrained = constants(ctx, &mut fb)?;
+    let free = match fb.get("DOF") {
+        Some(d) => {
+            let mut fd = Fields::new(ctx, d, "DOF")?;
+            let c = constants(ctx, &mut fd)?;
+            fd.finish_into(ctx, extras, "bushing_data.DOF.", ip);
+            Some(c)
+        }
+        None => None,
+    };
+    fb.finish_into(ctx, extras, "bushing_data.", ip);
+    Ok(JointBushing { constrained, free })
 }
 
 fn constants(ctx: &Ctx, f: &mut Fields) -> Result<BushingConstants, Box<SourceError>> {

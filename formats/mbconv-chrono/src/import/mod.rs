@@ -112,6 +112,41 @@ fn import(source: &Source, root: &Node, options: &ImportOptions) -> Result<Impor
     let mut model = Model::new("model");
     let mut top = Fields::new(&ctx, root, "the file")?;
     let model_node = top.req(&ctx, "model")?;
+    read_version(&mut ctx, &mut top, root, &mut model);
+    top.finish_into(&mut ctx, &mut model.extras, "file.", "");
+
+    let mut m = Fields::new(&ctx, model_node, "model")?;
+    read_settings(&mut ctx, &mut m, model_node, &mut model)?;
+    let Some(bodies) = m.get("bodies") else {
+        return Err(no_bodies(source, model_node));
+    };
+    body::bodies(&mut ctx, &mut model, bodies)?;
+    let mut lists: Vec<(&str, &Node)> = Vec::new();
+    for key in ITEM_LISTS {
+        if let Some(n) = m.get(key) {
+            lists.push((key, n));
+        }
+    }
+    for (key, node) in lists {
+        ctx.expect_list(node, key)?;
+        match key {
+            "joints" => links::joints(&mut ctx, &mut model, node)?,
+            "constraints" => links::constraints(&mut ctx, &mut model, node)?,
+            "tsdas" => forces::tsdas(&mut ctx, &mut model, node)?,
+            "rsdas" => forces::rsdas(&mut ctx, &mut model, node)?,
+            "motors" => drives::motors(&mut ctx, &mut model, node)?,
+            "body_loads" => drives::loads(&mut ctx, &mut model, node, false)?,
+            _ => drives::loads(&mut ctx, &mut model, node, true)?,
+        }
+    }
+    m.mark("FEA");
+    m.finish_into(&mut ctx, &mut model.extras, "", "");
+    check_unique_force_names(&ctx, &model)?;
+    Ok(ctx.session.finish(model))
+}
+
+/// `chrono-version`: kept in the extras; a version other than 10.0, or none, is noted.
+fn read_version(ctx: &mut Ctx, top: &mut Fields, root: &Node, model: &mut Model) {
     match top.get("chrono-version") {
         Some(v) => {
             let text = v.scalar().unwrap_or_default().to_owned();
@@ -144,9 +179,16 @@ fn import(source: &Source, root: &Node, options: &ImportOptions) -> Result<Impor
             "no chrono-version; Chrono only accepts a file that states 10.0".to_owned(),
         ),
     }
-    top.finish_into(&mut ctx, &mut model.extras, "file.", "");
+}
 
-    let mut m = Fields::new(&ctx, model_node, "model")?;
+/// The `model` mapping's settings: `name`, `angle_degrees` (which sets the context's angle
+/// unit), `data_path` and an `FEA` section (kept verbatim and noted).
+fn read_settings(
+    ctx: &mut Ctx,
+    m: &mut Fields,
+    model_node: &Node,
+    model: &mut Model,
+) -> Result<(), Box<SourceError>> {
     match m.get("name") {
         Some(n) => model.name = ctx.string(n, "model name")?,
         None => ctx.defaulted(
@@ -188,51 +230,32 @@ fn import(source: &Source, root: &Node, options: &ImportOptions) -> Result<Impor
         );
         model.extras.insert("chrono.FEA", fea.to_value());
     }
-    let Some(bodies) = m.get("bodies") else {
-        let fea: Vec<&crate::raw::Key> = model_node
-            .entries()
-            .iter()
-            .map(|(k, _)| k)
-            .filter(|k| k.name.starts_with("FEA"))
-            .collect();
-        let span = match fea.first() {
-            Some(k) => source.span(k.offset, k.length),
-            None => model_node.span(source),
-        };
-        let fea: Vec<&str> = fea.iter().map(|k| k.name.as_str()).collect();
-        let message = if fea.is_empty() {
-            "missing required key `bodies` in model".to_owned()
-        } else {
-            format!(
-                "unsupported model: it has no `bodies`, only finite-element data ({}); mbconv converts rigid multibody models",
-                fea.join(", ")
-            )
-        };
-        return Err(Box::new(source.error("chrono.missing_key", Some(span), message)));
+    Ok(())
+}
+
+/// The error for a model without `bodies`, pointing at its finite-element keys when it has
+/// only those.
+fn no_bodies(source: &Source, model_node: &Node) -> Box<SourceError> {
+    let fea: Vec<&crate::raw::Key> = model_node
+        .entries()
+        .iter()
+        .map(|(k, _)| k)
+        .filter(|k| k.name.starts_with("FEA"))
+        .collect();
+    let span = match fea.first() {
+        Some(k) => source.span(k.offset, k.length),
+        None => model_node.span(source),
     };
-    body::bodies(&mut ctx, &mut model, bodies)?;
-    let mut lists: Vec<(&str, &Node)> = Vec::new();
-    for key in ITEM_LISTS {
-        if let Some(n) = m.get(key) {
-            lists.push((key, n));
-        }
-    }
-    for (key, node) in lists {
-        ctx.expect_list(node, key)?;
-        match key {
-            "joints" => links::joints(&mut ctx, &mut model, node)?,
-            "constraints" => links::constraints(&mut ctx, &mut model, node)?,
-            "tsdas" => forces::tsdas(&mut ctx, &mut model, node)?,
-            "rsdas" => forces::rsdas(&mut ctx, &mut model, node)?,
-            "motors" => drives::motors(&mut ctx, &mut model, node)?,
-            "body_loads" => drives::loads(&mut ctx, &mut model, node, false)?,
-            _ => drives::loads(&mut ctx, &mut model, node, true)?,
-        }
-    }
-    m.mark("FEA");
-    m.finish_into(&mut ctx, &mut model.extras, "", "");
-    check_unique_force_names(&ctx, &model)?;
-    Ok(ctx.session.finish(model))
+    let fea: Vec<&str> = fea.iter().map(|k| k.name.as_str()).collect();
+    let message = if fea.is_empty() {
+        "missing required key `bodies` in model".to_owned()
+    } else {
+        format!(
+            "unsupported model: it has no `bodies`, only finite-element data ({}); mbconv converts rigid multibody models",
+            fea.join(", ")
+        )
+    };
+    Box::new(source.error("chrono.missing_key", Some(span), message))
 }
 
 fn check_unique_force_names(ctx: &Ctx, model: &Model) -> Result<(), Box<SourceError>> {
