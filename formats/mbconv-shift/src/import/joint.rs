@@ -83,7 +83,6 @@ pub(crate) fn read_joint(
     let mut extras = Extras::default();
     let displacement = node.get("initial_displacement");
     let velocity = node.get("initial_velocity");
-    let units = reader.units;
     let mut parent_frame = parent.pose;
     let (kind, q0, v0) = match type_name {
         "rigid" => {
@@ -97,64 +96,14 @@ pub(crate) fn read_joint(
             (JointKind::Fixed, vec![], vec![])
         }
         "float" => {
-            let mut q0 = vec![0.0; 6];
-            if let Some(d) = displacement.filter(|d| d.number() != Some(0.0)) {
-                let offset = reader.pose(d, &ir_path, &mut Extras::default(), "displacement")?;
-                let r = rotation_vector::from_quaternion(&offset.rotation);
-                q0 = vec![
-                    offset.translation.x,
-                    offset.translation.y,
-                    offset.translation.z,
-                    r[0],
-                    r[1],
-                    r[2],
-                ];
-                keep_rows(reader, d, r, &mut extras)?;
-            }
-            let mut v0 = rates(reader, velocity, 6)?;
-            let (l, a) = (units.length / units.time, units.angle / units.time);
-            v0.iter_mut()
-                .enumerate()
-                .for_each(|(i, v)| *v *= if i < 3 { l } else { a });
+            let (q0, v0) = free_state(reader, true, displacement, velocity, &ir_path, &mut extras)?;
             (JointKind::Free, q0, v0)
         }
         "spherical" => {
-            let mut q0 = vec![0.0; 3];
-            if let Some(d) = displacement.filter(|d| d.number() != Some(0.0)) {
-                let offset = reader.pose(d, &ir_path, &mut Extras::default(), "displacement")?;
-                let r = rotation_vector::from_quaternion(&offset.rotation);
-                q0 = r.to_vec();
-                keep_rows(reader, d, r, &mut extras)?;
-            }
-            let mut v0 = rates(reader, velocity, 3)?;
-            v0.iter_mut().for_each(|v| *v *= units.angle / units.time);
+            let (q0, v0) = free_state(reader, false, displacement, velocity, &ir_path, &mut extras)?;
             (JointKind::Spherical, q0, v0)
         }
-        other => {
-            let (revolute, axis) = match (primitive_axis(other), other) {
-                (Some(found), _) => found,
-                (None, "revolute") => (true, read_axis(reader, node)?),
-                (None, "prismatic") => (false, read_axis(reader, node)?),
-                _ => {
-                    let err = reader.error(type_node, "joint_type", format!("unknown joint type {other:?}"));
-                    return Err(Box::new(err.with_help(
-                        "Shift joints are Rx, Ry, Rz, Tx, Ty, Tz, revolute, prismatic, spherical, rigid and float",
-                    )));
-                }
-            };
-            let scale = units.coordinate(revolute);
-            let q = match displacement {
-                Some(d) => reader.number(d, "initial_displacement")? * scale,
-                None => 0.0,
-            };
-            let v = rates(reader, velocity, 1)?[0] * scale / units.time;
-            let kind = if revolute {
-                JointKind::Revolute { axis }
-            } else {
-                JointKind::Prismatic { axis }
-            };
-            (kind, vec![q], vec![v])
-        }
+        other => one_dof(reader, node, type_node, other, displacement, velocity)?,
     };
     let mut joint = Joint::new(name.clone(), kind, parent.body, child.body);
     joint.parent_frame = parent_frame;
@@ -170,6 +119,80 @@ pub(crate) fn read_joint(
     joint.extras = extras;
     let restraints = joint_restraints(reader, node, &joint)?;
     Ok((joint, restraints))
+}
+
+/// A float (`with_translation`: translation, then rotation vector) or spherical (rotation
+/// vector) joint's initial position and rates.
+fn free_state(
+    reader: &mut Reader,
+    with_translation: bool,
+    displacement: Option<&Node>,
+    velocity: Option<&Node>,
+    ir_path: &str,
+    extras: &mut Extras,
+) -> SourceResult<(Vec<f64>, Vec<f64>)> {
+    let units = reader.units;
+    let n = if with_translation { 6 } else { 3 };
+    let mut q0 = vec![0.0; n];
+    if let Some(d) = displacement.filter(|d| d.number() != Some(0.0)) {
+        let offset = reader.pose(d, ir_path, &mut Extras::default(), "displacement")?;
+        let r = rotation_vector::from_quaternion(&offset.rotation);
+        q0 = if with_translation {
+            vec![
+                offset.translation.x,
+                offset.translation.y,
+                offset.translation.z,
+                r[0],
+                r[1],
+                r[2],
+            ]
+        } else {
+            r.to_vec()
+        };
+        keep_rows(reader, d, r, extras)?;
+    }
+    let mut v0 = rates(reader, velocity, n)?;
+    let (l, a) = (units.length / units.time, units.angle / units.time);
+    v0.iter_mut()
+        .enumerate()
+        .for_each(|(i, v)| *v *= if with_translation && i < 3 { l } else { a });
+    Ok((q0, v0))
+}
+
+/// A joint of one coordinate (`Rx` ... `Tz`, `revolute`, `prismatic` with an `axis`; `other` is
+/// its type): its kind, initial position and rate. An unknown type is an error.
+fn one_dof(
+    reader: &Reader,
+    node: &Node,
+    type_node: &Node,
+    other: &str,
+    displacement: Option<&Node>,
+    velocity: Option<&Node>,
+) -> SourceResult<(JointKind, Vec<f64>, Vec<f64>)> {
+    let units = reader.units;
+    let (revolute, axis) = match (primitive_axis(other), other) {
+        (Some(found), _) => found,
+        (None, "revolute") => (true, read_axis(reader, node)?),
+        (None, "prismatic") => (false, read_axis(reader, node)?),
+        _ => {
+            let err = reader.error(type_node, "joint_type", format!("unknown joint type {other:?}"));
+            return Err(Box::new(err.with_help(
+                "Shift joints are Rx, Ry, Rz, Tx, Ty, Tz, revolute, prismatic, spherical, rigid and float",
+            )));
+        }
+    };
+    let scale = units.coordinate(revolute);
+    let q = match displacement {
+        Some(d) => reader.number(d, "initial_displacement")? * scale,
+        None => 0.0,
+    };
+    let v = rates(reader, velocity, 1)?[0] * scale / units.time;
+    let kind = if revolute {
+        JointKind::Revolute { axis }
+    } else {
+        JointKind::Prismatic { axis }
+    };
+    Ok((kind, vec![q], vec![v]))
 }
 
 /// The rows of a displacement's `R` as written, kept when the writer would not give them back

@@ -70,77 +70,8 @@ pub(crate) fn read_restraint(
         }
     };
     let (target, angular) = match (node.get("joint"), node.get("body_frame_pair")) {
-        (Some(j), None) => {
-            let reference = reader.string(j, "joint")?;
-            let index = resolve_joint(names, assembly, reference)
-                .ok_or_else(|| reader.error(j, "unknown_joint", format!("no joint {reference:?}")))?;
-            let joint = &names.all_joints[index];
-            if joint.kind.nv() != 1 {
-                return Err(reader.error(
-                    j,
-                    "restraint",
-                    format!(
-                        "joint {reference:?} has {} degrees of freedom; a restraint needs one",
-                        joint.kind.nv()
-                    ),
-                ));
-            }
-            (
-                RestraintTarget::Joint {
-                    joint: joint.name.clone(),
-                    dof: 0,
-                },
-                joint.kind.is_angular(0),
-            )
-        }
-        (None, Some(pair)) => {
-            let items = reader.array(pair, "body_frame_pair")?;
-            if items.len() != 2 {
-                return Err(reader.expected(pair, "body_frame_pair", "two [body, frame] pairs"));
-            }
-            let first = read_end(
-                reader,
-                names.layout,
-                assembly,
-                &items[0],
-                names.bodies,
-                names.world_frames,
-            )?;
-            let second = read_end(
-                reader,
-                names.layout,
-                assembly,
-                &items[1],
-                names.bodies,
-                names.world_frames,
-            )?;
-            let distance = match node.get("distance_type") {
-                None => DistanceType::Euclidean,
-                Some(d) => match reader.string(d, "distance_type")? {
-                    "Tx" => DistanceType::X,
-                    "Ty" => DistanceType::Y,
-                    "Tz" => DistanceType::Z,
-                    "euclidean" | "Euclidean" => DistanceType::Euclidean,
-                    other => {
-                        return Err(reader.error(
-                            d,
-                            "distance_type",
-                            format!("unknown distance_type {other:?}; expected Tx, Ty, Tz or euclidean"),
-                        ));
-                    }
-                },
-            };
-            (
-                RestraintTarget::FramePair {
-                    body1: first.body,
-                    frame1: first.frame,
-                    body2: second.body,
-                    frame2: second.frame,
-                    distance,
-                },
-                false,
-            )
-        }
+        (Some(j), None) => joint_target(reader, names, assembly, j)?,
+        (None, Some(pair)) => frame_pair_target(reader, names, assembly, node, pair)?,
         _ => {
             return Err(reader.error(
                 node,
@@ -149,6 +80,118 @@ pub(crate) fn read_restraint(
             ));
         }
     };
+    let function = polynomial(reader, node, restraint_type, angular)?;
+    let mut extras = Extras::default();
+    reader.keep_unknown(node, RESTRAINT_KEYS, &mut extras);
+    Ok(ForceElement {
+        name,
+        kind: ForceKind::Restraint(Restraint {
+            restraint_type,
+            target,
+            function,
+        }),
+        extras,
+    })
+}
+
+/// A restraint on the one-coordinate joint `j` names, and whether that coordinate is an angle.
+fn joint_target(
+    reader: &Reader,
+    names: &Names,
+    assembly: usize,
+    j: &Node,
+) -> SourceResult<(RestraintTarget, bool)> {
+    let reference = reader.string(j, "joint")?;
+    let index = resolve_joint(names, assembly, reference)
+        .ok_or_else(|| reader.error(j, "unknown_joint", format!("no joint {reference:?}")))?;
+    let joint = &names.all_joints[index];
+    if joint.kind.nv() != 1 {
+        return Err(reader.error(
+            j,
+            "restraint",
+            format!(
+                "joint {reference:?} has {} degrees of freedom; a restraint needs one",
+                joint.kind.nv()
+            ),
+        ));
+    }
+    Ok((
+        RestraintTarget::Joint {
+            joint: joint.name.clone(),
+            dof: 0,
+        },
+        joint.kind.is_angular(0),
+    ))
+}
+
+/// A restraint on the distance between the two frames `body_frame_pair` names (`pair`).
+fn frame_pair_target(
+    reader: &mut Reader,
+    names: &Names,
+    assembly: usize,
+    node: &Node,
+    pair: &Node,
+) -> SourceResult<(RestraintTarget, bool)> {
+    let items = reader.array(pair, "body_frame_pair")?;
+    if items.len() != 2 {
+        return Err(reader.expected(pair, "body_frame_pair", "two [body, frame] pairs"));
+    }
+    let first = read_end(
+        reader,
+        names.layout,
+        assembly,
+        &items[0],
+        names.bodies,
+        names.world_frames,
+    )?;
+    let second = read_end(
+        reader,
+        names.layout,
+        assembly,
+        &items[1],
+        names.bodies,
+        names.world_frames,
+    )?;
+    let distance = distance_type(reader, node)?;
+    Ok((
+        RestraintTarget::FramePair {
+            body1: first.body,
+            frame1: first.frame,
+            body2: second.body,
+            frame2: second.frame,
+            distance,
+        },
+        false,
+    ))
+}
+
+/// `distance_type`: `Tx`, `Ty`, `Tz` or (the default) `euclidean`.
+fn distance_type(reader: &Reader, node: &Node) -> SourceResult<DistanceType> {
+    Ok(match node.get("distance_type") {
+        None => DistanceType::Euclidean,
+        Some(d) => match reader.string(d, "distance_type")? {
+            "Tx" => DistanceType::X,
+            "Ty" => DistanceType::Y,
+            "Tz" => DistanceType::Z,
+            "euclidean" | "Euclidean" => DistanceType::Euclidean,
+            other => {
+                return Err(reader.error(
+                    d,
+                    "distance_type",
+                    format!("unknown distance_type {other:?}; expected Tx, Ty, Tz or euclidean"),
+                ));
+            }
+        },
+    })
+}
+
+/// `knot_points` and `coefficients` (descending powers, one array per piece), in IR units.
+fn polynomial(
+    reader: &Reader,
+    node: &Node,
+    restraint_type: RestraintType,
+    angular: bool,
+) -> SourceResult<PiecewisePolynomial> {
     let knots = match node.get("knot_points") {
         Some(k) => reader.numbers(k, "knot_points")?,
         None => Vec::new(),
@@ -191,17 +234,7 @@ pub(crate) fn read_restraint(
         _ => variable_scale / reader.units.time,
     };
     let knots = knots.iter().map(|k| k * variable_scale).collect();
-    let mut extras = Extras::default();
-    reader.keep_unknown(node, RESTRAINT_KEYS, &mut extras);
-    Ok(ForceElement {
-        name,
-        kind: ForceKind::Restraint(Restraint {
-            restraint_type,
-            target,
-            function: PiecewisePolynomial { knots, pieces },
-        }),
-        extras,
-    })
+    Ok(PiecewisePolynomial { knots, pieces })
 }
 
 fn resolve_joint(names: &Names, assembly: usize, reference: &str) -> Option<usize> {

@@ -307,85 +307,8 @@ pub(super) fn dofs_as_restraints(s: &mut LowerSession) {
             continue;
         }
         let d = &dofs[0];
-        let elements = &mut s.model.force_elements;
-        let mut add = |key: &str, restraint_type: RestraintType, knots: Vec<f64>, pieces: Vec<Vec<f64>>| {
-            let mut name = format!("{}.{key}", joint.name);
-            while elements.iter().any(|e| e.name == name) {
-                name.push('_');
-            }
-            elements.push(ForceElement {
-                name,
-                kind: ForceKind::Restraint(Restraint {
-                    restraint_type,
-                    target: RestraintTarget::Joint {
-                        joint: joint.name.clone(),
-                        dof: 0,
-                    },
-                    function: PiecewisePolynomial { knots, pieces },
-                }),
-                extras: Extras::default(),
-            });
-        };
-        let spring = d.spring_stiffness != 0.0;
-        let damper = d.damping != 0.0;
-        let friction = d.friction != 0.0;
-        if spring {
-            add(
-                "stiffness",
-                RestraintType::Spring,
-                vec![],
-                vec![vec![
-                    -d.spring_stiffness * d.spring_rest_position,
-                    d.spring_stiffness,
-                ]],
-            );
-        }
-        if damper {
-            add(
-                "damping",
-                RestraintType::Damper,
-                vec![],
-                vec![vec![0.0, d.damping]],
-            );
-        }
-        if friction {
-            add(
-                "friction",
-                RestraintType::Friction,
-                vec![-FRICTION_RAMP_RATE, FRICTION_RAMP_RATE],
-                vec![
-                    vec![-d.friction],
-                    vec![0.0, d.friction / FRICTION_RAMP_RATE],
-                    vec![d.friction],
-                ],
-            );
-        }
-        if spring {
-            s.note(
-                "joint_spring_as_restraint",
-                Feature::JointSprings,
-                &at,
-                "the joint spring is written as a spring restraint on the joint",
-            );
-        }
-        if damper {
-            s.note(
-                "joint_damping_as_restraint",
-                Feature::JointDamping,
-                &at,
-                "the joint damping is written as a damper restraint on the joint",
-            );
-        }
-        if friction {
-            s.approximated(
-                "joint_friction_as_restraint",
-                Feature::JointFriction,
-                &at,
-                format!(
-                    "Coulomb friction is written as a friction restraint rising linearly from -f to +f between rates -{FRICTION_RAMP_RATE} and +{FRICTION_RAMP_RATE} (rad/s or m/s)"
-                ),
-            );
-        }
+        add_restraints(&mut s.model.force_elements, &joint.name, d);
+        note_restraints(s, &at, d);
         let rest = DofProperties {
             spring_stiffness: 0.0,
             spring_rest_position: 0.0,
@@ -395,6 +318,90 @@ pub(super) fn dofs_as_restraints(s: &mut LowerSession) {
             ..d.clone()
         };
         lose_dofs(s, &at, std::slice::from_ref(&rest), "Shift joints have no");
+    }
+}
+
+/// The spring, damper and friction restraints a joint's one degree of freedom `d` carries,
+/// each named `JOINT.KEY` (with `_` appended until the name is free).
+fn add_restraints(elements: &mut Vec<ForceElement>, joint: &str, d: &DofProperties) {
+    let mut add = |key: &str, restraint_type: RestraintType, knots: Vec<f64>, pieces: Vec<Vec<f64>>| {
+        let mut name = format!("{joint}.{key}");
+        while elements.iter().any(|e| e.name == name) {
+            name.push('_');
+        }
+        elements.push(ForceElement {
+            name,
+            kind: ForceKind::Restraint(Restraint {
+                restraint_type,
+                target: RestraintTarget::Joint {
+                    joint: joint.to_owned(),
+                    dof: 0,
+                },
+                function: PiecewisePolynomial { knots, pieces },
+            }),
+            extras: Extras::default(),
+        });
+    };
+    if d.spring_stiffness != 0.0 {
+        add(
+            "stiffness",
+            RestraintType::Spring,
+            vec![],
+            vec![vec![
+                -d.spring_stiffness * d.spring_rest_position,
+                d.spring_stiffness,
+            ]],
+        );
+    }
+    if d.damping != 0.0 {
+        add(
+            "damping",
+            RestraintType::Damper,
+            vec![],
+            vec![vec![0.0, d.damping]],
+        );
+    }
+    if d.friction != 0.0 {
+        add(
+            "friction",
+            RestraintType::Friction,
+            vec![-FRICTION_RAMP_RATE, FRICTION_RAMP_RATE],
+            vec![
+                vec![-d.friction],
+                vec![0.0, d.friction / FRICTION_RAMP_RATE],
+                vec![d.friction],
+            ],
+        );
+    }
+}
+
+/// The findings for the restraints [`add_restraints`] wrote for `d` on the joint at `at`.
+fn note_restraints(s: &mut LowerSession, at: &str, d: &DofProperties) {
+    if d.spring_stiffness != 0.0 {
+        s.note(
+            "joint_spring_as_restraint",
+            Feature::JointSprings,
+            at,
+            "the joint spring is written as a spring restraint on the joint",
+        );
+    }
+    if d.damping != 0.0 {
+        s.note(
+            "joint_damping_as_restraint",
+            Feature::JointDamping,
+            at,
+            "the joint damping is written as a damper restraint on the joint",
+        );
+    }
+    if d.friction != 0.0 {
+        s.approximated(
+            "joint_friction_as_restraint",
+            Feature::JointFriction,
+            at,
+            format!(
+                "Coulomb friction is written as a friction restraint rising linearly from -f to +f between rates -{FRICTION_RAMP_RATE} and +{FRICTION_RAMP_RATE} (rad/s or m/s)"
+            ),
+        );
     }
 }
 

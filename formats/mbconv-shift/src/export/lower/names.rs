@@ -93,6 +93,18 @@ fn assemblies_of(m: &mut Model, report: &mut Report, said: &mut Vec<Said>) {
             ));
         }
     }
+    add_loose_assembly(m, &seen_bodies, &seen_joints, said);
+    group_paths(m, report);
+}
+
+/// One assembly, first, for the bodies and joints no group lists (`seen_*`: those some group
+/// lists), named after the model.
+fn add_loose_assembly(
+    m: &mut Model,
+    seen_bodies: &HashSet<String>,
+    seen_joints: &HashSet<String>,
+    said: &mut Vec<Said>,
+) {
     let loose_bodies: Vec<String> = m
         .bodies
         .iter()
@@ -122,7 +134,11 @@ fn assemblies_of(m: &mut Model, report: &mut Report, said: &mut Vec<Said>) {
         );
         m.groups.insert(0, group);
     }
-    // Paths: a group's name is its parent's name, ':', its own (parents first).
+}
+
+/// Group names as paths: a group's name is its parent's name, ':', its own (parents first);
+/// renames are reported and followed by the children's parent names.
+fn group_paths(m: &mut Model, report: &mut Report) {
     for i in 0..m.groups.len() {
         let parent = m.groups[i].parent.clone().filter(|p| {
             m.groups
