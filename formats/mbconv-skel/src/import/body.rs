@@ -298,78 +298,12 @@ impl Importer<'_> {
                 base_depth: num("base_depth")?,
                 height: num("height")?,
             },
-            "plane" => {
-                let normal = Vector3::from(vec3("normal")?);
-                let offset = if let Some(offset) = child(kind, "offset") {
-                    raw::scalar(src, offset)?
-                } else if let Some(point) = child(kind, "point") {
-                    let p = raw::fixed::<3>(src, point)?;
-                    extras.insert(PLANE_POINT, aids::numbers_value(&p));
-                    let n = normal.norm();
-                    if n > 0.0 {
-                        (normal / n).dot(&Vector3::from(p))
-                    } else {
-                        0.0
-                    }
-                } else {
-                    self.note(
-                        "skel.plane_offset",
-                        Severity::Info,
-                        Category::Defaulted,
-                        "bodies",
-                        Some(kind),
-                        "<plane> without <offset>: offset 0, as DART assumes",
-                    );
-                    0.0
-                };
-                Geometry::Plane { normal, offset }
-            }
-            "multi_sphere" => {
-                let mut spheres = Vec::new();
-                for sphere in children(kind, "sphere") {
-                    spheres.push(SphereItem {
-                        radius: raw::scalar(src, raw::required_child(src, sphere, "radius")?)?,
-                        center: Vector3::from(raw::fixed::<3>(
-                            src,
-                            raw::required_child(src, sphere, "position")?,
-                        )?),
-                    });
-                }
-                Geometry::MultiSphere { spheres }
-            }
+            "plane" => self.plane(kind, &mut extras)?,
+            "multi_sphere" => multi_sphere(src, kind)?,
             "mesh" => {
-                let uri = raw::text(raw::required_child(src, kind, "file_name")?);
-                let mut mesh = MeshRef::new(&uri);
-                match child(kind, "scale") {
-                    Some(scale) => mesh.scale = raw::fixed::<3>(src, scale)?,
-                    None => self.note(
-                        "skel.mesh_scale",
-                        Severity::Info,
-                        Category::Defaulted,
-                        "bodies",
-                        Some(kind),
-                        "<mesh> without <scale>: scale 1 1 1",
-                    ),
-                }
-                let resolved = resolve(src, &uri);
-                if let Some(path) = &resolved {
-                    mesh.resolved_path = Some(path.display().to_string());
-                    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("obj")) {
-                        extents = std::fs::read_to_string(path)
-                            .ok()
-                            .and_then(|t| inertia::obj_extents(&t, mesh.scale));
-                    }
-                } else {
-                    self.note(
-                        "skel.mesh_missing",
-                        Severity::Warning,
-                        Category::Note,
-                        "bodies",
-                        Some(kind),
-                        format!("mesh {uri:?} not found next to the model (DART cannot load it either)"),
-                    );
-                }
-                Geometry::Mesh(mesh)
+                let (mesh, mesh_extents) = self.mesh(kind)?;
+                extents = mesh_extents;
+                mesh
             }
             other => {
                 return Err(self.error(
@@ -388,6 +322,89 @@ impl Importer<'_> {
             mesh_extents: extents,
         })
     }
+
+    /// `<plane>`: `normal` and `offset`, or a `point` on it (kept), or offset 0 (noted).
+    fn plane(&mut self, kind: Node, extras: &mut mbconv_ir::Extras) -> SourceResult<Geometry> {
+        let src = self.source();
+        let normal = Vector3::from(raw::fixed::<3>(src, raw::required_child(src, kind, "normal")?)?);
+        let offset = if let Some(offset) = child(kind, "offset") {
+            raw::scalar(src, offset)?
+        } else if let Some(point) = child(kind, "point") {
+            let p = raw::fixed::<3>(src, point)?;
+            extras.insert(PLANE_POINT, aids::numbers_value(&p));
+            let n = normal.norm();
+            if n > 0.0 {
+                (normal / n).dot(&Vector3::from(p))
+            } else {
+                0.0
+            }
+        } else {
+            self.note(
+                "skel.plane_offset",
+                Severity::Info,
+                Category::Defaulted,
+                "bodies",
+                Some(kind),
+                "<plane> without <offset>: offset 0, as DART assumes",
+            );
+            0.0
+        };
+        Ok(Geometry::Plane { normal, offset })
+    }
+
+    /// `<mesh>`: `file_name` (resolved next to the model; a missing file is noted) and `scale`,
+    /// with an OBJ file's extents for the inertia estimate.
+    fn mesh(&mut self, kind: Node) -> SourceResult<(Geometry, Option<[f64; 3]>)> {
+        let src = self.source();
+        let mut extents = None;
+        let uri = raw::text(raw::required_child(src, kind, "file_name")?);
+        let mut mesh = MeshRef::new(&uri);
+        match child(kind, "scale") {
+            Some(scale) => mesh.scale = raw::fixed::<3>(src, scale)?,
+            None => self.note(
+                "skel.mesh_scale",
+                Severity::Info,
+                Category::Defaulted,
+                "bodies",
+                Some(kind),
+                "<mesh> without <scale>: scale 1 1 1",
+            ),
+        }
+        let resolved = resolve(src, &uri);
+        if let Some(path) = &resolved {
+            mesh.resolved_path = Some(path.display().to_string());
+            if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("obj")) {
+                extents = std::fs::read_to_string(path)
+                    .ok()
+                    .and_then(|t| inertia::obj_extents(&t, mesh.scale));
+            }
+        } else {
+            self.note(
+                "skel.mesh_missing",
+                Severity::Warning,
+                Category::Note,
+                "bodies",
+                Some(kind),
+                format!("mesh {uri:?} not found next to the model (DART cannot load it either)"),
+            );
+        }
+        Ok((Geometry::Mesh(mesh), extents))
+    }
+}
+
+/// `<multi_sphere>`: its `<sphere>`s' radii and positions.
+fn multi_sphere(src: &Source, kind: Node) -> SourceResult<Geometry> {
+    let mut spheres = Vec::new();
+    for sphere in children(kind, "sphere") {
+        spheres.push(SphereItem {
+            radius: raw::scalar(src, raw::required_child(src, sphere, "radius")?)?,
+            center: Vector3::from(raw::fixed::<3>(
+                src,
+                raw::required_child(src, sphere, "position")?,
+            )?),
+        });
+    }
+    Ok(Geometry::MultiSphere { spheres })
 }
 
 /// The file a mesh `file_name` refers to, relative to the model file.
