@@ -22,7 +22,7 @@
 
 mod common;
 
-use common::mbconv;
+use common::{mbconv, stderr_unwrapped};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -566,7 +566,7 @@ fn chrono_files_that_are_not_models_are_refused() {
         ]);
         assert_eq!(out.status.code(), Some(2), "{file}: refused as input");
         assert!(
-            String::from_utf8_lossy(&out.stderr).contains(reason),
+            stderr_unwrapped(&out).contains(reason),
             "{file}: refused because {reason}"
         );
         assert!(!written.exists(), "{file}: nothing written");
