@@ -130,13 +130,13 @@ pub(crate) fn verdict_in(outcomes: &[(String, Outcome)], shown: &str, target: &s
 /// Writes `docs/loss-matrix.md` from the registry's feature tables and the findings the
 /// lowering passes produce on the fixtures.
 pub fn loss_matrix() -> Result<()> {
-    use mbconv_test_support::{FIXTURE_MODEL_DIRS, FIXTURES_NOT_MODELS, fixtures_root};
+    use mbconv_test_support::{FIXTURES_NOT_MODELS, JUDGED_FIXTURE_DIRS, fixtures_root};
     let out = crate::workspace_root().join("docs/loss-matrix.md");
     let registry = mbconv::formats();
     let models = mbconv_check::read_models(
         &registry,
         &fixtures_root(),
-        &FIXTURE_MODEL_DIRS,
+        &JUDGED_FIXTURE_DIRS,
         &FIXTURES_NOT_MODELS,
     )
     .map_err(anyhow::Error::msg)?;

@@ -2,7 +2,7 @@
 //! simulators that load its format ([`URDF`], [`MJCF`], [`SDF`]: one [`Target`] each).
 //!
 //! Every model of the other formats (the fixtures of the folders
-//! [`mbconv_test_support::FIXTURE_MODEL_DIRS`] and every file of `../shared/corpus/` that a
+//! [`mbconv_test_support::JUDGED_FIXTURE_DIRS`] and every file of `../shared/corpus/` that a
 //! built format other than the target reads, as `cargo xtask corpus` enumerates them) is
 //! converted to the target format with mbconv's library (default settings, as `mbconv convert
 //! X --to urdf`). The texts go into a scratch directory (`target/tmp/<format>_written`, never
@@ -51,7 +51,7 @@ pub const URDF: Target = Target {
     oracle: "oracles/urdf/urdf_written_golden.py",
     file_reference: FileReference::Attribute("filename=\""),
     file_name: "model.urdf",
-    fixture_dirs: &mbconv_test_support::FIXTURE_MODEL_DIRS,
+    fixture_dirs: &mbconv_test_support::JUDGED_FIXTURE_DIRS,
 };
 
 /// The MJCF writer, judged by MuJoCo.

@@ -32,7 +32,7 @@ pub mod view_page;
 pub mod written_golden;
 
 pub use corpus::{
-    FIXTURE_MODEL_DIRS, FIXTURES_NOT_MODELS, REQUIRE_CORPUS, corpus, corpus_file, corpus_required,
+    FIXTURES_NOT_MODELS, JUDGED_FIXTURE_DIRS, REQUIRE_CORPUS, corpus, corpus_file, corpus_required,
     corpus_root, files_with_extension, fixtures_root, missing, workspace_root,
 };
 pub use written_golden::text_hash;

@@ -150,7 +150,7 @@ fn suite() -> WrittenSuite {
 
 #[test]
 fn every_fixture_of_the_other_formats_is_written_as_the_text_the_simulators_judged() {
-    suite().assert_fixtures_judged(&mbconv_test_support::FIXTURE_MODEL_DIRS, NOT_WRITTEN);
+    suite().assert_fixtures_judged(&mbconv_test_support::JUDGED_FIXTURE_DIRS, NOT_WRITTEN);
 }
 
 #[test]

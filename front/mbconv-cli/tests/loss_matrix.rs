@@ -5,7 +5,7 @@
 //! finding with no row, or a loss on a row declared kept.
 
 use mbconv::checker::{ProducedFindings, read_models};
-use mbconv_test_support::{FIXTURE_MODEL_DIRS, FIXTURES_NOT_MODELS, fixtures_root};
+use mbconv_test_support::{FIXTURES_NOT_MODELS, JUDGED_FIXTURE_DIRS, fixtures_root};
 use std::path::Path;
 
 fn produced() -> (mbconv::ir::format::Registry, ProducedFindings) {
@@ -13,7 +13,7 @@ fn produced() -> (mbconv::ir::format::Registry, ProducedFindings) {
     let models = read_models(
         &registry,
         &fixtures_root(),
-        &FIXTURE_MODEL_DIRS,
+        &JUDGED_FIXTURE_DIRS,
         &FIXTURES_NOT_MODELS,
     )
     .unwrap_or_else(|e| panic!("a fixture does not read: {e}"));
