@@ -172,6 +172,27 @@ pub enum Geometry {
     },
 }
 
+impl Geometry {
+    /// A box, sphere, cylinder, capsule or ellipsoid: the solids every XML format has an
+    /// element for.
+    ///
+    /// ```
+    /// use mbconv_ir::Geometry;
+    /// assert!(Geometry::Sphere { radius: 0.1 }.is_basic_solid());
+    /// assert!(!Geometry::Plane { normal: nalgebra::Vector3::z(), offset: 0.0 }.is_basic_solid());
+    /// ```
+    pub fn is_basic_solid(&self) -> bool {
+        matches!(
+            self,
+            Self::Box { .. }
+                | Self::Sphere { .. }
+                | Self::Cylinder { .. }
+                | Self::Capsule { .. }
+                | Self::Ellipsoid { .. }
+        )
+    }
+}
+
 /// One sphere of a [`Geometry::MultiSphere`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -390,6 +411,29 @@ pub struct Appearance {
     /// Texture image.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub texture: Option<Texture>,
+}
+
+impl Appearance {
+    /// Removes what the appearance says beyond its colour, alpha and texture: specular and
+    /// emissive colours, ambient intensity, shininess and transparency; whether there was any
+    /// (for the formats that state a colour only).
+    ///
+    /// ```
+    /// use mbconv_ir::Appearance;
+    /// let red = Appearance { diffuse: Some([1.0, 0.0, 0.0]), ..Appearance::default() };
+    /// let mut shiny = Appearance { shininess: Some(0.8), ..red.clone() };
+    /// assert!(shiny.take_shading());
+    /// assert_eq!(shiny, red);
+    /// assert!(!shiny.take_shading());
+    /// ```
+    pub fn take_shading(&mut self) -> bool {
+        // Every field is taken (no short-circuit): `|` rather than `||`.
+        self.specular.take().is_some()
+            | self.emissive.take().is_some()
+            | self.ambient_intensity.take().is_some()
+            | self.shininess.take().is_some()
+            | self.transparency.take().is_some()
+    }
 }
 
 /// A texture image.

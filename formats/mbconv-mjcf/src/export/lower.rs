@@ -37,14 +37,12 @@
 use super::{MJ_MINVAL, Plan};
 use mbconv_ir::format::Lowered;
 use mbconv_ir::format::kit::{
-    CollisionSwitch, LowerSession, Tracing, joints_as_chains_where, qualified_unique_name,
+    CollisionSwitch, ItemFindings, LowerSession, Tracing, joints_as_chains_where, qualified_unique_name,
     reverse_joints_towards_root,
 };
 use mbconv_ir::format::support::Feature;
 use mbconv_ir::kinematics::{Configuration, SpanningTree, world_poses};
-use mbconv_ir::lower::{
-    bake_initial_state, disable_immobile_groups, explicit_free_joints, fix_inactive_bodies,
-};
+use mbconv_ir::lower::{bake_initial_state, explicit_free_joints};
 use mbconv_ir::report::path;
 use mbconv_ir::{
     Category, DofProperties, Geometry, Inertia, JointKind, Limits, MotorActuation, MotorTarget, Severity,
@@ -68,17 +66,9 @@ pub(crate) const TRIANGLE_NUDGE: f64 = 1e-9;
 /// Lowers `model` for MJCF; `tracing` keeps the model after every pass.
 pub(crate) fn lower(model: &mbconv_ir::Model, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::with_table(FORMAT, &super::support::FEATURE_SUPPORT, model, tracing);
-    s.run_shared("disable_immobile_groups", disable_immobile_groups);
-    s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
-    s.run_shared("jointed_contact", mbconv_ir::lower::filter_jointed_contact);
+    s.run_settling_passes();
     s.run("simulation_settings", simulation);
-    s.run_shared("joint_springs", |model, format| {
-        mbconv_ir::lower::force_elements_as_joint_springs(
-            model,
-            format,
-            mbconv_ir::lower::JointSpringSupport::SpringAndDamper,
-        )
-    });
+    s.run_joint_springs(mbconv_ir::lower::JointSpringSupport::SpringAndDamper);
     s.run("force_elements", |s| {
         s.lose_all_force_elements(|k| format!("MJCF has no {k} force element (tendons are not written)"))
     });
@@ -158,20 +148,8 @@ fn reverse_joints(s: &mut LowerSession) {
 }
 
 fn simulation(s: &mut LowerSession) {
-    if s.model.simulation.end_time.take().is_some() {
-        s.lost(
-            "end_time_lost",
-            Feature::TimeStep,
-            "simulation.end_time",
-            "MJCF has no end time",
-        );
-    }
-    let mut extras = std::mem::take(&mut s.model.simulation.extras);
-    s.strip_foreign_extras(&mut extras, "simulation");
-    s.model.simulation.extras = extras;
-    let mut extras = std::mem::take(&mut s.model.extras);
-    s.strip_foreign_extras(&mut extras, "");
-    s.model.extras = extras;
+    s.lose_end_time("MJCF has no end time");
+    s.strip_foreign_model_extras();
 }
 
 /// A motor MJCF says exactly: a force motor on the coordinate of a hinge or slide joint with
@@ -319,36 +297,16 @@ fn joint_data(s: &mut LowerSession) {
     let tree = super::tree(&s.model);
     let in_tree: std::collections::HashSet<usize> = tree.tree_joints().collect();
     for j in 0..s.model.joints.len() {
-        let at = path::item("joints", &s.model.joints[j].name);
         let tree_joint = in_tree.contains(&j);
         let joint = &mut s.model.joints[j];
-        let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
-        let mut approximated: Vec<(&str, Feature, &str)> = Vec::new();
-        if matches!(joint.kind, JointKind::PseudoContinuousTrack { .. }) {
-            joint.kind = JointKind::Fixed;
-            approximated.push((
-                "track_as_fixed",
-                Feature::FixedJoint,
-                "MJCF has no continuous track: written as a weld (the surface motion is lost)",
-            ));
-        }
-        if joint.bushing.take().is_some() {
-            lost.push((
-                "bushing_lost",
-                Feature::Bushings,
-                "bushing compliance: the joint is written rigid",
-            ));
-        }
+        let mut found = ItemFindings::new("MJCF");
+        found.weld_track(joint, "a weld");
+        found.lose_bushing(joint);
         if joint.actuator.take().is_some() {
-            lost.push((
-                "joint_actuator_lost",
-                Feature::JointActuators,
-                "the joint's actuator type (MJCF actuators are elements of their own)",
-            ));
+            let data = "the joint's actuator type (MJCF actuators are elements of their own)";
+            found.lose("joint_actuator_lost", Feature::JointActuators, data);
         }
-        if joint.joint_id.take().is_some() {
-            lost.push(("joint_id_lost", Feature::FormatExtras, "joint ids"));
-        }
+        found.lose_joint_id(joint);
         let data = joint.dofs.iter().any(|d| *d != DofProperties::default());
         match joint.kind {
             JointKind::Revolute { .. } | JointKind::Prismatic { .. } if tree_joint => {}
@@ -365,25 +323,19 @@ fn joint_data(s: &mut LowerSession) {
                         && d.reflected_inertia() == first.reflected_inertia()
                 });
                 if joint.dofs.iter().any(|d| d.spring_stiffness != 0.0) {
-                    lost.push((
-                        "ball_spring_lost",
-                        Feature::JointSprings,
-                        "springs on a ball or free joint's axes",
-                    ));
+                    let data = "springs on a ball or free joint's axes";
+                    found.lose("ball_spring_lost", Feature::JointSprings, data);
                 }
                 if joint.dofs.iter().any(|d| !d.position_limits.is_unlimited()) {
-                    lost.push((
-                        "ball_limits_lost",
-                        Feature::JointLimits,
-                        "per-axis limits of a ball joint (MJCF's is a cone) or of a free joint",
-                    ));
+                    let data = "per-axis limits of a ball joint (MJCF's is a cone) or of a free joint";
+                    found.lose("ball_limits_lost", Feature::JointLimits, data);
                 }
                 if !uniform {
-                    approximated.push((
+                    found.approximate(
                         "ball_dofs_averaged",
                         Feature::JointDamping,
                         "a ball or free joint's damping, friction and armature differ per axis: the first axis's are written for all",
-                    ));
+                    );
                 }
                 if data {
                     joint.dofs = vec![same; joint.kind.nv()];
@@ -391,19 +343,14 @@ fn joint_data(s: &mut LowerSession) {
             }
             _ => {
                 if data {
-                    lost.push((
-                        "joint_data_lost",
-                        Feature::of_joint(&joint.kind),
-                        "limits, springs, damping, friction or armature of a loop-closing joint",
-                    ));
+                    let data = "limits, springs, damping, friction or armature of a loop-closing joint";
+                    found.lose("joint_data_lost", Feature::of_joint(&joint.kind), data);
                 }
                 joint.dofs.clear();
             }
         }
         for dof in &mut joint.dofs {
-            if dof.name.take().is_some() {
-                lost.push(("coordinate_names_lost", Feature::FormatExtras, "coordinate names"));
-            }
+            found.lose_coordinate_name(dof);
             if !dof.velocity_limits.is_unlimited()
                 || !dof.effort_limits.is_unlimited()
                 || !dof.acceleration_limits.is_unlimited()
@@ -411,61 +358,44 @@ fn joint_data(s: &mut LowerSession) {
                 dof.velocity_limits = Limits::default();
                 dof.effort_limits = Limits::default();
                 dof.acceleration_limits = Limits::default();
-                lost.push((
+                let data = "velocity, effort and acceleration limits";
+                found.lose(
                     "rate_effort_limits_lost",
                     Feature::JointVelocityEffortLimits,
-                    "velocity, effort and acceleration limits",
-                ));
+                    data,
+                );
             }
             let p = dof.position_limits;
             if p.lower.is_some() != p.upper.is_some() {
                 dof.position_limits = Limits::default();
-                approximated.push((
-                    "one_sided_limit_dropped",
-                    Feature::JointLimits,
-                    "a one-sided position limit is dropped (MJCF's range has both bounds)",
-                ));
+                let message = "a one-sided position limit is dropped (MJCF's range has both bounds)";
+                found.approximate("one_sided_limit_dropped", Feature::JointLimits, message);
             }
             if let (Some(lower), Some(upper)) = (p.lower, p.upper)
                 && lower >= upper
             {
                 dof.position_limits = Limits::default();
-                approximated.push((
+                found.approximate(
                     "empty_range_dropped",
                     Feature::JointLimits,
                     "a position limit whose lower bound is not below its upper bound is dropped \
                      (MuJoCo refuses such a range; its URDF import ignores equal limits too)",
-                ));
+                );
             }
             if dof.gear_ratio != 1.0 {
                 dof.rotor_inertia = dof.reflected_inertia();
                 dof.gear_ratio = 1.0;
             }
         }
-        let mut extras = std::mem::take(&mut joint.extras);
-        s.strip_foreign_extras(&mut extras, &at);
-        s.model.joints[j].extras = extras;
-        lost.dedup();
-        for (what, feature, data) in lost {
-            s.lost(what, feature, &at, format!("MJCF cannot say {data}"));
-        }
-        approximated.dedup();
-        for (what, feature, message) in approximated {
-            s.approximated(what, feature, &at, message);
-        }
+        s.finish_joint(j, found);
     }
 }
 
 fn writable(g: &Geometry) -> bool {
     match g {
         Geometry::Mesh(m) | Geometry::ConvexHull(m) => m.node.is_none(),
-        Geometry::Box { .. }
-        | Geometry::Sphere { .. }
-        | Geometry::Cylinder { .. }
-        | Geometry::Capsule { .. }
-        | Geometry::Ellipsoid { .. }
-        | Geometry::Plane { .. } => true,
-        _ => false,
+        Geometry::Plane { .. } => true,
+        _ => g.is_basic_solid(),
     }
 }
 
@@ -511,12 +441,9 @@ fn body_data(s: &mut LowerSession) {
         .map(|b| plan.moved_by(&s.model, b).map(|j| s.model.joints[j].name.clone()))
         .collect();
     for (b, moved_by) in moved_by.iter().enumerate() {
-        let at = path::item("bodies", &s.model.bodies[b].name);
         let body_name = s.model.bodies[b].name.clone();
         let body = &mut s.model.bodies[b];
-        let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
-        let mut notes: Vec<(&str, Feature, &str)> = Vec::new();
-        let mut approximated: Vec<(&str, Feature, &str)> = Vec::new();
+        let mut found = ItemFindings::new("MJCF");
         for frame in &mut body.frames {
             if !sites.insert(frame.name.clone()) {
                 let mut name = format!("{body_name}.{}", frame.name);
@@ -524,26 +451,26 @@ fn body_data(s: &mut LowerSession) {
                     name.push('_');
                 }
                 frame.name = name;
-                notes.push((
+                found.note(
                     "site_renamed",
                     Feature::NamedFrames,
                     "a named frame is renamed: MuJoCo's site names are unique in the model",
-                ));
+                );
             }
         }
         let mut shapes = Vec::new();
         let mut planes_lost: Vec<Option<String>> = Vec::new();
         for mut shape in std::mem::take(&mut body.shapes) {
             if !writable(&shape.geometry) {
-                lost.push((
+                found.lose(
                     "shape_lost",
                     Feature::Shapes,
                     "cones, pyramids, multi-spheres, fitted primitives, inline meshes, extrusions and grids",
-                ));
+                );
                 continue;
             }
             if let Some(why) = mesh_mujoco_cannot_open(&shape.geometry) {
-                lost.push(("mesh_lost", Feature::Meshes, why));
+                found.lose("mesh_lost", Feature::Meshes, why);
                 continue;
             }
             if matches!(shape.geometry, Geometry::Plane { .. }) && moved_by.is_some() {
@@ -552,50 +479,44 @@ fn body_data(s: &mut LowerSession) {
             }
             match positive_sizes(&mut shape.geometry) {
                 Sizes::Positive => {}
-                Sizes::Negated => approximated.push((
+                Sizes::Negated => found.approximate(
                     "shape_size_negated",
                     Feature::Shapes,
                     "a primitive shape with a negative size (MuJoCo refuses it) is written with the size's magnitude",
-                )),
+                ),
                 Sizes::Degenerate => {
-                    lost.push((
+                    found.lose(
                         "shape_lost",
                         Feature::Shapes,
                         "primitive shapes with a zero or non-finite size (MuJoCo refuses them)",
-                    ));
+                    );
                     continue;
                 }
             }
             if shape.role == ShapeRole::Collision {
                 shape.role = ShapeRole::Both;
-                notes.push((
+                found.note(
                     "collision_shape_drawn",
                     Feature::Shapes,
                     "a collision shape is a geom, which MuJoCo also draws",
-                ));
+                );
             }
             if !shape.collidable && shape.role == ShapeRole::Both {
                 shape.role = ShapeRole::Visual;
                 shape.collidable = true;
-                notes.push((
+                found.note(
                     "non_colliding_shape_visual",
                     Feature::Shapes,
                     "a shape that does not collide is a geom with contype and conaffinity 0",
-                ));
+                );
             }
             if let Some(a) = &mut shape.appearance {
-                let beyond = a.specular.take().is_some()
-                    | a.emissive.take().is_some()
-                    | a.ambient_intensity.take().is_some()
-                    | a.shininess.take().is_some()
-                    | a.transparency.take().is_some()
-                    | a.texture.take().is_some();
-                if beyond {
-                    lost.push((
+                if a.take_shading() | a.texture.take().is_some() {
+                    found.lose(
                         "appearance_reduced",
                         Feature::Appearance,
                         "appearance beyond a colour (rgba)",
-                    ));
+                    );
                 }
                 if a.diffuse.is_none() {
                     shape.appearance = None;
@@ -609,38 +530,20 @@ fn body_data(s: &mut LowerSession) {
                     fresh.push('_');
                 }
                 shape.name = Some(fresh);
-                notes.push((
+                found.note(
                     "geom_renamed",
                     Feature::Shapes,
                     "a shape is renamed: MuJoCo's geom names are unique in the model",
-                ));
+                );
             }
             shapes.push(shape);
         }
         body.shapes = shapes;
-        let mut extras = std::mem::take(&mut body.extras);
-        s.strip_foreign_extras(&mut extras, &at);
-        s.model.bodies[b].extras = extras;
-        lost.dedup();
-        for (what, feature, data) in lost {
-            s.lost(what, feature, &at, format!("MJCF cannot say {data}"));
-        }
         if let (false, Some(joint)) = (planes_lost.is_empty(), moved_by) {
-            s.lost(
-                "plane_lost",
-                Feature::Shapes,
-                &at,
-                planes_lost_message(&planes_lost, joint),
-            );
+            let message = planes_lost_message(&planes_lost, joint);
+            found.lose_in_words("plane_lost", Feature::Shapes, message);
         }
-        approximated.dedup();
-        for (what, feature, message) in approximated {
-            s.approximated(what, feature, &at, message);
-        }
-        notes.dedup();
-        for (what, feature, message) in notes {
-            s.note(what, feature, &at, message);
-        }
+        s.finish_body(b, found);
     }
 }
 
@@ -700,10 +603,7 @@ fn positive_sizes(g: &mut Geometry) -> Sizes {
 /// without touching poses.
 fn reference_poses(s: &mut LowerSession) {
     let tree = super::tree(&s.model);
-    let poses = world_poses(&s.model, &tree, Configuration::Reference);
-    for (body, pose) in s.model.bodies.iter_mut().zip(poses) {
-        body.pose = pose;
-    }
+    s.reset_reference_poses(&tree);
 }
 
 /// MuJoCo refuses an inertia whose principal moments break the triangle inequality (as its

@@ -27,11 +27,11 @@ use super::{is_link_name, joint_prefix, split_scoped, top_model};
 use crate::spec::{SCOPE, is_plain_name};
 use mbconv_ir::format::Lowered;
 use mbconv_ir::format::kit::{
-    CollisionSwitch, LowerSession, Tracing, joints_as_chains_where, reverse_joints_towards_root,
+    CollisionSwitch, ItemFindings, LowerSession, Tracing, joints_as_chains_where, reverse_joints_towards_root,
 };
 use mbconv_ir::format::support::Feature;
 use mbconv_ir::kinematics::{Configuration, SpanningTree, world_poses};
-use mbconv_ir::lower::{disable_immobile_groups, drop_free_loop_joints, fix_inactive_bodies};
+use mbconv_ir::lower::drop_free_loop_joints;
 use mbconv_ir::report::{Rename, path};
 use mbconv_ir::{
     BodyRef, Category, DofProperties, Geometry, Joint, JointKind, Limits, Model, Pose, Severity, ShapeRole,
@@ -66,17 +66,9 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
 /// `tracing` keeps the model after every pass.
 pub(crate) fn lower_with(model: &Model, writing: Writing, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::with_table(FORMAT, &super::support::FEATURE_SUPPORT, model, tracing);
-    s.run_shared("disable_immobile_groups", disable_immobile_groups);
-    s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
-    s.run_shared("jointed_contact", mbconv_ir::lower::filter_jointed_contact);
+    s.run_settling_passes();
     s.run("simulation_settings", simulation);
-    s.run_shared("joint_springs", |model, format| {
-        mbconv_ir::lower::force_elements_as_joint_springs(
-            model,
-            format,
-            mbconv_ir::lower::JointSpringSupport::SpringAndDamper,
-        )
-    });
+    s.run_joint_springs(mbconv_ir::lower::JointSpringSupport::SpringAndDamper);
     // What is left of the spring-dampers after `joint_springs` is lost with them.
     s.lose_unsayable_items(&[
         Feature::Tsda,
@@ -136,37 +128,23 @@ fn orthogonal(a: &Vector3<f64>, b: &Vector3<f64>) -> bool {
 }
 
 fn simulation(s: &mut LowerSession) {
-    if s.model.simulation.gravity.is_none() {
-        s.model.simulation.gravity = Some(Vector3::from(UNSTATED_GRAVITY));
-        s.note(
-            "gravity_stated",
-            Feature::Gravity,
-            "simulation.gravity",
-            "the model states no gravity: mbconv's (0, 0, -9.81) is written into the world (SDFormat's default would be -9.8)",
-        );
+    let unstated = s.state_unstated_simulation(Vector3::from(UNSTATED_GRAVITY), DEFAULT_STEP);
+    if unstated.gravity {
+        let message = "the model states no gravity: mbconv's (0, 0, -9.81) is written into the world (SDFormat's default would be -9.8)";
+        s.note("gravity_stated", Feature::Gravity, "simulation.gravity", message);
     }
-    if s.model.simulation.time_step.is_none() {
-        s.model.simulation.time_step = Some(DEFAULT_STEP);
+    if unstated.time_step {
+        let message = "the model states no time step: SDFormat's default max_step_size 0.001 is written (the world's reader takes it anyway)";
         s.note(
             "time_step_stated",
             Feature::TimeStep,
             "simulation.time_step",
-            "the model states no time step: SDFormat's default max_step_size 0.001 is written (the world's reader takes it anyway)",
+            message,
         );
     }
-    if s.model.simulation.end_time.take().is_some() {
-        s.lost(
-            "end_time_lost",
-            Feature::TimeStep,
-            "simulation.end_time",
-            "SDFormat has no end time",
-        );
-    }
-    let mut extras = std::mem::take(&mut s.model.simulation.extras);
-    s.strip_foreign_extras(&mut extras, "simulation");
-    s.model.simulation.extras = extras;
+    s.lose_end_time("SDFormat has no end time");
+    s.strip_foreign_model_extras();
     let mut extras = std::mem::take(&mut s.model.extras);
-    s.strip_foreign_extras(&mut extras, "");
     // Joints the reader had no IR joint for, kept as records of the element.
     for key in ["sdf.gearbox"]
         .into_iter()
@@ -421,7 +399,8 @@ impl Taken {
 /// will name it); parts SDFormat reserves are renamed, a link sharing its name with a nested
 /// model of its scope renamed, joints named in the scope they live in, frames in their
 /// body's. Each body and joint renamed is a rename the check follows.
-// Long (108 lines): one pass, kept whole while the writers' lowering moves to the kit (issue 37).
+// Long (108 lines): one walk over the scopes, kept whole because each rename decides the next
+// (a name taken in a scope is not given again).
 fn scope_names(s: &mut LowerSession) {
     let all_scoped = !s.model.bodies.is_empty() && s.model.bodies.iter().all(|b| is_link_name(&b.name));
     let top = plain(&s.model.name);
@@ -560,115 +539,69 @@ fn fixed_bodies(s: &mut LowerSession) {
         if !s.model.bodies[b].fixed || all_fixed[top_model(&s.model.bodies[b].name)] {
             continue;
         }
-        s.model.bodies[b].fixed = false;
         let name = s.model.bodies[b].name.clone();
         let (prefix, local) = split_scoped(&name);
         let weld = taken.fresh(prefix, &format!("{local}_weld"), "joint");
-        let mut joint = Joint::new(
-            format!("{prefix}{weld}"),
-            JointKind::Fixed,
-            BodyRef::World,
-            BodyRef::body(&name),
+        let message = format!(
+            "the fixed body is welded to the world by the fixed joint {weld:?} (its model also has moving links, so it cannot be static)"
         );
-        joint.parent_frame = s.model.bodies[b].pose;
-        s.model.joints.push(joint);
-        s.note(
-            "fixed_body_welded",
-            Feature::FixedBodies,
-            &path::item("bodies", &name),
-            format!("the fixed body is welded to the world by the fixed joint {weld:?} (its model also has moving links, so it cannot be static)"),
-        );
+        s.weld_fixed_body(b, format!("{prefix}{weld}"), message);
     }
 }
 
 fn joint_data(s: &mut LowerSession) {
     for j in 0..s.model.joints.len() {
-        let at = path::item("joints", &s.model.joints[j].name);
         let joint = &mut s.model.joints[j];
-        let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
-        let mut approximated: Vec<(&str, Feature, &str)> = Vec::new();
-        if joint.bushing.take().is_some() {
-            lost.push((
-                "bushing_lost",
-                Feature::Bushings,
-                "bushing compliance: the joint is written rigid",
-            ));
-        }
+        let mut found = ItemFindings::new("SDFormat");
+        found.lose_bushing(joint);
         if joint.actuator.take().is_some() {
-            lost.push((
+            found.lose(
                 "joint_actuator_lost",
                 Feature::JointActuators,
                 "the joint's actuator type",
-            ));
+            );
         }
-        if joint.joint_id.take().is_some() {
-            lost.push(("joint_id_lost", Feature::FormatExtras, "joint ids"));
-        }
+        found.lose_joint_id(joint);
         let axes = joint.kind.axes().len();
         if axes == 0 && joint.dofs.iter().any(|d| *d != DofProperties::default()) {
             // Reported on the joint's own row: what a ball or fixed joint carries per axis.
-            lost.push((
-                "joint_data_lost",
-                Feature::of_joint(&joint.kind),
-                "the per-axis limits, springs, damping or friction of a ball or fixed joint (it has no <axis>)",
-            ));
+            let data = "the per-axis limits, springs, damping or friction of a ball or fixed joint (it has no <axis>)";
+            found.lose("joint_data_lost", Feature::of_joint(&joint.kind), data);
             joint.dofs.clear();
         }
         for dof in &mut joint.dofs {
-            if dof.name.take().is_some() {
-                lost.push(("coordinate_names_lost", Feature::FormatExtras, "coordinate names"));
-            }
-            if !dof.acceleration_limits.is_unlimited() {
-                dof.acceleration_limits = Limits::default();
-                lost.push((
-                    "acceleration_limits_lost",
-                    Feature::JointVelocityEffortLimits,
-                    "acceleration limits",
-                ));
-            }
+            found.lose_coordinate_name(dof);
+            found.lose_acceleration_limits(dof);
             for limits in [&mut dof.velocity_limits, &mut dof.effort_limits] {
                 if let Some(symmetric) = symmetric(limits) {
                     *limits = symmetric;
-                    approximated.push((
+                    found.approximate(
                         "rate_effort_limits_widened",
                         Feature::JointVelocityEffortLimits,
                         "velocity and effort limits are one magnitude in SDFormat: unequal bounds are written as the larger magnitude",
-                    ));
+                    );
                 }
             }
             if dof.rotor_inertia != 0.0 || dof.gear_ratio != 1.0 {
                 dof.rotor_inertia = 0.0;
                 dof.gear_ratio = 1.0;
-                lost.push((
-                    "rotor_inertia_lost",
-                    Feature::JointActuators,
-                    "rotor inertia and gear ratio",
-                ));
+                let data = "rotor inertia and gear ratio";
+                found.lose("rotor_inertia_lost", Feature::JointActuators, data);
             }
             let p = dof.position_limits;
             if let (Some(lower), Some(upper)) = (p.lower, p.upper)
                 && lower > upper
             {
                 dof.position_limits = Limits::default();
-                approximated.push((
-                    "empty_range_dropped",
-                    Feature::JointLimits,
-                    "a position limit whose lower bound is above its upper bound is dropped",
-                ));
+                let message = "a position limit whose lower bound is above its upper bound is dropped";
+                found.approximate("empty_range_dropped", Feature::JointLimits, message);
             }
         }
+        let at = path::item("joints", &joint.name);
         let mut extras = std::mem::take(&mut joint.extras);
-        s.strip_foreign_extras(&mut extras, &at);
         strip_unknown_namespaces(s, &mut extras, &at);
         s.model.joints[j].extras = extras;
-        lost.dedup();
-        for (what, feature, data) in lost {
-            s.lost(what, feature, &at, format!("SDFormat cannot say {data}"));
-        }
-        approximated.dedup();
-        for (what, feature, message) in approximated {
-            s.approximated(what, feature, &at, message);
-        }
+        s.finish_joint(j, found);
     }
 }
 
@@ -690,41 +623,36 @@ fn writable(g: &Geometry, minor: u32) -> bool {
     match g {
         Geometry::Cone { .. } => minor >= 11,
         Geometry::Mesh(m) => !m.uri.is_empty(),
-        Geometry::Box { .. }
-        | Geometry::Sphere { .. }
-        | Geometry::Cylinder { .. }
-        | Geometry::Capsule { .. }
-        | Geometry::Ellipsoid { .. }
-        | Geometry::Plane { .. } => true,
-        _ => false,
+        Geometry::Plane { .. } => true,
+        _ => g.is_basic_solid(),
     }
 }
 
-// Long (148 lines): its per-body checks move to the kit's table-driven step (issue 37).
+// Long (~115 lines): one walk over a link's frames and shapes, each shape checked in the order
+// SDFormat's elements need (geometry, role, appearance, extras, then its unique name).
 fn body_data(s: &mut LowerSession, minor: u32) {
     s.lose_unsayable_body_data(CollisionSwitch::Said);
     s.symmetrise_inertias();
     for b in 0..s.model.bodies.len() {
         let at = path::item("bodies", &s.model.bodies[b].name);
         let body = &mut s.model.bodies[b];
-        let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
-        let mut notes: Vec<(&str, Feature, &str)> = Vec::new();
+        let mut found = ItemFindings::new("SDFormat");
         for frame in &mut body.frames {
             if frame.kind != mbconv_ir::FrameKind::Frame || !frame.extras.is_empty() {
                 frame.extras = mbconv_ir::Extras::default();
                 frame.kind = mbconv_ir::FrameKind::Frame;
-                notes.push((
+                found.note(
                     "frame_kind_lost",
                     Feature::NamedFrames,
                     "a marker's kind and data: written as a <frame>",
-                ));
+                );
             }
         }
         let mut shapes = Vec::new();
         let mut names: BTreeSet<(bool, String)> = BTreeSet::new();
         for mut shape in std::mem::take(&mut body.shapes) {
             if !writable(&shape.geometry, minor) {
-                lost.push(("shape_lost", Feature::Shapes, "pyramids, multi-spheres, convex hulls, inline meshes, extrusions, grids, and cones before 1.11"));
+                found.lose("shape_lost", Feature::Shapes, "pyramids, multi-spheres, convex hulls, inline meshes, extrusions, grids, and cones before 1.11");
                 continue;
             }
             if let Geometry::Plane { normal, offset } = &mut shape.geometry
@@ -732,19 +660,19 @@ fn body_data(s: &mut LowerSession, minor: u32) {
             {
                 shape.pose = shape.pose * Pose::from_translation(*normal * *offset);
                 *offset = 0.0;
-                notes.push((
+                found.note(
                     "plane_offset_in_pose",
                     Feature::Shapes,
                     "a plane's offset is written as a shift of its pose along its normal",
-                ));
+                );
             }
             if !shape.collidable {
                 if shape.role != ShapeRole::Visual {
-                    notes.push((
+                    found.note(
                         "non_colliding_shape_visual",
                         Feature::Shapes,
                         "a shape that does not collide is a <visual> only",
-                    ));
+                    );
                 }
                 shape.role = ShapeRole::Visual;
                 shape.collidable = true;
@@ -755,11 +683,11 @@ fn body_data(s: &mut LowerSession, minor: u32) {
                     | a.transparency.take().is_some()
                     | a.texture.take().is_some())
             {
-                lost.push((
+                found.lose(
                     "appearance_reduced",
                     Feature::Appearance,
                     "appearance beyond diffuse, specular and emissive colours",
-                ));
+                );
             }
             let mut extras = std::mem::take(&mut shape.extras);
             s.strip_foreign_extras(&mut extras, &at);
@@ -790,28 +718,20 @@ fn body_data(s: &mut LowerSession, minor: u32) {
                 names.insert((r, name.clone()));
             }
             if base.is_some() && base.as_deref() != Some(name.as_str()) {
-                notes.push((
+                found.note(
                     "shape_renamed",
                     Feature::Shapes,
                     "a shape is renamed: SDFormat's visual and collision names are unique in their link",
-                ));
+                );
             }
             shape.name = Some(name);
             shapes.push(shape);
         }
         s.model.bodies[b].shapes = shapes;
         let mut extras = std::mem::take(&mut s.model.bodies[b].extras);
-        s.strip_foreign_extras(&mut extras, &at);
         strip_unknown_namespaces(s, &mut extras, &at);
         s.model.bodies[b].extras = extras;
-        lost.dedup();
-        for (what, feature, data) in lost {
-            s.lost(what, feature, &at, format!("SDFormat cannot say {data}"));
-        }
-        notes.dedup();
-        for (what, feature, message) in notes {
-            s.note(what, feature, &at, message);
-        }
+        s.finish_body(b, found);
     }
     for f in 0..s.model.world_frames.len() {
         let frame = &mut s.model.world_frames[f];
@@ -936,10 +856,7 @@ fn inside_triangle(inertia: &mbconv_ir::Inertia) -> Option<TriangleMove> {
 /// touching poses.
 fn reference_poses(s: &mut LowerSession) {
     let tree = SpanningTree::new(&s.model);
-    let poses = world_poses(&s.model, &tree, Configuration::Reference);
-    for (body, pose) in s.model.bodies.iter_mut().zip(poses) {
-        body.pose = pose;
-    }
+    s.reset_reference_poses(&tree);
     // A loop-closing joint's parent side follows (its frame is stated on the child).
     let by_name = |m: &Model, r: &BodyRef| {
         r.name()

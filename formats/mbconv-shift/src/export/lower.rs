@@ -20,10 +20,7 @@ use mbconv_ir::format::Lowered;
 use mbconv_ir::format::kit::{LowerSession, Tracing};
 use mbconv_ir::format::support::Feature;
 use mbconv_ir::kinematics::{Attachment, SpanningTree};
-use mbconv_ir::lower::{
-    JointSpringSupport, disable_immobile_groups, explicit_free_joints, fit_joint_rates,
-    force_elements_as_joint_springs,
-};
+use mbconv_ir::lower::{JointSpringSupport, disable_immobile_groups, explicit_free_joints, fit_joint_rates};
 use mbconv_ir::report::path;
 use mbconv_ir::{
     BodyRef, DistanceType, Extras, ForceElement, ForceKind, Frame, FrameKind, Geometry, Joint, JointKind,
@@ -47,9 +44,7 @@ pub(crate) fn lower(model: &Model, dialect: Dialect, tracing: Tracing) -> Lowere
     s.run_shared("fit_joint_rates", fit_joint_rates);
     // Before any joint is split, turned or dropped: the elements are compared with the joints
     // as the model gives them.
-    s.run_shared("joint_springs", |model, format| {
-        force_elements_as_joint_springs(model, format, JointSpringSupport::SpringAndDamper)
-    });
+    s.run_joint_springs(JointSpringSupport::SpringAndDamper);
     s.run("inertia_frames_as_products", inertia_frames);
     s.run("symmetric_inertia", symmetric_inertia);
     s.run("time_step_in_integrator", |s| time_step(s, dialect));

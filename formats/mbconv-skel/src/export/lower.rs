@@ -47,13 +47,7 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
     ]);
     s.run("drop_world_frames", drop_world_frames);
     s.run("drop_unusable_joints", tree::drop_unusable_joints);
-    s.run_shared("joint_springs", |model, format| {
-        mbconv_ir::lower::force_elements_as_joint_springs(
-            model,
-            format,
-            mbconv_ir::lower::JointSpringSupport::SpringAndDamper,
-        )
-    });
+    s.run_joint_springs(mbconv_ir::lower::JointSpringSupport::SpringAndDamper);
     s.run("drop_force_elements", drop_force_elements);
     s.run_shared("fit_joint_rates", mbconv_ir::lower::fit_joint_rates);
     s.run("explicit_free_joints", tree::explicit_free_joints);

@@ -25,18 +25,14 @@
 use crate::spec;
 use mbconv_ir::format::Lowered;
 use mbconv_ir::format::kit::{
-    CollisionSwitch, LowerSession, Tracing, body_frames_on_joints, joints_as_chains_where,
+    CollisionSwitch, ItemFindings, LowerSession, Tracing, body_frames_on_joints, joints_as_chains_where,
     reverse_joints_towards_root,
 };
 use mbconv_ir::format::support::Feature;
-use mbconv_ir::kinematics::{Configuration, SpanningTree, joint_motion, world_poses};
-use mbconv_ir::lower::{
-    UpAxis, disable_immobile_groups, explicit_free_joints, fix_inactive_bodies, turn_hint,
-};
+use mbconv_ir::kinematics::{SpanningTree, joint_motion};
+use mbconv_ir::lower::{UpAxis, explicit_free_joints, turn_hint};
 use mbconv_ir::report::path;
-use mbconv_ir::{
-    ActuatorKind, Body, BodyRef, Geometry, Inertia, Joint, JointKind, Limits, Model, ShapeRole, Value,
-};
+use mbconv_ir::{ActuatorKind, Body, Geometry, Inertia, Joint, JointKind, Limits, Model, ShapeRole, Value};
 use nalgebra::Vector3;
 
 /// The format name, the prefix of every finding.
@@ -75,9 +71,7 @@ impl RootWriting {
 /// model after every pass.
 pub(crate) fn lower_with(model: &Model, root: RootWriting, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::with_table(FORMAT, &super::support::FEATURE_SUPPORT, model, tracing);
-    s.run_shared("disable_immobile_groups", disable_immobile_groups);
-    s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
-    s.run_shared("jointed_contact", mbconv_ir::lower::filter_jointed_contact);
+    s.run_settling_passes();
     s.run("simulation_settings", simulation);
     s.run("force_elements", force_elements);
     s.lose_unsayable_items(&[
@@ -149,33 +143,8 @@ fn simulation(s: &mut LowerSession) {
             );
         }
     }
-    if sim.time_step.is_some() {
-        s.lost(
-            "time_step_lost",
-            Feature::TimeStep,
-            "simulation.time_step",
-            "URDF has no time step",
-        );
-    }
-    if sim.end_time.is_some() {
-        s.lost(
-            "end_time_lost",
-            Feature::TimeStep,
-            "simulation.end_time",
-            "URDF has no end time",
-        );
-    }
-    if !sim.extras.is_empty() {
-        s.lost(
-            "solver_settings_lost",
-            Feature::TimeStep,
-            "simulation",
-            "URDF has no solver settings",
-        );
-    }
-    let mut extras = std::mem::take(&mut s.model.extras);
-    s.strip_foreign_extras(&mut extras, "");
-    s.model.extras = extras;
+    s.lose_simulation_settings(&sim, |what| format!("URDF has no {what}"));
+    s.strip_foreign_model_extras();
 }
 
 /// A pure linear damper on a joint's own axis is that joint's damping (URDF joints have no
@@ -193,23 +162,11 @@ fn force_elements(s: &mut LowerSession) {
 /// URDF states the reference configuration only: a free joint's initial position goes into
 /// its origin, every other initial position and every velocity is lost.
 fn initial_state(s: &mut LowerSession) {
-    for i in 0..s.model.bodies.len() {
-        if s.model.bodies[i].initial_velocity.take().is_some() {
-            let at = path::item("bodies", &s.model.bodies[i].name);
-            s.lost(
-                "body_velocity_lost",
-                Feature::InitialBodyVelocities,
-                &at,
-                "URDF has no initial velocities: the body starts at rest",
-            );
-        }
-    }
+    s.lose_unsayable_velocities();
     for i in 0..s.model.joints.len() {
         let j = &mut s.model.joints[i];
         let at = path::item("joints", &j.name);
         let moved = j.q0.iter().any(|q| *q != 0.0);
-        let moving = j.v0.iter().any(|v| *v != 0.0);
-        j.v0.iter_mut().for_each(|v| *v = 0.0);
         let free = j.kind == JointKind::Free;
         if moved {
             if free {
@@ -230,14 +187,6 @@ fn initial_state(s: &mut LowerSession) {
                 Feature::InitialJointPositions,
                 &at,
                 "URDF has no initial joint positions: the joint starts at 0",
-            );
-        }
-        if moving {
-            s.lost(
-                "joint_velocity_lost",
-                Feature::InitialJointVelocities,
-                &at,
-                "URDF has no initial joint velocities: the joint starts at rest",
             );
         }
     }
@@ -267,27 +216,7 @@ fn fixed_bodies(s: &mut LowerSession) {
     {
         return;
     }
-    for i in 0..s.model.bodies.len() {
-        if !s.model.bodies[i].fixed {
-            continue;
-        }
-        s.model.bodies[i].fixed = false;
-        let body = &s.model.bodies[i];
-        let mut name = format!("{}_fixed", body.name);
-        while s.model.joints.iter().any(|j| j.name == name) {
-            name.push('_');
-        }
-        let mut joint = Joint::new(name, JointKind::Fixed, BodyRef::World, BodyRef::body(&body.name));
-        joint.parent_frame = body.pose;
-        let at = path::item("bodies", &body.name);
-        s.model.joints.push(joint);
-        s.note(
-            "fixed_body_welded",
-            Feature::FixedBodies,
-            &at,
-            "the fixed body is welded to the world link by a fixed joint",
-        );
-    }
+    s.weld_fixed_bodies("the world link");
 }
 
 /// URDF is a tree: the joints that close loops are lost.
@@ -319,7 +248,8 @@ fn mentions(value: &Value, name: &str) -> bool {
     }
 }
 
-// Long: one pass over each joint's data, kept whole while the shared per-item checks move to the kit (issue 37).
+// Long: one walk over a joint's data and then its coordinates, each check in the order urdfdom
+// needs the <limit> written (limits completed last, once every other value is settled).
 fn joint_data(s: &mut LowerSession) {
     let transmissions = s
         .model
@@ -328,25 +258,10 @@ fn joint_data(s: &mut LowerSession) {
         .cloned()
         .unwrap_or_default();
     for j in 0..s.model.joints.len() {
-        let at = path::item("joints", &s.model.joints[j].name);
         let joint = &mut s.model.joints[j];
-        let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
-        let mut approximated: Vec<(&str, Feature, &str)> = Vec::new();
-        if matches!(joint.kind, JointKind::PseudoContinuousTrack { .. }) {
-            joint.kind = JointKind::Fixed;
-            approximated.push((
-                "track_as_fixed",
-                Feature::FixedJoint,
-                "URDF has no continuous track: written as a fixed joint (the surface motion is lost)",
-            ));
-        }
-        if joint.bushing.take().is_some() {
-            lost.push((
-                "bushing_lost",
-                Feature::Bushings,
-                "bushing compliance: the joint is written rigid",
-            ));
-        }
+        let mut found = ItemFindings::new("URDF");
+        found.weld_track(joint, "a fixed joint");
+        found.lose_bushing(joint);
         // A force, velocity or position actuator is what a kept <transmission> naming the
         // joint says (its hardware interface); any other is lost.
         let said = matches!(
@@ -354,11 +269,8 @@ fn joint_data(s: &mut LowerSession) {
             Some(ActuatorKind::Force | ActuatorKind::Velocity | ActuatorKind::Position)
         ) && mentions(&transmissions, &joint.name);
         if !said && joint.actuator.take().is_some() {
-            lost.push((
-                "joint_actuator_lost",
-                Feature::JointActuators,
-                "the actuator type (transmissions say it outside the joint)",
-            ));
+            let data = "the actuator type (transmissions say it outside the joint)";
+            found.lose("joint_actuator_lost", Feature::JointActuators, data);
         }
         let multi = joint.kind.nv() != 1;
         if multi && !joint.dofs.is_empty() {
@@ -368,11 +280,8 @@ fn joint_data(s: &mut LowerSession) {
                 .any(|d| *d != mbconv_ir::DofProperties::default());
             joint.dofs.clear();
             if data {
-                lost.push((
-                    "multi_dof_data_lost",
-                    Feature::of_joint(&joint.kind),
-                    "limits, damping or springs of a multi-dof joint",
-                ));
+                let data = "limits, damping or springs of a multi-dof joint";
+                found.lose("multi_dof_data_lost", Feature::of_joint(&joint.kind), data);
             }
         }
         let prismatic = matches!(joint.kind, JointKind::Prismatic { .. });
@@ -382,33 +291,21 @@ fn joint_data(s: &mut LowerSession) {
         }
         for dof in &mut joint.dofs {
             if dof.spring_stiffness != 0.0 {
-                lost.push(("joint_springs_lost", Feature::JointSprings, "joint springs"));
+                found.lose("joint_springs_lost", Feature::JointSprings, "joint springs");
             }
             dof.spring_stiffness = 0.0;
             dof.spring_rest_position = 0.0;
             if dof.rotor_inertia != 0.0 {
                 dof.rotor_inertia = 0.0;
-                lost.push(("rotor_inertia_lost", Feature::JointActuators, "rotor inertia"));
+                found.lose("rotor_inertia_lost", Feature::JointActuators, "rotor inertia");
             }
-            if !dof.acceleration_limits.is_unlimited() {
-                dof.acceleration_limits = Limits::default();
-                lost.push((
-                    "acceleration_limits_lost",
-                    Feature::JointVelocityEffortLimits,
-                    "acceleration limits",
-                ));
-            }
-            if dof.name.take().is_some() {
-                lost.push(("coordinate_names_lost", Feature::FormatExtras, "coordinate names"));
-            }
+            found.lose_acceleration_limits(dof);
+            found.lose_coordinate_name(dof);
             let p = dof.position_limits;
             if p.lower.is_some() != p.upper.is_some() {
                 dof.position_limits = Limits::default();
-                approximated.push((
-                    "one_sided_limit_dropped",
-                    Feature::JointLimits,
-                    "a one-sided position limit is dropped (URDF reads a missing bound as 0)",
-                ));
+                let message = "a one-sided position limit is dropped (URDF reads a missing bound as 0)";
+                found.approximate("one_sided_limit_dropped", Feature::JointLimits, message);
             }
             for (limits, what) in [
                 (&mut dof.effort_limits, "effort"),
@@ -420,19 +317,18 @@ fn joint_data(s: &mut LowerSession) {
                         .map_or(f64::INFINITY, f64::abs)
                         .min(limits.lower.map_or(f64::INFINITY, f64::abs));
                     *limits = Limits::new(-bound, bound);
-                    approximated.push(if what == "effort" {
+                    let (code, message) = if what == "effort" {
                         (
                             "effort_limits_symmetrised",
-                            Feature::JointVelocityEffortLimits,
                             "asymmetric effort limits made symmetric with the smaller bound",
                         )
                     } else {
                         (
                             "velocity_limits_symmetrised",
-                            Feature::JointVelocityEffortLimits,
                             "asymmetric velocity limits made symmetric with the smaller bound",
                         )
-                    });
+                    };
+                    found.approximate(code, Feature::JointVelocityEffortLimits, message);
                 }
             }
             // urdfdom (so Pinocchio, DART and ROS) refuses a revolute or prismatic joint
@@ -441,11 +337,11 @@ fn joint_data(s: &mut LowerSession) {
             // UNREACHED, which no motion reaches.
             if prismatic && dof.position_limits.is_unlimited() {
                 dof.position_limits = Limits::new(-UNREACHED, UNREACHED);
-                approximated.push((
+                found.approximate(
                     "unbounded_prismatic_bounded",
                     Feature::JointLimits,
                     "an unbounded prismatic joint is written with position limits ±1e30 (urdfdom refuses a prismatic joint without <limit>; no motion reaches them)",
-                ));
+                );
             }
             let writes_limit = !(dof.position_limits.is_unlimited()
                 && dof.effort_limits.is_unlimited()
@@ -456,27 +352,15 @@ fn joint_data(s: &mut LowerSession) {
                         *limits = Limits::new(-UNREACHED, UNREACHED);
                     }
                 }
-                approximated.push((
+                found.approximate(
                     "effort_velocity_limits_completed",
                     Feature::JointVelocityEffortLimits,
                     "a <limit> is written and the joint has no effort or no velocity limit: it is written as ±1e30 (urdfdom refuses a <limit> without effort and velocity)",
-                ));
+                );
             }
         }
-        if joint.joint_id.take().is_some() {
-            lost.push(("joint_id_lost", Feature::FormatExtras, "joint ids"));
-        }
-        let mut extras = std::mem::take(&mut joint.extras);
-        s.strip_foreign_extras(&mut extras, &at);
-        s.model.joints[j].extras = extras;
-        lost.dedup();
-        for (what, feature, data) in lost {
-            s.lost(what, feature, &at, format!("URDF cannot say {data}"));
-        }
-        approximated.dedup();
-        for (what, feature, message) in approximated {
-            s.approximated(what, feature, &at, message);
-        }
+        found.lose_joint_id(joint);
+        s.finish_joint(j, found);
     }
 }
 
@@ -509,10 +393,8 @@ fn body_data(s: &mut LowerSession) {
         })
         .collect();
     for b in 0..s.model.bodies.len() {
-        let at = path::item("bodies", &s.model.bodies[b].name);
         let body = &mut s.model.bodies[b];
-        let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
-        let mut notes: Vec<(&str, Feature, &str)> = Vec::new();
+        let mut found = ItemFindings::new("URDF");
         let mut shapes = Vec::new();
         for mut shape in std::mem::take(&mut body.shapes) {
             if let Geometry::Ellipsoid { radii } = shape.geometry
@@ -521,18 +403,18 @@ fn body_data(s: &mut LowerSession) {
             {
                 // The same shape, in an element every loader knows (not Drake's ellipsoid).
                 shape.geometry = Geometry::Sphere { radius: radii[0] };
-                notes.push((
+                found.note(
                     "ellipsoid_as_sphere",
                     Feature::Shapes,
                     "an ellipsoid with three equal radii is written as a <sphere>",
-                ));
+                );
             }
             if !writable(&shape.geometry) {
-                lost.push((
+                found.lose(
                     "shape_lost",
                     Feature::Shapes,
                     "planes, pyramids, multi-spheres, fitted primitives and mesh sub-nodes",
-                ));
+                );
                 continue;
             }
             if shape.role != ShapeRole::Visual
@@ -540,26 +422,17 @@ fn body_data(s: &mut LowerSession) {
                 && shape.role == ShapeRole::Collision
             {
                 shape.appearance = None;
-                lost.push((
+                found.lose(
                     "collision_appearance_lost",
                     Feature::Appearance,
                     "the colour of a collision shape",
-                ));
+                );
             }
-            if let Some(a) = &mut shape.appearance {
-                let beyond = a.specular.take().is_some()
-                    | a.emissive.take().is_some()
-                    | a.ambient_intensity.take().is_some()
-                    | a.shininess.take().is_some()
-                    | a.transparency.take().is_some()
-                    | (a.diffuse.is_none() && a.alpha.take().is_some());
-                if beyond {
-                    lost.push((
-                        "appearance_reduced",
-                        Feature::Appearance,
-                        "appearance beyond a colour and a texture",
-                    ));
-                }
+            if let Some(a) = &mut shape.appearance
+                && a.take_shading() | (a.diffuse.is_none() && a.alpha.take().is_some())
+            {
+                let data = "appearance beyond a colour and a texture";
+                found.lose("appearance_reduced", Feature::Appearance, data);
             }
             if shape
                 .appearance
@@ -576,11 +449,11 @@ fn body_data(s: &mut LowerSession) {
                 let name = unique_name(&format!("{}_material", body.name), &material_names);
                 material_names.push(name.clone());
                 shape.extras.insert(MATERIAL.to_owned(), Value::String(name));
-                notes.push((
+                found.note(
                     "material_named",
                     Feature::Appearance,
                     "an unnamed colour or texture is written as a named <material> (urdfdom and MuJoCo refuse an unnamed one)",
-                ));
+                );
             }
             if shape.role == ShapeRole::Both {
                 let mut collision = shape.clone();
@@ -589,27 +462,17 @@ fn body_data(s: &mut LowerSession) {
                 shape.role = ShapeRole::Visual;
                 shapes.push(shape);
                 shapes.push(collision);
-                notes.push((
+                found.note(
                     "shape_split",
                     Feature::Shapes,
                     "a shape that is drawn and collides is written as a <visual> and a <collision>",
-                ));
+                );
             } else {
                 shapes.push(shape);
             }
         }
         body.shapes = shapes;
-        let mut extras = std::mem::take(&mut body.extras);
-        s.strip_foreign_extras(&mut extras, &at);
-        s.model.bodies[b].extras = extras;
-        lost.dedup();
-        for (what, feature, data) in lost {
-            s.lost(what, feature, &at, format!("URDF cannot say {data}"));
-        }
-        notes.dedup();
-        for (what, feature, message) in notes {
-            s.note(what, feature, &at, message);
-        }
+        s.finish_body(b, found);
     }
 }
 
@@ -749,20 +612,12 @@ fn free_root(s: &mut LowerSession) {
 /// passes above change joint frames, add links and move body frames without touching poses.
 fn reference_poses(s: &mut LowerSession) {
     let tree = SpanningTree::new(&s.model);
-    let poses = world_poses(&s.model, &tree, Configuration::Reference);
-    for (body, pose) in s.model.bodies.iter_mut().zip(poses) {
-        body.pose = pose;
-    }
+    s.reset_reference_poses(&tree);
 }
 
 fn writable(g: &Geometry) -> bool {
     match g {
         Geometry::Mesh(mesh) | Geometry::ConvexHull(mesh) => mesh.node.is_none(),
-        Geometry::Box { .. }
-        | Geometry::Sphere { .. }
-        | Geometry::Cylinder { .. }
-        | Geometry::Capsule { .. }
-        | Geometry::Ellipsoid { .. } => true,
-        _ => false,
+        _ => g.is_basic_solid(),
     }
 }

@@ -258,4 +258,57 @@ impl LowerSession {
             }
         }
     }
+
+    /// Sets to rest what the table says the format cannot start moving: when the
+    /// initial-body-velocities row is lost, every body's initial velocity is dropped
+    /// (`body_velocity_lost`); when the initial-joint-velocities row is lost, every joint's
+    /// rates are set to zero (`joint_velocity_lost`); each finding says the row's reason. Call
+    /// it inside the format's pass that lowers the initial state.
+    ///
+    /// ```
+    /// use mbconv_ir::format::kit::{LowerSession, Tracing};
+    /// use mbconv_ir::format::support::{row, Feature, FeatureSupport, Support};
+    /// use mbconv_ir::{Body, BodyRef, Joint, JointKind, Model};
+    /// use nalgebra::Vector3;
+    /// const TABLE: &[FeatureSupport] =
+    ///     &[row(Feature::InitialJointVelocities, Support::Lost("toy has no initial velocities"))];
+    /// let mut model = Model::new("m");
+    /// model.bodies.push(Body::new("link"));
+    /// let mut hinge =
+    ///     Joint::new("hinge", JointKind::Revolute { axis: Vector3::z() }, BodyRef::World, BodyRef::body("link"));
+    /// hinge.v0 = vec![2.0];
+    /// model.joints.push(hinge);
+    /// let mut s = LowerSession::with_table("toy", TABLE, &model, Tracing::Off);
+    /// s.lose_unsayable_velocities();
+    /// assert_eq!(s.model.joints[0].v0, vec![0.0]);
+    /// assert_eq!(s.report.findings[0].code, "toy.joint_velocity_lost");
+    /// assert_eq!(s.report.findings[0].message, "toy has no initial velocities: the joint starts at rest");
+    /// ```
+    pub fn lose_unsayable_velocities(&mut self) {
+        if let Some(why) = self.lost_reason(Feature::InitialBodyVelocities) {
+            for b in 0..self.model.bodies.len() {
+                if self.model.bodies[b].initial_velocity.take().is_some() {
+                    let at = path::item("bodies", &self.model.bodies[b].name);
+                    let message = format!("{why}: the body starts at rest");
+                    self.lost("body_velocity_lost", Feature::InitialBodyVelocities, &at, message);
+                }
+            }
+        }
+        if let Some(why) = self.lost_reason(Feature::InitialJointVelocities) {
+            for j in 0..self.model.joints.len() {
+                let joint = &mut self.model.joints[j];
+                if joint.v0.iter().any(|v| *v != 0.0) {
+                    joint.v0.iter_mut().for_each(|v| *v = 0.0);
+                    let at = path::item("joints", &joint.name);
+                    let message = format!("{why}: the joint starts at rest");
+                    self.lost(
+                        "joint_velocity_lost",
+                        Feature::InitialJointVelocities,
+                        &at,
+                        message,
+                    );
+                }
+            }
+        }
+    }
 }

@@ -18,16 +18,14 @@ mod topology;
 use crate::spec::{DEFAULT_TIME_STEP, FORMAT, GRAVITY};
 use mbconv_ir::format::Lowered;
 use mbconv_ir::format::kit::{
-    CollisionSwitch, LowerSession, Tracing, body_frames_on_joints, joints_as_chains,
+    CollisionSwitch, ItemFindings, LowerSession, Tracing, body_frames_on_joints, joints_as_chains,
     reverse_joints_towards_root,
 };
 use mbconv_ir::format::support::Feature;
-use mbconv_ir::kinematics::{Configuration, SpanningTree, joint_motion, world_poses};
-use mbconv_ir::lower::{
-    UpAxis, disable_immobile_groups, explicit_free_joints, fix_inactive_bodies, turn_hint,
-};
+use mbconv_ir::kinematics::{SpanningTree, joint_motion};
+use mbconv_ir::lower::{UpAxis, explicit_free_joints, turn_hint};
 use mbconv_ir::report::path;
-use mbconv_ir::{BodyRef, ConstraintKind, DofProperties, Geometry, Inertia, Joint, JointKind, Limits, Model};
+use mbconv_ir::{ConstraintKind, DofProperties, Geometry, Inertia, JointKind, Limits, Model};
 use nalgebra::{UnitQuaternion, Vector3};
 
 /// Lowers `model` for the Choreonoid Body format; `project`: a project is written beside the
@@ -37,9 +35,7 @@ pub(crate) fn lower(model: &Model, project: bool, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::with_table(FORMAT, &super::support::FEATURE_SUPPORT, model, tracing);
     // A body file can neither hold a group's joints nor switch a link off: an immobile
     // group's bodies, like switched-off bodies, are fixed where they start.
-    s.run_shared("disable_immobile_groups", disable_immobile_groups);
-    s.run_shared("fix_inactive_bodies", fix_inactive_bodies);
-    s.run_shared("jointed_contact", mbconv_ir::lower::filter_jointed_contact);
+    s.run_settling_passes();
     if project {
         s.run("simulation_settings", simulation_in_project);
     } else {
@@ -51,8 +47,8 @@ pub(crate) fn lower(model: &Model, project: bool, tracing: Tracing) -> Lowered {
     s.run("devices", devices);
     s.run("omit_disabled_joints", LowerSession::omit_disabled_joints);
     s.run_shared("free_loop_joints", mbconv_ir::lower::drop_free_loop_joints);
-    s.run("velocities", velocities);
-    s.run("weld_fixed_bodies", fixed_bodies);
+    s.run("velocities", LowerSession::lose_unsayable_velocities);
+    s.run("weld_fixed_bodies", |s| s.weld_fixed_bodies("the world"));
     s.run_shared("explicit_free_joints", explicit_free_joints);
     s.run("reverse_joints", reverse_joints_towards_root);
     s.run("single_root", topology::single_root);
@@ -97,70 +93,37 @@ fn simulation(s: &mut LowerSession) {
             "the model gives no gravity; Choreonoid applies (0, 0, -9.80665)",
         ),
     }
-    const WHERE: &str =
-        "lives in the Choreonoid project, which is written only beside a body file written to a file";
-    if sim.time_step.is_some() {
-        s.lost(
-            "time_step_lost",
-            Feature::TimeStep,
-            "simulation.time_step",
-            format!("the time step {WHERE}"),
-        );
-    }
-    if sim.end_time.is_some() {
-        s.lost(
-            "end_time_lost",
-            Feature::TimeStep,
-            "simulation.end_time",
-            format!("the end time {WHERE}"),
-        );
-    }
-    if !sim.extras.is_empty() {
-        s.lost(
-            "solver_settings_lost",
-            Feature::TimeStep,
-            "simulation",
-            format!("solver settings: the simulator {WHERE}"),
-        );
-    }
+    s.lose_simulation_settings(&sim, |what| {
+        format!("the {what} would go in the Choreonoid project, which is written only beside a body file written to a file")
+    });
     s.model.simulation.gravity = Some(Vector3::from(GRAVITY));
-    model_extras(s);
+    s.strip_foreign_model_extras();
 }
 
 /// With a project beside the body file: its simulator item carries gravity (any direction),
 /// time step, end time and Choreonoid's integration mode; other formats' solver settings are
 /// dropped.
 fn simulation_in_project(s: &mut LowerSession) {
-    let sim = &mut s.model.simulation;
-    if sim.gravity.is_none() {
-        sim.gravity = Some(Vector3::from(GRAVITY));
+    let unstated = s.state_unstated_simulation(Vector3::from(GRAVITY), DEFAULT_TIME_STEP);
+    if unstated.gravity {
+        let message = "the model gives no gravity; the project states Choreonoid's default (0, 0, -9.80665)";
         s.approximated(
             "gravity_defaulted",
             Feature::Gravity,
             "simulation.gravity",
-            "the model gives no gravity; the project states Choreonoid's default (0, 0, -9.80665)",
+            message,
         );
     }
-    if s.model.simulation.time_step.is_none() {
-        s.model.simulation.time_step = Some(DEFAULT_TIME_STEP);
+    if unstated.time_step {
+        let message = format!("the project states Choreonoid's default time step {DEFAULT_TIME_STEP}");
         s.note(
             "default_time_step",
             Feature::TimeStep,
             "simulation.time_step",
-            format!("the project states Choreonoid's default time step {DEFAULT_TIME_STEP}"),
+            message,
         );
     }
-    let mut extras = std::mem::take(&mut s.model.simulation.extras);
-    s.strip_foreign_extras(&mut extras, "simulation");
-    s.model.simulation.extras = extras;
-    model_extras(s);
-}
-
-/// A body file keeps only the body format's own model extras.
-fn model_extras(s: &mut LowerSession) {
-    let mut extras = std::mem::take(&mut s.model.extras);
-    s.strip_foreign_extras(&mut extras, "");
-    s.model.extras = extras;
+    s.strip_foreign_model_extras();
 }
 
 /// Keeps extra joints; a switched-off constraint is left out (it constrains nothing), any
@@ -203,86 +166,27 @@ fn devices(s: &mut LowerSession) {
     }
 }
 
-fn velocities(s: &mut LowerSession) {
-    for i in 0..s.model.bodies.len() {
-        if s.model.bodies[i].initial_velocity.take().is_some() {
-            let at = path::item("bodies", &s.model.bodies[i].name);
-            s.lost(
-                "body_velocity_lost",
-                Feature::InitialBodyVelocities,
-                &at,
-                "a body file has no initial velocities: the body starts at rest",
-            );
-        }
-    }
-    for i in 0..s.model.joints.len() {
-        let j = &mut s.model.joints[i];
-        if j.v0.iter().any(|v| *v != 0.0) {
-            j.v0.iter_mut().for_each(|v| *v = 0.0);
-            let at = path::item("joints", &j.name);
-            s.lost(
-                "joint_velocity_lost",
-                Feature::InitialJointVelocities,
-                &at,
-                "a body file has no initial joint velocities: the joint starts at rest",
-            );
-        }
-    }
-}
-
-fn fixed_bodies(s: &mut LowerSession) {
-    for i in 0..s.model.bodies.len() {
-        if !s.model.bodies[i].fixed {
-            continue;
-        }
-        let body = &mut s.model.bodies[i];
-        body.fixed = false;
-        let mut name = format!("{}_fixed", body.name);
-        while s.model.joints.iter().any(|j| j.name == name) {
-            name.push('_');
-        }
-        let body = &s.model.bodies[i];
-        let mut joint = Joint::new(name, JointKind::Fixed, BodyRef::World, BodyRef::body(&body.name));
-        joint.parent_frame = body.pose;
-        let at = path::item("bodies", &body.name);
-        s.model.joints.push(joint);
-        s.note(
-            "fixed_body_welded",
-            Feature::FixedBodies,
-            &at,
-            "the fixed body is welded to the world by a fixed joint",
-        );
-    }
-}
-
 fn joint_data(s: &mut LowerSession) {
     for j in 0..s.model.joints.len() {
-        let at = path::item("joints", &s.model.joints[j].name);
         let joint = &mut s.model.joints[j];
-        // (what, feature, message): losses, then approximations, then notes.
-        let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
-        let mut approximated: Vec<(&str, Feature, &str)> = Vec::new();
-        let mut notes: Vec<(&str, Feature, &str)> = Vec::new();
+        let mut found = ItemFindings::new("a body file");
         if joint.kind == JointKind::Free && joint.q0.iter().any(|q| *q != 0.0) {
             let motion = joint_motion(&joint.kind, &joint.q0);
             joint.parent_frame = joint.parent_frame * motion;
             joint.q0 = vec![0.0; 6];
-            notes.push((
+            found.note(
                 "free_joint_position_baked",
                 Feature::InitialJointPositions,
                 "the free joint's initial position is baked into its offset (the body starts where it did)",
-            ));
+            );
         }
         if joint.kind == JointKind::Free {
             // A free joint's link is the root, and the reader takes none of its coordinates'
             // data: what the loop below does not already drop goes here.
             let dofs = &mut joint.dofs;
             if dofs.iter().any(|d| d.rotor_inertia != 0.0 || d.gear_ratio != 1.0) {
-                lost.push((
-                    "rotor_inertia_lost",
-                    Feature::JointActuators,
-                    "rotor inertia or a gear ratio on a free joint",
-                ));
+                let data = "rotor inertia or a gear ratio on a free joint";
+                found.lose("rotor_inertia_lost", Feature::JointActuators, data);
             }
             let limited = |d: &DofProperties| {
                 [d.position_limits, d.velocity_limits, d.effort_limits]
@@ -290,11 +194,11 @@ fn joint_data(s: &mut LowerSession) {
                     .any(|l| !l.is_unlimited())
             };
             if dofs.iter().any(limited) {
-                lost.push((
+                found.lose(
                     "joint_limits_lost",
                     Feature::JointLimits,
                     "limits on a free joint",
-                ));
+                );
             }
             for dof in dofs.iter_mut() {
                 *dof = DofProperties {
@@ -306,48 +210,34 @@ fn joint_data(s: &mut LowerSession) {
                 };
             }
         }
-        if joint.bushing.take().is_some() {
-            lost.push((
-                "bushing_lost",
-                Feature::Bushings,
-                "bushing compliance: the joint is written rigid",
-            ));
-        }
+        found.lose_bushing(joint);
         for dof in &mut joint.dofs {
             if dof.damping != 0.0 {
                 dof.damping = 0.0;
-                lost.push(("joint_damping_lost", Feature::JointDamping, "damping"));
+                found.lose("joint_damping_lost", Feature::JointDamping, "damping");
             }
             if dof.friction != 0.0 {
                 dof.friction = 0.0;
-                lost.push(("joint_friction_lost", Feature::JointFriction, "friction"));
+                found.lose("joint_friction_lost", Feature::JointFriction, "friction");
             }
             // A rest position without stiffness means nothing.
             if dof.spring_stiffness != 0.0 {
-                lost.push(("joint_springs_lost", Feature::JointSprings, "springs"));
+                found.lose("joint_springs_lost", Feature::JointSprings, "springs");
             }
             dof.spring_stiffness = 0.0;
             dof.spring_rest_position = 0.0;
-            if !dof.acceleration_limits.is_unlimited() {
-                dof.acceleration_limits = Limits::default();
-                lost.push((
-                    "acceleration_limits_lost",
-                    Feature::JointVelocityEffortLimits,
-                    "acceleration limits",
-                ));
-            }
-            if dof.name.take().is_some() {
-                lost.push(("coordinate_names_lost", Feature::FormatExtras, "coordinate names"));
-            }
+            found.lose_acceleration_limits(dof);
+            found.lose_coordinate_name(dof);
             let e = dof.effort_limits;
             if !e.is_unlimited() && e.lower.map(|x| -x) != e.upper {
                 let bound = e.upper.unwrap_or(0.0).abs().max(e.lower.unwrap_or(0.0).abs());
                 dof.effort_limits = Limits::new(-bound, bound);
-                approximated.push((
+                let message = "asymmetric effort limits made symmetric with the larger bound";
+                found.approximate(
                     "effort_limits_symmetrised",
                     Feature::JointVelocityEffortLimits,
-                    "asymmetric effort limits made symmetric with the larger bound",
-                ));
+                    message,
+                );
             }
         }
         if matches!(
@@ -360,64 +250,40 @@ fn joint_data(s: &mut LowerSession) {
             )
         ) {
             joint.actuator = None;
-            lost.push((
+            found.lose(
                 "joint_actuator_lost",
                 Feature::JointActuators,
                 "the actuator type",
-            ));
+            );
         }
-        let mut extras = std::mem::take(&mut joint.extras);
-        s.strip_foreign_extras(&mut extras, &at);
-        s.model.joints[j].extras = extras;
-        lost.dedup();
-        for (what, feature, data) in lost {
-            s.lost(what, feature, &at, format!("a body file cannot say {data}"));
-        }
-        approximated.dedup();
-        for (what, feature, message) in approximated {
-            s.approximated(what, feature, &at, message);
-        }
-        for (what, feature, message) in notes {
-            s.note(what, feature, &at, message);
-        }
+        s.finish_joint(j, found);
     }
 }
 
 fn bodies(s: &mut LowerSession) {
     s.lose_unsayable_body_data(CollisionSwitch::Lost);
     for b in 0..s.model.bodies.len() {
-        let at = path::item("bodies", &s.model.bodies[b].name);
         let body = &mut s.model.bodies[b];
-        let mut notes = Vec::new();
-        let mut lost: Vec<(&str, Feature, &str)> = Vec::new();
+        let mut found = ItemFindings::new("a body file");
         if body.inertial.inertia_rotation != UnitQuaternion::identity() {
             body.inertial.inertia = Inertia::from_matrix(&body.inertial.inertia_in_body_axes());
             body.inertial.inertia_rotation = UnitQuaternion::identity();
-            notes.push((
+            found.note(
                 "inertia_rotated_into_link_axes",
                 Feature::InertiaProducts,
                 "the inertia tensor is rotated into the link axes",
-            ));
+            );
         }
         let before = body.shapes.len();
         body.shapes.retain(|s| writable(&s.geometry));
         if body.shapes.len() != before {
-            lost.push((
+            found.lose(
                 "shape_lost",
                 Feature::Shapes,
                 "shapes of geometry types the format has no node for (plane, pyramid, multi-sphere, convex hull, fitted)",
-            ));
+            );
         }
-        let mut extras = std::mem::take(&mut body.extras);
-        s.strip_foreign_extras(&mut extras, &at);
-        s.model.bodies[b].extras = extras;
-        for (what, feature, message) in notes {
-            s.note(what, feature, &at, message);
-        }
-        lost.dedup();
-        for (what, feature, data) in lost {
-            s.lost(what, feature, &at, format!("a body file cannot say {data}"));
-        }
+        s.finish_body(b, found);
     }
 }
 
@@ -425,10 +291,7 @@ fn bodies(s: &mut LowerSession) {
 /// passes above change joint frames, add links and move body frames without touching poses.
 fn reference_poses(s: &mut LowerSession) {
     let tree = SpanningTree::new(&s.model);
-    let poses = world_poses(&s.model, &tree, Configuration::Reference);
-    for (body, pose) in s.model.bodies.iter_mut().zip(poses) {
-        body.pose = pose;
-    }
+    s.reset_reference_poses(&tree);
 }
 
 fn writable(g: &Geometry) -> bool {
