@@ -388,7 +388,7 @@ pub type FeatureTable = [FeatureSupport; Feature::ALL.len()];
 /// assert_eq!(lookup(&TABLE, Feature::Shapes), Support::Kept);
 /// ```
 ///
-/// A table text that lists every feature must list each once:
+/// A feature named twice does not build:
 ///
 /// ```compile_fail
 /// use mbconv_ir::format::support::{FeatureTable, table};

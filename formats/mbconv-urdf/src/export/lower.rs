@@ -476,6 +476,13 @@ fn body_data(s: &mut LowerSession) {
     }
 }
 
+/// Adds `extra` to each diagonal entry of `inertia` (each principal moment grows by it).
+fn add_to_moments(inertia: &mut Inertia, extra: f64) {
+    for (k, row) in inertia.0.iter_mut().enumerate() {
+        row[k] += extra;
+    }
+}
+
 /// The mass given to a moving link that has none (kg): MuJoCo refuses a moving body whose
 /// mass or principal moments are below its `mjMINVAL` (1e-15).
 pub(crate) const MIN_MOVING_MASS: f64 = 1e-9;
@@ -512,11 +519,7 @@ fn massless_moving_links(s: &mut LowerSession) {
             let degenerate = inertial.inertia.matrix() != nalgebra::Matrix3::zeros()
                 && moments.iter().any(|m| *m < MIN_MOVING_INERTIA);
             if degenerate {
-                let mut m = inertial.inertia.0;
-                for (k, row) in m.iter_mut().enumerate() {
-                    row[k] += MIN_MOVING_INERTIA;
-                }
-                inertial.inertia = Inertia(m);
+                add_to_moments(&mut inertial.inertia, MIN_MOVING_INERTIA);
                 s.approximated(
                     "welded_link_inertia_floor",
                     Feature::MassProperties,
@@ -530,11 +533,7 @@ fn massless_moving_links(s: &mut LowerSession) {
             continue;
         }
         inertial.mass += MIN_MOVING_MASS;
-        let mut m = inertial.inertia.0;
-        for (k, row) in m.iter_mut().enumerate() {
-            row[k] += MIN_MOVING_INERTIA;
-        }
-        inertial.inertia = Inertia(m);
+        add_to_moments(&mut inertial.inertia, MIN_MOVING_INERTIA);
         s.approximated(
             "moving_link_mass_floor",
             Feature::MassProperties,

@@ -6,7 +6,7 @@
 use super::LowerSession;
 use crate::format::support::Feature;
 use crate::report::path;
-use crate::{DofProperties, Joint, JointKind, Limits};
+use crate::{Category, DofProperties, Extras, Joint, JointKind, Limits, Severity};
 
 /// One finding waiting for its joint to be done: its code's last part, its feature row and
 /// its words.
@@ -130,44 +130,31 @@ impl LowerSession {
     /// (losses, approximations, notes).
     pub fn finish_joint(&mut self, j: usize, findings: ItemFindings) {
         let at = path::item("joints", &self.model.joints[j].name);
-        let mut extras = std::mem::take(&mut self.model.joints[j].extras);
-        self.strip_foreign_extras(&mut extras, &at);
-        self.model.joints[j].extras = extras;
-        self.say(&at, findings);
+        let extras = std::mem::take(&mut self.model.joints[j].extras);
+        self.model.joints[j].extras = self.finish_item(&at, extras, findings);
     }
 
     /// Ends lowering body `b`'s data, as [`finish_joint`](Self::finish_joint) a joint's.
     pub fn finish_body(&mut self, b: usize, findings: ItemFindings) {
         let at = path::item("bodies", &self.model.bodies[b].name);
-        let mut extras = std::mem::take(&mut self.model.bodies[b].extras);
-        self.strip_foreign_extras(&mut extras, &at);
-        self.model.bodies[b].extras = extras;
-        self.say(&at, findings);
+        let extras = std::mem::take(&mut self.model.bodies[b].extras);
+        self.model.bodies[b].extras = self.finish_item(&at, extras, findings);
     }
 
-    /// Says `findings` of the item at `at`: losses, approximations, notes.
-    fn say(&mut self, at: &str, findings: ItemFindings) {
-        for (mut pending, kind) in [
-            (findings.lost, FindingKind::Lost),
-            (findings.approximated, FindingKind::Approximated),
-            (findings.notes, FindingKind::Note),
+    /// The item at `at`'s `extras` without other formats' ones, after saying `findings`:
+    /// losses, approximations, notes, each list with its repeats in a row said once.
+    fn finish_item(&mut self, at: &str, mut extras: Extras, findings: ItemFindings) -> Extras {
+        self.strip_foreign_extras(&mut extras, at);
+        for (mut pending, severity, category) in [
+            (findings.lost, Severity::Warning, Category::Dropped),
+            (findings.approximated, Severity::Warning, Category::Approximated),
+            (findings.notes, Severity::Info, Category::Note),
         ] {
             pending.dedup();
             for p in pending {
-                match kind {
-                    FindingKind::Lost => self.lost(p.what, p.feature, at, p.words),
-                    FindingKind::Approximated => self.approximated(p.what, p.feature, at, p.words),
-                    FindingKind::Note => self.note(p.what, p.feature, at, p.words),
-                }
+                self.finding(p.what, p.feature, severity, category, at, p.words);
             }
         }
+        extras
     }
-}
-
-/// Which of [`LowerSession`]'s finding methods says a pending finding.
-#[derive(Clone, Copy)]
-enum FindingKind {
-    Lost,
-    Approximated,
-    Note,
 }
