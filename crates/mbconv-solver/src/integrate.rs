@@ -1,5 +1,6 @@
-//! Time integration: semi-implicit Euler (the scheme of DART and MuJoCo), classical RK4 and
-//! adaptive Dormand–Prince 5(4).
+//! Time integration: semi-implicit Euler (the scheme of DART and MuJoCo), classical RK4,
+//! adaptive Dormand–Prince 5(4) (and, in [`crate::stiff`], the Rosenbrock method for stiff
+//! models).
 
 use crate::data::{Data, State};
 use crate::dynamics::{aba, add_gravity_forces, check_finite, kinematics, normalize};
@@ -7,6 +8,7 @@ use crate::error::SolverError;
 use crate::model::Model;
 use crate::projection::{constrained_accelerations, project_positions, project_velocities};
 use crate::spatial::Spatial;
+use crate::stiff::{StiffnessTest, dopri_quotient};
 use serde::{Deserialize, Serialize};
 
 /// The integration scheme.
@@ -28,22 +30,32 @@ pub enum Integrator {
         /// Absolute tolerance.
         atol: f64,
     },
+    /// Adaptive Rodas4, a linearly implicit (Rosenbrock) 4(3) method, L-stable, for stiff
+    /// models (see [`crate::advance_rosenbrock`]); error control as for `Dopri5`. Dopri5
+    /// switches to it by itself when it detects stiffness.
+    Rosenbrock {
+        /// Relative tolerance.
+        rtol: f64,
+        /// Absolute tolerance.
+        atol: f64,
+    },
 }
 
-/// Default relative tolerance of `dopri5` when parsed from a name.
+/// Default relative tolerance of `dopri5` and `rosenbrock` when parsed from a name.
 pub const DEFAULT_RTOL: f64 = 1e-8;
-/// Default absolute tolerance of `dopri5` when parsed from a name.
+/// Default absolute tolerance of `dopri5` and `rosenbrock` when parsed from a name.
 pub const DEFAULT_ATOL: f64 = 1e-10;
 
 impl std::str::FromStr for Integrator {
     type Err = SolverError;
-    /// Parses the CLI names `semi-implicit-euler`, `rk4` and `dopri5` (with
-    /// [`DEFAULT_RTOL`], [`DEFAULT_ATOL`]).
+    /// Parses the CLI names `semi-implicit-euler`, `rk4`, `dopri5` and `rosenbrock` (the
+    /// last two with [`DEFAULT_RTOL`], [`DEFAULT_ATOL`]).
     ///
     /// ```
     /// use mbconv_solver::Integrator;
     /// assert_eq!("rk4".parse::<Integrator>().unwrap(), Integrator::Rk4);
     /// assert!(matches!("dopri5".parse::<Integrator>().unwrap(), Integrator::Dopri5 { .. }));
+    /// assert!(matches!("rosenbrock".parse::<Integrator>().unwrap(), Integrator::Rosenbrock { .. }));
     /// assert!("euler".parse::<Integrator>().is_err());
     /// ```
     fn from_str(name: &str) -> Result<Self, SolverError> {
@@ -54,8 +66,12 @@ impl std::str::FromStr for Integrator {
                 rtol: DEFAULT_RTOL,
                 atol: DEFAULT_ATOL,
             }),
+            "rosenbrock" => Ok(Integrator::Rosenbrock {
+                rtol: DEFAULT_RTOL,
+                atol: DEFAULT_ATOL,
+            }),
             other => Err(SolverError::Options(format!(
-                "unknown integrator {other:?}: expected semi-implicit-euler, rk4 or dopri5"
+                "unknown integrator {other:?}: expected semi-implicit-euler, rk4, dopri5 or rosenbrock"
             ))),
         }
     }
@@ -86,7 +102,7 @@ pub fn accelerations(
 }
 
 /// After a step: renormalise quaternions and project onto the constraints.
-fn finish_step(model: &Model, data: &mut Data, state: &mut State) -> Result<(), SolverError> {
+pub(crate) fn finish_step(model: &Model, data: &mut Data, state: &mut State) -> Result<(), SolverError> {
     normalize(model, &mut state.q);
     if model.has_constraints() {
         project_positions(model, data, &mut state.q, state.t);
@@ -250,6 +266,11 @@ const DP_B4: [f64; 7] = [
 
 /// Adaptive Dormand–Prince 5(4) from `state.t` to `t_end`, starting with step `*h`
 /// (updated to the last accepted step size). Returns (accepted, rejected) step counts.
+///
+/// With a [`StiffnessTest`], each accepted step is tested for stiffness, and the run stops
+/// early (at `state.t < t_end`) as soon as the test finds the model stiff, so that the caller
+/// can continue with [`crate::advance_rosenbrock`].
+#[allow(clippy::too_many_arguments)]
 pub fn advance_dopri5(
     model: &Model,
     data: &mut Data,
@@ -258,6 +279,7 @@ pub fn advance_dopri5(
     h: &mut f64,
     rtol: f64,
     atol: f64,
+    mut stiffness: Option<&mut StiffnessTest>,
 ) -> Result<(usize, usize), SolverError> {
     let (mut accepted, mut rejected) = (0, 0);
     let h_min = 1e-14 * t_end.abs().max(1.0);
@@ -327,6 +349,12 @@ pub fn advance_dopri5(
             accepted += 1;
             if step >= *h * 0.999 || factor < 1.0 {
                 *h = step * factor;
+            }
+            if let Some(test) = stiffness.as_deref_mut() {
+                test.observe(dopri_quotient(step, &data.k_q, &data.k_v, DP_A[5], DP_A[6]));
+                if test.is_stiff() {
+                    return Ok((accepted, rejected));
+                }
             }
         } else {
             rejected += 1;

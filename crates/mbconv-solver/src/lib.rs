@@ -2,8 +2,9 @@
 //! forward dynamics by the articulated-body algorithm, loop closures, kinematic constraints
 //! and position/speed motors as constraint rows with Lagrange multipliers (kept on the
 //! constraint manifold by projection), force elements (gravity, joint springs/dampers/friction,
-//! TSDA, RSDA, bushings, Shift restraints, body loads, force motors) and three integrators
-//! (semi-implicit Euler as DART and MuJoCo step, RK4, adaptive Dormand–Prince 5(4)).
+//! TSDA, RSDA, bushings, Shift restraints, body loads, force motors) and four integrators
+//! (semi-implicit Euler as DART and MuJoCo step, RK4, adaptive Dormand–Prince 5(4), which
+//! hands a stiff model over to the adaptive Rosenbrock method Rodas4).
 //!
 //! It is **not** a contact or collision simulator (shapes are ignored), and it does not read
 //! files: build an [`mbconv_ir::Model`] with a format crate first. See `docs/solver.md`.
@@ -38,6 +39,7 @@ mod projection;
 mod report;
 mod simulate;
 pub mod spatial;
+mod stiff;
 
 pub use data::{Data, State};
 pub use dynamics::tree_forward_dynamics;
@@ -54,6 +56,7 @@ pub use report::{
 pub use simulate::{
     LimitReached, Sample, SimulateOptions, SimulationSummary, Trajectory, simulate, simulate_model,
 };
+pub use stiff::{RosenbrockWork, STIFF_STEPS, STIFFNESS_QUOTIENT, StiffnessTest, advance_rosenbrock};
 
 /// Assembles `state` (closes loops by Newton's method, projects velocities); returns the
 /// largest residual left.

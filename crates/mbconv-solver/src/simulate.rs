@@ -8,6 +8,7 @@ use crate::integrate::{Integrator, advance_dopri5, step_rk4, step_semi_implicit_
 use crate::model::Model;
 use crate::projection::{assemble, residual};
 use crate::report::{body_pose, potential_energy};
+use crate::stiff::{RosenbrockWork, StiffnessTest, advance_rosenbrock};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 
@@ -21,7 +22,8 @@ use std::io::Write;
 pub struct SimulateOptions {
     /// Simulated time (s).
     pub duration: f64,
-    /// Time step (s); for [`Integrator::Dopri5`], the output interval and first trial step.
+    /// Time step (s); for the adaptive schemes ([`Integrator::Dopri5`],
+    /// [`Integrator::Rosenbrock`]), the output interval and first trial step.
     pub dt: f64,
     /// The integrator.
     pub integrator: Integrator,
@@ -73,8 +75,13 @@ pub struct Sample<'a> {
 pub struct SimulationSummary {
     /// Integrator steps accepted.
     pub steps: usize,
-    /// Steps rejected by the error control (Dopri5 only).
+    /// Steps rejected by the error control (adaptive schemes only).
     pub rejected_steps: usize,
+    /// When [`Integrator::Dopri5`] found the model stiff (its steps limited by stability, not
+    /// accuracy; see [`StiffnessTest`]): the time (s) from which the run continued with
+    /// [`Integrator::Rosenbrock`] at the same tolerances. `None`: no switch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stiff_from: Option<f64>,
     /// Samples emitted.
     pub samples: usize,
     /// Final time.
@@ -166,10 +173,12 @@ pub fn simulate_model(
     if options.every == 0 {
         return Err(SolverError::Options("every must be at least 1".into()));
     }
-    if let Integrator::Dopri5 { rtol, atol } = options.integrator
+    if let Integrator::Dopri5 { rtol, atol } | Integrator::Rosenbrock { rtol, atol } = options.integrator
         && !(rtol > 0.0 && atol > 0.0)
     {
-        return Err(SolverError::Options("dopri5 needs positive rtol and atol".into()));
+        return Err(SolverError::Options(
+            "the adaptive integrators need positive rtol and atol".into(),
+        ));
     }
     let mut data = Data::new(model);
     data.set_joint_limits(options.joint_limits);
@@ -180,6 +189,7 @@ pub fn simulate_model(
     let mut summary = SimulationSummary {
         steps: 0,
         rejected_steps: 0,
+        stiff_from: None,
         samples: 0,
         final_time: 0.0,
         assembly_residual,
@@ -209,7 +219,10 @@ pub fn simulate_model(
     };
     emit(&mut data, &state, &mut summary);
     let mut h = options.dt;
+    let mut stiffness = StiffnessTest::default();
+    let mut rosenbrock: Option<RosenbrockWork> = None;
     for k in 1..=steps {
+        let t_end = k as f64 * options.dt;
         match options.integrator {
             Integrator::SemiImplicitEuler => {
                 step_semi_implicit_euler(model, &mut data, &mut state, options.dt)?;
@@ -219,16 +232,33 @@ pub fn simulate_model(
                 step_rk4(model, &mut data, &mut state, options.dt)?;
                 summary.steps += 1;
             }
-            Integrator::Dopri5 { rtol, atol } => {
+            Integrator::Dopri5 { rtol, atol } if rosenbrock.is_none() => {
                 let (a, r) = advance_dopri5(
                     model,
                     &mut data,
                     &mut state,
-                    k as f64 * options.dt,
+                    t_end,
                     &mut h,
                     rtol,
                     atol,
+                    Some(&mut stiffness),
                 )?;
+                summary.steps += a;
+                summary.rejected_steps += r;
+                if stiffness.is_stiff() {
+                    // Continue the same run, from the current state, with the stiff scheme.
+                    summary.stiff_from = Some(state.t);
+                    let work = rosenbrock.insert(RosenbrockWork::new(model));
+                    let (a, r) =
+                        advance_rosenbrock(model, &mut data, work, &mut state, t_end, &mut h, rtol, atol)?;
+                    summary.steps += a;
+                    summary.rejected_steps += r;
+                }
+            }
+            Integrator::Dopri5 { rtol, atol } | Integrator::Rosenbrock { rtol, atol } => {
+                let work = rosenbrock.get_or_insert_with(|| RosenbrockWork::new(model));
+                let (a, r) =
+                    advance_rosenbrock(model, &mut data, work, &mut state, t_end, &mut h, rtol, atol)?;
                 summary.steps += a;
                 summary.rejected_steps += r;
             }

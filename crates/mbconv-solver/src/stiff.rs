@@ -1,0 +1,536 @@
+//! Stiff models: the linearly implicit Rosenbrock method Rodas4 with its embedded error
+//! estimate, integrated in the tangent space of the state (quaternions stay on their sphere),
+//! and Hairer's stiffness test that lets Dormand–Prince hand a run over to it.
+//!
+//! Rodas4 (Hairer & Wanner, *Solving ODEs II*, §IV.7) is L-stable and stiffly accurate, of
+//! order 4 with an embedded order-3 solution; its six stages share one LU factorisation of
+//! `I/(hγ) − J`. The state `(q, v)` lives on a manifold when ball or free joints hold
+//! quaternions (`nq ≠ nv`), so each step works in the chart `q = q₀ ⊕ δq`, `v = v₀ + δv`
+//! around the step's start, `δ ∈ ℝ^{2nv}`, where `⊕` is each joint's own position update
+//! ([`crate::joint::JointModel::integrate`] with `dt = 1`: the exponential map for rotations).
+//! In the chart the equations of motion read `δq̇ = dexp⁻¹(δq)·v`, `δv̇ = a(q₀ ⊕ δq, v₀ + δv)`
+//! with `a` the full forward dynamics ([`crate::accelerations`]: force elements, springs,
+//! dampers, friction and constraints), and the Jacobian `∂δ̇/∂δ` at `δ = 0` is taken by
+//! forward differences, `2nv + 1` evaluations of the dynamics (the last for `∂/∂t`).
+
+// Numeric kernels index several arrays with the same coordinate index.
+#![allow(clippy::needless_range_loop)]
+
+use crate::data::{Data, State};
+use crate::dynamics::normalize;
+use crate::error::SolverError;
+use crate::integrate::{accelerations, finish_step};
+use crate::joint::{JointModel, RotationPart};
+use crate::model::Model;
+use nalgebra::{DMatrix, DVector, UnitQuaternion, Vector3};
+
+/// Rodas4's diagonal `γ`.
+const GAMMA: f64 = 0.25;
+/// The stage times `αᵢ` (stage `i` is evaluated at `t + αᵢ h`).
+const ALPHA: [f64; 6] = [0.0, 0.386, 0.21, 0.63, 1.0, 1.0];
+/// `γᵢ = Σⱼ γᵢⱼ`, the weights of `∂f/∂t` in the stages.
+const GAMMA_SUM: [f64; 6] = [0.25, -0.1043, 0.1035, -0.0362, 0.0, 0.0];
+/// The stage points `Yᵢ = Y₀ + Σⱼ aᵢⱼ Kⱼ` (rows 5 and 6 are the embedded and the final
+/// solution: the method is stiffly accurate).
+const A: [&[f64]; 6] = [
+    &[],
+    &[1.544],
+    &[0.946_678_528_081_582_6, 0.255_701_169_898_328_4],
+    &[
+        3.314_825_187_068_521,
+        2.896_124_015_972_201,
+        0.998_641_913_997_781_7,
+    ],
+    &[
+        1.221_224_509_226_641,
+        6.019_134_481_288_629,
+        12.537_083_329_320_87,
+        -0.687_886_036_105_895,
+    ],
+    &[
+        1.221_224_509_226_641,
+        6.019_134_481_288_629,
+        12.537_083_329_320_87,
+        -0.687_886_036_105_895,
+        1.0,
+    ],
+];
+/// The stage right-hand sides `f(Yᵢ) + Σⱼ (cᵢⱼ/h) Kⱼ + h γᵢ ∂f/∂t`.
+const C: [&[f64]; 6] = [
+    &[],
+    &[-5.6688],
+    &[-2.430_093_356_833_875, -0.206_359_915_709_191_5],
+    &[
+        -0.107_352_905_815_137_5,
+        -9.594_562_251_023_355,
+        -20.470_286_148_096_16,
+    ],
+    &[
+        7.496_443_313_967_647,
+        -10.246_804_314_643_52,
+        -33.999_903_528_199_05,
+        11.708_908_932_061_6,
+    ],
+    &[
+        8.083_246_795_921_522,
+        -7.981_132_988_064_893,
+        -31.521_594_328_743_71,
+        16.319_305_431_231_36,
+        -6.058_818_238_834_054,
+    ],
+];
+/// The stiffness test's threshold on `h·‖f(y₇) − f(y₆)‖ / ‖y₇ − y₆‖`, an estimate of `h·|λ|`
+/// for the dominant eigenvalue `λ`. Dormand–Prince's stability boundary is about 3.3 on the
+/// negative real axis and Hairer's `dopri5.f` tests 3.25; a stiff transient restarted at every
+/// step (a coordinate put back on its stop after each step) holds the steps just below the
+/// boundary (3.09 on the Allegro hand), so the test takes 2.5. Accuracy alone never lets a step
+/// that long through: at `h·|λ| = 2.5` a mode the step must follow has a local error of order
+/// `(h·|λ|)⁵/5! ≈ 1`.
+pub const STIFFNESS_QUOTIENT: f64 = 2.5;
+/// Accepted steps above [`STIFFNESS_QUOTIENT`] (without six non-stiff steps in a row between
+/// them) that make a model stiff.
+pub const STIFF_STEPS: usize = 15;
+/// Non-stiff accepted steps in a row that reset the count of stiff ones.
+const NON_STIFF_RESET: usize = 6;
+
+/// Hairer's stiffness test for Dormand–Prince 5(4) (as in `dopri5.f`): after each accepted
+/// step, `h·|λ| ≈ h·‖k₇ − k₆‖ / ‖y₇ − y₆‖` (the last two stages are both at `t + h`) estimates
+/// the step's position on the dominant eigenvalue's ray; a step near the stability boundary
+/// (above [`STIFFNESS_QUOTIENT`]) is limited by stability, not accuracy. [`STIFF_STEPS`] such
+/// steps make the run stiff.
+///
+/// ```
+/// let mut test = mbconv_solver::StiffnessTest::default();
+/// for _ in 0..mbconv_solver::STIFF_STEPS {
+///     test.observe(3.1);
+/// }
+/// assert!(test.is_stiff());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StiffnessTest {
+    stiff_steps: usize,
+    non_stiff_steps: usize,
+    stiff: bool,
+}
+
+impl StiffnessTest {
+    /// Counts one accepted step whose estimated `h·|λ|` is `quotient`.
+    pub fn observe(&mut self, quotient: f64) {
+        if quotient > STIFFNESS_QUOTIENT {
+            self.non_stiff_steps = 0;
+            self.stiff_steps += 1;
+            if self.stiff_steps >= STIFF_STEPS {
+                self.stiff = true;
+            }
+        } else {
+            self.non_stiff_steps += 1;
+            if self.non_stiff_steps >= NON_STIFF_RESET {
+                self.stiff_steps = 0;
+            }
+        }
+    }
+
+    /// Whether the steps seen so far were limited by stability.
+    pub fn is_stiff(&self) -> bool {
+        self.stiff
+    }
+}
+
+/// `h·‖k₇ − k₆‖ / ‖y₇ − y₆‖` of a Dormand–Prince step of size `h` from its stage derivatives
+/// `k_q`, `k_v` and the rows `a6`, `a7` of its tableau (`y₇ − y₆ = h Σⱼ (a₇ⱼ − a₆ⱼ) kⱼ`); zero
+/// when the two points coincide.
+pub(crate) fn dopri_quotient(h: f64, k_q: &[Vec<f64>], k_v: &[Vec<f64>], a6: &[f64], a7: &[f64]) -> f64 {
+    let (mut num, mut den) = (0.0, 0.0);
+    for k in [k_q, k_v] {
+        for i in 0..k[0].len() {
+            let df = k[6][i] - k[5][i];
+            let mut dy = 0.0;
+            for (j, a) in a7.iter().enumerate() {
+                dy += (a - a6.get(j).copied().unwrap_or(0.0)) * k[j][i];
+            }
+            num += df * df;
+            den += (h * dy) * (h * dy);
+        }
+    }
+    if den > 0.0 { h * (num / den).sqrt() } else { 0.0 }
+}
+
+/// The workspace of [`advance_rosenbrock`]: the Jacobian, its factorisation's input, the six
+/// stage vectors and the chart's origin. One per run; a step reuses everything.
+#[derive(Clone, Debug)]
+pub struct RosenbrockWork {
+    /// Chart origin (the state at the start of the step).
+    q0: Vec<f64>,
+    v0: Vec<f64>,
+    t0: f64,
+    /// The point being evaluated.
+    q: Vec<f64>,
+    v: Vec<f64>,
+    /// `f(0)`, `∂f/∂t`, a scratch evaluation and the stage point in the chart.
+    f0: Vec<f64>,
+    ft: Vec<f64>,
+    f: Vec<f64>,
+    delta: Vec<f64>,
+    /// `∂f/∂δ` at the chart's origin, and whether it belongs to the current origin.
+    jacobian: DMatrix<f64>,
+    fresh: bool,
+    matrix: DMatrix<f64>,
+    rhs: DVector<f64>,
+    k: Vec<Vec<f64>>,
+    /// The size of each chart coordinate for the error scale (0 for rotations, whose
+    /// error is measured absolutely).
+    size0: Vec<f64>,
+    size1: Vec<f64>,
+    /// Jacobians computed (for the summary and tests).
+    jacobians: usize,
+}
+
+impl RosenbrockWork {
+    /// A workspace sized for `model`.
+    pub fn new(model: &Model) -> Self {
+        let (nq, nv) = (model.nq, model.nv);
+        let n = 2 * nv;
+        Self {
+            q0: vec![0.0; nq],
+            v0: vec![0.0; nv],
+            t0: f64::NAN,
+            q: vec![0.0; nq],
+            v: vec![0.0; nv],
+            f0: vec![0.0; n],
+            ft: vec![0.0; n],
+            f: vec![0.0; n],
+            delta: vec![0.0; n],
+            jacobian: DMatrix::zeros(n, n),
+            fresh: false,
+            matrix: DMatrix::zeros(n, n),
+            rhs: DVector::zeros(n),
+            k: vec![vec![0.0; n]; 6],
+            size0: vec![0.0; n],
+            size1: vec![0.0; n],
+            jacobians: 0,
+        }
+    }
+
+    /// How many Jacobians the runs with this workspace computed.
+    pub fn jacobians(&self) -> usize {
+        self.jacobians
+    }
+
+    /// Sets the chart's origin to `state`; the Jacobian is stale unless the state is the one
+    /// it was taken at.
+    fn set_origin(&mut self, state: &State) {
+        if self.t0 != state.t || self.q0 != state.q || self.v0 != state.v {
+            self.q0.copy_from_slice(&state.q);
+            self.v0.copy_from_slice(&state.v);
+            self.t0 = state.t;
+            self.fresh = false;
+        }
+    }
+}
+
+/// `J_r⁻¹(φ)·ω`: the rate of the rotation vector `φ` of `R = R₀·exp(φ)` for the angular
+/// velocity `ω` in the rotated frame.
+fn rotation_vector_rate(phi: &Vector3<f64>, omega: &Vector3<f64>) -> Vector3<f64> {
+    let theta = phi.norm();
+    let cross = phi.cross(omega);
+    let coefficient = if theta < 1e-4 {
+        1.0 / 12.0 + theta * theta / 720.0
+    } else {
+        1.0 / (theta * theta) - (1.0 + theta.cos()) / (2.0 * theta * theta.sin())
+    };
+    omega + 0.5 * cross + coefficient * phi.cross(&cross)
+}
+
+/// The chart rate `δq̇` of one joint: `v` for scalar coordinates, `J_r⁻¹(φ)·ω` for a rotation
+/// vector, and `exp(φ)·v` for a free joint's translation (it moves along its body-frame
+/// velocity, `p = p₀ + R₀·δp`).
+fn chart_rate(joint: &JointModel, delta: &[f64], v: &[f64], out: &mut [f64]) {
+    let vec3 = |s: &[f64], o: usize| Vector3::new(s[o], s[o + 1], s[o + 2]);
+    match joint {
+        JointModel::SlideRotate {
+            slide_count,
+            rotation: RotationPart::Ball,
+            ..
+        } => {
+            let n = *slide_count;
+            out[..n].copy_from_slice(&v[..n]);
+            let rate = rotation_vector_rate(&vec3(delta, n), &vec3(v, n));
+            out[n..n + 3].copy_from_slice(rate.as_slice());
+        }
+        JointModel::Free => {
+            let phi = vec3(delta, 0);
+            let rate = rotation_vector_rate(&phi, &vec3(v, 0));
+            let translation = UnitQuaternion::from_scaled_axis(phi) * vec3(v, 3);
+            out[..3].copy_from_slice(rate.as_slice());
+            out[3..6].copy_from_slice(translation.as_slice());
+        }
+        other => out[..other.nv()].copy_from_slice(&v[..other.nv()]),
+    }
+}
+
+/// Whether chart coordinate `k` of `joint` is a rotation-vector component.
+fn is_rotation(joint: &JointModel, k: usize) -> bool {
+    match joint {
+        JointModel::SlideRotate {
+            slide_count,
+            rotation: RotationPart::Ball,
+            ..
+        } => k >= *slide_count,
+        JointModel::Free => k < 3,
+        _ => false,
+    }
+}
+
+/// `f(t, δ)` in the chart around `work.q0, work.v0`, into `work.f`.
+fn evaluate(model: &Model, data: &mut Data, work: &mut RosenbrockWork, t: f64) -> Result<(), SolverError> {
+    let nv = model.nv;
+    let RosenbrockWork {
+        q0,
+        v0,
+        q,
+        v,
+        delta,
+        f,
+        ..
+    } = work;
+    q.copy_from_slice(q0);
+    for node in &model.nodes {
+        let (qi, vi) = (node.q_index, node.v_index);
+        let (nq, nvj) = (node.joint.nq(), node.joint.nv());
+        node.joint
+            .integrate(&mut q[qi..qi + nq], &delta[vi..vi + nvj], 1.0);
+    }
+    normalize(model, q);
+    for i in 0..nv {
+        v[i] = v0[i] + delta[nv + i];
+    }
+    accelerations(model, data, t, q, v)?;
+    f[nv..].copy_from_slice(&data.qdd);
+    for node in &model.nodes {
+        let (vi, nvj) = (node.v_index, node.joint.nv());
+        chart_rate(
+            &node.joint,
+            &delta[vi..vi + nvj],
+            &v[vi..vi + nvj],
+            &mut f[vi..vi + nvj],
+        );
+    }
+    Ok(())
+}
+
+/// `f(0)`, `∂f/∂δ` and `∂f/∂t` at the chart's origin by forward differences (steps
+/// `√ε·max(|yᵢ|, 1)`).
+fn jacobian(model: &Model, data: &mut Data, work: &mut RosenbrockWork) -> Result<(), SolverError> {
+    let n = 2 * model.nv;
+    let t0 = work.t0;
+    work.delta.fill(0.0);
+    evaluate(model, data, work, t0)?;
+    work.f0.copy_from_slice(&work.f);
+    let root_eps = f64::EPSILON.sqrt();
+    for j in 0..n {
+        let size = if j < model.nv {
+            work.size0[j]
+        } else {
+            work.v0[j - model.nv].abs()
+        };
+        let step = root_eps * size.max(1.0);
+        work.delta.fill(0.0);
+        work.delta[j] = step;
+        evaluate(model, data, work, t0)?;
+        for i in 0..n {
+            work.jacobian[(i, j)] = (work.f[i] - work.f0[i]) / step;
+        }
+    }
+    let step = root_eps * t0.abs().max(1.0);
+    work.delta.fill(0.0);
+    evaluate(model, data, work, t0 + step)?;
+    for i in 0..n {
+        work.ft[i] = (work.f[i] - work.f0[i]) / step;
+    }
+    work.fresh = true;
+    work.jacobians += 1;
+    Ok(())
+}
+
+/// The size of each chart coordinate of `q`, `v` for the error scale: `|qᵢ|` for scalar
+/// coordinates and a free joint's translation, 1 for rotation-vector components (a unit
+/// quaternion's size), `|vᵢ|` for velocities.
+fn sizes(model: &Model, q: &[f64], v: &[f64], out: &mut [f64]) {
+    let nv = model.nv;
+    for node in &model.nodes {
+        let (qi, vi) = (node.q_index, node.v_index);
+        for k in 0..node.joint.nv() {
+            out[vi + k] = if is_rotation(&node.joint, k) {
+                1.0
+            } else if node.joint == JointModel::Free {
+                q[qi + k - 3].abs()
+            } else {
+                q[qi + k].abs()
+            };
+        }
+    }
+    for i in 0..nv {
+        out[nv + i] = v[i].abs();
+    }
+}
+
+/// One Rodas4 step of size `h` from the chart's origin: the stages into `work.k`. Fails on
+/// a singular iteration matrix or a failed evaluation.
+fn stages(model: &Model, data: &mut Data, work: &mut RosenbrockWork, h: f64) -> Result<(), SolverError> {
+    let n = 2 * model.nv;
+    work.matrix.copy_from(&work.jacobian);
+    work.matrix.neg_mut();
+    for i in 0..n {
+        work.matrix[(i, i)] += 1.0 / (h * GAMMA);
+    }
+    let lu = work.matrix.clone().lu();
+    for s in 0..6 {
+        if s == 0 {
+            work.f.copy_from_slice(&work.f0);
+        } else {
+            work.delta.fill(0.0);
+            for (j, a) in A[s].iter().enumerate() {
+                for i in 0..n {
+                    work.delta[i] += a * work.k[j][i];
+                }
+            }
+            evaluate(model, data, work, work.t0 + ALPHA[s] * h)?;
+        }
+        for i in 0..n {
+            let mut r = work.f[i] + h * GAMMA_SUM[s] * work.ft[i];
+            for (j, c) in C[s].iter().enumerate() {
+                r += c / h * work.k[j][i];
+            }
+            work.rhs[i] = r;
+        }
+        if !lu.solve_mut(&mut work.rhs) {
+            return Err(SolverError::Diverged {
+                time: work.t0,
+                message: "singular Rosenbrock iteration matrix".into(),
+            });
+        }
+        work.k[s].copy_from_slice(work.rhs.as_slice());
+    }
+    Ok(())
+}
+
+/// Adaptive Rodas4 from `state.t` to `t_end`, starting with step `*h` (updated to the next
+/// step size). Error control `|errᵢ| ≤ atol + rtol·max(|yᵢ|, |yᵢ′|)` in the chart (RMS norm,
+/// rotation vectors against 1), steps shortened to land on `t_end`; after each accepted step
+/// quaternions are renormalised, constraints projected and joint stops applied as after any
+/// other step. The Jacobian is taken once per accepted step and reused by rejected trials.
+/// Returns (accepted, rejected) step counts.
+///
+/// ```
+/// use mbconv_ir::{Body, BodyRef, Joint, JointKind, Model as Ir};
+/// use mbconv_solver::{Data, Model, RosenbrockWork, State, advance_rosenbrock};
+/// let mut ir = Ir::new("pendulum");
+/// let mut bob = Body::new("bob");
+/// bob.inertial.com = nalgebra::Vector3::new(0.0, 0.0, -1.0);
+/// ir.bodies.push(bob);
+/// ir.joints.push(Joint::new("pivot", JointKind::Revolute { axis: nalgebra::Vector3::y() }, BodyRef::World, BodyRef::body("bob")));
+/// let model = Model::new(&ir).unwrap();
+/// let (mut data, mut state) = (Data::new(&model), State::initial(&model));
+/// let mut work = RosenbrockWork::new(&model);
+/// let mut h = 1e-3;
+/// let (accepted, _) = advance_rosenbrock(&model, &mut data, &mut work, &mut state, 0.1, &mut h, 1e-8, 1e-8).unwrap();
+/// assert!(accepted > 0 && state.t == 0.1);
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn advance_rosenbrock(
+    model: &Model,
+    data: &mut Data,
+    work: &mut RosenbrockWork,
+    state: &mut State,
+    t_end: f64,
+    h: &mut f64,
+    rtol: f64,
+    atol: f64,
+) -> Result<(usize, usize), SolverError> {
+    let (mut accepted, mut rejected) = (0, 0);
+    let n = 2 * model.nv;
+    let h_min = 1e-14 * t_end.abs().max(1.0);
+    while state.t < t_end - h_min {
+        let step = h.min(t_end - state.t);
+        work.set_origin(state);
+        if !work.fresh {
+            sizes(model, &state.q, &state.v, &mut work.size0);
+            jacobian(model, data, work)?;
+        }
+        // A trial that cannot be evaluated (a stage through a singular configuration) is
+        // rejected like one whose error is too large.
+        if let Err(error) = stages(model, data, work, step) {
+            if !matches!(error, SolverError::Diverged { .. }) {
+                return Err(error);
+            }
+            rejected += 1;
+            *h = step * 0.2;
+            if *h < h_min {
+                return Err(error);
+            }
+            continue;
+        }
+        // The new point in the chart: Y₆ + K₆ = Σⱼ a₆ⱼ Kⱼ + K₆; the error is K₆.
+        work.delta.fill(0.0);
+        for (j, a) in A[5].iter().enumerate() {
+            for i in 0..n {
+                work.delta[i] += a * work.k[j][i];
+            }
+        }
+        for i in 0..n {
+            work.delta[i] += work.k[5][i];
+        }
+        let mut q1 = std::mem::take(&mut work.q);
+        let mut v1 = std::mem::take(&mut work.v);
+        q1.copy_from_slice(&work.q0);
+        for node in &model.nodes {
+            let (qi, vi) = (node.q_index, node.v_index);
+            let (nq, nvj) = (node.joint.nq(), node.joint.nv());
+            node.joint
+                .integrate(&mut q1[qi..qi + nq], &work.delta[vi..vi + nvj], 1.0);
+        }
+        for i in 0..model.nv {
+            v1[i] = work.v0[i] + work.delta[model.nv + i];
+        }
+        sizes(model, &q1, &v1, &mut work.size1);
+        let mut sum = 0.0;
+        for i in 0..n {
+            let scale = atol + rtol * work.size0[i].max(work.size1[i]);
+            sum += (work.k[5][i] / scale).powi(2);
+        }
+        let norm = (sum / n.max(1) as f64).sqrt();
+        let finite = norm.is_finite() && q1.iter().chain(&v1).all(|x| x.is_finite());
+        let factor = if !finite {
+            0.2
+        } else if norm == 0.0 {
+            6.0
+        } else {
+            (0.9 * norm.powf(-0.25)).clamp(0.2, 6.0)
+        };
+        if finite && norm <= 1.0 {
+            state.q.copy_from_slice(&q1);
+            state.v.copy_from_slice(&v1);
+            state.t += step;
+            work.q = q1;
+            work.v = v1;
+            finish_step(model, data, state)?;
+            accepted += 1;
+            if step >= *h * 0.999 || factor < 1.0 {
+                *h = step * factor;
+            }
+        } else {
+            work.q = q1;
+            work.v = v1;
+            rejected += 1;
+            *h = step * factor.min(1.0);
+            if *h < h_min {
+                return Err(SolverError::Diverged {
+                    time: state.t,
+                    message: "step size underflow".into(),
+                });
+            }
+        }
+    }
+    state.t = t_end;
+    Ok((accepted, rejected))
+}
