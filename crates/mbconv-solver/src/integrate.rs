@@ -8,7 +8,7 @@ use crate::error::SolverError;
 use crate::model::Model;
 use crate::projection::{constrained_accelerations, project_positions, project_velocities};
 use crate::spatial::Spatial;
-use crate::stiff::{StiffnessTest, dopri_quotient};
+use crate::stiff::{StiffnessTest, dopri_quotient, retry_shorter, shrink_step};
 use serde::{Deserialize, Serialize};
 
 /// The integration scheme.
@@ -291,14 +291,8 @@ pub fn advance_dopri5(
         // until it goes through or underflows.
         let stages = (0..7).try_for_each(|s| stage(model, data, state, step, s, DP_A[s], DP_C[s]));
         if let Err(error) = stages {
-            if !matches!(error, SolverError::Diverged { .. }) {
-                return Err(error);
-            }
+            retry_shorter(error, h, step, h_min)?;
             rejected += 1;
-            *h = step * 0.2;
-            if *h < h_min {
-                return Err(error);
-            }
             continue;
         }
         // Error estimate and candidate.
@@ -358,13 +352,7 @@ pub fn advance_dopri5(
             }
         } else {
             rejected += 1;
-            *h = step * factor;
-            if *h < h_min {
-                return Err(SolverError::Diverged {
-                    time: state.t,
-                    message: "step size underflow".into(),
-                });
-            }
+            shrink_step(h, step * factor, h_min, state.t)?;
         }
     }
     state.t = t_end;

@@ -460,14 +460,8 @@ pub fn advance_rosenbrock(
         // A trial that cannot be evaluated (a stage through a singular configuration) is
         // rejected like one whose error is too large.
         if let Err(error) = stages(model, data, work, step) {
-            if !matches!(error, SolverError::Diverged { .. }) {
-                return Err(error);
-            }
+            retry_shorter(error, h, step, h_min)?;
             rejected += 1;
-            *h = step * 0.2;
-            if *h < h_min {
-                return Err(error);
-            }
             continue;
         }
         // The new point in the chart: Y₆ + K₆ = Σⱼ a₆ⱼ Kⱼ + K₆; the error is K₆.
@@ -522,15 +516,38 @@ pub fn advance_rosenbrock(
             work.q = q1;
             work.v = v1;
             rejected += 1;
-            *h = step * factor.min(1.0);
-            if *h < h_min {
-                return Err(SolverError::Diverged {
-                    time: state.t,
-                    message: "step size underflow".into(),
-                });
-            }
+            shrink_step(h, step * factor.min(1.0), h_min, state.t)?;
         }
     }
     state.t = t_end;
     Ok((accepted, rejected))
+}
+
+/// After a trial of an adaptive scheme that could not be evaluated (`error`): a trial too
+/// long for the model (a stiff spring flinging a link through a singular configuration) is
+/// retried with a fifth of the step; any other error, or a step below `h_min`, ends the run.
+pub(crate) fn retry_shorter(
+    error: SolverError,
+    h: &mut f64,
+    step: f64,
+    h_min: f64,
+) -> Result<(), SolverError> {
+    if !matches!(error, SolverError::Diverged { .. }) || step * 0.2 < h_min {
+        return Err(error);
+    }
+    *h = step * 0.2;
+    Ok(())
+}
+
+/// After a rejected trial of an adaptive scheme: the next trial step becomes `next`, unless it
+/// is below `h_min` (the run cannot go on from time `t`).
+pub(crate) fn shrink_step(h: &mut f64, next: f64, h_min: f64, t: f64) -> Result<(), SolverError> {
+    *h = next;
+    if next < h_min {
+        return Err(SolverError::Diverged {
+            time: t,
+            message: "step size underflow".into(),
+        });
+    }
+    Ok(())
 }

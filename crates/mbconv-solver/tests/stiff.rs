@@ -12,6 +12,19 @@ use nalgebra::{UnitQuaternion, Vector3};
 
 const TOL: f64 = 1e-10;
 
+/// Dopri5 at [`TOL`] for `duration`, sampled every 10 ms.
+fn dopri5(duration: f64) -> SimulateOptions {
+    SimulateOptions {
+        duration,
+        dt: 1e-2,
+        integrator: Integrator::Dopri5 { rtol: TOL, atol: TOL },
+        every: 1,
+        energy: false,
+        joint_limits: false,
+        max_steps: None,
+    }
+}
+
 fn body(name: &str, mass: f64, com: Vector3<f64>, inertia: [f64; 3]) -> Body {
     let mut b = Body::new(name);
     b.inertial.mass = mass;
@@ -103,15 +116,7 @@ fn stiff_damper_rosenbrock_matches_the_closed_form_in_far_fewer_steps_than_dopri
 
 #[test]
 fn dopri5_switches_to_the_stiff_scheme_on_the_stiff_damper() {
-    let options = SimulateOptions {
-        duration: 0.5,
-        dt: 1e-2,
-        integrator: Integrator::Dopri5 { rtol: TOL, atol: TOL },
-        every: 1,
-        energy: false,
-        joint_limits: false,
-        max_steps: None,
-    };
+    let options = dopri5(0.5);
     let (trajectory, summary) = Trajectory::record(&stiff_slider(), &options).unwrap();
     let from = summary.stiff_from.expect("the switch to the stiff scheme");
     assert!(from > 0.0 && from < 0.01, "switched at {from}");
@@ -184,15 +189,7 @@ fn largest_gap(a: &Trajectory, b: &Trajectory) -> f64 {
 
 #[test]
 fn double_pendulum_does_not_switch_and_rosenbrock_agrees_with_dopri5() {
-    let options = SimulateOptions {
-        duration: 2.0,
-        dt: 1e-2,
-        integrator: Integrator::Dopri5 { rtol: TOL, atol: TOL },
-        every: 1,
-        energy: false,
-        joint_limits: false,
-        max_steps: None,
-    };
+    let options = dopri5(2.0);
     let (dopri, summary) = Trajectory::record(&double_pendulum(), &options).unwrap();
     assert_eq!(summary.stiff_from, None, "a non-stiff model keeps Dopri5");
     let reference_options = SimulateOptions {
@@ -289,16 +286,11 @@ fn quaternions_stay_unit_and_free_and_ball_joints_follow_dopri5() {
     }
     assert!(worst_norm < 1e-14, "quaternion norm off by {worst_norm:e}");
     let options = SimulateOptions {
-        duration: 1.0,
-        dt: 1e-2,
         integrator: Integrator::Dopri5 {
             rtol: TOL / 100.0,
             atol: TOL / 100.0,
         },
-        every: 1,
-        energy: false,
-        joint_limits: false,
-        max_steps: None,
+        ..dopri5(1.0)
     };
     let (reference, _) = Trajectory::record(&ir, &options).unwrap();
     let rosenbrock_options = SimulateOptions {
