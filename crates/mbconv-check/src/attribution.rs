@@ -1,21 +1,29 @@
 //! Which lowering pass moved which body: when the original (A) and the lowered model (L) move
 //! apart, the format's passes are replayed one at a time ([`Format::lower_traced`]); every
 //! intermediate model that differs from the one before is simulated, and each change of
-//! motion is attributed to the pass that made it. A pass that changed the motion is excused
-//! only by one of its own findings that can change motion
-//! ([`Finding::can_change_motion`]) on an item that touches a body that moved (through massless
-//! bodies to the bodies they carry), or when its
-//! change is within what rounding alone does to the model after it ([`crate::rounding`]).
+//! motion is attributed to the pass that made it, body by body: every body the pass moved must
+//! be explained by one of the pass's own findings that can move that body. A finding can move
+//! bodies when it records a loss of a quantity mbconv's solver simulates
+//! ([`Finding::can_change_motion`]; velocity and effort limits only on a joint whose servo
+//! uses them), and it can move the bodies its item touches and every body coupled to them
+//! through joints, constraints, force elements and motors, up to the world: a body welded to
+//! the world (massless or not) moves nothing beyond itself. A pass with a moved body no such
+//! finding explains is excused only when its whole change is within what rounding alone does
+//! to the model before it ([`crate::rounding`]).
 
 use crate::compare::{BodyMatch, Difference, Tolerances, moved_bodies};
 use crate::motion::{Motion, SimulationSettings};
 use crate::rounding::{rounding_sensitivity, widened};
 use crate::roundtrip::{Step, StepError};
 use mbconv_ir::format::kit::PassSnapshot;
+use mbconv_ir::format::support::Feature;
 use mbconv_ir::format::{Format, Options, Registry};
-use mbconv_ir::{BodyRef, ConstraintKind, Finding, ForceKind, Model, MotorTarget, Report, RestraintTarget};
+use mbconv_ir::{
+    ActuatorKind, BodyRef, ConstraintKind, Finding, ForceKind, JointKind, Model, MotorTarget, Report,
+    RestraintTarget,
+};
 use serde::Serialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// One finding that explains (part of) a difference: the pass that made the change, the
 /// finding's code and IR path, and how far the pass's change alone moved a body's centre of
@@ -79,6 +87,8 @@ pub(crate) fn attribute(
     let turn_back = traced.turned_by.map(|turn| turn.inverse());
     let mut before_model = model.clone();
     let mut before_motion = original.clone();
+    // The model before the pass moving in its own world (turned by `up` after that pass).
+    let mut before_own_motion = original.clone();
     let mut explanations = Vec::new();
     // Passes whose model could not be simulated on its own (a pass that drops a joint before
     // the pass that drops the elements naming it leaves such a model): their change is judged
@@ -116,34 +126,34 @@ pub(crate) fn attribute(
         let difference = Difference::between(&before_motion, &after_seen, &matching);
         if !difference.within(tolerances) {
             let moved = moved_bodies(&before_motion, &after_seen, &matching, tolerances);
-            let excuses: Vec<(&str, &Finding)> = pending
+            let findings: Vec<(&str, &Finding)> = pending
                 .iter()
                 .flat_map(|p| p.report.findings.iter().map(move |f| (p.pass.as_str(), f)))
-                .filter(|(_, f)| f.can_change_motion())
-                .filter(|(_, f)| {
-                    touches(
-                        &before_model,
-                        after_model,
-                        f.path.as_deref().unwrap_or(""),
-                        &moved,
-                    )
-                })
+                .filter(|(_, f)| can_move(f, &before_model))
                 .collect();
-            if excuses.is_empty() {
-                // Not the pass's doing if rounding alone moves the model as far.
-                let own_motion = after_unturned.as_ref().unwrap_or(&after_seen);
-                let rounding = rounding_sensitivity(after_model, simulation, own_motion)
+            let reaches: Vec<Reach> = findings
+                .iter()
+                .map(|(_, f)| reach(&before_model, after_model, f.path.as_deref().unwrap_or("")))
+                .collect();
+            let unexplained: Vec<String> = moved
+                .iter()
+                .filter(|body| !reaches.iter().any(|r| r.contains(body)))
+                .cloned()
+                .collect();
+            if !unexplained.is_empty() {
+                // Not the pass's doing if rounding alone moves the model before it as far.
+                let rounding = rounding_sensitivity(&before_model, simulation, &before_own_motion)
                     .filter(|s| difference.within(&widened(tolerances, s)));
                 let Some(sensitivity) = rounding else {
                     return Ok(Attribution::Guilty {
                         pass,
                         difference,
-                        moved,
+                        moved: unexplained,
                         others: explanations,
                     });
                 };
                 explanations.push(Explanation {
-                    pass,
+                    pass: pass.clone(),
                     code: ROUNDING_CODE.to_owned(),
                     path: String::new(),
                     max_com_error: difference.max_com_error,
@@ -151,11 +161,14 @@ pub(crate) fn attribute(
                 });
             }
             let mut seen = BTreeSet::new();
-            for (pass, finding) in excuses {
+            for ((pass, finding), reach) in findings.iter().zip(&reaches) {
+                if !moved.iter().any(|body| reach.contains(body)) {
+                    continue;
+                }
                 let path = finding.path.clone().unwrap_or_default();
                 if seen.insert((finding.code.clone(), path.clone())) {
                     explanations.push(Explanation {
-                        pass: pass.to_owned(),
+                        pass: (*pass).to_owned(),
                         code: finding.code.clone(),
                         path,
                         max_com_error: difference.max_com_error,
@@ -166,6 +179,10 @@ pub(crate) fn attribute(
         }
         pending.clear();
         before_model.clone_from(after_model);
+        before_own_motion = match after_unturned {
+            Some(own) => own,
+            None => after_seen.clone(),
+        };
         before_motion = after_seen;
     }
     if explanations.is_empty() {
@@ -185,52 +202,151 @@ pub(crate) fn summed_pass_motion(explanations: &[Explanation]) -> f64 {
         .sum()
 }
 
-/// Whether the item at `path` touches one of the bodies `moved`: the body itself, a joint's
-/// parent or child, a force element's, motor's, load's or constraint's bodies, a group's
-/// members; gravity and the model as a whole touch every body. The item is looked up in the
-/// model before the pass and, if the pass removed it there, after it.
-fn touches(before: &Model, after: &Model, path: &str, moved: &[String]) -> bool {
-    let Some(bodies) = bodies_of(before, path).or_else(|| bodies_of(after, path)) else {
+/// Whether `finding` can move bodies in `model`: a loss of a quantity mbconv's solver
+/// simulates ([`Finding::can_change_motion`]). Velocity and effort limits are simulated only
+/// where a servo actuator uses its effort limits, so a finding about them excuses motion only
+/// at a joint with a servo.
+fn can_move(finding: &Finding, model: &Model) -> bool {
+    if !finding.can_change_motion() {
         return false;
-    };
-    match bodies {
-        Touched::All => !moved.is_empty(),
-        Touched::Bodies(names) => {
-            let names = through_massless(before, names);
-            names.iter().any(|n| moved.iter().any(|m| m == n))
+    }
+    if finding.feature != Some(Feature::JointVelocityEffortLimits) {
+        return true;
+    }
+    let path = finding.path.as_deref().unwrap_or("");
+    match item_of(path) {
+        Some(("joints", name)) => model
+            .joints
+            .iter()
+            .find(|j| j.name == name)
+            .is_some_and(|j| j.actuator == Some(ActuatorKind::Servo)),
+        _ => false,
+    }
+}
+
+/// The bodies a change at one item can move.
+#[derive(Debug)]
+enum Reach {
+    /// Every body (gravity, the model as a whole).
+    All,
+    /// These bodies, by name.
+    Bodies(BTreeSet<String>),
+}
+
+impl Reach {
+    fn contains(&self, body: &str) -> bool {
+        match self {
+            Reach::All => true,
+            Reach::Bodies(names) => names.contains(body),
         }
     }
 }
 
-/// `names` and, through every massless body among them, the bodies joined to it (again
-/// through massless ones): a massless body has no centre of mass to compare, so what a change
-/// at its joint does shows in the bodies it carries or hangs from.
-fn through_massless(model: &Model, mut names: Vec<String>) -> Vec<String> {
-    let massless = |name: &str| model.body(name).is_some_and(|b| b.inertial.mass == 0.0);
-    let mut next = 0;
-    while next < names.len() {
-        let name = names[next].clone();
-        next += 1;
-        if !massless(&name) {
+/// The bodies a change at the item at `path` can move: the bodies the item touches and every
+/// body coupled to them ([`coupled`]). The item is looked up in the model before the pass and,
+/// if the pass removed it there, after it; an item found in neither moves nothing.
+fn reach(before: &Model, after: &Model, path: &str) -> Reach {
+    let (model, touched) = match bodies_of(before, path) {
+        Some(touched) => (before, touched),
+        None => match bodies_of(after, path) {
+            Some(touched) => (after, touched),
+            None => return Reach::Bodies(BTreeSet::new()),
+        },
+    };
+    match touched {
+        Touched::All => Reach::All,
+        Touched::Bodies(names) => Reach::Bodies(coupled(model, names)),
+    }
+}
+
+/// `names` and every body coupled to one of them through joints, constraints, force elements
+/// and motors, stopping at the world: a body welded to the world ([`grounded`]) is reached but
+/// carries the coupling no further (what happens at it cannot move the bodies beyond it, nor
+/// can what happens beyond it reach across it).
+fn coupled(model: &Model, names: Vec<String>) -> BTreeSet<String> {
+    let grounded = grounded(model);
+    let links = couplings(model);
+    let mut reached: BTreeSet<String> = BTreeSet::new();
+    let mut queue = names;
+    while let Some(name) = queue.pop() {
+        if !reached.insert(name.clone()) || grounded.contains(&name) {
             continue;
         }
-        for joint in &model.joints {
-            let (parent, child) = (joint.parent.name(), joint.child.name());
-            let other = if parent == Some(name.as_str()) {
-                child
-            } else if child == Some(name.as_str()) {
-                parent
-            } else {
-                None
-            };
-            if let Some(other) = other
-                && !names.iter().any(|n| n == other)
-            {
-                names.push(other.to_owned());
+        for other in links.get(name.as_str()).into_iter().flatten() {
+            if !reached.contains(*other) {
+                queue.push((*other).to_owned());
             }
         }
     }
-    names
+    reached
+}
+
+/// Body pairs each element of the model couples, as an adjacency list (the world left out).
+fn couplings(model: &Model) -> BTreeMap<&str, Vec<&str>> {
+    let mut pairs: Vec<(&BodyRef, &BodyRef)> = Vec::new();
+    pairs.extend(model.joints.iter().map(|j| (&j.parent, &j.child)));
+    for c in &model.constraints {
+        match &c.kind {
+            ConstraintKind::Distance { body1, body2, .. }
+            | ConstraintKind::RevoluteSpherical { body1, body2, .. }
+            | ConstraintKind::RevoluteTranslational { body1, body2, .. }
+            | ConstraintKind::ExtraJoint { body1, body2, .. } => pairs.push((body1, body2)),
+        }
+    }
+    for e in &model.force_elements {
+        match &e.kind {
+            ForceKind::Tsda(t) => pairs.push((&t.body1, &t.body2)),
+            ForceKind::Rsda(r) => pairs.push((&r.body1, &r.body2)),
+            ForceKind::Bushing(b) => pairs.push((&b.body_a, &b.body_c)),
+            ForceKind::Restraint(r) => {
+                if let RestraintTarget::FramePair { body1, body2, .. } = &r.target {
+                    pairs.push((body1, body2));
+                }
+            }
+        }
+    }
+    for m in &model.motors {
+        if let MotorTarget::BodyPair { body1, body2, .. } = &m.target {
+            pairs.push((body1, body2));
+        }
+    }
+    let mut links: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (a, b) in pairs {
+        if let (Some(a), Some(b)) = (a.name(), b.name()) {
+            links.entry(a).or_default().push(b);
+            links.entry(b).or_default().push(a);
+        }
+    }
+    links
+}
+
+/// The bodies welded to the world: joined to it, directly or through other such bodies, by
+/// fixed joints only. They never move, whatever a conversion does to their mass.
+fn grounded(model: &Model) -> BTreeSet<String> {
+    let mut grounded: BTreeSet<String> = BTreeSet::new();
+    loop {
+        let before = grounded.len();
+        for joint in model.joints.iter().filter(|j| matches!(j.kind, JointKind::Fixed)) {
+            let (parent, child) = (&joint.parent, &joint.child);
+            let fixed_to = |r: &BodyRef| match r.name() {
+                None => true,
+                Some(name) => grounded.contains(name),
+            };
+            let newly: Option<&str> = if fixed_to(parent) {
+                child.name()
+            } else if fixed_to(child) {
+                parent.name()
+            } else {
+                None
+            };
+            if let Some(name) = newly {
+                grounded.insert(name.to_owned());
+            }
+        }
+        if grounded.len() == before {
+            return grounded;
+        }
+    }
 }
 
 enum Touched {
@@ -247,7 +363,9 @@ fn bodies_of(model: &Model, path: &str) -> Option<Touched> {
         refs.iter().filter_map(|r| r.name()).map(str::to_owned).collect()
     };
     // A change at a joint moves its two bodies and everything that hangs from its child (an
-    // initial position lost at a drum moves the nozzle on it).
+    // initial position lost at a drum moves the nozzle on it; a loop joint dropped at a body
+    // welded to the world still changes the constraint projection of what hangs from it), and
+    // through [`coupled`] whatever is joined to them.
     let joint_bodies = |joint: &str| -> Option<Vec<String>> {
         let j = model.joints.iter().find(|j| j.name == joint)?;
         let mut bodies = names(&[&j.parent, &j.child]);
@@ -352,11 +470,22 @@ mod tests {
         assert_eq!(item_of("simulation.gravity"), None);
     }
 
+    fn reaches(m: &Model, path: &str, body: &str) -> bool {
+        reach(m, m, path).contains(body)
+    }
+
     #[test]
-    fn a_joint_touches_its_bodies_and_gravity_touches_all() {
+    fn a_joint_reaches_its_bodies_and_gravity_reaches_all() {
         let mut m = Model::new("m");
         m.bodies.push(Body::new("upper"));
         m.bodies.push(Body::new("lower"));
+        m.bodies.push(Body::new("apart"));
+        m.joints.push(Joint::new(
+            "shoulder",
+            JointKind::Spherical,
+            BodyRef::World,
+            BodyRef::body("upper"),
+        ));
         m.joints.push(Joint::new(
             "elbow",
             JointKind::Revolute {
@@ -365,16 +494,28 @@ mod tests {
             BodyRef::body("upper"),
             BodyRef::body("lower"),
         ));
-        let moved = ["lower".to_owned()];
-        assert!(touches(&m, &m, "joints[\"elbow\"].dofs[0].damping", &moved));
-        assert!(touches(&m, &m, "simulation.gravity", &moved));
-        assert!(!touches(&m, &m, "bodies[\"upper\"]", &moved));
-        assert!(!touches(&m, &m, "joints[\"gone\"]", &moved));
-        assert!(!touches(&m, &m, "simulation.gravity", &[]));
+        m.joints.push(Joint::new(
+            "pin",
+            JointKind::Spherical,
+            BodyRef::World,
+            BodyRef::body("apart"),
+        ));
+        assert!(reaches(&m, "joints[\"elbow\"].dofs[0].damping", "lower"));
+        assert!(reaches(&m, "joints[\"elbow\"].dofs[0].damping", "upper"));
+        assert!(
+            reaches(&m, "bodies[\"lower\"]", "upper"),
+            "coupled through the elbow"
+        );
+        assert!(
+            !reaches(&m, "bodies[\"lower\"]", "apart"),
+            "only through the world"
+        );
+        assert!(reaches(&m, "simulation.gravity", "apart"));
+        assert!(!reaches(&m, "joints[\"gone\"]", "upper"));
     }
 
     #[test]
-    fn a_joint_of_a_massless_body_touches_the_bodies_it_carries() {
+    fn a_massless_body_carries_what_happens_at_its_joint() {
         let mut m = Model::new("m");
         let mut link = Body::new("link");
         link.inertial.mass = 0.0;
@@ -398,17 +539,36 @@ mod tests {
             BodyRef::World,
             BodyRef::body("elsewhere"),
         ));
-        assert!(touches(
-            &m,
-            &m,
-            "joints[\"slide\"].dofs[0].damping",
-            &["load".to_owned()]
+        assert!(reaches(&m, "joints[\"slide\"].dofs[0].damping", "load"));
+        assert!(!reaches(&m, "joints[\"slide\"].dofs[0].damping", "elsewhere"));
+    }
+
+    #[test]
+    fn a_body_welded_to_the_world_relays_nothing() {
+        let mut m = Model::new("m");
+        let mut mount = Body::new("mount");
+        mount.inertial.mass = 0.0;
+        m.bodies.push(mount);
+        m.bodies.push(Body::new("arm"));
+        m.joints.push(Joint::new(
+            "weld",
+            JointKind::Fixed,
+            BodyRef::World,
+            BodyRef::body("mount"),
         ));
-        assert!(!touches(
-            &m,
-            &m,
-            "joints[\"slide\"].dofs[0].damping",
-            &["elsewhere".to_owned()]
+        m.joints.push(Joint::new(
+            "hinge",
+            JointKind::Revolute {
+                axis: nalgebra::Vector3::y(),
+            },
+            BodyRef::body("mount"),
+            BodyRef::body("arm"),
         ));
+        assert!(!reaches(&m, "bodies[\"mount\"].inertial", "arm"));
+        assert!(reaches(&m, "joints[\"hinge\"].dofs[0].damping", "arm"));
+        assert!(
+            reaches(&m, "bodies[\"arm\"]", "mount"),
+            "reached, though it never moves"
+        );
     }
 }
