@@ -12,7 +12,9 @@ use mbconv_solver::Integrator;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// The sampling interval when neither the settings nor the model give one (s).
+/// The sampling interval (and the step of a fixed-step integrator) when the settings give
+/// none (s). The model's own time step is a setting of its source simulator, not of the
+/// proof: a model stepped at 2.5 s is still compared every millisecond.
 pub const DEFAULT_STEP: f64 = 1e-3;
 /// The simulated time when the settings give none (s).
 pub const DEFAULT_DURATION: f64 = 1.0;
@@ -28,6 +30,10 @@ const TIGHTENINGS: usize = 3;
 /// An explicit adaptive scheme on a stiff model steps no longer than its stability limit
 /// allows; past this budget the target fails and says the model is too stiff.
 pub const STEP_BUDGET: usize = 2_000_000;
+/// The widest position tolerance (m) the check widens to when the original's integration error
+/// is large (see [`Original::tolerances`]): a conversion that moves a body by more than a
+/// millimetre is never called `exact` for the integrator's sake.
+pub const WIDEST_POSITION_TOLERANCE: f64 = 1e-3;
 
 /// How to check: simulation settings, tolerances and the write settings of each format.
 ///
@@ -41,8 +47,8 @@ pub const STEP_BUDGET: usize = 2_000_000;
 pub struct CheckSettings {
     /// Simulated time (s).
     pub duration: f64,
-    /// Sampling interval, and the step of a fixed-step integrator (s); `None`: the original
-    /// model's own step, else [`DEFAULT_STEP`].
+    /// Sampling interval, and the step of a fixed-step integrator (s); `None`:
+    /// [`DEFAULT_STEP`] (never the model's own time step, a setting of its source simulator).
     pub dt: Option<f64>,
     /// The integrator for all three simulations. `None` (the default): adaptive
     /// Dormand–Prince at [`ACCURATE_TOLERANCE`], tightened until its estimated error is below a
@@ -57,7 +63,17 @@ pub struct CheckSettings {
     /// Write as to a file (true, the default) or as to standard output, as the conversion
     /// being checked does (a writer may say more when it can write companion files).
     pub to_file: bool,
+    /// The most work one simulation of the check may do, in body-steps (integrator steps,
+    /// accepted and rejected, times the model's size: each body counts one, each constraint
+    /// and motor [`CONSTRAINT_WEIGHT`]), measured as it runs; past it the target is `skipped`
+    /// (over budget). `None` (the default, `mbconv check`): [`STEP_BUDGET`] steps, past
+    /// which the target `failed` and says the model is too stiff.
+    pub work_budget: Option<usize>,
 }
+
+/// How many bodies a constraint or a motor costs like in a work budget (they cost the solver
+/// an assembly and a projection each step).
+pub const CONSTRAINT_WEIGHT: usize = 10;
 
 impl Default for CheckSettings {
     fn default() -> Self {
@@ -68,23 +84,41 @@ impl Default for CheckSettings {
             tolerances: Tolerances::default(),
             write_options: BTreeMap::new(),
             to_file: true,
+            work_budget: None,
         }
     }
 }
 
 impl CheckSettings {
-    /// The simulation settings for `model`: its own step unless the settings give one, the
-    /// chosen integrator or the accurate one at [`ACCURATE_TOLERANCE`], joint limits off, and
-    /// [`STEP_BUDGET`].
+    /// The simulation settings: the settings' step or [`DEFAULT_STEP`] (whatever step
+    /// `model` was made for), the chosen integrator or the accurate one at
+    /// [`ACCURATE_TOLERANCE`], joint limits off, and a step budget: [`STEP_BUDGET`], or the
+    /// [`work_budget`](CheckSettings::work_budget) divided by the model's size.
+    ///
+    /// ```
+    /// let mut model = mbconv_ir::Model::new("coarse");
+    /// model.simulation.time_step = Some(2.5);
+    /// let settings = mbconv_check::CheckSettings::default();
+    /// assert_eq!(settings.simulation(&model).dt, mbconv_check::DEFAULT_STEP);
+    /// ```
     pub fn simulation(&self, model: &Model) -> SimulationSettings {
         SimulationSettings {
             duration: self.duration,
-            dt: self.dt.or(model.simulation.time_step).unwrap_or(DEFAULT_STEP),
+            dt: self.dt.unwrap_or(DEFAULT_STEP),
             integrator: self.integrator.unwrap_or(accurate(ACCURATE_TOLERANCE)),
             joint_limits: false,
-            max_steps: Some(STEP_BUDGET),
+            max_steps: Some(match self.work_budget {
+                Some(work) => (work / model_size(model)).max(1),
+                None => STEP_BUDGET,
+            }),
         }
     }
+}
+
+/// The size of `model` in a work budget: each body counts one, each constraint and motor
+/// [`CONSTRAINT_WEIGHT`].
+fn model_size(model: &Model) -> usize {
+    model.bodies.len().max(1) + CONSTRAINT_WEIGHT * (model.constraints.len() + model.motors.len())
 }
 
 fn accurate(tolerance: f64) -> Integrator {
@@ -106,19 +140,30 @@ pub struct CheckReport {
 impl Original {
     /// The tolerances the motions are compared with: the settings', widened (both in the same
     /// ratio) to ten times the estimated integration error when the accurate integration could
-    /// not bring its error below a tenth of the position tolerance (joint stops, which are not
-    /// smooth, or a chaotic model), so that integration error never decides a verdict.
+    /// not bring its error below a tenth of the position tolerance (a chaotic model), so that
+    /// integration error does not decide a verdict; never wider than
+    /// [`WIDEST_POSITION_TOLERANCE`] (or the tolerance asked for, when that is wider). Every
+    /// verdict compared within widened tolerances says so ([`TargetCheck::tolerance_widened`]).
     pub fn tolerances(&self, settings: &CheckSettings) -> Tolerances {
         let asked = settings.tolerances;
         let floor = 10.0 * self.integration_error.unwrap_or(0.0);
         if floor <= asked.position {
             return asked;
         }
-        let ratio = floor / asked.position;
+        let position = floor.min(WIDEST_POSITION_TOLERANCE.max(asked.position));
+        let ratio = position / asked.position;
         Tolerances {
-            position: floor,
+            position,
             rotation: asked.rotation * ratio,
         }
+    }
+
+    /// True when the widening of [`Original::tolerances`] stopped at
+    /// [`WIDEST_POSITION_TOLERANCE`]: the integration error may then be mistaken for a
+    /// difference, and the verdict says so.
+    pub fn widening_capped(&self, settings: &CheckSettings) -> bool {
+        10.0 * self.integration_error.unwrap_or(0.0)
+            > WIDEST_POSITION_TOLERANCE.max(settings.tolerances.position)
     }
 }
 
@@ -279,6 +324,15 @@ pub fn check_target(
     let name = format.info().name;
     let mut target = match try_target(model, original, &original.simulation, registry, format, settings) {
         Ok(target) => target,
+        Err(e) if e.out_of_steps && settings.work_budget.is_some() => TargetCheck::unproven(
+            name,
+            Verdict::Skipped,
+            format!(
+                "over budget: a simulation ({}) needed more than the {} body-steps an automatic check may take; pass --check to run it fully",
+                e.step.describe(),
+                settings.work_budget.unwrap_or_default()
+            ),
+        ),
         Err(e) => {
             let mut failed = TargetCheck::failed_at(name, &e);
             if e.out_of_steps {
@@ -293,16 +347,68 @@ pub fn check_target(
     // The original's notes first, then what only the conversion's simulator checks.
     let converted = std::mem::replace(&mut target.not_compared, original.not_compared.clone());
     target.not_compared.extend(converted);
-    let compared = original.tolerances(settings);
-    if compared != settings.tolerances && target.verdict != Verdict::Failed {
-        target.message.push_str(&format!(
-            " (compared within {:.1e} m and {:.1e} rad: the accurate integration's error is estimated at {:.1e} m, above a tenth of the tolerance, as at joint stops or in a chaotic model)",
-            compared.position,
-            compared.rotation,
-            original.integration_error.unwrap_or(0.0)
-        ));
+    if target.verdict.is_proof() {
+        let laws = differing_laws(model, format, &target.joint_limits_reached);
+        target.not_compared.extend(laws);
     }
+    state_tolerances(&mut target, original, settings);
     target
+}
+
+/// The laws by which the target's simulator solves a feature the model uses differently from
+/// mbconv's solver ([`Format::simulator_laws`]): the check simulates both sides with mbconv's
+/// law, so the motion in that simulator is not proven there. Joint limits count when a limit
+/// was reached, closed loops when the model has any, joint friction when a moving joint has it.
+fn differing_laws(model: &Model, format: &dyn Format, limits_reached: &[String]) -> Vec<String> {
+    use mbconv_ir::format::support::Feature;
+    format
+        .simulator_laws()
+        .iter()
+        .filter(|law| match law.feature {
+            Feature::JointFriction => model.joints.iter().any(|j| {
+                !matches!(j.kind, mbconv_ir::JointKind::Fixed) && j.dofs.iter().any(|d| d.friction != 0.0)
+            }),
+            Feature::JointLimits => !limits_reached.is_empty(),
+            Feature::KinematicLoops => mbconv_ir::ModelSummary::new(model).loop_count > 0,
+            _ => true,
+        })
+        .map(|law| format!("{}: {}", law.feature.title(), law.law))
+        .collect()
+}
+
+/// Records within what `target`'s motions were compared, and says in its message when that was
+/// wider than asked (and whether the widening was capped).
+fn state_tolerances(target: &mut TargetCheck, original: &Original, settings: &CheckSettings) {
+    if target.verdict.is_proof() || target.verdict == Verdict::Unexplained {
+        let compared = original.tolerances(settings);
+        target.compared_within = Some(compared);
+        target.tolerance_widened = compared != settings.tolerances;
+        if target.tolerance_widened {
+            let capped = if original.widening_capped(settings) {
+                format!(
+                    "; widened no further than {WIDEST_POSITION_TOLERANCE:.0e} m, so integration error may show as a difference"
+                )
+            } else {
+                String::new()
+            };
+            target.message.push_str(&format!(
+                " (compared within {:.1e} m and {:.1e} rad: the accurate integration's error is estimated at {:.1e} m, above a tenth of the tolerance, as at joint stops or in a chaotic model{capped})",
+                compared.position,
+                compared.rotation,
+                original.integration_error.unwrap_or(0.0)
+            ));
+        }
+    }
+}
+
+/// Why a model gives the check nothing to compare, if it does: no body has mass, so no
+/// centre of mass moves and a conversion that changes everything would still look exact.
+fn nothing_to_compare(model: &Model) -> Option<String> {
+    let massive = model.bodies.iter().any(|b| b.inertial.mass > 0.0);
+    (!massive).then(|| {
+        "no body has mass: no centre of mass moves, so the motions prove nothing about the conversion"
+            .to_owned()
+    })
 }
 
 fn try_target(
@@ -317,6 +423,9 @@ fn try_target(
     let default_options = Options::default();
     let write_options = settings.write_options.get(name).unwrap_or(&default_options);
     let round = round_trip(registry, format, model, write_options, settings.to_file)?;
+    if let Some(reason) = nothing_to_compare(model) {
+        return Ok(TargetCheck::unproven(name, Verdict::NotCompared, reason));
+    }
     let a = original.motion.as_ref().map_err(Clone::clone)?;
     // L and B move in the converted world; a turn the conversion made (`up`) is undone before
     // they are compared with A.
@@ -576,6 +685,7 @@ pub fn check_against(
     })()
     .unwrap_or_else(|e| TargetCheck::failed_at(format, &e));
     target.integration_error = original.integration_error;
+    state_tolerances(&mut target, &original, settings);
     target.not_compared = original.not_compared;
     CheckReport {
         model: name.to_owned(),

@@ -41,12 +41,12 @@ mod verdict;
 pub use attribution::Explanation;
 pub use check::{
     ACCURATE_TOLERANCE, CheckReport, CheckSettings, DEFAULT_DURATION, DEFAULT_STEP, Original, STEP_BUDGET,
-    TIGHTEST_TOLERANCE, check, check_against, check_target, simulate_original,
+    TIGHTEST_TOLERANCE, WIDEST_POSITION_TOLERANCE, check, check_against, check_target, simulate_original,
 };
 pub use compare::{BodyMatch, Difference, Tolerances};
 pub use loss_matrix::{ProducedFindings, loss_matrix, read_models};
 pub use motion::{Motion, SimulationSettings};
 pub use plot::plot_svg;
-pub use render::{render_json, render_table, summary_line};
+pub use render::{render_json, render_table, summary_line, verdict_text};
 pub use roundtrip::{RoundTrip, Step, StepError, round_trip};
 pub use verdict::{FindingCounts, TargetCheck, Trace, Verdict};

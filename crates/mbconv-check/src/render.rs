@@ -36,7 +36,7 @@ pub fn render_table(report: &CheckReport) -> String {
                 "-".to_owned()
             },
             error(t.max_rotation_error, "rad"),
-            t.verdict.to_string(),
+            verdict_text(t),
         ]);
     }
     let widths: Vec<usize> = (0..8)
@@ -119,16 +119,16 @@ pub fn render_json(report: &CheckReport) -> String {
 /// ```
 pub fn summary_line(target: &TargetCheck) -> String {
     if !target.max_com_error.is_finite() {
-        return format!("check: {} ({})", target.verdict, target.message);
+        return format!("check: {} ({})", verdict_text(target), target.message);
     }
     let measured = format!(
         "check: {} (largest COM error {:.3e} m at t = {} s, rotation {:.3e} rad)",
-        target.verdict,
+        verdict_text(target),
         target.max_com_error,
         seconds(target.max_com_error_time),
         target.max_rotation_error,
     );
-    match target.verdict {
+    let line = match target.verdict {
         crate::Verdict::Exact => measured,
         crate::Verdict::Explained => {
             let mut codes: Vec<&str> = Vec::new();
@@ -139,7 +139,45 @@ pub fn summary_line(target: &TargetCheck) -> String {
             }
             format!("{measured} by {}", codes.join(", "))
         }
-        crate::Verdict::Unexplained | crate::Verdict::Failed => format!("{measured}: {}", target.message),
+        _ => format!("{measured}: {}", target.message),
+    };
+    match not_compared_titles(target) {
+        Some(titles) => format!("{line}; not compared: {titles}"),
+        None => line,
+    }
+}
+
+/// What the check did not compare, by the title of each note (`contact, joint Coulomb
+/// friction`), each once; `None` when it compared everything.
+fn not_compared_titles(target: &TargetCheck) -> Option<String> {
+    let mut titles: Vec<&str> = Vec::new();
+    for note in &target.not_compared {
+        let title = note.split(':').next().unwrap_or(note).trim();
+        if !titles.contains(&title) {
+            titles.push(title);
+        }
+    }
+    (!titles.is_empty()).then(|| titles.join(", "))
+}
+
+/// The verdict as printed: its name, and within what it holds when the tolerances were widened
+/// (`exact within 4.9e-2 m and 4.9e-2 rad`).
+///
+/// ```
+/// use mbconv_check::{TargetCheck, Tolerances, Verdict, verdict_text};
+/// let mut t = TargetCheck::unproven("mjcf", Verdict::Exact, "moves like the original");
+/// assert_eq!(verdict_text(&t), "exact");
+/// t.compared_within = Some(Tolerances { position: 4.9e-2, rotation: 4.9e-2 });
+/// t.tolerance_widened = true;
+/// assert_eq!(verdict_text(&t), "exact within 4.9e-2 m and 4.9e-2 rad");
+/// ```
+pub fn verdict_text(target: &TargetCheck) -> String {
+    match (&target.compared_within, target.tolerance_widened) {
+        (Some(within), true) => format!(
+            "{} within {:.1e} m and {:.1e} rad",
+            target.verdict, within.position, within.rotation
+        ),
+        _ => target.verdict.to_string(),
     }
 }
 

@@ -18,23 +18,55 @@ pub enum Verdict {
     /// The read-back model moves unlike the lowered one (a writer or reader bug), or a
     /// difference has no reported loss behind it.
     Unexplained,
-    /// A step errored; the message says which.
+    /// A step errored; the message says which. The proof could not be completed.
     Failed,
+    /// Nothing could be compared: no body of the original has mass, so no centre of mass
+    /// moves (a model of massless links is no evidence either way); the message says why.
+    NotCompared,
+    /// The check was not run to its end: it went over the work budget of an automatic check
+    /// (`mbconv convert` checks within a budget; `--check` or `mbconv check` runs it fully).
+    Skipped,
 }
 
 impl Verdict {
-    /// `exact`, `explained`, `unexplained` or `failed`.
+    /// `exact`, `explained`, `unexplained`, `failed`, `not compared` or `skipped`.
+    ///
+    /// ```
+    /// use mbconv_check::Verdict;
+    /// assert_eq!(Verdict::NotCompared.name(), "not compared");
+    /// assert_eq!(Verdict::Failed.to_string(), "failed");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Verdict::Exact => "exact",
             Verdict::Explained => "explained",
             Verdict::Unexplained => "unexplained",
             Verdict::Failed => "failed",
+            Verdict::NotCompared => "not compared",
+            Verdict::Skipped => "skipped",
         }
     }
-    /// True for `unexplained` and `failed`, the verdicts that make a check exit 1.
+    /// True for `unexplained` and `failed`: the conversion is not proven, by a difference no
+    /// loss explains or by a proof that could not be completed (the two exit with different
+    /// codes; see `docs/errors.md`).
+    ///
+    /// ```
+    /// use mbconv_check::Verdict;
+    /// assert!(Verdict::Failed.is_failure() && Verdict::Unexplained.is_failure());
+    /// assert!(!Verdict::NotCompared.is_failure() && !Verdict::Skipped.is_failure());
+    /// ```
     pub fn is_failure(self) -> bool {
         matches!(self, Verdict::Unexplained | Verdict::Failed)
+    }
+    /// True for the verdicts that prove the conversion: `exact` and `explained`.
+    ///
+    /// ```
+    /// use mbconv_check::Verdict;
+    /// assert!(Verdict::Explained.is_proof());
+    /// assert!(!Verdict::NotCompared.is_proof());
+    /// ```
+    pub fn is_proof(self) -> bool {
+        matches!(self, Verdict::Exact | Verdict::Explained)
     }
 }
 
@@ -124,6 +156,14 @@ pub struct TargetCheck {
     /// The estimated integration error of the original's simulation (m), when the check
     /// integrated accurately (the default).
     pub integration_error: Option<f64>,
+    /// The tolerances the motions were compared within: the ones asked for, or wider where
+    /// the integration error of the original's simulation would otherwise decide the verdict
+    /// (see [`Original::tolerances`](crate::Original::tolerances)); `None` when nothing was
+    /// compared.
+    pub compared_within: Option<crate::Tolerances>,
+    /// True when `compared_within` is wider than the tolerances asked for; every line that
+    /// prints the verdict then says within what it holds.
+    pub tolerance_widened: bool,
     /// The worst body's paths, for plots (not serialised).
     #[serde(skip)]
     pub trace: Option<Trace>,
@@ -135,9 +175,21 @@ pub struct TargetCheck {
 impl TargetCheck {
     /// A target whose check could not finish.
     pub fn failed(format: &str, message: impl Into<String>) -> Self {
+        Self::unproven(format, Verdict::Failed, message)
+    }
+
+    /// A target with a verdict reached without comparing motions (`failed`, `not compared`,
+    /// `skipped`), and why.
+    ///
+    /// ```
+    /// use mbconv_check::{TargetCheck, Verdict};
+    /// let t = TargetCheck::unproven("urdf", Verdict::Skipped, "over budget");
+    /// assert!(t.max_com_error.is_nan() && t.compared_within.is_none());
+    /// ```
+    pub fn unproven(format: &str, verdict: Verdict, message: impl Into<String>) -> Self {
         Self {
             format: format.to_owned(),
-            verdict: Verdict::Failed,
+            verdict,
             max_com_error: f64::NAN,
             max_com_error_time: 0.0,
             max_com_error_body: None,
@@ -150,6 +202,8 @@ impl TargetCheck {
             not_compared: Vec::new(),
             joint_limits_reached: Vec::new(),
             integration_error: None,
+            compared_within: None,
+            tolerance_widened: false,
             trace: None,
             failed_step: None,
         }
@@ -205,6 +259,8 @@ impl TargetCheck {
             not_compared: Vec::new(),
             joint_limits_reached: Vec::new(),
             integration_error: None,
+            compared_within: None,
+            tolerance_widened: false,
             trace: None,
             failed_step: None,
         }

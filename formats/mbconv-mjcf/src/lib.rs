@@ -94,6 +94,10 @@ impl Format for MjcfFormat {
         Ok(export::lower::lower(model, tracing))
     }
 
+    fn simulator_laws(&self) -> &'static [mbconv_ir::format::support::SimulatorLaw] {
+        export::support::SIMULATOR_LAWS
+    }
+
     fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
         export::emit::emit_exported(model, options.output_path.as_deref())
             .map_err(|e| Box::new(e) as FormatError)

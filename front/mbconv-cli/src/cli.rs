@@ -14,7 +14,7 @@ Shortcuts: `mbconv <from>2<to> INPUT` converts between two formats by their shor
 
 Examples: mbconv convert robot.skel -o robot.yaml; mbconv check robot.urdf --via mjcf,sdf
 Exit codes: 0 ok, 1 a check failed (--strict refused, a difference no loss explains, a batch
-file failed), 2 bad input or usage. See docs/errors.md.";
+file failed), 2 bad input or usage, 3 a proof could not be completed. See docs/errors.md.";
 
 /// Convert multibody models between Chrono YAML, DART SKEL, Choreonoid Body, Shift JSON, URDF,
 /// MJCF and SDFormat through one neutral model; report what a conversion cannot carry.
@@ -40,7 +40,8 @@ pub enum Command {
     /// Prove a conversion by simulation: convert, read back, simulate both, compare motions.
     ///
     /// Converts to each target, reads it back, simulates the original and the conversion and
-    /// compares body motions; exit 1 if a difference is unexplained or a step failed.
+    /// compares body motions; exit 1 if a difference is unexplained, 3 if a step of the proof
+    /// failed.
     Check(CheckArgs),
     /// See a model move, and its conversion as a ghost over it, in one offline HTML page.
     ///
@@ -136,9 +137,9 @@ pub struct ConversionFlags {
     /// turned back into the original world.
     #[arg(long, value_enum, value_name = "AXIS")]
     pub up: Option<UpName>,
-    /// Check the conversion by simulation even for a large model (by default only models of
-    /// at most 100 000 body-steps are checked, a loop, constraint or motor counting as 10
-    /// bodies; see `docs/check.md`).
+    /// Check the conversion fully, without the automatic check's work budget (500 000
+    /// body-steps per simulation, measured as it runs; past it the verdict is `skipped`; see
+    /// `docs/check.md`).
     #[arg(long, conflicts_with = "no_check")]
     pub check: bool,
     /// Do not check the conversion by simulation.

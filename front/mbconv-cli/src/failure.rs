@@ -2,10 +2,14 @@
 
 use std::process::ExitCode;
 
-/// Exit code for a failed check (`--strict` found a loss).
+/// Exit code for a failed check: `--strict` found a loss, a difference no reported loss
+/// explains (`unexplained`), a file of a batch failed.
 pub const CHECK_FAILED: u8 = 1;
 /// Exit code for bad input or usage.
 pub const BAD_INPUT: u8 = 2;
+/// Exit code for a proof that could not be completed (verdict `failed`: a step of the check
+/// errored, e.g. the read-back model could not be simulated); the files were written.
+pub const PROOF_FAILED: u8 = 3;
 
 /// A failed command.
 pub struct Failure {
@@ -25,6 +29,13 @@ impl Failure {
     pub fn check_failed(message: impl Into<String>) -> Self {
         Self {
             code: CHECK_FAILED,
+            report: Some(miette::miette!("{}", message.into())),
+        }
+    }
+    /// A proof that could not be completed (verdict `failed`).
+    pub fn proof_failed(message: impl Into<String>) -> Self {
+        Self {
+            code: PROOF_FAILED,
             report: Some(miette::miette!("{}", message.into())),
         }
     }

@@ -293,11 +293,7 @@ fn convert_prints_one_check_line_and_no_check_turns_it_off() {
         .map(str::to_owned)
         .collect();
     assert_eq!(lines.len(), 1, "{}", text(&out.stderr));
-    assert!(
-        lines[0].starts_with("check: exact (largest COM error"),
-        "{}",
-        lines[0]
-    );
+    assert!(lines[0].starts_with("check: exact"), "{}", lines[0]);
     let out = mbconv(&[
         "convert",
         model.to_str().unwrap(),
@@ -320,44 +316,36 @@ fn convert_prints_one_check_line_and_no_check_turns_it_off() {
 }
 
 #[test]
-fn convert_skips_the_check_on_large_models_unless_forced() {
+fn convert_skips_a_check_over_its_work_budget() {
     let dir = tempfile::tempdir().unwrap();
-    let model = fixtures().join("ir/double_pendulum.mbir.json");
-    let mut json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
-    // 2 bodies x 100 000 steps of 10 µs: twice the default limit.
-    json["model"]["simulation"]["time_step"] = serde_json::json!(1e-5);
-    let fine = dir.path().join("fine.mbir.json");
-    std::fs::write(&fine, serde_json::to_string_pretty(&json).unwrap()).unwrap();
-    let out_file = dir.path().join("fine.skel");
+    // 600 falling bodies: the 1 ms samples alone take 1 000 steps of 600 body-steps each,
+    // more than the 500 000 body-steps one simulation of the automatic check may take.
+    let bodies: Vec<serde_json::Value> = (0..600)
+        .map(|i| {
+            serde_json::json!({
+                "name": format!("ball{i}"),
+                "pose": {"translation": [i as f64, 0.0, 0.0]},
+                "inertial": {"mass": 1.0, "com": [0.0, 0.0, 0.0], "inertia": [[0.1, 0.0, 0.0], [0.0, 0.1, 0.0], [0.0, 0.0, 0.1]]}
+            })
+        })
+        .collect();
+    let json = serde_json::json!({"mbir": "1", "model": {"name": "crowd", "bodies": bodies}});
+    let crowd = dir.path().join("crowd.mbir.json");
+    std::fs::write(&crowd, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+    let out_file = dir.path().join("crowd.skel");
     let out = mbconv(&[
         "convert",
-        fine.to_str().unwrap(),
+        crowd.to_str().unwrap(),
         "--from",
         "mbir",
         "-o",
         out_file.to_str().unwrap(),
+        "-q",
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        text(&out.stderr).contains("check: skipped (the model is 200000 body-steps"),
-        "{}",
-        text(&out.stderr)
-    );
-    let out = mbconv(&[
-        "convert",
-        fine.to_str().unwrap(),
-        "--from",
-        "mbir",
-        "-o",
-        out_file.to_str().unwrap(),
-        "--check",
-        "--force", // the first conversion wrote it
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("check: exact"),
-        "{}",
+        text(&out.stderr).contains("check: skipped (over budget: a simulation (simulating the original) needed more than the 500000 body-steps"),
+        "the verdict is printed even with -q: {}",
         text(&out.stderr)
     );
 }
@@ -390,4 +378,53 @@ fn exact_re_expressions_of_springs_and_dampers_are_exact() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn a_conversion_whose_proof_failed_exits_3_with_the_file_written() {
+    let Some(crank) = mbconv_test_support::corpus_file("chrono/model_slider_crank.yaml") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("crank.body");
+    let out = mbconv(&[
+        "convert",
+        crank.to_str().unwrap(),
+        "--to",
+        "body",
+        "-o",
+        out_file.to_str().unwrap(),
+    ]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("check: failed ("), "{stderr}");
+    assert!(
+        common::stderr_unwrapped(&out).contains("its proof could not be completed"),
+        "{stderr}"
+    );
+    assert!(out_file.is_file(), "the file is written");
+}
+
+#[test]
+fn convert_json_carries_the_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = fixtures().join("skel/joint_universal_ball.skel");
+    let out_file = dir.path().join("ball.mbir.json");
+    let out = mbconv(&[
+        "convert",
+        model.to_str().unwrap(),
+        "-o",
+        out_file.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["verdict"], "exact", "{json:#}");
+    assert_eq!(json["check"]["verdict"], "exact");
+    assert!(json["check"]["tolerance_widened"].is_boolean());
+    assert!(json["check"]["compared_within"]["position"].is_number());
+    assert!(
+        !text(&out.stderr).contains("check:"),
+        "the verdict is in the JSON, not on stderr"
+    );
 }

@@ -633,6 +633,7 @@ fn skel_written_from_exact_chrono_fixtures_moves_in_dart_as_the_original_does_in
         // only DART's reading of what was written and mbconv's can differ.
         let settings = mbconv::checker::CheckSettings {
             integrator: Some(mbconv::solver::Integrator::SemiImplicitEuler),
+            dt: model.simulation.time_step,
             ..settings
         };
         let verdict = report.targets[0].verdict;

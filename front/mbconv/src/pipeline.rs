@@ -36,37 +36,13 @@ use crate::{Error, Model, Options, Report, Settings};
 use mbconv_check::{CheckSettings, TargetCheck};
 use std::path::{Path, PathBuf};
 
-/// Largest model a conversion is checked by simulation without being asked
-/// ([`Pipeline::check_conversion`]), in body-steps: simulation steps times the model's size,
-/// where each body counts 1 and each closed loop, constraint and motor counts
-/// [`CONSTRAINT_WEIGHT`] (they cost the solver an assembly and projection each step). At this
-/// size a check costs under a second (see `docs/check.md` for the measurements).
-pub const AUTO_CHECK_BODY_STEPS: usize = 100_000;
-
-/// How many bodies a closed loop, constraint or motor costs like.
-pub const CONSTRAINT_WEIGHT: usize = 10;
-
-/// The size of `model` in body-steps for a check with `settings` (see
-/// [`AUTO_CHECK_BODY_STEPS`]).
-///
-/// ```
-/// let settings = mbconv::CheckSettings::default();
-/// let steps = mbconv::pipeline::body_steps(&mbconv::demo::pendulum(), &settings);
-/// assert!(steps > 0 && steps <= mbconv::pipeline::AUTO_CHECK_BODY_STEPS);
-/// ```
-pub fn body_steps(model: &Model, settings: &CheckSettings) -> usize {
-    let simulation = settings.simulation(model);
-    let steps = (simulation.duration / simulation.dt).round().max(1.0);
-    let steps = if steps.is_finite() && steps < 1e12 {
-        steps as usize
-    } else {
-        usize::MAX
-    };
-    let loops = crate::ModelSummary::new(model).loop_count;
-    let size = model.bodies.len().max(1)
-        + CONSTRAINT_WEIGHT * (loops + model.constraints.len() + model.motors.len());
-    steps.saturating_mul(size)
-}
+/// The work budget of the check a conversion runs without being asked
+/// ([`Pipeline::check_conversion`]), in body-steps per simulation (see
+/// [`CheckSettings::work_budget`]): measured as the simulations run, so a small but stiff model
+/// is stopped as soon as a large smooth one, and a check that goes over it is `skipped` (over
+/// budget) instead of holding the conversion up. At this size one simulation takes about a
+/// second (see `docs/check.md` for the measurements); `--check` runs the check fully.
+pub const AUTO_CHECK_WORK: usize = 500_000;
 
 /// How [`Pipeline::read`] reads.
 ///
@@ -253,13 +229,7 @@ pub struct Converted<'r> {
 /// What [`Pipeline::check_conversion`] found.
 #[derive(Clone, Debug)]
 pub enum ConversionCheck {
-    /// Not run: the model is larger than [`AUTO_CHECK_BODY_STEPS`] and the check was not
-    /// forced.
-    Skipped {
-        /// The model's size in body-steps.
-        body_steps: usize,
-    },
-    /// The check of the conversion.
+    /// The check of the conversion (`skipped` when it went over [`AUTO_CHECK_WORK`]).
     Checked(Box<TargetCheck>),
     /// The check had nothing to compare.
     Empty,
@@ -513,18 +483,14 @@ impl Pipeline {
     }
 
     /// Checks by simulation the conversion [`Pipeline::convert`] made (`mbconv check --via`
-    /// for its target, with its write settings), unless the model is larger than
-    /// [`AUTO_CHECK_BODY_STEPS`] and the check is not `forced`.
+    /// for its target, with its write settings), within [`AUTO_CHECK_WORK`] unless `forced`.
     pub fn check_conversion(&self, converted: &Converted, forced: bool) -> ConversionCheck {
         let mut settings = CheckSettings {
             to_file: converted.output.path().is_some(),
+            work_budget: (!forced).then_some(AUTO_CHECK_WORK),
             ..CheckSettings::default()
         };
         let model = &converted.loaded.imported.model;
-        let work = body_steps(model, &settings);
-        if !forced && work > AUTO_CHECK_BODY_STEPS {
-            return ConversionCheck::Skipped { body_steps: work };
-        }
         settings.write_options.insert(
             converted.target.info().name.to_owned(),
             converted.settings.clone(),

@@ -427,6 +427,13 @@ pub trait Format: Send + Sync {
     fn feature_support(&self) -> &'static [support::FeatureSupport] {
         self.info().features
     }
+    /// The laws by which the simulator this format is written for solves a feature it carries
+    /// differently from mbconv's solver ([`support::SimulatorLaw`]): the check names them
+    /// where the model uses the feature, instead of calling the motion proven there. Default:
+    /// none.
+    fn simulator_laws(&self) -> &'static [support::SimulatorLaw] {
+        &[]
+    }
     /// True when `text` looks like this format (used when the extension is ambiguous).
     fn sniff(&self, text: &str) -> bool;
     /// Reads a model. Errors in the input come back as diagnostics with spans.

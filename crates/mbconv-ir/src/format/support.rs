@@ -354,6 +354,28 @@ pub struct FeatureSupport {
     pub support: Support,
 }
 
+/// A law by which the simulator a format is written for solves a feature differently from
+/// mbconv's solver, though the file says the feature exactly (MuJoCo's `frictionloss` is the
+/// same friction force, solved as a soft constraint where mbconv's solver regularises it). The
+/// check cannot prove the motion in that simulator where the model uses the feature, and says
+/// so in the verdict's `not compared` lines ([`Format::simulator_laws`](super::Format::simulator_laws)).
+///
+/// ```
+/// use mbconv_ir::format::support::{Feature, SimulatorLaw};
+/// const LAWS: &[SimulatorLaw] = &[SimulatorLaw {
+///     feature: Feature::JointFriction,
+///     law: "MuJoCo solves frictionloss as a soft constraint",
+/// }];
+/// assert_eq!(LAWS[0].feature, Feature::JointFriction);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SimulatorLaw {
+    /// The feature whose law differs.
+    pub feature: Feature,
+    /// How the target's simulator solves it, and how that differs, in a few words.
+    pub law: &'static str,
+}
+
 /// A row of a feature table, for the `const` tables formats declare.
 ///
 /// ```

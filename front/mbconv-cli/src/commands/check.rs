@@ -3,10 +3,10 @@
 use crate::cli::{CheckArgs, IntegratorName};
 use crate::failure::Failure;
 use crate::render::Verbosity;
-use mbconv::checker::{CheckReport, CheckSettings, Tolerances, Verdict};
+use mbconv::checker::{CheckReport, CheckSettings, TargetCheck, Tolerances, Verdict};
 use mbconv::files::{Output, ensure_new, write_atomic};
 use mbconv::ir::format::Options;
-use mbconv::pipeline::{AUTO_CHECK_BODY_STEPS, ConversionCheck};
+use mbconv::pipeline::ConversionCheck;
 use mbconv::solver::Integrator;
 use mbconv::{Converted, Pipeline};
 
@@ -114,54 +114,63 @@ pub fn check(pipeline: &Pipeline, args: &CheckArgs, verbosity: Verbosity) -> Res
 }
 
 fn verdict_exit(report: &CheckReport) -> Result<(), Failure> {
-    let failing: Vec<String> = report
-        .targets
-        .iter()
-        .filter(|t| t.verdict.is_failure())
-        .map(|t| format!("{} ({})", t.format, t.verdict))
-        .collect();
-    if failing.is_empty() {
-        Ok(())
-    } else {
+    let with = |verdict: Verdict| -> Vec<String> {
+        report
+            .targets
+            .iter()
+            .filter(|t| t.verdict == verdict)
+            .map(|t| t.format.clone())
+            .collect()
+    };
+    let (unexplained, failed) = (with(Verdict::Unexplained), with(Verdict::Failed));
+    if !unexplained.is_empty() {
+        let mut failing: Vec<String> = unexplained.iter().map(|f| format!("{f} (unexplained)")).collect();
+        failing.extend(failed.iter().map(|f| format!("{f} (failed)")));
         Err(Failure::check_failed(format!(
             "check failed for {}: see the messages above",
             failing.join(", ")
         )))
+    } else if !failed.is_empty() {
+        Err(Failure::proof_failed(format!(
+            "the proof could not be completed for {}: see the messages above",
+            failed.join(", ")
+        )))
+    } else {
+        Ok(())
     }
 }
 
 /// Checks the conversion `convert` just wrote ([`Pipeline::check_conversion`]; `forced`:
-/// `--check`, whatever the model's size) and prints one line. Returns a failure (exit 1) for an
-/// `unexplained` verdict, saying that the file was written anyway.
+/// `--check`, which lifts the automatic check's work budget) and prints its one line unless
+/// `print` is false (`--json`, which carries the verdict instead); `-q` prints it too, so that
+/// a script sees the verdict. `None` when there was nothing to check.
 pub fn after_convert(
     pipeline: &Pipeline,
     converted: &Converted,
     forced: bool,
-    verbosity: Verbosity,
+    print: bool,
     log: &mut crate::render::Log,
-) -> Result<(), Failure> {
+) -> Option<TargetCheck> {
     let target = match pipeline.check_conversion(converted, forced) {
-        ConversionCheck::Skipped { body_steps } => {
-            if !verbosity.is_quiet() {
-                log.line(format!(
-                    "check: skipped (the model is {body_steps} body-steps, more than the {AUTO_CHECK_BODY_STEPS} checked by default; pass --check to run it)"
-                ));
-            }
-            return Ok(());
-        }
-        ConversionCheck::Empty => return Ok(()),
-        ConversionCheck::Checked(target) => target,
+        ConversionCheck::Empty => return None,
+        ConversionCheck::Checked(target) => *target,
     };
-    if !verbosity.is_quiet() || target.verdict.is_failure() {
+    if print {
         log.line(mbconv::checker::summary_line(&target));
     }
-    if target.verdict == Verdict::Unexplained {
-        return Err(Failure::check_failed(format!(
-            "{} was written, but the check found a difference no reported loss explains (a writer or reader bug); run `mbconv check {} --via {}` for details",
-            converted.output,
-            converted.loaded.source.name,
-            converted.target.info().name
-        )));
+    Some(target)
+}
+
+/// Why a conversion's verdict fails the command, the file written anyway (`unexplained` and
+/// `failed`; see [`crate::failure`] for their exit codes).
+pub fn conversion_failure(target: &TargetCheck, input: &str, output: &str, format: &str) -> Option<String> {
+    match target.verdict {
+        Verdict::Unexplained => Some(format!(
+            "{output} was written, but the check found a difference no reported loss explains (a writer or reader bug); run `mbconv check {input} --via {format}` for details"
+        )),
+        Verdict::Failed => Some(format!(
+            "{output} was written, but its proof could not be completed; run `mbconv check {input} --via {format}` for details"
+        )),
+        _ => None,
     }
-    Ok(())
 }

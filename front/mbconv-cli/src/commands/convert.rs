@@ -33,6 +33,11 @@ pub struct Summary {
     pub formats: (&'static str, &'static str),
     /// Every finding of the reading, validation and writing, each naming its file.
     pub report: Report,
+    /// The check of the conversion (`None` with `--no-check`, or with nothing to check).
+    pub check: Option<Box<mbconv::checker::TargetCheck>>,
+    /// The failure the check's verdict ends the command with (`unexplained`: exit 1,
+    /// `failed`: exit 3), the file written anyway.
+    pub proof: Option<String>,
 }
 
 /// Converts one file; messages go to standard error as they come (with `--json`, the report
@@ -47,6 +52,7 @@ pub fn convert(pipeline: &Pipeline, request: &Request) -> Result<(), Failure> {
     }
     let write_options = write_options(pipeline, out_format, request.flags)?;
     let converted = convert_one(pipeline, request, out_format, &write_options, &mut Log::direct())?;
+    let failure = proof_failure(&converted);
     if request.flags.json {
         let output = match request.output {
             Some(out) => out.to_path_buf(),
@@ -58,7 +64,17 @@ pub fn convert(pipeline: &Pipeline, request: &Request) -> Result<(), Failure> {
             serde_json::to_string_pretty(&value).map_err(anyhow::Error::from)?
         );
     }
-    Ok(())
+    failure.map_or(Ok(()), Err)
+}
+
+/// The failure a converted file's verdict ends the command with, if any.
+fn proof_failure(converted: &Summary) -> Option<Failure> {
+    let target = converted.check.as_ref()?;
+    let message = converted.proof.as_ref()?;
+    Some(match target.verdict {
+        mbconv::checker::Verdict::Failed => Failure::proof_failed(message.clone()),
+        _ => Failure::check_failed(message.clone()),
+    })
 }
 
 /// The JSON of one conversion: its files, formats, outcome and whole report (or the reason it
@@ -74,6 +90,11 @@ fn json_entry(input: &Path, output: &Path, result: Result<&Summary, String>) -> 
             entry["from"] = converted.formats.0.into();
             entry["to"] = converted.formats.1.into();
             entry["losses"] = converted.losses.into();
+            entry["verdict"] = converted
+                .check
+                .as_ref()
+                .map_or(serde_json::Value::Null, |c| c.verdict.name().into());
+            entry["check"] = serde_json::to_value(&converted.check).unwrap_or_default();
             entry["report"] = serde_json::to_value(&converted.report).unwrap_or_default();
         }
         Err(message) => {
@@ -148,20 +169,30 @@ fn convert_one(
             tally.describe(verbosity)
         ));
     }
-    let summary = Summary {
-        losses: converted.losses,
-        formats,
-        report: converted.report.clone(),
-    };
     if let Some(path) = &flags.view {
         let page = pipeline.conversion_page(&converted);
         super::view::write_page(&page, path, flags.force, verbosity)?;
     }
-    if flags.no_check {
-        return Ok(summary);
-    }
-    super::check::after_convert(pipeline, &converted, flags.check, verbosity, log)?;
-    Ok(summary)
+    let check = if flags.no_check {
+        None
+    } else {
+        super::check::after_convert(pipeline, &converted, flags.check, !flags.json, log).map(Box::new)
+    };
+    let proof = check.as_ref().and_then(|target| {
+        super::check::conversion_failure(
+            target,
+            &converted.loaded.source.name,
+            &converted.output.to_string(),
+            converted.target.info().name,
+        )
+    });
+    Ok(Summary {
+        losses: converted.losses,
+        formats,
+        report: converted.report.clone(),
+        check,
+        proof,
+    })
 }
 
 /// A batch: the inputs, each with its output path under the output directory.
@@ -338,7 +369,12 @@ pub fn batch(
                     }),
             };
             let outcome = match result {
-                Ok(converted) => Outcome::Converted(converted),
+                Ok(converted) => {
+                    if let Some(message) = &converted.proof {
+                        log.line(message.clone());
+                    }
+                    Outcome::Converted(converted)
+                }
                 Err(failure) => {
                     let message = failure.message();
                     log.write(&message);
@@ -353,6 +389,7 @@ pub fn batch(
     bar.finish_and_clear();
 
     let (mut converted, mut with_losses, mut failed) = (0, 0, 0);
+    let (mut unexplained, mut unproven) = (0, 0);
     let mut entries = Vec::new();
     for ((outcome, messages), (input, output)) in results.iter().zip(&batch.jobs) {
         eprint!("{messages}");
@@ -360,6 +397,11 @@ pub fn batch(
             Outcome::Converted(c) => {
                 converted += 1;
                 with_losses += usize::from(c.losses);
+                match c.check.as_ref().map(|t| t.verdict) {
+                    Some(mbconv::checker::Verdict::Unexplained) => unexplained += 1,
+                    Some(mbconv::checker::Verdict::Failed) => unproven += 1,
+                    _ => {}
+                }
             }
             Outcome::Failed(_) => failed += 1,
         }
@@ -371,8 +413,15 @@ pub fn batch(
             entries.push(json_entry(input, output, result));
         }
     }
+    let mut verdicts = String::new();
+    if unexplained > 0 {
+        verdicts.push_str(&format!(", {unexplained} unexplained"));
+    }
+    if unproven > 0 {
+        verdicts.push_str(&format!(", {unproven} whose proof failed"));
+    }
     let summary = format!(
-        "batch: {} files: {converted} converted ({with_losses} with losses), {failed} failed; output in {}",
+        "batch: {} files: {converted} converted ({with_losses} with losses{verdicts}), {failed} failed; output in {}",
         results.len(),
         out_dir.display()
     );
@@ -382,6 +431,8 @@ pub fn batch(
             "converted": converted,
             "with_losses": with_losses,
             "failed": failed,
+            "unexplained": unexplained,
+            "proof_failed": unproven,
             "output": out_dir.display().to_string(),
         });
         println!(
@@ -391,9 +442,21 @@ pub fn batch(
     } else {
         eprintln!("{summary}");
     }
-    if failed > 0 {
+    if failed + unexplained > 0 {
+        let what = if unexplained == 0 {
+            "failed"
+        } else {
+            "failed or were converted with an unexplained difference"
+        };
         return Err(Failure::check_failed(format!(
-            "{failed} of {} files failed",
+            "{} of {} files {what}",
+            failed + unexplained,
+            results.len()
+        )));
+    }
+    if unproven > 0 {
+        return Err(Failure::proof_failed(format!(
+            "the proof of {unproven} of {} conversions could not be completed",
             results.len()
         )));
     }
