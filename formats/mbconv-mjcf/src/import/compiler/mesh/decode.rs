@@ -1,10 +1,16 @@
-//! Mesh files as MuJoCo 4.0's decoders read them: binary STL (its `stl_decoder`: ASCII STL is
-//! refused, vertices shared between triangles merged by their exact bits), Wavefront OBJ (its
+//! Mesh files as MuJoCo 4.0's decoders read them, decoded by the shared mesh layer
+//! (`mbconv-mesh`) with MuJoCo's own rules on top: binary STL only (its `stl_decoder` refuses
+//! ASCII, counts outside 1 to 200000 and files of the wrong size, with its words; vertices
+//! shared between triangles merged by their exact bits, as both merge them), Wavefront OBJ (its
 //! `obj_decoder` over tinyobjloader: the first object's faces, a quad split along its shorter
-//! diagonal, larger polygons as a fan from their first corner) and MuJoCo's own binary `.msh`. Vertices stay in single precision, as MuJoCo
-//! stores them.
-
-use std::collections::BTreeMap;
+//! diagonal, larger polygons as a fan from their first corner, which `mbconv-mesh`'s OBJ reader
+//! does) and MuJoCo's own binary `.msh`, read here (no other program writes it). Vertices stay
+//! in single precision, as MuJoCo stores them.
+//!
+//! One difference from tinyobjloader is known: an OBJ object keeps only the vertices its faces
+//! use (`tobj` renumbers each object's vertices), where MuJoCo keeps every `v` line of the file;
+//! the faces, and so the volume, centre and inertia, are the same, but `inertia="convex"` of a
+//! file whose first object leaves some vertices unused takes the hull of the used ones.
 
 /// Triangles over single-precision vertices, as a decoder hands them to the compiler.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -56,7 +62,8 @@ fn i32_at(bytes: &[u8], at: usize) -> i32 {
     i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
 }
 
-/// Binary STL: an 80-byte header, a triangle count (1 to 200000), then 50 bytes a triangle.
+/// Binary STL: an 80-byte header, a triangle count (1 to 200000), then 50 bytes a triangle;
+/// MuJoCo's checks on the bytes, then the shared STL reader.
 pub(crate) fn stl(bytes: &[u8]) -> Result<RawMesh, String> {
     if bytes.is_empty() {
         return Err("STL file is empty".into());
@@ -71,113 +78,32 @@ pub(crate) fn stl(bytes: &[u8]) -> Result<RawMesh, String> {
                 .into(),
         );
     }
-    let count = count as usize;
-    if count * 50 != bytes.len() - 84 {
+    if !mbconv_mesh::stl::is_binary(bytes) {
         return Err("STL file has wrong size; perhaps this is an ASCII file?".into());
     }
-    let mut mesh = RawMesh::default();
-    let mut seen: BTreeMap<[u32; 3], i64> = BTreeMap::new();
-    let limit = 2f32.powi(30);
-    for i in 0..count {
-        let mut face = [0i64; 3];
-        for (j, slot) in face.iter_mut().enumerate() {
-            let at = 84 + 50 * i + 12 * (j + 1);
-            let v = [f32_at(bytes, at), f32_at(bytes, at + 4), f32_at(bytes, at + 8)];
-            if v.iter().any(|x| x.abs() > limit) {
-                return Err("vertex in STL file exceeds maximum bounds".into());
-            }
-            let key = v.map(f32::to_bits);
-            let next = mesh.vertices.len() as i64;
-            let index = *seen.entry(key).or_insert(next);
-            if index == next {
-                mesh.vertices.push(v);
-            }
-            *slot = index;
-        }
-        mesh.faces.push(face);
+    let mesh = mbconv_mesh::stl::decode(bytes)?;
+    let limit = 2f64.powi(30);
+    if mesh.vertices.iter().flatten().any(|x| x.abs() > limit) {
+        return Err("vertex in STL file exceeds maximum bounds".into());
     }
-    Ok(mesh)
+    Ok(RawMesh {
+        // Binary STL coordinates are single precision: the cast back is exact.
+        vertices: mesh.vertices.iter().map(|v| v.map(|x| x as f32)).collect(),
+        faces: mesh.faces.iter().map(|f| f.map(|i| i as i64)).collect(),
+    })
 }
 
-/// Wavefront OBJ: `v` lines, and the `f` lines of the first object or group (1-based or
-/// negative indices, `v/vt/vn` forms), triangulated as MuJoCo's loader does (measured against
-/// MuJoCo 4.0 on non-planar quads and pentagons): a quad along its shorter diagonal (`0-2`
-/// unless `1-3` is shorter), a larger polygon as a fan from its first corner.
+/// Wavefront OBJ: the first object's faces (see the module's note on its vertices), the
+/// coordinates parsed in double precision and stored in single, as tinyobjloader does.
 pub(crate) fn obj(bytes: &[u8]) -> Result<RawMesh, String> {
-    let text = String::from_utf8_lossy(bytes);
-    let mut mesh = RawMesh::default();
-    // tinyobjloader, which MuJoCo uses, starts a new shape at an `o` or `g` line that follows
-    // faces; MuJoCo keeps the first shape's faces.
-    let mut shape_done = false;
-    let mut logical = String::new();
-    for raw in text.lines() {
-        // Lines continued with a backslash.
-        if let Some(stripped) = raw.strip_suffix('\\') {
-            logical.push_str(stripped);
-            continue;
-        }
-        logical.push_str(raw);
-        let line = std::mem::take(&mut logical);
-        let mut words = line.split_ascii_whitespace();
-        let Some(tag) = words.next() else { continue };
-        match tag {
-            "v" => {
-                let mut v = [0.0f32; 3];
-                for (k, slot) in v.iter_mut().enumerate() {
-                    let w = words
-                        .next()
-                        .ok_or_else(|| format!("a vertex needs 3 coordinates: {line:?}"))?;
-                    *slot = w
-                        .parse::<f64>()
-                        .map_err(|_| format!("vertex coordinate {k} is not a number: {w:?}"))?
-                        as f32;
-                }
-                mesh.vertices.push(v);
-            }
-            "o" | "g" if !mesh.faces.is_empty() => shape_done = true,
-            "f" if !shape_done => {
-                let n = mesh.vertices.len() as i64;
-                let mut corners = Vec::new();
-                for w in words {
-                    let first = w.split('/').next().unwrap_or("");
-                    let i: i64 = first
-                        .parse()
-                        .map_err(|_| format!("face index is not an integer: {w:?}"))?;
-                    corners.push(if i < 0 { n + i } else { i - 1 });
-                }
-                let at = |i: i64| -> Option<[f32; 3]> {
-                    usize::try_from(i)
-                        .ok()
-                        .and_then(|i| mesh.vertices.get(i))
-                        .copied()
-                };
-                let squared = |a: Option<[f32; 3]>, b: Option<[f32; 3]>| match (a, b) {
-                    (Some(a), Some(b)) => (0..3).map(|k| (a[k] - b[k]) * (a[k] - b[k])).sum::<f32>(),
-                    _ => f32::INFINITY,
-                };
-                match corners.as_slice() {
-                    [] | [_] | [_, _] => return Err("a face needs at least 3 corners".into()),
-                    [a, b, c] => mesh.faces.push([*a, *b, *c]),
-                    [a, b, c, d] => {
-                        if squared(at(*a), at(*c)) <= squared(at(*b), at(*d)) {
-                            mesh.faces.push([*a, *b, *c]);
-                            mesh.faces.push([*a, *c, *d]);
-                        } else {
-                            mesh.faces.push([*a, *b, *d]);
-                            mesh.faces.push([*b, *c, *d]);
-                        }
-                    }
-                    [first, rest @ ..] => {
-                        for pair in rest.windows(2) {
-                            mesh.faces.push([*first, pair[0], pair[1]]);
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(mesh)
+    let objects = mbconv_mesh::obj::objects(bytes)?;
+    let Some(first) = objects.into_iter().next() else {
+        return Ok(RawMesh::default());
+    };
+    Ok(RawMesh {
+        vertices: first.vertices.iter().map(|v| v.map(|x| x as f32)).collect(),
+        faces: first.faces.iter().map(|f| f.map(|i| i as i64)).collect(),
+    })
 }
 
 /// MuJoCo's binary `.msh`: four counts (vertices, normals, texture coordinates, faces), then
@@ -259,9 +185,11 @@ mod tests {
     fn obj_reads_the_first_shape_with_every_index_form() {
         let text = b"# c\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nvn 0 0 1\nf 1//1 2//1 3//1\nf -4/1/1 -2 -3\ng second\nf 2 3 4\n";
         let m = obj(text).unwrap();
-        assert_eq!(m.vertices.len(), 4);
+        // The first object's vertices, in the order its faces first use them.
+        assert_eq!(m.vertices.len(), 3);
         assert_eq!(m.faces, [[0, 1, 2], [0, 2, 1]]);
-        assert!(obj(b"v 0 0 0\nf 1 1\n").unwrap_err().contains("3 corners"));
+        // A face of two corners is a line: no triangle.
+        assert!(obj(b"v 0 0 0\nv 1 0 0\nf 1 2\n").unwrap().faces.is_empty());
         // A pentagon: a fan from its first corner.
         let pentagon = obj(b"v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv -1 0 0\nf 1 2 3 4 5\n").unwrap();
         assert_eq!(pentagon.faces, [[0, 1, 2], [0, 2, 3], [0, 3, 4]]);

@@ -428,29 +428,13 @@ mod tests {
 
     /// A box of half sizes `h` centred at `c`, as 12 outward triangles.
     fn cuboid(h: [f32; 3], c: [f32; 3]) -> (Vec<[f32; 3]>, Vec<[i64; 3]>) {
-        let v: Vec<[f32; 3]> = (0..8)
-            .map(|i| {
-                [
-                    c[0] + if i & 1 == 1 { h[0] } else { -h[0] },
-                    c[1] + if i & 2 == 2 { h[1] } else { -h[1] },
-                    c[2] + if i & 4 == 4 { h[2] } else { -h[2] },
-                ]
-            })
+        let mesh = mbconv_mesh::TriangleMesh::cuboid(h.map(f64::from));
+        let v = mesh
+            .vertices
+            .iter()
+            .map(|p| std::array::from_fn(|k| c[k] + p[k] as f32))
             .collect();
-        let f = vec![
-            [0, 2, 1],
-            [1, 2, 3],
-            [4, 5, 6],
-            [5, 7, 6],
-            [0, 1, 4],
-            [1, 5, 4],
-            [2, 6, 3],
-            [3, 6, 7],
-            [0, 4, 2],
-            [2, 4, 6],
-            [1, 3, 5],
-            [3, 7, 5],
-        ];
+        let f = mesh.faces.iter().map(|t| t.map(|i| i as i64)).collect();
         (v, f)
     }
 
