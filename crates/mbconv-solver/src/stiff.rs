@@ -448,79 +448,108 @@ pub fn advance_rosenbrock(
     atol: f64,
 ) -> Result<(usize, usize), SolverError> {
     let (mut accepted, mut rejected) = (0, 0);
-    let n = 2 * model.nv;
     let h_min = 1e-14 * t_end.abs().max(1.0);
     while state.t < t_end - h_min {
         let step = h.min(t_end - state.t);
-        work.set_origin(state);
-        if !work.fresh {
-            sizes(model, &state.q, &state.v, &mut work.size0);
-            jacobian(model, data, work)?;
-        }
         // A trial that cannot be evaluated (a stage through a singular configuration) is
         // rejected like one whose error is too large.
-        if let Err(error) = stages(model, data, work, step) {
-            retry_shorter(error, h, step, h_min)?;
-            rejected += 1;
-            continue;
-        }
-        // The new point in the chart: Y₆ + K₆ = Σⱼ a₆ⱼ Kⱼ + K₆; the error is K₆.
-        work.delta.fill(0.0);
-        for (j, a) in A[5].iter().enumerate() {
-            for i in 0..n {
-                work.delta[i] += a * work.k[j][i];
+        let norm = match rosenbrock_trial(model, data, work, state, step, rtol, atol) {
+            Ok(norm) => norm,
+            Err(error) => {
+                retry_shorter(error, h, step, h_min)?;
+                rejected += 1;
+                continue;
             }
-        }
-        for i in 0..n {
-            work.delta[i] += work.k[5][i];
-        }
-        let mut q1 = std::mem::take(&mut work.q);
-        let mut v1 = std::mem::take(&mut work.v);
-        q1.copy_from_slice(&work.q0);
-        for node in &model.nodes {
-            let (qi, vi) = (node.q_index, node.v_index);
-            let (nq, nvj) = (node.joint.nq(), node.joint.nv());
-            node.joint
-                .integrate(&mut q1[qi..qi + nq], &work.delta[vi..vi + nvj], 1.0);
-        }
-        for i in 0..model.nv {
-            v1[i] = work.v0[i] + work.delta[model.nv + i];
-        }
-        sizes(model, &q1, &v1, &mut work.size1);
-        let mut sum = 0.0;
-        for i in 0..n {
-            let scale = atol + rtol * work.size0[i].max(work.size1[i]);
-            sum += (work.k[5][i] / scale).powi(2);
-        }
-        let norm = (sum / n.max(1) as f64).sqrt();
-        let finite = norm.is_finite() && q1.iter().chain(&v1).all(|x| x.is_finite());
-        let factor = if !finite {
+        };
+        let factor = if !norm.is_finite() {
             0.2
         } else if norm == 0.0 {
             6.0
         } else {
             (0.9 * norm.powf(-0.25)).clamp(0.2, 6.0)
         };
-        if finite && norm <= 1.0 {
-            state.q.copy_from_slice(&q1);
-            state.v.copy_from_slice(&v1);
-            state.t += step;
-            work.q = q1;
-            work.v = v1;
-            finish_step(model, data, state)?;
+        if norm <= 1.0 {
+            rosenbrock_accept(model, data, work, state, step)?;
             accepted += 1;
             if step >= *h * 0.999 || factor < 1.0 {
                 *h = step * factor;
             }
         } else {
-            work.q = q1;
-            work.v = v1;
             rejected += 1;
             shrink_step(h, step * factor.min(1.0), h_min, state.t)?;
         }
     }
     state.t = t_end;
     Ok((accepted, rejected))
+}
+
+/// One Rodas4 trial of length `step` from `state` (the chart's origin; the Jacobian is taken
+/// there unless it already was): the candidate into `work.q`, `work.v`, and the RMS norm of the
+/// error estimate relative to `atol + rtol·max(|y|, |y'|)` (returned; not finite when the
+/// candidate is not).
+fn rosenbrock_trial(
+    model: &Model,
+    data: &mut Data,
+    work: &mut RosenbrockWork,
+    state: &State,
+    step: f64,
+    rtol: f64,
+    atol: f64,
+) -> Result<f64, SolverError> {
+    let n = 2 * model.nv;
+    work.set_origin(state);
+    if !work.fresh {
+        sizes(model, &state.q, &state.v, &mut work.size0);
+        jacobian(model, data, work)?;
+    }
+    stages(model, data, work, step)?;
+    // The new point in the chart: Y₆ + K₆ = Σⱼ a₆ⱼ Kⱼ + K₆; the error is K₆.
+    work.delta.fill(0.0);
+    for (j, a) in A[5].iter().enumerate() {
+        for i in 0..n {
+            work.delta[i] += a * work.k[j][i];
+        }
+    }
+    for i in 0..n {
+        work.delta[i] += work.k[5][i];
+    }
+    work.q.copy_from_slice(&work.q0);
+    for node in &model.nodes {
+        let (qi, vi) = (node.q_index, node.v_index);
+        let (nq, nvj) = (node.joint.nq(), node.joint.nv());
+        node.joint
+            .integrate(&mut work.q[qi..qi + nq], &work.delta[vi..vi + nvj], 1.0);
+    }
+    for i in 0..model.nv {
+        work.v[i] = work.v0[i] + work.delta[model.nv + i];
+    }
+    sizes(model, &work.q, &work.v, &mut work.size1);
+    let mut sum = 0.0;
+    for i in 0..n {
+        let scale = atol + rtol * work.size0[i].max(work.size1[i]);
+        sum += (work.k[5][i] / scale).powi(2);
+    }
+    let finite = work.q.iter().chain(&work.v).all(|x| x.is_finite());
+    Ok(if finite {
+        (sum / n.max(1) as f64).sqrt()
+    } else {
+        f64::NAN
+    })
+}
+
+/// Moves `state` to the candidate of the last [`rosenbrock_trial`] and finishes the step
+/// (quaternions renormalised, constraints projected, stops applied).
+fn rosenbrock_accept(
+    model: &Model,
+    data: &mut Data,
+    work: &RosenbrockWork,
+    state: &mut State,
+    step: f64,
+) -> Result<(), SolverError> {
+    state.q.copy_from_slice(&work.q);
+    state.v.copy_from_slice(&work.v);
+    state.t += step;
+    finish_step(model, data, state)
 }
 
 /// After a trial of an adaptive scheme that could not be evaluated (`error`): a trial too
