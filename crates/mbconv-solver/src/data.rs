@@ -10,7 +10,7 @@ use nalgebra::{DMatrix, DVector, Matrix6};
 /// `q` holds [`Model::nq`] numbers (each ball or free joint stores a unit quaternion
 /// `[w, x, y, z]`), `v` holds [`Model::nv`] numbers (angular velocities of ball-like joints
 /// in the child joint frame).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct State {
     /// Time (s).
     pub t: f64,
@@ -84,6 +84,8 @@ pub struct Data {
     pub(crate) k_v: Vec<Vec<f64>>,
     pub(crate) err_q: Vec<f64>,
     pub(crate) err_v: Vec<f64>,
+    /// Joint stops: the locked coordinates, their events and what happened at them.
+    pub(crate) stops: crate::stops::Stops,
 }
 
 impl Data {
@@ -92,6 +94,9 @@ impl Data {
         let n = model.nodes.len();
         let (nq, nv) = (model.nq, model.nv);
         let m = model.constraints.row_count();
+        // The constraint system holds the loop rows and, with joint limits on, one row per
+        // coordinate locked at its stop.
+        let rows = m + model.limits.len();
         Self {
             joint: vec![JointState::default(); n],
             local: vec![Se3::identity(); n],
@@ -119,14 +124,14 @@ impl Data {
             q2: vec![0.0; nq],
             col: vec![0.0; nv],
             jac: DMatrix::zeros(m, nv),
-            minv_jt: DMatrix::zeros(nv, m),
-            schur: DMatrix::zeros(m, m),
+            minv_jt: DMatrix::zeros(nv, rows),
+            schur: DMatrix::zeros(rows, rows),
             phi: DVector::zeros(m),
-            rhs: DVector::zeros(m),
-            lambda: DVector::zeros(m),
+            rhs: DVector::zeros(rows),
+            lambda: DVector::zeros(rows),
             rowv: DVector::zeros(m),
             rowv2: DVector::zeros(m),
-            perm: vec![0; m],
+            perm: vec![0; rows],
             dv: vec![0.0; nv],
             stage_q: vec![0.0; nq],
             stage_v: vec![0.0; nv],
@@ -134,14 +139,19 @@ impl Data {
             k_v: vec![vec![0.0; nv]; 7],
             err_q: vec![0.0; nq],
             err_v: vec![0.0; nv],
+            stops: crate::stops::Stops::new(model),
         }
     }
 
-    /// Switches joint position limits on or off (off by default, as in DART). When on, a
-    /// coordinate past a limit after a step is put back on it and its velocity into the limit
-    /// is removed: a perfectly inelastic stop.
+    /// Switches joint position limits on or off (off by default, as in DART). When on, each
+    /// limit is a perfectly inelastic stop (see `docs/solver.md`, *Joint stops*): the adaptive
+    /// integrator locates the instant a coordinate reaches it, applies a momentum-consistent
+    /// impulse there and holds the coordinate on the stop while the dynamics push it in; the
+    /// fixed-step schemes put a coordinate past its limit back on it after the step and apply
+    /// the same impulse.
     pub fn set_joint_limits(&mut self, enforce: bool) {
         self.joint_limits = enforce;
+        self.stops.clear();
     }
 
     /// The accelerations of the last forward-dynamics call.

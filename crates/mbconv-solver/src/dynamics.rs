@@ -101,8 +101,12 @@ pub(crate) fn aba(model: &Model, data: &mut Data) -> Result<(), SolverError> {
             let s = js.s[0];
             let u = ia.mul(&s);
             let d = s.dot(&u) + data.extra_diagonal[node.v_index];
+            // A coordinate locked on its joint stop makes the joint rigid: its articulated
+            // inertia and bias pass to the parent whole, and its acceleration is zero.
             // A massless subtree with nothing attached: zero acceleration (pseudo-inverse), as DART.
-            let inv_d = if d > 0.0 && d.is_finite() {
+            let inv_d = if data.stops.locked_in_aba(i) {
+                0.0
+            } else if d > 0.0 && d.is_finite() {
                 1.0 / d
             } else if d == 0.0 {
                 0.0
@@ -179,7 +183,12 @@ pub(crate) fn aba(model: &Model, data: &mut Data) -> Result<(), SolverError> {
         let mut a = data.local[i].inv_act_motion(&ap) + data.bias[i];
         let js = &data.joint[i];
         if nv == 1 {
-            let qdd = (data.uvec[i][0] - data.u[i][0].dot(&a)) * data.dinv[i][(0, 0)];
+            let free = data.uvec[i][0] - data.u[i][0].dot(&a);
+            if data.stops.locked_in_aba(i) {
+                // The torque (force) the stop exerts to hold the coordinate.
+                data.stops.node_force[i] = -free;
+            }
+            let qdd = free * data.dinv[i][(0, 0)];
             data.qdd[node.v_index] = qdd;
             a += js.s[0].scale(qdd);
         } else {

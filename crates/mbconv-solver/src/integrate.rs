@@ -9,6 +9,7 @@ use crate::model::Model;
 use crate::projection::{constrained_accelerations, project_positions, project_velocities};
 use crate::spatial::Spatial;
 use crate::stiff::{StiffnessTest, dopri_quotient, retry_shorter, shrink_step};
+use crate::stops;
 use serde::{Deserialize, Serialize};
 
 /// The integration scheme.
@@ -101,24 +102,28 @@ pub fn accelerations(
     Ok(())
 }
 
-/// After a step: renormalise quaternions and project onto the constraints.
-pub(crate) fn finish_step(model: &Model, data: &mut Data, state: &mut State) -> Result<(), SolverError> {
+/// After a step of an event-locating scheme: renormalise quaternions, project onto the
+/// constraints and hold the coordinates locked on their stops there at rest.
+pub(crate) fn finish_located_step(
+    model: &Model,
+    data: &mut Data,
+    state: &mut State,
+) -> Result<(), SolverError> {
     normalize(model, &mut state.q);
     if model.has_constraints() {
         project_positions(model, data, &mut state.q, state.t);
         project_velocities(model, data, &state.q, &mut state.v, state.t);
     }
-    if data.joint_limits {
-        for l in &model.limits {
-            if state.q[l.q] < l.lower {
-                state.q[l.q] = l.lower;
-                state.v[l.v] = state.v[l.v].max(0.0);
-            } else if state.q[l.q] > l.upper {
-                state.q[l.q] = l.upper;
-                state.v[l.v] = state.v[l.v].min(0.0);
-            }
-        }
-    }
+    stops::hold_locked(data, state);
+    check_finite(state)
+}
+
+/// After a step of a scheme that does not locate events (the fixed-step schemes, and the
+/// Rosenbrock method for now): [`finish_located_step`], then a coordinate past its stop is put
+/// back on it with the stop's impulse.
+pub(crate) fn finish_step(model: &Model, data: &mut Data, state: &mut State) -> Result<(), SolverError> {
+    finish_located_step(model, data, state)?;
+    stops::clamp_after_step(model, data, state)?;
     check_finite(state)
 }
 
@@ -264,12 +269,63 @@ const DP_B4: [f64; 7] = [
     1.0 / 40.0,
 ];
 
+/// One Dormand–Prince trial step of length `step` from `state`: the stages, the fifth-order
+/// candidate in `data.err_q`, `data.err_v`, and the RMS norm of the error estimate relative to
+/// `atol + rtol·max(|y|, |y'|)` (returned).
+fn dopri_trial(
+    model: &Model,
+    data: &mut Data,
+    state: &State,
+    step: f64,
+    rtol: f64,
+    atol: f64,
+) -> Result<f64, SolverError> {
+    (0..7).try_for_each(|s| stage(model, data, state, step, s, DP_A[s], DP_C[s]))?;
+    let count = (state.q.len() + state.v.len()).max(1) as f64;
+    let tolerance = (rtol, atol);
+    let sum = dopri_candidate(&state.q, &data.k_q, step, tolerance, &mut data.err_q)
+        + dopri_candidate(&state.v, &data.k_v, step, tolerance, &mut data.err_v);
+    Ok((sum / count).sqrt())
+}
+
+/// The fifth-order candidate `y + step Σ bₛ kₛ` into `out`, and the sum of the squared scaled
+/// error estimates of its components.
+fn dopri_candidate(y: &[f64], k: &[Vec<f64>], step: f64, (rtol, atol): (f64, f64), out: &mut [f64]) -> f64 {
+    let mut sum = 0.0;
+    for (i, yi) in y.iter().enumerate() {
+        let (mut high, mut err) = (0.0, 0.0);
+        for s in 0..7 {
+            high += DP_B[s] * k[s][i];
+            err += (DP_B[s] - DP_B4[s]) * k[s][i];
+        }
+        out[i] = yi + step * high;
+        let scale = atol + rtol * yi.abs().max(out[i].abs());
+        sum += (step * err / scale).powi(2);
+    }
+    sum
+}
+
+/// Moves `state` to the candidate of the last [`dopri_trial`] and finishes the step.
+fn dopri_accept(model: &Model, data: &mut Data, state: &mut State, step: f64) -> Result<(), SolverError> {
+    state.q.copy_from_slice(&data.err_q);
+    state.v.copy_from_slice(&data.err_v);
+    state.t += step;
+    finish_located_step(model, data, state)
+}
+
 /// Adaptive Dormand–Prince 5(4) from `state.t` to `t_end`, starting with step `*h`
-/// (updated to the last accepted step size). Returns (accepted, rejected) step counts.
+/// (updated to the last accepted step size). Returns (accepted, rejected) step counts; the
+/// rejected ones include the trial steps that located joint-stop events.
 ///
-/// With a [`StiffnessTest`], each accepted step is tested for stiffness, and the run stops
-/// early (at `state.t < t_end`) as soon as the test finds the model stiff, so that the caller
-/// can continue with [`crate::advance_rosenbrock`].
+/// With joint limits on (see [`Data::set_joint_limits`]), a step that the error control
+/// accepts and over which a coordinate reached a stop (or a locked one would be pulled off it)
+/// is cut at the event's instant, located by re-stepping from the step's start, the stop's law
+/// is applied there and the integration restarts from it, so the error estimate stays valid
+/// through impacts.
+///
+/// With a [`StiffnessTest`], each accepted step (not cut at an event) is tested for
+/// stiffness, and the run stops early (at `state.t < t_end`) as soon as the test finds the
+/// model stiff, so that the caller can continue with [`crate::advance_rosenbrock`].
 #[allow(clippy::too_many_arguments)]
 pub fn advance_dopri5(
     model: &Model,
@@ -283,42 +339,24 @@ pub fn advance_dopri5(
 ) -> Result<(usize, usize), SolverError> {
     let (mut accepted, mut rejected) = (0, 0);
     let h_min = 1e-14 * t_end.abs().max(1.0);
+    let events = data.joint_limits && !model.limits.is_empty();
+    if events {
+        stops::begin(model, data, state)?;
+    }
     while state.t < t_end - h_min {
         let step = h.min(t_end - state.t);
         // A trial step too long for the model (a stiff spring flinging a link through a
         // singular configuration: a non-positive articulated inertia, a non-finite state) is
         // rejected like one whose error is too large, not the end of the run; the step shrinks
         // until it goes through or underflows.
-        let stages = (0..7).try_for_each(|s| stage(model, data, state, step, s, DP_A[s], DP_C[s]));
-        if let Err(error) = stages {
-            retry_shorter(error, h, step, h_min)?;
-            rejected += 1;
-            continue;
-        }
-        // Error estimate and candidate.
-        let mut sum = 0.0;
-        let count = (state.q.len() + state.v.len()).max(1) as f64;
-        for (i, y) in state.q.iter().enumerate() {
-            let (mut high, mut err) = (0.0, 0.0);
-            for s in 0..7 {
-                high += DP_B[s] * data.k_q[s][i];
-                err += (DP_B[s] - DP_B4[s]) * data.k_q[s][i];
+        let norm = match dopri_trial(model, data, state, step, rtol, atol) {
+            Ok(norm) => norm,
+            Err(error) => {
+                retry_shorter(error, h, step, h_min)?;
+                rejected += 1;
+                continue;
             }
-            data.err_q[i] = y + step * high;
-            let scale = atol + rtol * y.abs().max(data.err_q[i].abs());
-            sum += (step * err / scale).powi(2);
-        }
-        for (i, y) in state.v.iter().enumerate() {
-            let (mut high, mut err) = (0.0, 0.0);
-            for s in 0..7 {
-                high += DP_B[s] * data.k_v[s][i];
-                err += (DP_B[s] - DP_B4[s]) * data.k_v[s][i];
-            }
-            data.err_v[i] = y + step * high;
-            let scale = atol + rtol * y.abs().max(data.err_v[i].abs());
-            sum += (step * err / scale).powi(2);
-        }
-        let norm = (sum / count).sqrt();
+        };
         if !norm.is_finite() {
             rejected += 1;
             *h = step * 0.2;
@@ -336,24 +374,44 @@ pub fn advance_dopri5(
             (0.9 * norm.powf(-0.2)).clamp(0.2, 5.0)
         };
         if norm <= 1.0 {
-            state.q.copy_from_slice(&data.err_q);
-            state.v.copy_from_slice(&data.err_v);
-            state.t += step;
-            finish_step(model, data, state)?;
-            accepted += 1;
-            if step >= *h * 0.999 || factor < 1.0 {
-                *h = step * factor;
+            let mut start = std::mem::take(&mut data.stops.start);
+            if events {
+                start.clone_from(state);
             }
-            if let Some(test) = stiffness.as_deref_mut() {
-                test.observe(dopri_quotient(step, &data.k_q, &data.k_v, DP_A[5], DP_A[6]));
-                if test.is_stiff() {
-                    return Ok((accepted, rejected));
+            let result = dopri_accept(model, data, state, step).and_then(|()| {
+                if !events {
+                    return Ok(None);
+                }
+                let mut restep = |model: &Model, data: &mut Data, s: &mut State, dt: f64| {
+                    dopri_trial(model, data, s, dt, rtol, atol)?;
+                    dopri_accept(model, data, s, dt)
+                };
+                stops::locate_event(model, data, &start, state, &mut restep)
+            });
+            data.stops.start = start;
+            accepted += 1;
+            match result? {
+                // Restart from the event with the step that reached it, not longer.
+                Some(trials) => rejected += trials,
+                None => {
+                    if step >= *h * 0.999 || factor < 1.0 {
+                        *h = step * factor;
+                    }
+                    if let Some(test) = stiffness.as_deref_mut() {
+                        test.observe(dopri_quotient(step, &data.k_q, &data.k_v, DP_A[5], DP_A[6]));
+                        if test.is_stiff() {
+                            return Ok((accepted, rejected));
+                        }
+                    }
                 }
             }
         } else {
             rejected += 1;
             shrink_step(h, step * factor, h_min, state.t)?;
         }
+    }
+    if events {
+        stops::retime(data, state.t, t_end);
     }
     state.t = t_end;
     Ok((accepted, rejected))

@@ -40,6 +40,7 @@ mod report;
 mod simulate;
 pub mod spatial;
 mod stiff;
+mod stops;
 
 pub use data::{Data, State};
 pub use dynamics::tree_forward_dynamics;

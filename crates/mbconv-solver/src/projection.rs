@@ -33,7 +33,9 @@ fn gram(jac: &DMatrix<f64>, out: &mut DMatrix<f64>) {
 
 /// Solves the symmetric positive semi-definite system `a x = b` in place by Cholesky with
 /// symmetric pivoting; pivots below `1e-12 ×` the largest diagonal are dropped (redundant
-/// rows get a zero multiplier). `a` is overwritten; its trailing block stays symmetric at
+/// rows get a zero multiplier). The system is the leading `m × m` block of `a` (and the first
+/// `m` entries of `b` and `x`), `m = perm.len()`, so one preallocated workspace serves systems
+/// of every size up to its own. `a` is overwritten; its trailing block stays symmetric at
 /// every step, which the row/column swaps of the pivoting need. Returns the rank used.
 pub(crate) fn solve_psd(
     a: &mut DMatrix<f64>,
@@ -41,7 +43,7 @@ pub(crate) fn solve_psd(
     x: &mut DVector<f64>,
     perm: &mut [usize],
 ) -> usize {
-    let m = a.nrows();
+    let m = perm.len();
     for (i, p) in perm.iter_mut().enumerate() {
         *p = i;
     }
@@ -114,31 +116,42 @@ pub(crate) fn solve_psd(
     rank
 }
 
-/// Adds the constraint forces to `data.qdd` (the unconstrained accelerations of the last
-/// [`crate::dynamics::aba`] call at `(q, v)`), so that every row's acceleration matches.
+/// Adds the constraint forces to `data.qdd` (the accelerations of the last
+/// [`crate::dynamics::aba`] call at `(q, v)`), so that every row's acceleration matches: the
+/// loop rows and the coordinates locked at their stops that the ABA does not hold itself
+/// (zero acceleration). The holding forces of locked coordinates are kept in their locks.
 pub(crate) fn constrained_accelerations(model: &Model, data: &mut Data, t: f64, q: &[f64], v: &[f64]) {
     let m = model.constraints.rows.len();
-    if m == 0 {
-        return;
-    }
-    let nv = model.nv;
-    world_columns(model, &data.world, &data.joint, &mut data.s_world);
-    fill_jacobian(model, &data.world, &data.s_world, &mut data.col, &mut data.jac);
-    // Y = M⁻¹ Jᵀ.
-    for r in 0..m {
-        for c in 0..nv {
-            data.col[c] = data.jac[(r, c)];
+    let mut units = std::mem::take(&mut data.stops.unit_rows);
+    data.stops.row_locks(&mut units);
+    if m + units.len() > 0 {
+        if m > 0 {
+            world_columns(model, &data.world, &data.joint, &mut data.s_world);
+            fill_jacobian(model, &data.world, &data.s_world, &mut data.col, &mut data.jac);
+            loop_velocity_products(model, data, q, v);
+            for (r, row) in model.constraints.rows.iter().enumerate() {
+                let ja: f64 = (0..model.nv).map(|c| data.jac[(r, c)] * data.qdd[c]).sum();
+                data.rhs[r] = row.acceleration_target(t) - ja - data.rowv[r];
+            }
         }
-        let col = std::mem::take(&mut data.col);
-        let mut out = std::mem::take(&mut data.dv);
-        apply_minv(model, data, &col, &mut out);
-        for c in 0..nv {
-            data.minv_jt[(c, r)] = out[c];
+        for (j, c) in units.iter().enumerate() {
+            data.rhs[m + j] = -data.qdd[*c];
         }
-        data.col = col;
-        data.dv = out;
+        let mut qdd = std::mem::take(&mut data.qdd);
+        solve_rows(model, data, &units, &mut qdd);
+        for c in &units {
+            qdd[*c] = 0.0;
+        }
+        data.qdd = qdd;
     }
-    // J̇ v by a central difference of J(q ⊕ ε v) v.
+    data.stops.unit_rows = units;
+    let (m, lambda) = (m, &data.lambda);
+    data.stops.read_forces(|j| lambda[m + j]);
+}
+
+/// `J̇ v` of the loop rows into `data.rowv`, by a central difference of `J(q ⊕ εv)·v`.
+fn loop_velocity_products(model: &Model, data: &mut Data, q: &[f64], v: &[f64]) {
+    let m = model.constraints.rows.len();
     let vmax = v.iter().fold(0.0f64, |a, x| a.max(x.abs()));
     if vmax > 0.0 {
         let eps = 1e-5 / vmax;
@@ -163,18 +176,59 @@ pub(crate) fn constrained_accelerations(model: &Model, data: &mut Data, t: f64, 
     } else {
         data.rowv.fill(0.0);
     }
-    for (r, row) in model.constraints.rows.iter().enumerate() {
-        let ja: f64 = (0..nv).map(|c| data.jac[(r, c)] * data.qdd[c]).sum();
-        data.rhs[r] = row.acceleration_target(t) - ja - data.rowv[r];
+}
+
+/// The multipliers `λ` of the rows `[J; E]` (the loop rows, whose Jacobian `data.jac` holds,
+/// then one unit row `E` per velocity coordinate of `units`) for the right-hand sides
+/// `data.rhs`: `([J; E] M⁻¹ [J; E]ᵀ) λ = rhs`, written to `data.lambda`; adds `M⁻¹ [J; E]ᵀ λ`
+/// to `out`. Used for accelerations (`out` the accelerations) and for impulses (`out` the
+/// velocities). `M⁻¹` is the factorisation of the last ABA call (same `q`).
+pub(crate) fn solve_rows(model: &Model, data: &mut Data, units: &[usize], out: &mut [f64]) {
+    let m = model.constraints.rows.len();
+    let rows = m + units.len();
+    if rows == 0 {
+        return;
     }
-    data.schur.gemm(1.0, &data.jac, &data.minv_jt, 0.0);
-    solve_psd(&mut data.schur, &data.rhs, &mut data.lambda, &mut data.perm);
-    for c in 0..nv {
-        let mut x = 0.0;
-        for r in 0..m {
-            x += data.minv_jt[(c, r)] * data.lambda[r];
+    let nv = model.nv;
+    // Y = M⁻¹ [J; E]ᵀ, one ABA sweep per row.
+    for r in 0..rows {
+        if r < m {
+            for c in 0..nv {
+                data.col[c] = data.jac[(r, c)];
+            }
+        } else {
+            data.col.fill(0.0);
+            data.col[units[r - m]] = 1.0;
         }
-        data.qdd[c] += x;
+        let col = std::mem::take(&mut data.col);
+        let mut y = std::mem::take(&mut data.dv);
+        apply_minv(model, data, &col, &mut y);
+        for c in 0..nv {
+            data.minv_jt[(c, r)] = y[c];
+        }
+        data.col = col;
+        data.dv = y;
+    }
+    // [J; E] Y.
+    for r in 0..rows {
+        for s in 0..rows {
+            data.schur[(r, s)] = if r < m {
+                (0..nv).map(|c| data.jac[(r, c)] * data.minv_jt[(c, s)]).sum()
+            } else {
+                data.minv_jt[(units[r - m], s)]
+            };
+        }
+    }
+    solve_psd(
+        &mut data.schur,
+        &data.rhs,
+        &mut data.lambda,
+        &mut data.perm[..rows],
+    );
+    for (c, o) in out.iter_mut().enumerate() {
+        *o += (0..rows)
+            .map(|r| data.minv_jt[(c, r)] * data.lambda[r])
+            .sum::<f64>();
     }
 }
 
@@ -225,8 +279,9 @@ pub(crate) fn project_positions(model: &Model, data: &mut Data, q: &mut [f64], t
                 }
             }
         }
+        hold_locked_coordinates(data);
         gram(&data.jac, &mut data.schur);
-        solve_psd(&mut data.schur, &data.phi, &mut data.lambda, &mut data.perm);
+        solve_psd(&mut data.schur, &data.phi, &mut data.lambda, &mut data.perm[..m]);
         data.col.fill(0.0);
         for c in 0..model.nv {
             data.col[c] = -(0..m).map(|r| data.jac[(r, c)] * data.lambda[r]).sum::<f64>();
@@ -236,6 +291,14 @@ pub(crate) fn project_positions(model: &Model, data: &mut Data, q: &mut [f64], t
     data.dv = zeros;
     data.dv.fill(0.0);
     worst
+}
+
+/// Zeroes the loop Jacobian's columns of the coordinates locked at their stops, so that a
+/// projection leaves them on their stops.
+fn hold_locked_coordinates(data: &mut Data) {
+    for lock in &data.stops.locked {
+        data.jac.column_mut(lock.v).fill(0.0);
+    }
 }
 
 /// Projects `v` onto `J v = target(t)` (least-change in the Euclidean norm).
@@ -251,8 +314,9 @@ pub(crate) fn project_velocities(model: &Model, data: &mut Data, q: &[f64], v: &
         let jv: f64 = (0..model.nv).map(|c| data.jac[(r, c)] * v[c]).sum();
         data.phi[r] = jv - row.velocity_target(t);
     }
+    hold_locked_coordinates(data);
     gram(&data.jac, &mut data.schur);
-    solve_psd(&mut data.schur, &data.phi, &mut data.lambda, &mut data.perm);
+    solve_psd(&mut data.schur, &data.phi, &mut data.lambda, &mut data.perm[..m]);
     for (c, vc) in v.iter_mut().enumerate() {
         *vc -= (0..m).map(|r| data.jac[(r, c)] * data.lambda[r]).sum::<f64>();
     }

@@ -95,6 +95,14 @@ pub struct SimulationSummary {
     /// coordinate counts as reached).
     #[serde(default)]
     pub limits_reached: Vec<LimitReached>,
+    /// Impacts on joint stops the adaptive integrator located (a coordinate reaching a stop;
+    /// 0 with limits off or with a fixed-step scheme, which does not locate events).
+    #[serde(default)]
+    pub stop_impacts: usize,
+    /// Releases from joint stops the adaptive integrator located (a coordinate held on its stop
+    /// leaving it when the holding force would pull).
+    #[serde(default)]
+    pub stop_releases: usize,
 }
 
 /// A joint whose coordinate reached one of its position limits during a simulation.
@@ -195,6 +203,8 @@ pub fn simulate_model(
         assembly_residual,
         max_constraint_residual: assembly_residual,
         limits_reached: Vec::new(),
+        stop_impacts: 0,
+        stop_releases: 0,
     };
     let mut reached_at: Vec<Option<f64>> = vec![None; ir_joint_count(model)];
     let mut emit = |data: &mut Data, state: &State, summary: &mut SimulationSummary| {
@@ -282,6 +292,8 @@ pub fn simulate_model(
         }
     }
     summary.final_time = state.t;
+    summary.stop_impacts = data.stops.impacts;
+    summary.stop_releases = data.stops.releases;
     summary.limits_reached = reached_at
         .iter()
         .enumerate()
