@@ -22,6 +22,7 @@ use crate::error::SolverError;
 use crate::integrate::{accelerations, finish_step};
 use crate::joint::{JointModel, RotationPart};
 use crate::model::Model;
+use crate::stops;
 use nalgebra::{DMatrix, DVector, UnitQuaternion, Vector3};
 
 /// Rodas4's diagonal `γ`.
@@ -449,6 +450,10 @@ pub fn advance_rosenbrock(
 ) -> Result<(usize, usize), SolverError> {
     let (mut accepted, mut rejected) = (0, 0);
     let h_min = 1e-14 * t_end.abs().max(1.0);
+    let events = data.joint_limits && !model.limits.is_empty();
+    if events {
+        stops::begin(model, data, state)?;
+    }
     while state.t < t_end - h_min {
         let step = h.min(t_end - state.t);
         // A trial that cannot be evaluated (a stage through a singular configuration) is
@@ -469,15 +474,46 @@ pub fn advance_rosenbrock(
             (0.9 * norm.powf(-0.25)).clamp(0.2, 6.0)
         };
         if norm <= 1.0 {
-            rosenbrock_accept(model, data, work, state, step)?;
+            // With joint limits on, an event (a stop reached, or a locked coordinate pulled off
+            // its stop) over the step is located by re-stepping from the step's start (the
+            // chart's origin, whose Jacobian the trial steps reuse), as Dopri5 does.
+            let mut start = std::mem::take(&mut data.stops.start);
+            if events {
+                start.clone_from(state);
+            }
+            let result = rosenbrock_accept(model, data, work, state, step).and_then(|()| {
+                if !events {
+                    return Ok(None);
+                }
+                let mut restep = |model: &Model, data: &mut Data, s: &mut State, dt: f64| {
+                    rosenbrock_trial(model, data, work, s, dt, rtol, atol)?;
+                    rosenbrock_accept(model, data, work, s, dt)
+                };
+                stops::locate_event(model, data, &start, state, &mut restep)
+            });
+            data.stops.start = start;
             accepted += 1;
-            if step >= *h * 0.999 || factor < 1.0 {
-                *h = step * factor;
+            match result? {
+                // Restart from the event with the step that reached it, not longer; the
+                // dynamics changed there, so the Jacobian is taken again.
+                Some(trials) => {
+                    rejected += trials;
+                    work.fresh = false;
+                    work.t0 = f64::NAN;
+                }
+                None => {
+                    if step >= *h * 0.999 || factor < 1.0 {
+                        *h = step * factor;
+                    }
+                }
             }
         } else {
             rejected += 1;
             shrink_step(h, step * factor.min(1.0), h_min, state.t)?;
         }
+    }
+    if events {
+        stops::retime(data, state.t, t_end);
     }
     state.t = t_end;
     Ok((accepted, rejected))
