@@ -10,30 +10,44 @@
 //! tested exactly (they overlap at the joint by design, so bounding spheres would always
 //! touch) with [`mbconv_ir::contact::touching`]: the read-back model of a conversion to Chrono
 //! is tested that way too ([`jointed_contact_notes`]). Pairs of bodies that never move are not
-//! tested. Mesh files are not read: a collidable mesh is reported as undecided.
+//! tested. A mesh shape is bounded by the bounding sphere of its file
+//! ([`mbconv_mesh::TriangleMesh::bounding_sphere`]), scaled and placed as the shape is; a mesh
+//! whose file is missing or unreadable is reported as undecided, with the reason.
 
 use crate::motion::Motion;
-use mbconv_ir::{Geometry, Model, Shape};
+use mbconv_ir::{FittedKind, Geometry, MeshRef, Model, Shape};
 use nalgebra::Vector3;
+use std::collections::HashMap;
+use std::path::PathBuf;
 
 /// What the contact test found, as the lines of `not_compared`.
 pub(crate) fn contact_notes(model: &Model, motion: &Motion) -> Vec<String> {
-    let bodies: Vec<Vec<Bound>> = model
-        .bodies
-        .iter()
-        .map(|b| b.shapes.iter().filter_map(bound).collect())
-        .collect();
+    let mut files = MeshFiles::default();
+    let mut undecided: Vec<String> = Vec::new();
+    let mut bodies: Vec<Vec<Bound>> = Vec::new();
+    for body in &model.bodies {
+        let mut bounds = Vec::new();
+        let mut reasons: Vec<String> = Vec::new();
+        for shape in body.shapes.iter().filter(|s| is_collidable(s)) {
+            match bound(shape, &mut files) {
+                Ok(b) => bounds.push(b),
+                Err(reason) => {
+                    if !reasons.contains(&reason) {
+                        reasons.push(reason);
+                    }
+                }
+            }
+        }
+        if !reasons.is_empty() {
+            undecided.push(format!("{:?} ({})", body.name, reasons.join("; ")));
+        }
+        bodies.push(bounds);
+    }
     let mut notes = Vec::new();
-    let meshes: Vec<&str> = model
-        .bodies
-        .iter()
-        .filter(|b| b.shapes.iter().any(|s| is_collidable(s) && bound(s).is_none()))
-        .map(|b| b.name.as_str())
-        .collect();
-    if !meshes.is_empty() {
+    if !undecided.is_empty() {
         notes.push(format!(
-            "contact: undecided for the collidable mesh shapes of {} (mbconv does not read mesh extents; its solver simulates no contact)",
-            list(&meshes)
+            "contact: undecided for the collidable shapes of {} (mbconv's solver simulates no contact)",
+            undecided.join(", ")
         ));
     }
     let moving: Vec<bool> = (0..model.bodies.len()).map(|i| moves(motion, i)).collect();
@@ -136,7 +150,7 @@ pub(crate) fn jointed_contact_notes(model: &Model, motion: &Motion) -> Vec<Strin
             ));
         } else if undecided {
             notes.push(format!(
-                "contact: undecided between the jointed bodies {first:?} and {second:?}, whose simulator checks contact between jointed bodies (mbconv does not read mesh extents)"
+                "contact: undecided between the jointed bodies {first:?} and {second:?}, whose simulator checks contact between jointed bodies (mbconv bounds mesh shapes by spheres only, and jointed bodies' spheres overlap at the joint by design)"
             ));
         }
     }
@@ -154,12 +168,58 @@ fn is_collidable(shape: &Shape) -> bool {
     shape.collidable && shape.role.is_collision()
 }
 
-fn bound(shape: &Shape) -> Option<Bound> {
-    if !is_collidable(shape) {
-        return None;
+/// The bounding sphere of each mesh file read so far (in the file's coordinates), or why it
+/// could not be read; each file is read once.
+#[derive(Default)]
+struct MeshFiles {
+    spheres: HashMap<PathBuf, Result<mbconv_mesh::Sphere, String>>,
+}
+
+impl MeshFiles {
+    /// Where `mesh` lies on this machine: the path its reader resolved, else the reference as a
+    /// local path; `None` for a URI of a scheme no reader resolved (`package://` whose package
+    /// was not found, `model://`, `http://`).
+    fn path(mesh: &MeshRef) -> Option<PathBuf> {
+        if let Some(resolved) = &mesh.resolved_path {
+            return Some(PathBuf::from(resolved));
+        }
+        let uri = mesh.uri.strip_prefix("file://").unwrap_or(&mesh.uri);
+        (!uri.contains("://")).then(|| PathBuf::from(uri))
     }
+
+    /// The sphere bounding `mesh` in its shape's frame: the file's sphere scaled by the
+    /// reference's scale (a sphere of the largest factor holds the scaled mesh).
+    fn sphere(&mut self, mesh: &MeshRef) -> Result<(Vector3<f64>, f64), String> {
+        let Some(path) = Self::path(mesh) else {
+            return Err(format!("{}: not found (no reader resolved it)", mesh.uri));
+        };
+        let sphere = self
+            .spheres
+            .entry(path.clone())
+            .or_insert_with(|| match mbconv_mesh::read(&path) {
+                Ok(m) => m
+                    .bounding_sphere()
+                    .ok_or_else(|| format!("{}: the file has no vertices", mesh.uri)),
+                Err(e) => Err(e.to_string()),
+            })
+            .clone()?;
+        let s = Vector3::from(mesh.scale);
+        let center = Vector3::from(sphere.center).component_mul(&s);
+        Ok((center, sphere.radius * s.abs().max()))
+    }
+}
+
+/// A collidable shape's bound in its body's frame, or why there is none.
+fn bound(shape: &Shape, files: &mut MeshFiles) -> Result<Bound, String> {
     let center = shape.pose.translation;
-    let sphere = |radius: f64| Some(Bound::Sphere { center, radius });
+    let sphere = |radius: f64| Ok(Bound::Sphere { center, radius });
+    let mesh_sphere = |files: &mut MeshFiles, mesh: &MeshRef| {
+        let (c, radius) = files.sphere(mesh)?;
+        Ok(Bound::Sphere {
+            center: center + shape.pose.rotation * c,
+            radius,
+        })
+    };
     match &shape.geometry {
         Geometry::Box { size } => sphere(0.5 * Vector3::from(*size).norm()),
         Geometry::Sphere { radius } => sphere(*radius),
@@ -175,7 +235,7 @@ fn bound(shape: &Shape) -> Option<Bound> {
         } => sphere(Vector3::new(0.5 * base_width, 0.5 * base_depth, *height).norm()),
         Geometry::Plane { normal, offset } => {
             let n = shape.pose.rotation * normal.normalize();
-            Some(Bound::HalfSpace {
+            Ok(Bound::HalfSpace {
                 normal: n,
                 offset: offset + n.dot(&center),
             })
@@ -187,25 +247,29 @@ fn bound(shape: &Shape) -> Option<Bound> {
                 .fold(0.0, f64::max);
             sphere(radius)
         }
-        Geometry::TriangleMesh { vertices, .. } => points_bound(center, shape, vertices.iter().copied()),
-        Geometry::IndexedFaceSet(set) => points_bound(center, shape, set.coordinate.iter().copied()),
-        Geometry::Mesh(_)
-        | Geometry::ConvexHull(_)
-        | Geometry::FittedPrimitive { .. }
-        | Geometry::Extrusion(_)
-        | Geometry::ElevationGrid(_) => None,
+        Geometry::TriangleMesh { vertices, .. } => Ok(points_bound(center, shape, vertices.iter().copied())),
+        Geometry::IndexedFaceSet(set) => Ok(points_bound(center, shape, set.coordinate.iter().copied())),
+        // A mesh and its convex hull lie in any sphere holding the mesh's vertices.
+        Geometry::Mesh(mesh)
+        | Geometry::ConvexHull(mesh)
+        | Geometry::FittedPrimitive {
+            mesh,
+            primitive: FittedKind::ConvexHull,
+        } => mesh_sphere(files, mesh),
+        Geometry::FittedPrimitive { mesh, .. } => Err(format!(
+            "{}: a sphere or ellipsoid the simulator fits to the mesh, which mbconv does not compute",
+            mesh.uri
+        )),
+        Geometry::Extrusion(_) => Err("an extrusion, whose extent mbconv does not compute".into()),
+        Geometry::ElevationGrid(_) => Err("an elevation grid, whose extent mbconv does not compute".into()),
     }
 }
 
-fn points_bound(
-    center: Vector3<f64>,
-    shape: &Shape,
-    points: impl Iterator<Item = [f64; 3]>,
-) -> Option<Bound> {
+fn points_bound(center: Vector3<f64>, shape: &Shape, points: impl Iterator<Item = [f64; 3]>) -> Bound {
     let radius = points
         .map(|p| (shape.pose.rotation * Vector3::from(p)).norm())
         .fold(0.0, f64::max);
-    Some(Bound::Sphere { center, radius })
+    Bound::Sphere { center, radius }
 }
 
 fn moves(motion: &Motion, i: usize) -> bool {
@@ -262,14 +326,6 @@ fn world(pose: &mbconv_ir::Pose, bound: &Bound) -> Bound {
     }
 }
 
-fn list(names: &[&str]) -> String {
-    names
-        .iter()
-        .map(|n| format!("{n:?}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -302,6 +358,80 @@ mod tests {
         assert!(notes[0].contains("\"floor\" and \"drop\""), "{}", notes[0]);
         // The drop to within 0.2 m takes sqrt(2·0.3/9.81) = 0.247 s.
         assert!(notes[0].contains("t = 0.25 s"), "{}", notes[0]);
+    }
+
+    /// A body whose one collidable shape is the unit-cube mesh file `file` of
+    /// `fixtures/meshes`, scaled by `scale`.
+    fn cube_mesh(name: &str, z: f64, file: &str, scale: [f64; 3]) -> Body {
+        let mut b = Body::new(name);
+        b.pose = Pose::from_translation(Vector3::new(0.0, 0.0, z));
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures/meshes")
+            .join(file);
+        let mut mesh = MeshRef::new(format!("meshes/{file}"));
+        mesh.resolved_path = Some(path.display().to_string());
+        mesh.scale = scale;
+        let mut shape = Shape::new(ShapeRole::Collision, Geometry::Mesh(mesh));
+        shape.collidable = true;
+        b.shapes.push(shape);
+        b
+    }
+
+    #[test]
+    fn a_mesh_is_bounded_by_its_file_sphere_and_a_missing_file_is_undecided() {
+        // The unit cube [0, 1]³ scaled by 0.2: its sphere (centre (0.1, 0.1, 0.1) from the
+        // body's origin, radius 0.1·√3) falls onto the ball of radius 0.1 at the origin.
+        let mut m = Model::new("m");
+        m.bodies.push(ball("floor", 0.0, true));
+        m.bodies.push(cube_mesh("drop", 0.5, "cube_binary.stl", [0.2; 3]));
+        let settings = SimulationSettings::new(1.0, 1e-2, mbconv_solver::Integrator::Rk4);
+        let motion = Motion::simulate(&m, &settings).unwrap();
+        let notes = contact_notes(&m, &motion);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].contains("\"floor\" and \"drop\" may touch"),
+            "{}",
+            notes[0]
+        );
+        // Far apart: nothing to say, and nothing undecided.
+        m.bodies[1].pose.translation.z = 100.0;
+        let motion = Motion::simulate(
+            &m,
+            &SimulationSettings::new(0.5, 1e-2, mbconv_solver::Integrator::Rk4),
+        )
+        .unwrap();
+        assert!(contact_notes(&m, &motion).is_empty());
+        // A missing file: undecided, naming the body and the file.
+        m.bodies[1] = cube_mesh("lost", 100.0, "no_such_mesh.stl", [1.0; 3]);
+        let motion = Motion::simulate(
+            &m,
+            &SimulationSettings::new(0.5, 1e-2, mbconv_solver::Integrator::Rk4),
+        )
+        .unwrap();
+        let notes = contact_notes(&m, &motion);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].starts_with(
+                "contact: undecided for the collidable shapes of \"lost\" (cannot read the mesh file"
+            ) && notes[0].contains("no_such_mesh.stl"),
+            "{}",
+            notes[0]
+        );
+    }
+
+    #[test]
+    fn a_scaled_mesh_sphere_is_placed_by_the_shape_pose() {
+        let mut files = MeshFiles::default();
+        let body = cube_mesh("b", 0.0, "cube.obj", [2.0, 1.0, -1.0]);
+        let mut shape = body.shapes[0].clone();
+        shape.pose = Pose::from_translation(Vector3::new(0.0, 0.0, 1.0));
+        let Ok(Bound::Sphere { center, radius }) = bound(&shape, &mut files) else {
+            panic!("a sphere");
+        };
+        // The file's sphere: centre (0.5, 0.5, 0.5), radius √3/2; scaled: centre (1, 0.5, -0.5),
+        // radius √3 (the largest factor, 2).
+        assert!((center - Vector3::new(1.0, 0.5, 0.5)).norm() < 1e-12, "{center}");
+        assert!((radius - 3f64.sqrt()).abs() < 1e-12, "{radius}");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Mesh files: STL, OBJ and COLLADA are embedded once each for the page's three.js loaders;
-//! VRML files are drawn as the box around their coordinates; other formats and missing files
-//! are named in a note.
+//! glTF and PLY files are read by the shared mesh layer (`mbconv-mesh`) and drawn as the box
+//! around their vertices, VRML files as the box around their coordinates; other formats,
+//! unreadable and missing files are named in a note.
 
 use crate::data::{GeometryData, MeshData};
 use crate::encode::bytes_base64;
@@ -122,6 +123,9 @@ impl MeshStore {
                 };
             }
             other => {
+                if let Some(format) = mbconv_mesh::MeshFormat::of_path(path) {
+                    return self.bounds(mesh, path, &bytes, format);
+                }
                 self.not_drawn.push(format!("{} (format {other:?})", mesh.uri));
                 return GeometryData::Bounds {
                     min: [0.0; 3],
@@ -145,12 +149,52 @@ impl MeshStore {
         }
     }
 
+    /// A file the page has no loader for, drawn as the box around its vertices as the shared
+    /// mesh layer reads them (a file it cannot read is named in a note).
+    fn bounds(
+        &mut self,
+        mesh: &MeshRef,
+        path: &Path,
+        bytes: &[u8],
+        format: mbconv_mesh::MeshFormat,
+    ) -> GeometryData {
+        match mbconv_mesh::decode(bytes, format, path).map(|m| m.aabb()) {
+            Ok(Some(aabb)) => {
+                self.as_boxes.push(mesh.uri.clone());
+                GeometryData::Bounds {
+                    min: aabb.min,
+                    max: aabb.max,
+                    note: format!(
+                        "{format} mesh {}: drawn as the box around its vertices (the page draws STL, OBJ and COLLADA)",
+                        mesh.uri
+                    ),
+                }
+            }
+            Ok(None) => {
+                self.not_drawn.push(format!("{} (no vertices)", mesh.uri));
+                GeometryData::Bounds {
+                    min: [0.0; 3],
+                    max: [0.0; 3],
+                    note: format!("mesh file {} has no vertices", mesh.uri),
+                }
+            }
+            Err(e) => {
+                self.not_drawn.push(format!("{} ({e})", mesh.uri));
+                GeometryData::Bounds {
+                    min: [0.0; 3],
+                    max: [0.0; 3],
+                    note: format!("mesh file {} could not be read: {e}", mesh.uri),
+                }
+            }
+        }
+    }
+
     /// The page-wide notes about meshes drawn as boxes or not drawn.
     pub(crate) fn notes(&self) -> Vec<String> {
         let mut notes = Vec::new();
         if !self.as_boxes.is_empty() {
             notes.push(format!(
-                "{} VRML mesh file(s) drawn as the boxes around their coordinates: {}",
+                "{} mesh file(s) drawn as the boxes around their coordinates (VRML, glTF, PLY): {}",
                 self.as_boxes.len(),
                 self.as_boxes.join(", ")
             ));
@@ -246,6 +290,39 @@ mod tests {
         let mut store = MeshStore::new(Some(&package.join("urdf")));
         let drawn = store.geometry(&MeshRef::new("package://robot_description/meshes/arm.stl"));
         assert!(matches!(drawn, GeometryData::Mesh { .. }), "{drawn:?}");
+    }
+
+    #[test]
+    fn gltf_and_ply_files_are_drawn_as_their_real_boxes() {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/meshes");
+        let mut store = MeshStore::new(Some(&fixtures));
+        for file in ["cube.glb", "cube.gltf", "cube.ply"] {
+            let mut mesh = MeshRef::new(file);
+            mesh.scale = [2.0, 1.0, -1.0];
+            let GeometryData::Bounds { min, max, note } = store.geometry(&mesh) else {
+                panic!("{file}: a box");
+            };
+            assert_eq!((min, max), ([0.0, 0.0, -1.0], [2.0, 1.0, 0.0]), "{file}");
+            assert!(note.contains("drawn as the box around its vertices"), "{note}");
+        }
+        assert!(store.meshes.is_empty());
+        assert_eq!(store.notes().len(), 1, "{:?}", store.notes());
+        // A file that is not a valid glTF: a note naming it.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bad.glb"), b"not gltf").unwrap();
+        let mut store = MeshStore::new(Some(dir.path()));
+        let drawn = store.geometry(&MeshRef::new("bad.glb"));
+        assert!(
+            matches!(
+                drawn,
+                GeometryData::Bounds {
+                    min: [0.0, 0.0, 0.0],
+                    ..
+                }
+            ),
+            "{drawn:?}"
+        );
+        assert!(store.notes()[0].contains("bad.glb"), "{:?}", store.notes());
     }
 
     #[test]
