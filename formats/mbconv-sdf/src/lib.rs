@@ -96,7 +96,12 @@ impl Format for SdfFormat {
 
     fn lower_with(&self, model: &Model, options: &Options, tracing: Tracing) -> Result<Lowered, FormatError> {
         let writing = export::emit::Writing::from_options(options);
-        Ok(export::lower::lower_with(model, writing, tracing))
+        Ok(export::lower::lower_with(
+            model,
+            writing,
+            options.output_path.as_deref(),
+            tracing,
+        ))
     }
 
     fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {

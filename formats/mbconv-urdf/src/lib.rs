@@ -107,6 +107,7 @@ impl Format for UrdfFormat {
         Ok(export::lower_with(
             model,
             export::RootWriting::from_options(options),
+            options.output_path.as_deref(),
             tracing,
         ))
     }

@@ -307,8 +307,10 @@ pub enum IntegratorName {
     SemiImplicitEuler,
     /// Classical fourth-order Runge-Kutta.
     Rk4,
-    /// Adaptive Dormand-Prince 5(4).
+    /// Adaptive Dormand-Prince 5(4); a run that turns out stiff continues with rosenbrock.
     Dopri5,
+    /// Adaptive linearly implicit Rosenbrock 4(3) (Rodas4), for stiff models.
+    Rosenbrock,
 }
 
 /// Arguments of `simulate`.
@@ -332,10 +334,10 @@ pub struct SimulateArgs {
     /// Integration scheme.
     #[arg(long, value_enum, default_value = "semi-implicit-euler")]
     pub integrator: IntegratorName,
-    /// dopri5 relative tolerance.
+    /// dopri5 and rosenbrock relative tolerance.
     #[arg(long, default_value_t = 1e-8)]
     pub rtol: f64,
-    /// dopri5 absolute tolerance.
+    /// dopri5 and rosenbrock absolute tolerance.
     #[arg(long, default_value_t = 1e-10)]
     pub atol: f64,
     /// Write every N-th step.

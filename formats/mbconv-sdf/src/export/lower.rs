@@ -38,6 +38,7 @@ use mbconv_ir::{
 };
 use nalgebra::Vector3;
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 const FORMAT: &str = "sdf";
 
@@ -59,12 +60,18 @@ const LOOP_GAP: f64 = 1e-9;
 /// Lowers `model` for SDFormat 1.9; `tracing` keeps the model after every pass.
 #[cfg(test)]
 pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
-    lower_with(model, Writing::default(), tracing)
+    lower_with(model, Writing::default(), None, tracing)
 }
 
-/// Lowers `model` for SDFormat as `writing` says (the version decides the shapes there are);
-/// `tracing` keeps the model after every pass.
-pub(crate) fn lower_with(model: &Model, writing: Writing, tracing: Tracing) -> Lowered {
+/// Lowers `model` for SDFormat as `writing` says (the version decides the shapes there are),
+/// relative mesh names relative to `output` (the file to be written, if any); `tracing` keeps
+/// the model after every pass.
+pub(crate) fn lower_with(
+    model: &Model,
+    writing: Writing,
+    output: Option<&Path>,
+    tracing: Tracing,
+) -> Lowered {
     let mut s = LowerSession::with_table(FORMAT, &super::support::FEATURE_SUPPORT, model, tracing);
     s.run_settling_passes();
     s.run("simulation_settings", simulation);
@@ -94,6 +101,9 @@ pub(crate) fn lower_with(model: &Model, writing: Writing, tracing: Tracing) -> L
     s.run("body_data", |s| body_data(s, writing.minor));
     s.run("mass_properties", mass_properties);
     s.run("reference_poses", reference_poses);
+    s.run("mesh_paths", |s| {
+        s.rebase_mesh_paths(output, "an SDFormat loader");
+    });
     s.finish()
 }
 
@@ -942,7 +952,7 @@ mod tests {
         model.bodies[0]
             .shapes
             .push(mbconv_ir::Shape::new(mbconv_ir::ShapeRole::Visual, cone));
-        let old = lower_with(&model, Writing::default(), Tracing::Off);
+        let old = lower_with(&model, Writing::default(), None, Tracing::Off);
         assert!(old.model.bodies[0].shapes.is_empty()); // SDFormat 1.9 has no cone
         let new = lower_with(
             &model,
@@ -950,6 +960,7 @@ mod tests {
                 minor: 11,
                 ..Writing::default()
             },
+            None,
             Tracing::Off,
         );
         assert_eq!(new.model.bodies[0].shapes.len(), 1);

@@ -34,6 +34,7 @@ use mbconv_ir::lower::{UpAxis, explicit_free_joints, turn_hint};
 use mbconv_ir::report::path;
 use mbconv_ir::{ActuatorKind, Body, Geometry, Inertia, Joint, JointKind, Limits, Model, ShapeRole, Value};
 use nalgebra::Vector3;
+use std::path::Path;
 
 /// The format name, the prefix of every finding.
 const FORMAT: &str = "urdf";
@@ -67,9 +68,15 @@ impl RootWriting {
     }
 }
 
-/// Lowers `model` for URDF, writing a floating root as `root` says; `tracing` keeps the
-/// model after every pass.
-pub(crate) fn lower_with(model: &Model, root: RootWriting, tracing: Tracing) -> Lowered {
+/// Lowers `model` for URDF, writing a floating root as `root` says and relative mesh names
+/// relative to `output` (the file to be written, if any); `tracing` keeps the model after every
+/// pass.
+pub(crate) fn lower_with(
+    model: &Model,
+    root: RootWriting,
+    output: Option<&Path>,
+    tracing: Tracing,
+) -> Lowered {
     let mut s = LowerSession::with_table(FORMAT, &super::support::FEATURE_SUPPORT, model, tracing);
     s.run_settling_passes();
     s.run("simulation_settings", simulation);
@@ -96,6 +103,9 @@ pub(crate) fn lower_with(model: &Model, root: RootWriting, tracing: Tracing) -> 
         s.run("free_root", free_root);
     }
     s.run("reference_poses", reference_poses);
+    s.run("mesh_paths", |s| {
+        s.rebase_mesh_paths(output, "a URDF loader");
+    });
     s.finish()
 }
 

@@ -18,7 +18,7 @@ fn a_ball_joint_becomes_a_chain_urdf_writes() {
         BodyRef::World,
         BodyRef::body("bob"),
     ));
-    let lowered = lower_with(&model, RootWriting::default(), Tracing::Off);
+    let lowered = lower_with(&model, RootWriting::default(), None, Tracing::Off);
     // Three revolute joints through two massless links.
     assert_eq!(lowered.model.joints.len(), 3);
     assert!(lowered.report.contains("urdf.joint_as_gimbal_chain"));
@@ -34,7 +34,7 @@ fn the_root_setting_chooses_how_a_floating_root_is_written() {
 
     let mut model = Model::new("puck");
     model.bodies.push(Body::new("puck"));
-    let lowered = lower_with(&model, RootWriting::Free, Tracing::Off);
+    let lowered = lower_with(&model, RootWriting::Free, None, Tracing::Off);
     // No `floating` joint: the root link alone.
     assert!(lowered.model.joints.is_empty());
     assert!(lowered.report.contains("urdf.root_written_free"));

@@ -19,6 +19,10 @@ pub fn integrator(name: IntegratorName) -> Integrator {
             rtol: mbconv::solver::DEFAULT_RTOL,
             atol: mbconv::solver::DEFAULT_ATOL,
         },
+        IntegratorName::Rosenbrock => Integrator::Rosenbrock {
+            rtol: mbconv::solver::DEFAULT_RTOL,
+            atol: mbconv::solver::DEFAULT_ATOL,
+        },
     }
 }
 

@@ -48,6 +48,10 @@ pub fn simulate(pipeline: &Pipeline, args: &SimulateArgs, verbosity: Verbosity) 
                 rtol: args.rtol,
                 atol: args.atol,
             },
+            IntegratorName::Rosenbrock => Integrator::Rosenbrock {
+                rtol: args.rtol,
+                atol: args.atol,
+            },
         },
         every: args.every,
         energy: args.energy,

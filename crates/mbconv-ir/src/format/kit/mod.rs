@@ -15,6 +15,7 @@ pub mod aids;
 mod common;
 mod item_findings;
 mod lowering;
+mod mesh_paths;
 pub mod numbers;
 pub mod scan;
 mod session;
@@ -25,6 +26,7 @@ mod unsayable;
 pub use common::CollisionSwitch;
 pub use item_findings::ItemFindings;
 pub use lowering::{LowerSession, PassSnapshot, Tracing, verify_traced_lowering, verify_traced_lowerings};
+pub use mesh_paths::{is_relative_file_name, relative_path};
 pub use session::{ImportSession, SourceResult, qualified_unique_name};
 pub use shared_passes::Unstated;
 pub use topology::{
