@@ -106,11 +106,6 @@ fn the_messages_say_what_is_wrong() {
             "urdf_unknown_parent_link.urdf:4:",
             "parent link \"base\"",
         ),
-        (
-            "urdf_undefined_material.urdf",
-            "urdf_undefined_material.urdf:2:",
-            "\"chrome\" is not defined",
-        ),
         ("urdf_version_2.urdf", "urdf_version_2.urdf:1:", "1.0 and 1.1"),
     ];
     for (file, place, words) in cases {

@@ -22,6 +22,10 @@ impl Reader<'_> {
         let src = self.source;
         let mut joints: Vec<JointEntry> = Vec::new();
         let mut joint_names = BTreeSet::new();
+        self.joint_names = children(robot, "joint")
+            .filter_map(|j| j.attribute("name"))
+            .map(str::to_owned)
+            .collect();
         for node in children(robot, "joint") {
             let entry = self.joint(node)?;
             if !joint_names.insert(entry.joint.name.clone()) {
@@ -192,9 +196,23 @@ impl Reader<'_> {
         match tag {
             "origin" | "parent" | "child" | "axis" | "limit" | "dynamics" => {}
             "mimic" => {
-                URDF.required_attribute(src, element, "joint")?;
+                let target = URDF.required_attribute(src, element, "joint")?;
                 URDF.attribute_scalar(src, element, "multiplier")?;
                 URDF.attribute_scalar(src, element, "offset")?;
+                if !self.joint_names.contains(target) {
+                    // urdfdom does not check the name; Pinocchio and Drake load the file
+                    // without the coupling.
+                    self.warn(
+                        "mimic_unknown",
+                        Category::Dropped,
+                        at,
+                        element,
+                        format!(
+                            "joint {name:?} mimics {target:?}, which is no joint of this file: the mimic is dropped, as Pinocchio and Drake load the file"
+                        ),
+                    );
+                    return Ok(());
+                }
                 extras.insert("urdf.mimic", element_value(element));
                 self.warn(
                     "mimic",
@@ -340,27 +358,6 @@ impl Reader<'_> {
                         "<limit> has no `{key}`: no {key} limit, as Drake reads it; urdfdom (Pinocchio, DART) refuses the file"
                     ),
                 ),
-            }
-        }
-        Ok(())
-    }
-
-    /// Every `<mimic joint>` names a joint of the file (urdfdom refuses others).
-    pub(super) fn check_mimics(&self, joints: &[JointEntry]) -> SourceResult<()> {
-        for entry in joints {
-            if let Some(mimic) = child(entry.node, "mimic") {
-                let target = mimic.attribute("joint").unwrap_or_default();
-                if !joints.iter().any(|j| j.joint.name == target) {
-                    return Err(URDF.error(
-                        self.source,
-                        "mimic",
-                        Some(span_of_attribute(self.source, mimic, "joint")),
-                        format!(
-                            "joint {:?} mimics {target:?}, which is no joint of this file",
-                            entry.joint.name
-                        ),
-                    ));
-                }
             }
         }
         Ok(())

@@ -10,8 +10,8 @@
 //! (`<visual>`, `<collision>`, `<geometry>`, `<material>`), [`meshes`] (mesh URIs: packages,
 //! `file://`, relative paths), [`origin`] (`<origin>`), [`joints`] (`<joint>`, `<limit>`,
 //! `<dynamics>`, `<mimic>`, calibration and safety controllers), [`tree`] (the links' tree,
-//! the poses and the root) and [`extensions`] (`<transmission>`, namespace prefixes and the
-//! elements kept verbatim).
+//! the poses and the root), [`welded`] (fixed links whose own inertia is unphysical) and
+//! [`extensions`] (`<transmission>`, namespace prefixes and the elements kept verbatim).
 
 mod extensions;
 mod joints;
@@ -20,6 +20,7 @@ mod meshes;
 mod origin;
 mod shapes;
 mod tree;
+mod welded;
 
 use crate::raw::{self, URDF};
 use crate::spec;
@@ -28,19 +29,19 @@ use mbconv_ir::format::{Imported, Options, Source};
 use mbconv_ir::report::{Category, Severity, SourceSpan, path};
 use mbconv_ir::{Appearance, Body, Extras, Joint, Model, Value};
 use mbconv_xml::{Node, children, span_of_attribute, span_of_node};
-use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Reads a URDF document: `options` holds the read settings (`root`, `package_path`).
 pub(crate) fn import(source: &Source, options: &Options) -> SourceResult<Imported> {
     let document = raw::parse(source)?;
-    let package_roots = meshes::package_roots(options);
+    let packages = meshes::Packages::new(options);
     let mut reader = Reader {
         source,
         session: ImportSession::new("urdf", source),
         version_1_1: false,
         materials: Vec::new(),
-        package_roots,
+        packages,
+        joint_names: BTreeSet::new(),
     };
     let free_root = options.choice(spec::ROOT, spec::ROOT_CHOICES) == Some("free");
     let root_given = options.text(spec::ROOT).is_some();
@@ -77,7 +78,9 @@ struct Reader<'s> {
     version_1_1: bool,
     /// Global materials and materials named in visuals, in file order.
     materials: Vec<(String, Appearance)>,
-    package_roots: Vec<PathBuf>,
+    packages: meshes::Packages,
+    /// The names of the file's joints, for the `<mimic>` targets.
+    joint_names: BTreeSet<String>,
 }
 
 impl<'s> Reader<'s> {
@@ -122,7 +125,6 @@ impl<'s> Reader<'s> {
         }
         let links = self.links(robot)?;
         let mut joints = self.joints(robot)?;
-        self.check_mimics(&joints)?;
         let tree = self.tree(&links, &joints)?;
         if let Some(kept) = self.transmissions(robot, &mut joints) {
             model.extras.insert("urdf.transmission", kept);
@@ -131,6 +133,7 @@ impl<'s> Reader<'s> {
         let mut bodies = self.bodies(&links.entries);
         model.joints = self.ir_joints(&joints, &links.index, &bodies);
         tree::place_bodies(&mut bodies, &tree, &joints);
+        self.weld_unphysical_inertias(&links.entries, &tree, &joints, &mut bodies);
         self.hold_root(&links.entries, &tree, &mut bodies, free_root, root_given);
         model.bodies = bodies;
         Ok(model)

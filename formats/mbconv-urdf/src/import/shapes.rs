@@ -30,13 +30,23 @@ impl Reader<'_> {
             any = true;
         }
         if let Some(texture) = child(node, "texture") {
-            let file = URDF.required_attribute(src, texture, "filename")?;
-            appearance.texture = Some(Texture {
-                uri: file.to_owned(),
-                repeat_s: true,
-                repeat_t: true,
-            });
-            any = true;
+            match texture.attribute("filename") {
+                Some(file) => {
+                    appearance.texture = Some(Texture {
+                        uri: file.to_owned(),
+                        repeat_s: true,
+                        repeat_t: true,
+                    });
+                    any = true;
+                }
+                None => self.note(
+                    "texture_empty",
+                    Category::Ignored,
+                    "model",
+                    texture,
+                    "a <texture> without `filename` is ignored, as urdfdom (Pinocchio, DART), libsdformat and Drake ignore it",
+                ),
+            }
         }
         Ok(any.then_some(appearance))
     }
@@ -58,10 +68,15 @@ impl Reader<'_> {
         Ok(())
     }
 
-    /// A visual's `<material>`: its own colour or texture, else the global material it names
-    /// (urdfdom refuses a name it does not know). A named material with content defines that
-    /// name for the visuals after it, as in urdfdom.
-    fn visual_material(&mut self, node: Node, link: &str) -> SourceResult<(Appearance, Option<String>)> {
+    /// A visual's `<material>`: its own colour or texture, else the global material it names.
+    /// A named material with content defines that name for the visuals after it, as in
+    /// urdfdom. A name defined nowhere before leaves the visual without a material, with a
+    /// warning, as urdfdom (since 1.0.4; Pinocchio, DART) reads it.
+    fn visual_material(
+        &mut self,
+        node: Node,
+        link: &str,
+    ) -> SourceResult<Option<(Appearance, Option<String>)>> {
         let src = self.source;
         let name = node.attribute("name");
         if let Some(appearance) = self.material_content(node)? {
@@ -79,17 +94,21 @@ impl Reader<'_> {
             {
                 self.materials.push((name.to_owned(), appearance.clone()));
             }
-            return Ok((appearance, name.map(str::to_owned)));
+            return Ok(Some((appearance, name.map(str::to_owned))));
         }
         let name = URDF.required_attribute(src, node, "name")?;
         match self.materials.iter().find(|(n, _)| n == name) {
-            Some((_, appearance)) => Ok((appearance.clone(), Some(name.to_owned()))),
-            None => Err(URDF.error(
-                src,
-                "material",
-                Some(span_of_attribute(src, node, "name")),
-                format!("link {link:?}: material {name:?} is not defined (no global <material name={name:?}> and no colour or texture here)"),
-            )),
+            Some((_, appearance)) => Ok(Some((appearance.clone(), Some(name.to_owned())))),
+            None => {
+                self.warn(
+                    "material_undefined",
+                    Category::Dropped,
+                    &format!("bodies[{link:?}]"),
+                    node,
+                    format!("link {link:?}: material {name:?} is not defined (no global <material name={name:?}> and no colour or texture here or before): the visual has no material, as urdfdom (Pinocchio, DART) reads it"),
+                );
+                Ok(None)
+            }
         }
     }
     pub(super) fn shape(
@@ -99,10 +118,21 @@ impl Reader<'_> {
         link: &str,
         at: &str,
     ) -> SourceResult<Option<Shape>> {
-        let src = self.source;
         let mut spelling = Extras::default();
         let pose = self.origin(node, at, &mut spelling, "origin.")?;
-        let geometry_node = URDF.required_child(src, node, "geometry")?;
+        let Some(geometry_node) = child(node, "geometry") else {
+            self.warn(
+                "geometry_missing",
+                Category::Dropped,
+                at,
+                node,
+                format!(
+                    "<{}> of link {link:?} has no <geometry>: skipped, as Drake and DART skip it (urdfdom, hence Pinocchio, also drops the link's visuals and collisions after it)",
+                    node.tag_name().name()
+                ),
+            );
+            return Ok(None);
+        };
         let Some(geometry) = self.geometry(geometry_node, at)? else {
             return Ok(None);
         };
@@ -114,10 +144,11 @@ impl Reader<'_> {
             match element.tag_name().name() {
                 "origin" | "geometry" => {}
                 "material" if role == ShapeRole::Visual => {
-                    let (appearance, name) = self.visual_material(element, link)?;
-                    shape.appearance = Some(appearance);
-                    if let Some(name) = name {
-                        shape.extras.insert(spec::MATERIAL, Value::String(name));
+                    if let Some((appearance, name)) = self.visual_material(element, link)? {
+                        shape.appearance = Some(appearance);
+                        if let Some(name) = name {
+                            shape.extras.insert(spec::MATERIAL, Value::String(name));
+                        }
                     }
                 }
                 _ => self.keep_extension(

@@ -1,0 +1,191 @@
+//! What urdfdom, Pinocchio and Drake read although it is dubious, read by mbconv too, each with
+//! its finding (the fixtures of `fixtures/urdf/lenient/` named after the defect; each reproduces a
+//! file of example-robot-data or Drake's tests that mbconv refused).
+#![allow(clippy::unwrap_used)]
+
+use mbconv_ir::format::{Format, Imported, Options, Source};
+use mbconv_ir::{Geometry, Severity, Value};
+use nalgebra::{Matrix3, Vector3};
+
+fn read(name: &str) -> Imported {
+    let path = mbconv_test_support::fixtures_root()
+        .join("urdf")
+        .join("lenient")
+        .join(name);
+    let imported = mbconv_urdf::UrdfFormat
+        .read(&Source::from_path(&path).unwrap(), &Options::default())
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let errors: Vec<String> = mbconv_ir::validate(&imported.model)
+        .at_least(Severity::Error)
+        .map(|f| f.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{name}: {errors:?}");
+    imported
+}
+
+/// The findings with `code`: (severity, IR path, message).
+fn findings(imported: &Imported, code: &str) -> Vec<(Severity, String, String)> {
+    imported
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.code == code)
+        .map(|f| (f.severity, f.path.clone().unwrap_or_default(), f.message.clone()))
+        .collect()
+}
+
+#[test]
+fn a_texture_without_filename_is_ignored_with_a_note() {
+    let imported = read("texture_without_filename.urdf");
+    let m = &imported.model;
+    let notes = findings(&imported, "urdf.texture_empty");
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(notes.iter().all(|(s, _, _)| *s == Severity::Info));
+    let base = m.body("base").unwrap();
+    let appearance = base.shapes[0].appearance.as_ref().unwrap();
+    assert_eq!(
+        (appearance.diffuse, &appearance.texture),
+        (Some([0.2, 0.2, 0.2]), &None)
+    );
+    let arm = m.body("arm").unwrap();
+    let appearance = arm.shapes[0].appearance.as_ref().unwrap();
+    assert_eq!(appearance.diffuse, Some([0.5, 0.5, 0.5]));
+    assert_eq!(appearance.texture, None);
+}
+
+#[test]
+fn a_fixed_link_unphysical_alone_is_read_into_the_body_it_is_welded_to() {
+    let imported = read("welded_unphysical_inertia.urdf");
+    let m = &imported.model;
+    let warnings = findings(&imported, "urdf.inertia_welded");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let (severity, at, message) = &warnings[0];
+    assert_eq!(*severity, Severity::Warning);
+    assert_eq!(at, "bodies[\"antenna\"].inertial");
+    assert!(
+        message.contains("\"body\"") && message.contains("-3.5"),
+        "{message}"
+    );
+    // The antenna is massless; the body holds the composite, worked out here from the file's
+    // numbers: the antenna's frame is at (-0.2, 0.1, 0.19) rotated 0.3 about x in the mount's,
+    // which is at (0, 0.1, 0.2) rotated 0.5 about z in the body's.
+    let antenna = m.body("antenna").unwrap();
+    assert_eq!(antenna.inertial.mass, 0.0);
+    assert_eq!(antenna.inertial.inertia.matrix(), Matrix3::zeros());
+    let body = m.body("body").unwrap();
+    let (m1, m2) = (2.0, 0.000001);
+    assert_eq!(body.inertial.mass, m1 + m2);
+    let mount = nalgebra::Isometry3::new(Vector3::new(0.0, 0.1, 0.2), Vector3::new(0.0, 0.0, 0.5));
+    let antenna_frame =
+        mount * nalgebra::Isometry3::new(Vector3::new(-0.2, 0.1, 0.19), Vector3::new(0.3, 0.0, 0.0));
+    let c2 = antenna_frame * nalgebra::Point3::new(0.01, 0.0, 0.0);
+    let c1 = Vector3::new(0.0, 0.0, 0.1);
+    let com = (c1 * m1 + c2.coords * m2) / (m1 + m2);
+    assert!((body.inertial.com - com).norm() < 1e-15);
+    let r = antenna_frame.rotation.to_rotation_matrix().into_inner();
+    let own = Matrix3::new(
+        2.371e-8, 6.119e-8, 1.179e-8, 6.119e-8, 2.833e-8, 7.74e-9, 1.179e-8, 7.74e-9, 3.849e-8,
+    );
+    let point = |m: f64, d: Vector3<f64>| (Matrix3::identity() * d.dot(&d) - d * d.transpose()) * m;
+    let expected = Matrix3::from_diagonal(&Vector3::new(0.02, 0.03, 0.04))
+        + point(m1, c1 - com)
+        + r * own * r.transpose()
+        + point(m2, c2.coords - com);
+    let got = body.inertial.inertia_in_body_axes();
+    assert!((got - expected).norm() < 1e-15, "{got} != {expected}");
+}
+
+#[test]
+fn a_fixed_link_unphysical_even_welded_is_still_refused() {
+    // Nothing heavy to weld to: the composite keeps the negative moment, validation refuses it.
+    let text = r#"<robot name="r">
+      <link name="base"/>
+      <link name="bad"><inertial><mass value="1"/><inertia ixx="-1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+      <joint name="w" type="fixed"><parent link="base"/><child link="bad"/></joint>
+    </robot>"#;
+    let imported = mbconv_urdf::UrdfFormat
+        .read(&Source::from_string("r.urdf", text), &Options::default())
+        .unwrap();
+    assert!(!imported.report.contains("urdf.inertia_welded"));
+    assert!(mbconv_ir::validate(&imported.model).contains("inertia.not_psd"));
+}
+
+#[test]
+fn a_visual_or_collision_without_geometry_is_skipped_with_a_warning() {
+    let imported = read("visual_without_geometry.urdf");
+    let warnings = findings(&imported, "urdf.geometry_missing");
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings.iter().all(|(s, _, _)| *s == Severity::Warning));
+    let a = imported.model.body("a").unwrap();
+    assert_eq!(a.shapes.len(), 2);
+    assert!(
+        a.shapes
+            .iter()
+            .all(|s| matches!(s.geometry, Geometry::Sphere { .. }))
+    );
+}
+
+#[test]
+fn an_undefined_material_leaves_the_visual_without_one() {
+    let imported = read("undefined_material.urdf");
+    let warnings = findings(&imported, "urdf.material_undefined");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].2.contains("\"chrome\""), "{warnings:?}");
+    let a = imported.model.body("a").unwrap();
+    assert_eq!(a.shapes.len(), 3);
+    assert!(a.shapes[0].appearance.is_none());
+    assert!(a.shapes[0].extras.get("urdf.material").is_none());
+    // A material a visual defines is known to the visuals after it.
+    let red = a.shapes[2].appearance.as_ref().unwrap();
+    assert_eq!(red.diffuse, Some([1.0, 0.0, 0.0]));
+}
+
+#[test]
+fn a_mimic_of_a_joint_that_does_not_exist_is_dropped_with_a_warning() {
+    let imported = read("mimic_unknown_joint.urdf");
+    let warnings = findings(&imported, "urdf.mimic_unknown");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings[0].1, "joints[\"j\"]");
+    let joint = |name: &str| imported.model.joints.iter().find(|j| j.name == name).unwrap();
+    assert!(joint("j").extras.get("urdf.mimic").is_none());
+    assert!(matches!(joint("i").extras.get("urdf.mimic"), Some(Value::Map(_))));
+    // The mimic of "i" is reported as ever; the dropped one is not also reported as kept.
+    let mimics = findings(&imported, "urdf.mimic");
+    assert_eq!(mimics.len(), 1, "{mimics:?}");
+}
+
+#[test]
+fn packages_are_found_by_their_manifest_and_a_missing_file_says_so() {
+    let packages = mbconv_test_support::fixtures_root().join("urdf").join("packages");
+    let path = mbconv_test_support::fixtures_root().join("urdf/lenient/package_by_manifest.urdf");
+    let mut options = Options::default();
+    options.set("package_path", packages.display().to_string());
+    let imported = mbconv_urdf::UrdfFormat
+        .read(&Source::from_path(&path).unwrap(), &options)
+        .unwrap();
+    let body = &imported.model.bodies[0];
+    let resolved = |i: usize| match &body.shapes[i].geometry {
+        Geometry::Mesh(mesh) => mesh.resolved_path.clone(),
+        other => panic!("not a mesh: {other:?}"),
+    };
+    let shown = |p: std::path::PathBuf| Some(p.display().to_string());
+    assert_eq!(
+        resolved(0),
+        shown(packages.join("vendor/manifest-named/meshes/tri.obj"))
+    );
+    assert_eq!(resolved(1), None);
+    assert_eq!(
+        resolved(2),
+        shown(packages.join("demo_description/meshes/tri.obj"))
+    );
+    let missing = findings(&imported, "urdf.package_file_missing");
+    assert_eq!(missing.len(), 1, "{missing:?}");
+    let demo = packages.join("demo_description").display().to_string();
+    assert!(
+        missing[0].2.contains("\"meshes/gone.stl\"")
+            && missing[0].2.contains("package \"demo_description\"")
+            && missing[0].2.contains(&demo),
+        "{missing:?}"
+    );
+    assert!(!imported.report.contains("urdf.package_unresolved"));
+}
