@@ -42,11 +42,24 @@ pub(crate) fn sniff(text: &str) -> bool {
     }
 }
 
+/// The span (offset, length) of an XML declaration that whitespace precedes, which XML
+/// forbids and roxmltree refuses, and which tinyxml2 (libsdformat), Drake and DART read.
+pub(crate) fn late_declaration(text: &str) -> Option<(usize, usize)> {
+    let start = text.len() - text.trim_start().len();
+    let end = text[start..].strip_prefix("<?xml")?.find("?>")? + start + "<?xml".len() + 2;
+    let whitespace = text[..start].trim_start_matches('\u{feff}');
+    (!whitespace.is_empty()).then_some((start, end - start))
+}
+
 /// `source` as libsdformat's parser (tinyxml2) reads it: tinyxml2 accepts `--` inside
-/// comments, which XML forbids and roxmltree refuses, so each such `--` becomes `- ` (same
-/// length, so positions stay true). The source itself when it has none.
+/// comments, which XML forbids and roxmltree refuses, so each such `--` becomes `- `, and an
+/// XML declaration after whitespace ([`late_declaration`]) becomes spaces (same lengths, so
+/// positions stay true). The source itself when it has neither.
 pub(crate) fn tolerated(source: &Source) -> Source {
-    let text = &source.text;
+    let mut text = source.text.clone();
+    if let Some((start, length)) = late_declaration(&text) {
+        text.replace_range(start..start + length, &" ".repeat(length));
+    }
     let mut out = String::with_capacity(text.len());
     let mut rest = text.as_str();
     while let Some(start) = rest.find("<!--") {
@@ -58,7 +71,7 @@ pub(crate) fn tolerated(source: &Source) -> Source {
         rest = &rest[end + 3..];
     }
     out.push_str(rest);
-    if out == *text {
+    if out == source.text {
         return source.clone();
     }
     Source::from_string(source.name.clone(), out).with_path(source.name.clone(), source.path.clone())
@@ -189,5 +202,19 @@ mod tests {
         let read = tolerated(&source);
         assert_eq!(read.text, "<sdf><!-- a -  b --></sdf>");
         assert_eq!(read.text.len(), source.text.len());
+    }
+
+    #[test]
+    fn a_declaration_after_whitespace_is_blanked_in_place() {
+        let text = " \n<?xml version=\"1.0\"?>\n<sdf version=\"1.9\"/>";
+        assert_eq!(late_declaration(text), Some((2, 21)));
+        let read = tolerated(&Source::from_string("a.sdf", text));
+        assert_eq!(
+            read.text,
+            format!(" \n{}\n<sdf version=\"1.9\"/>", " ".repeat(21))
+        );
+        assert_eq!(late_declaration("<?xml version=\"1.0\"?><sdf/>"), None);
+        assert_eq!(late_declaration("\u{feff}<?xml version=\"1.0\"?><sdf/>"), None);
+        assert_eq!(late_declaration("  <sdf/>"), None);
     }
 }

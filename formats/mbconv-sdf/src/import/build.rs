@@ -14,6 +14,16 @@ impl Reader<'_> {
     /// Reads file `file` (the main one: a world or a model; an included one: a model) and
     /// returns its top scope, a world holding the model when the file is a model.
     pub(super) fn build_file(&mut self, file: usize, depth: usize) -> SourceResult<usize> {
+        if let Some((offset, length)) = raw::late_declaration(&self.files[file].text) {
+            let at = Loc::new(file, self.files[file].span(offset, length));
+            self.note(
+                "declaration_after_whitespace",
+                Category::Note,
+                "model",
+                at,
+                "whitespace before the XML declaration (which XML forbids): read, as libsdformat, Drake and DART read it".to_owned(),
+            );
+        }
         let source = raw::tolerated(&self.files[file]);
         self.files[file] = source.clone();
         let document = raw::parse(&source)?;
@@ -39,7 +49,7 @@ impl Reader<'_> {
         let name = SDF.required_attribute(&source, model, "name")?.to_owned();
         let scope = self.model(file, version, model, String::new(), false, depth)?;
         let pose = self.pose_of(file, model)?;
-        self.add_frame(world, &name, Kind::Model(scope), pose, self.loc(file, model))?;
+        self.add_model_frame(world, &name, scope, pose, self.loc(file, model))?;
         if file == 0 {
             self.world_name = Some(name);
         }
@@ -152,7 +162,7 @@ impl Reader<'_> {
                     let name = SDF.required_attribute(&source, element, "name")?.to_owned();
                     let inner = self.model(file, version, element, format!("{name}::"), false, depth)?;
                     let pose = self.pose_of(file, element)?;
-                    self.add_frame(scope, &name, Kind::Model(inner), pose, at)?;
+                    self.add_model_frame(scope, &name, inner, pose, at)?;
                 }
                 "include" => self.include(file, scope, element, "", false, depth)?,
                 "frame" => self.frame(file, scope, element)?,
@@ -305,7 +315,7 @@ impl Reader<'_> {
                         depth,
                     )?;
                     let pose = self.pose_of(file, element)?;
-                    self.add_frame(scope, &name, Kind::Model(inner), pose, at)?;
+                    self.add_model_frame(scope, &name, inner, pose, at)?;
                 }
                 "include" => self.include(file, scope, element, &prefix, is_static, depth)?,
                 tag
@@ -328,19 +338,52 @@ impl Reader<'_> {
                 }
             }
         }
-        if self.scopes[scope].links.is_empty()
-            && !self.scopes[scope]
-                .frames
-                .iter()
-                .any(|(_, f)| matches!(f.kind, Kind::Model(_)))
-        {
-            return Err(self.err(
-                self.scopes[scope].at,
-                "empty_model",
-                "a model must have at least one link or nested model (libsdformat refuses it)",
-            ));
+        if self.is_empty_scope(scope) {
+            let at = self.scopes[scope].at;
+            if !is_static {
+                return Err(self.err(
+                    at,
+                    "empty_model",
+                    "a model that is not static must have at least one link or nested model (libsdformat refuses it)",
+                ));
+            }
+            self.note(
+                "static_model_empty",
+                Category::Note,
+                "model",
+                at,
+                format!(
+                    "static model {:?} has no link: read as a frame, without bodies, as libsdformat accepts it",
+                    node.attribute("name").unwrap_or_default()
+                ),
+            );
         }
         Ok(scope)
+    }
+
+    /// True for a model scope with no link and no nested model (libsdformat accepts it when
+    /// static).
+    pub(super) fn is_empty_scope(&self, scope: usize) -> bool {
+        let s = &self.scopes[scope];
+        s.links.is_empty() && !s.frames.iter().any(|(_, f)| matches!(f.kind, Kind::Model(_)))
+    }
+
+    /// Adds model scope `inner` to `scope` as the frame `name`: a nested model, or a plain
+    /// frame for a static model without links (its frames stay out of reach).
+    pub(super) fn add_model_frame(
+        &mut self,
+        scope: usize,
+        name: &str,
+        inner: usize,
+        pose: (Pose, Option<String>),
+        at: Loc,
+    ) -> SourceResult<()> {
+        let kind = if self.is_empty_scope(inner) {
+            Kind::Frame { attached_to: None }
+        } else {
+            Kind::Model(inner)
+        };
+        self.add_frame(scope, name, kind, pose, at)
     }
 
     /// Reads a `<link>` of model scope `scope` (`prefix` names it in the IR): the link, and

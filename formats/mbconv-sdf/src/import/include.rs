@@ -55,12 +55,17 @@ impl Reader<'_> {
         let world = self.build_file(index, depth + 1)?;
         // The included file's model is the only frame of the world that build_file made.
         let (file_name, def) = self.scopes[world].frames[0].clone();
-        let Kind::Model(inner) = def.kind else {
-            return Err(self.err(at, "include", "the included file holds no model"));
-        };
         let name = match child(node, "name") {
             Some(n) => mbconv_xml::text(n),
             None => file_name,
+        };
+        let Kind::Model(inner) = def.kind else {
+            // A static model without links (see `model`): a plain frame.
+            let pose = match child(node, "pose") {
+                Some(_) => self.pose_of(file, node)?,
+                None => (def.pose, None),
+            };
+            return self.add_frame(scope, &name, def.kind, pose, at);
         };
         self.rename_scope(inner, &format!("{prefix}{name}::"));
         if let Some(s) = child(node, "static") {

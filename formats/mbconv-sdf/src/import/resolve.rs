@@ -187,6 +187,9 @@ impl Reader<'_> {
         if needs > 0 && dofs.iter().take(nv).any(|d| *d != DofProperties::default()) {
             joint.dofs = dofs[..nv].to_vec();
         }
+        if kind_name == "ball" {
+            self.ball_dynamics(s, j, &at_ir);
+        }
         if let Some(damping) = self.scopes[s].joints[j].planar_damping {
             joint.dofs = damping
                 .iter()
@@ -208,6 +211,40 @@ impl Reader<'_> {
         }
         model.joints.push(joint);
         Ok(())
+    }
+
+    /// A ball joint's `<axis><dynamics>`: Drake applies its damping as a torque `-damping·ω`
+    /// (`BallRpyJoint`) and ignores its friction and spring. mbconv leaves the ball joint
+    /// undamped and says so: a dropped damping is a warning, the rest is noted as ignored.
+    fn ball_dynamics(&mut self, s: usize, j: usize, at_ir: &str) {
+        let def = &self.scopes[s].joints[j];
+        let Some(axis) = &def.axes[0] else {
+            return;
+        };
+        let (dof, name, at) = (axis.dof.clone(), def.name.clone(), def.at);
+        if dof.damping != 0.0 {
+            self.warn(
+                "ball_damping_dropped",
+                Category::Dropped,
+                at_ir,
+                at,
+                format!(
+                    "ball joint {name:?}: <axis><dynamics><damping> {} is dropped: mbconv leaves the ball joint undamped, where Drake damps its three rotations (BallRpyJoint, a torque -damping·ω)",
+                    dof.damping
+                ),
+            );
+        }
+        if dof.friction != 0.0 || dof.spring_stiffness != 0.0 {
+            self.note(
+                "ball_dynamics_ignored",
+                Category::Ignored,
+                at_ir,
+                at,
+                format!(
+                    "ball joint {name:?}: the friction and spring of <axis><dynamics> are ignored, as Drake ignores them"
+                ),
+            );
+        }
     }
 
     /// The parent and child bodies of joint `j` of scope `s`: the links their frames are

@@ -1,0 +1,88 @@
+//! What libsdformat and Drake read although XML or SDFormat frowns on it, read by mbconv too,
+//! each with its finding (the fixtures of `fixtures/sdf/lenient/`, named after the case).
+#![allow(clippy::unwrap_used)]
+
+use mbconv_ir::format::{Format, Imported, Options, Source};
+use mbconv_ir::{JointKind, Severity};
+use std::path::PathBuf;
+
+fn read(name: &str) -> Imported {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/sdf/lenient")
+        .join(name);
+    let imported = mbconv_sdf::SdfFormat
+        .read(&Source::from_path(&path).unwrap(), &Options::default())
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let errors: Vec<String> = mbconv_ir::validate(&imported.model)
+        .at_least(Severity::Error)
+        .map(|f| f.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{name}: {errors:?}");
+    imported
+}
+
+fn finding<'a>(imported: &'a Imported, code: &str) -> Vec<&'a mbconv_ir::Finding> {
+    imported
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.code == code)
+        .collect()
+}
+
+#[test]
+fn whitespace_before_the_declaration_is_read_with_a_note() {
+    let imported = read("leading_whitespace.sdf");
+    let notes = finding(&imported, "sdf.declaration_after_whitespace");
+    assert_eq!(notes.len(), 1);
+    assert_eq!(notes[0].severity, Severity::Info);
+    let span = notes[0].span.as_ref().unwrap();
+    assert_eq!((span.line, span.column), (2, 1));
+    assert_eq!(imported.model.bodies.len(), 1);
+    assert_eq!(imported.model.bodies[0].pose.translation.z, -1.0);
+    // Positions after the blanked declaration stay true.
+    let pivot = imported.span_of("joints[\"pendulum::pivot\"]").unwrap();
+    assert_eq!(pivot.line, 12, "{pivot:?}");
+}
+
+#[test]
+fn a_static_model_without_links_is_a_frame_without_bodies() {
+    let imported = read("static_model_without_link.sdf");
+    let notes = finding(&imported, "sdf.static_model_empty");
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(notes.iter().all(|f| f.severity == Severity::Info));
+    assert!(notes[0].message.contains("\"marker\"") && notes[0].message.contains("libsdformat accepts"));
+    let names: Vec<&str> = imported.model.bodies.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["robot::base"]);
+    // The frame placed relative to the empty model is placed.
+    let frame = imported
+        .model
+        .world_frames
+        .iter()
+        .find(|f| f.name == "beside_marker")
+        .unwrap_or_else(|| panic!("{:?}", imported.model.world_frames));
+    assert_eq!(frame.pose.translation, nalgebra::Vector3::new(1.0, 2.0, 4.0));
+}
+
+#[test]
+fn a_non_static_model_without_links_is_refused() {
+    let text = r#"<sdf version="1.9"><world name="w"><model name="m"/></world></sdf>"#;
+    let error = mbconv_sdf::SdfFormat
+        .read(&Source::from_string("w.sdf", text), &Options::default())
+        .unwrap_err();
+    assert!(error.to_string().contains("not static"), "{error}");
+}
+
+#[test]
+fn a_ball_joint_damping_is_dropped_with_a_warning() {
+    let imported = read("ball_damping.sdf");
+    let socket = imported.model.joints.iter().find(|j| j.name == "socket").unwrap();
+    assert_eq!(socket.kind, JointKind::Spherical);
+    assert!(socket.dofs.is_empty());
+    let dropped = finding(&imported, "sdf.ball_damping_dropped");
+    assert_eq!(dropped.len(), 1);
+    assert_eq!(dropped[0].severity, Severity::Warning);
+    assert_eq!(dropped[0].path.as_deref(), Some("joints[\"socket\"]"));
+    assert!(dropped[0].message.contains("0.25") && dropped[0].message.contains("BallRpyJoint"));
+    assert!(!imported.report.contains("sdf.ball_dynamics_ignored"));
+}
