@@ -314,3 +314,59 @@ fn corpus_projects_read_with_the_numbers_in_the_files() {
         );
     }
 }
+
+#[test]
+fn scene_files_of_body_items_are_fixed_massless_bodies() {
+    let imported = fixture("projects/scene_item.cnoid");
+    let m = &imported.model;
+    let groups: Vec<&str> = m.groups.iter().map(|g| g.name.as_str()).collect();
+    assert_eq!(groups, ["pendulum", "Floor", "Wall"]);
+    for (name, file, at) in [
+        ("Floor", "floor.scen", Vector3::new(0.0, 0.0, -1.0)),
+        ("Wall", "wall.stl", Vector3::new(2.0, 0.0, 0.0)),
+    ] {
+        let body = m.bodies.iter().find(|b| b.name == name).unwrap();
+        assert_eq!(body.inertial.mass, 0.0);
+        assert_eq!(body.pose.translation, at, "{name}");
+        let mbconv_ir::Geometry::Mesh(mesh) = &body.shapes[0].geometry else {
+            panic!("{name}: {:?}", body.shapes[0].geometry)
+        };
+        assert!(mesh.uri.ends_with(file), "{}", mesh.uri);
+        assert!(mesh.resolved_path.as_deref().unwrap().ends_with(file));
+        let root = m.joints.iter().find(|j| j.child.name() == Some(name)).unwrap();
+        assert!(matches!(root.kind, JointKind::Fixed) && root.parent.is_world());
+    }
+    let warnings: Vec<_> = imported
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.code == "body.scene_item")
+        .collect();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(
+        warnings[0]
+            .message
+            .contains("Choreonoid loads as one static link")
+    );
+    // The robot is read as ever.
+    assert!(m.bodies.iter().any(|b| b.name == "arm"));
+    let errors: Vec<String> = mbconv_ir::validate(m)
+        .at_least(mbconv_ir::Severity::Error)
+        .map(|f| f.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
+#[test]
+fn a_urdf_body_item_is_refused_with_words_that_say_why() {
+    let path = fixtures_root().join("body/projects/urdf_item.cnoid");
+    let error = BodyFormat
+        .read(&Source::from_path(&path).unwrap(), &Options::default())
+        .unwrap_err();
+    let text = error.to_string();
+    assert!(
+        text.contains("names a URDF file") && text.contains("robot.urdf"),
+        "{text}"
+    );
+    assert!(text.contains("urdf_item.cnoid:22:"), "{text}");
+}

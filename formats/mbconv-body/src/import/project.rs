@@ -3,8 +3,11 @@
 //! `${SHARE}`, `${PROJECT_DIR}`, `${HOME}` and relative paths resolved) and its initial state
 //! ([`super::project_state`]), and the simulator item's time step, gravity and integration mode
 //! (an `AISTSimulatorItem` first, Choreonoid's own dynamics). One body item is one model; several
-//! are one model with a group per item. Items mbconv has no place for (controllers, views,
-//! other simulators) are reported, not read.
+//! are one model with a group per item. A body item whose file is a scene (a ChoreonoidScene
+//! file, VRML without a `Humanoid`, a mesh) is one fixed, massless body whose shape is the file,
+//! as Choreonoid loads it as one static link; one whose file is URDF is refused (the Body format
+//! cannot reach the URDF reader). Items mbconv has no place for (controllers, views, other
+//! simulators) are reported, not read.
 
 use super::fields::{self, Doc};
 use super::project_state;
@@ -13,7 +16,10 @@ use crate::spec::{FORMAT, GRAVITY};
 use mbconv_ir::format::kit::{ImportSession, SourceResult};
 use mbconv_ir::format::{Imported, Source};
 use mbconv_ir::report::path;
-use mbconv_ir::{Category, Group, GroupType, Model, Severity, Simulation, Value};
+use mbconv_ir::{
+    Body, BodyRef, Category, Geometry, Group, GroupType, Inertia, Inertial, Joint, JointKind, MeshRef, Model,
+    Severity, Shape, ShapeRole, Simulation, Value,
+};
 use nalgebra::Vector3;
 use std::path::{Path, PathBuf};
 
@@ -148,14 +154,55 @@ fn read_body_item(
         session.defaulted("", Some(doc.span(file)), note);
         *share_noted = true;
     }
-    let body_source = Source::from_path(&path).map_err(|e| {
-        doc.error(
-            "body_file",
-            file,
-            format!("cannot read the body file {}: {e}", path.display()),
-        )
-    })?;
-    let mut imported = super::read_body(&body_source)?;
+    let read_source = || {
+        Source::from_path(&path).map_err(|e| {
+            doc.error(
+                "body_file",
+                file,
+                format!("cannot read the body file {}: {e}", path.display()),
+            )
+        })
+    };
+    // A mesh file is not read as text (it may be binary).
+    let (kind, body_source) = match body_file_kind(&path, None) {
+        Some(kind) => (kind, None),
+        None => {
+            let source = read_source()?;
+            (
+                body_file_kind(&path, Some(&source.text)).unwrap_or(BodyFileKind::Body),
+                Some(source),
+            )
+        }
+    };
+    let mut imported = match (kind, body_source) {
+        (BodyFileKind::Scene, _) => {
+            if !path.is_file() {
+                return Err(doc.error(
+                    "body_file",
+                    file,
+                    format!("cannot read the scene file {}: no such file", path.display()),
+                ));
+            }
+            let written = fields::text(doc, file)?;
+            scenery(session, doc, item, &written, &path)
+        }
+        (BodyFileKind::Urdf, _) => {
+            return Err(Box::new(
+                doc.error(
+                    "urdf_body",
+                    file,
+                    format!(
+                        "body item {:?} names a URDF file ({}), which Choreonoid reads with its URDF loader: mbconv reads URDF with its own URDF reader, which a project cannot reach yet",
+                        item.name,
+                        path.display()
+                    ),
+                )
+                .with_help(format!("read the URDF file itself: mbconv info {}", path.display())),
+            ));
+        }
+        (BodyFileKind::Body, Some(source)) => super::read_body(&source)?,
+        (BodyFileKind::Body, None) => super::read_body(&read_source()?)?,
+    };
     imported.report.pin_file();
     let state = project_state::read(doc, data)?;
     let item_path = path::item("groups", &item.name);
@@ -163,6 +210,102 @@ fn read_body_item(
     note_placement(doc, session, item, data, &item_path);
     Ok(Some((state, imported)))
 }
+/// What a body item's file holds, as Choreonoid's `BodyLoader` tells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BodyFileKind {
+    /// A Choreonoid Body file (read by the Body reader).
+    Body,
+    /// A scene or mesh file (`format: ChoreonoidScene`, `.scen`, a VRML file without a
+    /// `Humanoid`, a mesh): Choreonoid loads it as a body of one static link.
+    Scene,
+    /// A URDF file: Choreonoid's URDF loader reads it.
+    Urdf,
+}
+
+/// Mesh and scene file extensions Choreonoid's scene loaders read.
+const SCENE_EXTENSIONS: [&str; 12] = [
+    "scen", "wrl", "vrml", "dae", "stl", "obj", "ply", "x3d", "gltf", "glb", "fbx", "3ds",
+];
+
+/// What the file at `path` holds: from its extension alone when that tells (`text`: `None`),
+/// else from its `text` too (`None` when even that does not tell: a body file).
+fn body_file_kind(path: &Path, text: Option<&str>) -> Option<BodyFileKind> {
+    let extension = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let vrml = matches!(extension.as_str(), "wrl" | "vrml");
+    if extension == "urdf" {
+        return Some(BodyFileKind::Urdf);
+    }
+    let Some(text) = text else {
+        return (SCENE_EXTENSIONS.contains(&extension.as_str()) && !vrml).then_some(BodyFileKind::Scene);
+    };
+    let start = text.trim_start();
+    let scene_format = text
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("format:"))
+        .is_some_and(|l| l.contains("ChoreonoidScene"));
+    if start.starts_with('<') && text.contains("<robot") {
+        Some(BodyFileKind::Urdf)
+    } else if (vrml && !text.contains("Humanoid")) || scene_format {
+        // A VRML file without an OpenHRP `Humanoid` is a scene; one with it is a body model
+        // (the Body reader refuses it with its own words).
+        Some(BodyFileKind::Scene)
+    } else {
+        None
+    }
+}
+
+/// A body item whose file is a scene: one fixed body named after the item whose shape is the
+/// file, as Choreonoid loads a scene file as a body of one static link (its contents are not
+/// read: kept as a mesh reference).
+fn scenery(
+    session: &mut ImportSession,
+    doc: &Doc,
+    item: &BodyItemNode,
+    written: &str,
+    path: &Path,
+) -> Imported {
+    let mut model = Model::new(&item.name);
+    let mut body = Body::new(&item.name);
+    body.inertial = Inertial {
+        mass: 0.0,
+        inertia: Inertia::zero(),
+        ..Inertial::default()
+    };
+    let mut mesh = MeshRef::new(written);
+    mesh.resolved_path = Some(path.display().to_string());
+    body.shapes
+        .push(Shape::new(ShapeRole::Both, Geometry::Mesh(mesh)));
+    let joint = Joint::new(
+        format!("{}_root", item.name),
+        JointKind::Fixed,
+        BodyRef::World,
+        BodyRef::body(&item.name),
+    );
+    model.bodies.push(body);
+    model.joints.push(joint);
+    session.finding(
+        "scene_item",
+        Severity::Warning,
+        Category::Approximated,
+        &path::item("groups", &item.name),
+        Some(doc.span(item.item)),
+        format!(
+            "body item {:?} names a scene file ({written}), which Choreonoid loads as one static link: read as a fixed, massless body whose shape is the file (a mesh reference; mbconv does not read the scene's contents)",
+            item.name
+        ),
+    );
+    Imported {
+        model,
+        report: mbconv_ir::Report::default(),
+        source_map: Default::default(),
+        source_map_file: None,
+    }
+}
+
 /// Notes a body item Choreonoid does not simulate (outside a WorldItem) and one attached to the
 /// body item above it.
 fn note_placement(doc: &Doc, session: &mut ImportSession, item: &BodyItemNode, data: &Node, item_path: &str) {
