@@ -13,10 +13,13 @@
 //!   zero size, a quaternion that is not of unit norm, a tree body whose stored pose disagrees
 //!   with its joints, a massless free body, a body named `world`. Such a model converts;
 //!   `--strict` refuses it (exit 1).
+//!
+//! The inertia checks are relative to the model's scale ([`inertial_tolerance`]): round-off in
+//! a tensor is neither unphysical nor a broken triangle inequality.
 
 use crate::format::SourceMap;
 use crate::kinematics::{Attachment, Configuration, SpanningTree, world_poses};
-use crate::model::body::Body;
+use crate::model::body::{Body, Inertial};
 use crate::model::constraint::ConstraintKind;
 use crate::model::force::{ForceKind, ORIGIN_FRAME, RestraintTarget, SpringDamperLaw};
 use crate::model::function::TimeFunction;
@@ -32,8 +35,11 @@ use std::collections::{HashMap, HashSet};
 
 /// Tolerance on `|q| − 1` for stored quaternions.
 pub const UNIT_QUATERNION_TOLERANCE: f64 = 1e-9;
-/// Relative tolerance for inertia checks (scaled by the largest entry).
+/// Relative tolerance for inertia checks, times the body's inertia scale ([`inertia_scale`]).
 pub const INERTIA_TOLERANCE: f64 = 1e-9;
+/// Relative tolerance for inertia checks, times the model's inertia scale
+/// ([`model_inertia_scale`]): a defect below it is round-off whatever the body.
+pub const MODEL_INERTIA_TOLERANCE: f64 = 1e-12;
 /// Distance/angle tolerance between a stored body pose and its pose from the joints.
 pub const POSE_TOLERANCE: f64 = 1e-6;
 
@@ -54,6 +60,7 @@ pub fn validate(model: &Model) -> Report {
         report: Report::default(),
         bodies: model.body_indices(),
         joints: model.joint_indices(),
+        model_scale: model_inertia_scale(model),
     };
     v.names();
     v.bodies();
@@ -130,7 +137,8 @@ pub fn principal_moments(m: &Matrix3<f64>) -> Option<[f64; 3]> {
     Some(p)
 }
 
-/// The tolerance inertia checks use for `m`: [`INERTIA_TOLERANCE`] times its largest entry.
+/// [`INERTIA_TOLERANCE`] times the largest entry of `m`: the tolerance of a tensor without its
+/// body (validation uses [`inertial_tolerance`], which knows the body and the model).
 ///
 /// ```
 /// use nalgebra::Matrix3;
@@ -138,6 +146,76 @@ pub fn principal_moments(m: &Matrix3<f64>) -> Option<[f64; 3]> {
 /// ```
 pub fn inertia_tolerance(m: &Matrix3<f64>) -> f64 {
     INERTIA_TOLERANCE * m.abs().max().max(f64::MIN_POSITIVE)
+}
+
+/// The size of a body's rotational inertia: the largest of the central tensor's entries and
+/// `m·|c|²`, `c` the centre of mass in the body frame (the size of the body's inertia about its
+/// frame origin, the numbers a file's generator worked from before it moved them to the centre
+/// of mass, so its round-off is relative to them).
+///
+/// ```
+/// use mbconv_ir::{Inertia, Inertial};
+/// use nalgebra::{Matrix3, Vector3};
+/// let mut point = Inertial::default();
+/// point.mass = 2.0;
+/// point.com = Vector3::new(0.0, 0.0, 0.5);
+/// point.inertia = Inertia::from_matrix(&Matrix3::zeros());
+/// assert_eq!(mbconv_ir::validate::inertia_scale(&point), 0.5);
+/// ```
+pub fn inertia_scale(inertial: &Inertial) -> f64 {
+    let tensor = inertial.inertia.matrix().abs().max();
+    let about_origin = inertial.mass.abs() * inertial.com.norm_squared();
+    if tensor.is_finite() && about_origin.is_finite() {
+        tensor.max(about_origin)
+    } else {
+        0.0
+    }
+}
+
+/// The inertia scale of a model: the largest [`inertia_scale`] of its bodies.
+///
+/// ```
+/// use mbconv_ir::{Body, Model};
+/// let mut model = Model::new("m");
+/// let mut body = Body::new("b");
+/// body.inertial.mass = 2.0;
+/// body.inertial.com.z = 1.0;
+/// model.bodies.push(body);
+/// assert_eq!(mbconv_ir::validate::model_inertia_scale(&model), 2.0);
+/// ```
+pub fn model_inertia_scale(model: &Model) -> f64 {
+    model
+        .bodies
+        .iter()
+        .map(|b| inertia_scale(&b.inertial))
+        .fold(0.0, f64::max)
+}
+
+/// The tolerance of the inertia checks of a body (negative principal moment, triangle
+/// inequality, singular, asymmetric) in a model of inertia scale `model_scale`:
+/// [`INERTIA_TOLERANCE`] times the body's [`inertia_scale`], or [`MODEL_INERTIA_TOLERANCE`]
+/// times `model_scale` when that is larger. So a defect is judged relative to the body's own
+/// size, and one below 1e-12 of the model's largest inertia is round-off whatever the body
+/// (iCub's URDF gives moving links tensors of 1e-20 whose principal moments come out
+/// negative; Pinocchio and Drake read them).
+///
+/// ```
+/// use mbconv_ir::Inertial;
+/// use mbconv_ir::validate::inertial_tolerance;
+/// let mut unit = Inertial::default();
+/// unit.mass = 1.0;
+/// assert_eq!(inertial_tolerance(&unit, 0.0), 1e-9);
+/// assert_eq!(inertial_tolerance(&unit, 1e6), 1e-6);
+/// ```
+pub fn inertial_tolerance(inertial: &Inertial, model_scale: f64) -> f64 {
+    let model = if model_scale.is_finite() {
+        MODEL_INERTIA_TOLERANCE * model_scale
+    } else {
+        0.0
+    };
+    (INERTIA_TOLERANCE * inertia_scale(inertial))
+        .max(model)
+        .max(f64::MIN_POSITIVE)
 }
 
 /// Validates and attaches source spans from an importer's source map.
@@ -157,6 +235,8 @@ struct Validator<'a> {
     /// Body and joint indices by name: references resolve in constant time.
     bodies: HashMap<&'a str, usize>,
     joints: HashMap<&'a str, usize>,
+    /// [`model_inertia_scale`], for the inertia checks' tolerance.
+    model_scale: f64,
 }
 
 impl<'a> Validator<'a> {
@@ -306,7 +386,12 @@ impl<'a> Validator<'a> {
                     format!("body {:?} is not fixed and has zero mass", body.name),
                 );
             }
-            self.inertia(&at, body, &inertial.inertia.matrix());
+            self.inertia(
+                &at,
+                body,
+                &inertial.inertia.matrix(),
+                inertial_tolerance(inertial, self.model_scale),
+            );
             if let Some(v) = &body.initial_velocity {
                 self.finite(
                     &path::field(&base, "initial_velocity"),
@@ -341,7 +426,7 @@ impl<'a> Validator<'a> {
         }
     }
 
-    fn inertia(&mut self, at: &str, body: &crate::Body, m: &Matrix3<f64>) {
+    fn inertia(&mut self, at: &str, body: &crate::Body, m: &Matrix3<f64>, tol: f64) {
         let name = &body.name;
         let Some(p) = principal_moments(m) else {
             self.error(
@@ -351,7 +436,6 @@ impl<'a> Validator<'a> {
             );
             return;
         };
-        let tol = inertia_tolerance(m);
         let asymmetry = (m - m.transpose()).abs().max();
         if asymmetry > tol {
             // Choreonoid loads such a tensor (WAREC1 has one, off by 1.2e-5): dubious, not

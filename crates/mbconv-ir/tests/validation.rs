@@ -84,6 +84,47 @@ fn inertia_breaks_triangle_inequality() {
     assert!(!validate(&ok).has_errors());
 }
 
+/// The codes of the inertia findings of `model`.
+fn inertia_codes(model: &Model) -> Vec<String> {
+    validate(model)
+        .findings
+        .iter()
+        .filter(|f| f.code.starts_with("inertia."))
+        .map(|f| f.code.clone())
+        .collect()
+}
+
+#[test]
+fn inertia_defects_are_judged_relative_to_the_body_and_the_model() {
+    // iCub's links: a tensor of round-off (1e-20) on a body of 0.27 kg whose centre of mass is
+    // 5.5 cm from its frame: its principal moments come out negative by 1.4e-20, nothing beside
+    // the 8e-4 kg·m² of the body about its frame origin. Singular, not unphysical.
+    let mut m = good();
+    m.bodies[0].inertial.mass = 0.2675;
+    m.bodies[0].inertial.com = Vector3::new(0.008, 0.0, 0.0553);
+    m.bodies[0].inertial.inertia =
+        Inertia([[0.0, 0.0, 1.35525e-20], [0.0, 0.0, 0.0], [1.35525e-20, 0.0, 0.0]]);
+    assert_eq!(inertia_codes(&m), ["inertia.singular"]);
+    // The same round-off at the body's frame origin is judged against the model's largest
+    // inertia (0.25 kg·m² for body "a" of the chain).
+    let mut m = good();
+    m.bodies[1].inertial.mass = 1.0;
+    m.bodies[1].inertial.inertia =
+        Inertia([[0.0, 0.0, 1.35525e-20], [0.0, 0.0, 0.0], [1.35525e-20, 0.0, 0.0]]);
+    assert_eq!(inertia_codes(&m), ["inertia.singular"]);
+    // A 1e-22 excess over the triangle inequality on a small body is silent…
+    let mut m = good();
+    m.bodies[1].inertial.mass = 1e-3;
+    m.bodies[1].inertial.inertia = Inertia::from_moments_products([1e-7, 1e-7, 2e-7 + 1e-22], [0.0; 3]);
+    assert!(inertia_codes(&m).is_empty(), "{:?}", inertia_codes(&m));
+    // …a real one still warns, and a real negative moment is still an error, on that body too.
+    m.bodies[1].inertial.inertia = Inertia::from_moments_products([1e-7, 1e-7, 2.2e-7], [0.0; 3]);
+    assert_eq!(inertia_codes(&m), ["inertia.triangle"]);
+    m.bodies[1].inertial.inertia = Inertia::from_moments_products([-1e-9, 1e-7, 1e-7], [0.0; 3]);
+    assert_eq!(inertia_codes(&m), ["inertia.not_psd"]);
+    assert!(validate(&m).has_errors());
+}
+
 #[test]
 fn duplicate_body_names() {
     let mut m = good();

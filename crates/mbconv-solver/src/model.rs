@@ -134,6 +134,7 @@ impl Model {
         let gravity = ir.simulation.gravity.unwrap_or(Vector3::from(DEFAULT_GRAVITY));
         let mut nodes: Vec<Node> = Vec::new();
         let mut bodies: Vec<Option<BodyMap>> = vec![None; ir.bodies.len()];
+        let model_scale = mbconv_ir::validate::model_inertia_scale(ir);
         let mut joints = vec![JointMap::Ignored; ir.joints.len()];
         let mut q_init = Vec::new();
         let mut v_init = Vec::new();
@@ -232,7 +233,7 @@ impl Model {
                 }
             };
             let i = &body.inertial;
-            check_inertial(body)?;
+            check_inertial(body, model_scale)?;
             let map = BodyMap {
                 name: body.name.clone(),
                 node,
@@ -680,8 +681,9 @@ fn initial_coordinates(
 }
 
 /// Refuses mass properties no simulation can use: a non-finite or negative mass, or an inertia
-/// with a non-finite entry or a negative principal moment (beyond the validation tolerance).
-fn check_inertial(body: &mbconv_ir::Body) -> Result<(), SolverError> {
+/// with a non-finite entry or a negative principal moment (beyond the validation tolerance,
+/// relative to the body's and the model's inertia scales, `model_scale`).
+fn check_inertial(body: &mbconv_ir::Body, model_scale: f64) -> Result<(), SolverError> {
     let i = &body.inertial;
     let item = path::field(&path::item("bodies", &body.name), "inertial");
     if !(i.mass.is_finite() && i.mass >= 0.0) {
@@ -706,7 +708,7 @@ fn check_inertial(body: &mbconv_ir::Body) -> Result<(), SolverError> {
             "cannot simulate an inertia with a non-finite entry",
         ));
     };
-    if p[0] < -mbconv_ir::validate::inertia_tolerance(&m) {
+    if p[0] < -mbconv_ir::validate::inertial_tolerance(i, model_scale) {
         return Err(SolverError::invalid(
             item,
             format!(

@@ -189,3 +189,32 @@ fn packages_are_found_by_their_manifest_and_a_missing_file_says_so() {
     );
     assert!(!imported.report.contains("urdf.package_unresolved"));
 }
+
+#[test]
+fn a_moving_link_whose_inertia_is_round_off_is_read_as_written_with_a_warning() {
+    // iCub's links: tensors of 1e-20 whose principal moments come out negative. The check is
+    // relative to the link's inertia about its frame origin, so they are singular, not
+    // unphysical, and kept as written (Pinocchio and Drake read them).
+    let imported = read("roundoff_inertia.urdf");
+    let m = &imported.model;
+    let hip = m.body("hip").unwrap();
+    assert_eq!(hip.inertial.inertia.0[0][0], -5.42101e-20);
+    assert_eq!(m.body("ankle").unwrap().inertial.inertia.0[0][2], 1.35525e-20);
+    let validation = mbconv_ir::validate(m);
+    let singular: Vec<&str> = validation
+        .findings
+        .iter()
+        .filter(|f| f.code.starts_with("inertia."))
+        .map(|f| {
+            assert_eq!(
+                (f.code.as_str(), f.severity),
+                ("inertia.singular", Severity::Warning)
+            );
+            f.path.as_deref().unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(
+        singular,
+        ["bodies[\"ankle\"].inertial", "bodies[\"hip\"].inertial"]
+    );
+}

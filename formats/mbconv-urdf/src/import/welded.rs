@@ -5,7 +5,7 @@
 use super::tree::{Parent, Tree};
 use super::{JointEntry, LinkEntry, Reader};
 use mbconv_ir::report::{Category, path};
-use mbconv_ir::validate::{inertia_tolerance, principal_moments};
+use mbconv_ir::validate::{inertia_scale, inertial_tolerance, principal_moments};
 use mbconv_ir::{Body, Inertia, Inertial, JointKind};
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 
@@ -24,8 +24,13 @@ impl Reader<'_> {
             (Parent::Link(p), Some(j)) if joints[j].joint.kind == JointKind::Fixed => Some(p),
             _ => None,
         };
+        // The validation's tolerance, relative to the model as read.
+        let scale = bodies
+            .iter()
+            .map(|b| inertia_scale(&b.inertial))
+            .fold(0.0, f64::max);
         for i in 0..bodies.len() {
-            if welded_to_parent(i).is_none() || physical(&bodies[i].inertial.inertia_in_body_axes()) {
+            if welded_to_parent(i).is_none() || physical(&bodies[i].inertial, scale) {
                 continue;
             }
             // The first body up the chain of fixed joints whose composite with the link is
@@ -40,7 +45,7 @@ impl Reader<'_> {
                     relative.rotation,
                     relative.translation,
                 );
-                if physical(&sum.inertia.matrix()) {
+                if physical(&sum, scale) {
                     found = Some((a, sum));
                     break;
                 }
@@ -71,9 +76,11 @@ impl Reader<'_> {
     }
 }
 
-/// True when `m` has no principal moment below minus the validation's tolerance.
-fn physical(m: &Matrix3<f64>) -> bool {
-    principal_moments(m).is_some_and(|p| p[0] >= -inertia_tolerance(m))
+/// True when `inertial`'s tensor has no principal moment below minus the validation's
+/// tolerance in a model of inertia scale `scale`.
+fn physical(inertial: &Inertial, scale: f64) -> bool {
+    principal_moments(&inertial.inertia_in_body_axes())
+        .is_some_and(|p| p[0] >= -inertial_tolerance(inertial, scale))
 }
 
 /// The inertial of `base` with `part` added, `part`'s body frame at `rotation`, `offset` in
