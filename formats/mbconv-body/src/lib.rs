@@ -99,6 +99,7 @@ impl Format for BodyFormat {
         options.check(INFO.name, Direction::Read, READ_SETTINGS)?;
         let settings = import::ProjectSettings {
             share: options.text("share").map(std::path::PathBuf::from),
+            readers: options.readers.clone(),
         };
         import::read(source, &settings).map_err(|e| e as FormatError)
     }

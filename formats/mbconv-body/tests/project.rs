@@ -358,7 +358,9 @@ fn scene_files_of_body_items_are_fixed_massless_bodies() {
 }
 
 #[test]
-fn a_urdf_body_item_is_refused_with_words_that_say_why() {
+fn a_urdf_body_item_is_refused_without_a_urdf_reader_with_words_that_say_why() {
+    // The Body format alone (no readers hook in the options; the facade gives one:
+    // front/mbconv/tests/foreign_readers.rs reads this project).
     let path = fixtures_root().join("body/projects/urdf_item.cnoid");
     let error = BodyFormat
         .read(&Source::from_path(&path).unwrap(), &Options::default())
@@ -368,5 +370,5 @@ fn a_urdf_body_item_is_refused_with_words_that_say_why() {
         text.contains("names a URDF file") && text.contains("robot.urdf"),
         "{text}"
     );
-    assert!(text.contains("urdf_item.cnoid:22:"), "{text}");
+    assert!(text.contains("urdf_item.cnoid:23:"), "{text}");
 }

@@ -93,6 +93,26 @@ pub fn formats() -> Registry {
     registry
 }
 
+/// The readers of every built format as the hook a reader hands a file of another format to
+/// ([`mbconv_ir::format::Readers`]: a Choreonoid project whose body item names a URDF file reads
+/// it with the URDF reader); the [`Pipeline`] puts it in every reader's options.
+///
+/// ```
+/// use mbconv::ir::format::Source;
+/// let urdf = Source::from_string("r.urdf", r#"<robot name="r"><link name="a"/></robot>"#);
+/// let settings = mbconv::Settings::default();
+/// let read = mbconv::readers().read("urdf", &urdf, &settings).unwrap().unwrap();
+/// assert_eq!(read.model.name, "r");
+/// assert!(mbconv::readers().read("no-such-format", &urdf, &settings).is_none());
+/// ```
+pub fn readers() -> mbconv_ir::format::Readers {
+    mbconv_ir::format::Readers::new(|name, source, options| {
+        let registry = formats();
+        let format = registry.get(name).ok()?;
+        Some(registry.read(format, source, options))
+    })
+}
+
 /// How [`convert`] reads and writes.
 ///
 /// ```

@@ -341,9 +341,12 @@ impl Pipeline {
     pub fn read(&self, input: &Input, options: &ReadOptions) -> Result<Loaded<'_>, Error> {
         let source = input.source()?;
         let format = self.input_format(&source, &input.detection_path(), options)?;
+        // A reader may hand a file it names in another format to that format's reader.
+        let mut settings = options.settings.clone();
+        settings.readers.get_or_insert_with(crate::readers);
         let imported = self
             .registry
-            .read(format, &source, &options.settings)
+            .read(format, &source, &settings)
             .map_err(Error::Format)?;
         let mut validation = validate_with_spans(&imported.model, &imported.source_map);
         // The spans point into the file the importer says, else the input.

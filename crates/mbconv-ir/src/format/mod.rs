@@ -9,7 +9,9 @@ pub mod kit;
 pub mod settings;
 pub mod support;
 
-pub use settings::{Direction, Options, SHARED_WRITE_SETTINGS, SettingError, SettingKind, SettingSpec};
+pub use settings::{
+    Direction, Options, Readers, SHARED_WRITE_SETTINGS, SettingError, SettingKind, SettingSpec,
+};
 
 use crate::lower::{UpAxis, reorient, rotation_to_up};
 use crate::model::Model;

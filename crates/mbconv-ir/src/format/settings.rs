@@ -6,9 +6,11 @@
 //! checked, a format reads them with the typed getters [`Options::flag`], [`Options::choice`]
 //! and [`Options::text`].
 
+use super::{FormatError, Imported, Source};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Which way a setting applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,7 +161,74 @@ pub struct Options {
     values: BTreeMap<String, String>,
     /// The output path, when writing to a file (writers name companion files after it).
     pub output_path: Option<PathBuf>,
+    /// The readers of the other formats, for a reader whose file names a file of another
+    /// format (a Choreonoid project's body item naming a URDF file): the facade `mbconv` fills
+    /// it with every built format's reader; a format crate used alone has none.
+    pub readers: Option<Readers>,
 }
+
+/// The signature of a [`Readers`] hook: the format's registry name, the source and that
+/// format's read settings; `None` when no such reader is built.
+type ReadWith = dyn Fn(&str, &Source, &Options) -> Option<Result<Imported, FormatError>> + Send + Sync;
+
+/// A hook through which a reader hands a file of another format to that format's reader,
+/// since a format crate depends on no other format. The facade fills [`Options::readers`] with
+/// its registry's readers; two hooks are equal when they are the same hook.
+///
+/// ```
+/// use mbconv_ir::format::{Options, Readers, Source};
+/// // A registry that knows only the IR as JSON.
+/// let readers = Readers::new(|format, source, options| {
+///     (format == "mbir").then(|| {
+///         use mbconv_ir::format::Format;
+///         mbconv_ir::mbir::MbirFormat.read(source, options)
+///     })
+/// });
+/// let text = mbconv_ir::mbir::to_string(&mbconv_ir::Model::new("m"));
+/// let source = Source::from_string("m.mbir.json", text);
+/// let read = readers.read("mbir", &source, &Options::default()).unwrap().unwrap();
+/// assert_eq!(read.model.name, "m");
+/// assert!(readers.read("urdf", &source, &Options::default()).is_none());
+/// ```
+#[derive(Clone)]
+pub struct Readers(Arc<ReadWith>);
+
+impl Readers {
+    /// A hook that reads with `read_with(format, source, options)`.
+    pub fn new(
+        read_with: impl Fn(&str, &Source, &Options) -> Option<Result<Imported, FormatError>>
+        + Send
+        + Sync
+        + 'static,
+    ) -> Self {
+        Self(Arc::new(read_with))
+    }
+
+    /// Reads `source` with the reader of `format` (a registry name) and `options` (that
+    /// format's read settings, checked by the registry); `None` when no such reader is built.
+    pub fn read(
+        &self,
+        format: &str,
+        source: &Source,
+        options: &Options,
+    ) -> Option<Result<Imported, FormatError>> {
+        (self.0)(format, source, options)
+    }
+}
+
+impl fmt::Debug for Readers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Readers(..)")
+    }
+}
+
+impl PartialEq for Readers {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Readers {}
 
 impl Options {
     /// Sets a value.

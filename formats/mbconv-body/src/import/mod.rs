@@ -9,6 +9,7 @@ mod body;
 mod elements;
 mod extra_joints;
 mod fields;
+mod foreign;
 mod geometry;
 mod links;
 mod model;

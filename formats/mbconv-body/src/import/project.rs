@@ -5,8 +5,8 @@
 //! (an `AISTSimulatorItem` first, Choreonoid's own dynamics). One body item is one model; several
 //! are one model with a group per item. A body item whose file is a scene (a ChoreonoidScene
 //! file, VRML without a `Humanoid`, a mesh) is one fixed, massless body whose shape is the file,
-//! as Choreonoid loads it as one static link; one whose file is URDF is refused (the Body format
-//! cannot reach the URDF reader). Items mbconv has no place for (controllers, views, other
+//! as Choreonoid loads it as one static link; one whose file is URDF is read by the URDF reader
+//! the read options' hook reaches ([`super::foreign`]), refused without one. Items mbconv has no place for (controllers, views, other
 //! simulators) are reported, not read.
 
 use super::fields::{self, Doc};
@@ -23,11 +23,14 @@ use mbconv_ir::{
 use nalgebra::Vector3;
 use std::path::{Path, PathBuf};
 
-/// Where `${SHARE}` points, when the reader is told (`share=DIR`).
+/// Where `${SHARE}` points, when the reader is told (`share=DIR`), and the readers of other
+/// formats (the read options' hook), for body items naming a URDF file.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ProjectSettings {
     /// Choreonoid's share directory.
     pub share: Option<PathBuf>,
+    /// The readers of other formats, when the caller gives them (the facade does).
+    pub readers: Option<mbconv_ir::format::Readers>,
 }
 
 /// True when the document is a Choreonoid project: an item tree (`items`), or only a layout
@@ -187,18 +190,7 @@ fn read_body_item(
             scenery(session, doc, item, &written, &path)
         }
         (BodyFileKind::Urdf, _) => {
-            return Err(Box::new(
-                doc.error(
-                    "urdf_body",
-                    file,
-                    format!(
-                        "body item {:?} names a URDF file ({}), which Choreonoid reads with its URDF loader: mbconv reads URDF with its own URDF reader, which a project cannot reach yet",
-                        item.name,
-                        path.display()
-                    ),
-                )
-                .with_help(format!("read the URDF file itself: mbconv info {}", path.display())),
-            ));
+            super::foreign::urdf_body(doc, session, settings.readers.as_ref(), &item.name, file, &path)?
         }
         (BodyFileKind::Body, Some(source)) => super::read_body(&source)?,
         (BodyFileKind::Body, None) => super::read_body(&read_source()?)?,
