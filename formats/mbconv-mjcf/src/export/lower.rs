@@ -638,6 +638,8 @@ fn mass_properties(s: &mut LowerSession) {
         }
         if margin < 0.0 {
             let mean = (x + y + z) / 3.0;
+            let change = moments.iter().map(|m| (m - mean).abs()).fold(0.0, f64::max);
+            let largest = x.max(y).max(z);
             inertial.inertia = Inertia::from_moments_products([mean; 3], [0.0; 3]);
             inertial.inertia_rotation = nalgebra::UnitQuaternion::identity();
             approximated_mass_properties(
@@ -645,7 +647,8 @@ fn mass_properties(s: &mut LowerSession) {
                 b,
                 "inertia_balanced",
                 format!(
-                    "MuJoCo refuses principal moments {moments:?} (they break the triangle inequality): the mean moment {mean} on every axis is written (MuJoCo's balanceinertia)"
+                    "MuJoCo refuses principal moments {moments:?} (they break the triangle inequality; \"inertia must satisfy A + B >= C\"): the mean moment {mean} on every axis is written (MuJoCo's balanceinertia), {change:e} kg m² or {:.2e} of the largest moment away",
+                    change / largest
                 ),
             );
         }
