@@ -147,6 +147,17 @@ pub(crate) fn solid(geometry: &Geometry) -> Option<(f64, Matrix3<f64>)> {
     })
 }
 
+/// The mass (kg) and principal moment (kg m²) of the "plausible" inertia Drake's parser reads
+/// where it cannot make a spatial inertia of what a link states (a zero mass under a non-zero
+/// inertia): a solid sphere of water (1000 kg/m³) of 1 kg, computed as Drake computes it (its
+/// radius from the volume, its mass back from the radius).
+pub(crate) fn drake_plausible_sphere() -> (f64, f64) {
+    const DENSITY: f64 = 1000.0;
+    let radius = (3.0 / (4.0 * std::f64::consts::PI) * (1.0 / DENSITY)).cbrt();
+    let mass = DENSITY * (4.0 / 3.0) * std::f64::consts::PI * radius.powi(3);
+    (mass, 0.4 * mass * radius * radius)
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

@@ -353,3 +353,61 @@ fn a_rank_one_inertia_is_made_physical_too() {
     assert!(strictly_physical(&lowered.model.bodies[0].inertial.inertia));
     assert!(lowered.report.contains("sdf.inertia_made_physical"));
 }
+
+#[test]
+fn a_zero_mass_under_an_inertia_is_written_as_a_mass_drake_keeps_and_read_as_drake_reads_it() {
+    // example-robot-data's Bolt feet: mass 0, inertia 5.7e-7, 8.4e-7, 5.3e-7. Drake reads such a
+    // link as a 1 kg sphere of water, which moved the robot 0.45 m in a second.
+    let mut model = pendulum();
+    model.bodies[1].inertial.mass = 0.0;
+    model.bodies[1].inertial.inertia =
+        mbconv_ir::Inertia::from_moments_products([5.7e-7, 8.4e-7, 5.3e-7], [0.0; 3]);
+    let written = SdfFormat.write(&model, &Options::default()).unwrap();
+    assert!(written.text.contains("<mass>1e-30</mass>"), "{}", written.text);
+    let lowered = SdfFormat.lower(&model, &Options::default()).unwrap();
+    let finding = lowered
+        .report
+        .findings
+        .iter()
+        .find(|f| f.code == "sdf.zero_mass_given")
+        .expect("a finding");
+    assert!(finding.message.contains("1e-30 kg"), "{}", finding.message);
+    assert_eq!(finding.category, mbconv_ir::Category::Approximated);
+    // Read back, the mass is what was written.
+    let back = read_text("back.sdf", &written.text);
+    assert_eq!(back.body("pendulum::arm").unwrap().inertial.mass, 1e-30);
+    // A massless link without inertia is written as it is (Drake reads it massless).
+    model.bodies[1].inertial.inertia = mbconv_ir::Inertia::zero();
+    let lowered = SdfFormat.lower(&model, &Options::default()).unwrap();
+    assert!(!lowered.report.contains("sdf.zero_mass_given"));
+    assert_eq!(lowered.model.bodies[1].inertial.mass, 0.0);
+    // A file that says mass 0 under an inertia is read as Drake reads it: its plausible sphere.
+    let text = written.text.replace("<mass>1e-30</mass>", "<mass>0</mass>");
+    let imported = SdfFormat
+        .read(&Source::from_string("zero.sdf", &text), &read_options())
+        .unwrap();
+    let arm = imported.model.body("pendulum::arm").unwrap();
+    assert!((arm.inertial.mass - 1.0).abs() < 1e-12);
+    assert!((arm.inertial.inertia.moments()[0] - 0.00153934).abs() < 1e-8);
+    assert!(imported.report.contains("sdf.zero_mass_inertia"));
+}
+
+#[test]
+fn a_world_gravity_drake_ignores_is_said() {
+    let mut model = pendulum();
+    model.simulation.gravity = Some(Vector3::new(0.0, 0.0, -1.62));
+    let lowered = SdfFormat.lower(&model, &Options::default()).unwrap();
+    let finding = lowered
+        .report
+        .findings
+        .iter()
+        .find(|f| f.code == "sdf.gravity_ignored_by_drake")
+        .expect("a finding");
+    assert!(finding.message.contains("8.19"), "{}", finding.message);
+    // Drake's own gravity, or none stated (written as Drake's): nothing to say.
+    for gravity in [Some(Vector3::new(0.0, 0.0, -9.81)), None] {
+        model.simulation.gravity = gravity;
+        let lowered = SdfFormat.lower(&model, &Options::default()).unwrap();
+        assert!(!lowered.report.contains("sdf.gravity_ignored_by_drake"));
+    }
+}

@@ -314,3 +314,92 @@ fn every_ir_fixture_lowers_to_urdf() {
         );
     }
 }
+
+#[test]
+fn a_welded_link_with_no_mass_under_an_inertia_gets_a_mass_drake_keeps() {
+    // example-robot-data's Bolt: feet of mass 0 and inertia 5.7e-7, 8.4e-7, 5.3e-7 on fixed
+    // joints, which Drake reads as 1 kg spheres of water (the robot moved 0.45 m in a second).
+    let mut m = Model::new("bolt");
+    let mut leg = Body::new("leg");
+    leg.inertial.mass = 0.1;
+    m.bodies.push(leg);
+    let mut foot = Body::new("foot");
+    foot.inertial.mass = 0.0;
+    foot.inertial.inertia = mbconv_ir::Inertia::from_moments_products([5.7e-7, 8.4e-7, 5.3e-7], [0.0; 3]);
+    m.bodies.push(foot);
+    let knee = JointKind::Revolute { axis: Vector3::y() };
+    m.joints
+        .push(Joint::new("knee", knee, BodyRef::World, BodyRef::body("leg")));
+    m.joints.push(Joint::new(
+        "ankle",
+        JointKind::Fixed,
+        BodyRef::body("leg"),
+        BodyRef::body("foot"),
+    ));
+    let (codes, back) = lower_and_write(&m);
+    let foot = back.bodies.iter().find(|b| b.name == "foot").unwrap();
+    assert_eq!(foot.inertial.mass, 1e-30);
+    assert_eq!(foot.inertial.inertia.moments(), [5.7e-7, 8.4e-7, 5.3e-7]);
+    assert!(has(
+        &codes,
+        "urdf.zero_mass_given",
+        Category::Approximated,
+        "bodies[\"foot\"]"
+    ));
+}
+
+#[test]
+fn an_ellipsoid_is_written_as_the_cylinder_around_it() {
+    // Skydio X2's rotors: flat ellipsoids, which Drake's <drake:ellipsoid> wrote and MuJoCo refused.
+    let mut m = Model::new("x2");
+    let mut body = Body::new("x2");
+    body.shapes.push(mbconv_ir::Shape::new(
+        mbconv_ir::ShapeRole::Collision,
+        mbconv_ir::Geometry::Ellipsoid {
+            radii: [0.13, 0.13, 0.01],
+        },
+    ));
+    body.shapes.push(mbconv_ir::Shape::new(
+        mbconv_ir::ShapeRole::Collision,
+        mbconv_ir::Geometry::Ellipsoid {
+            radii: [0.4, 0.1, 0.12],
+        },
+    ));
+    m.bodies.push(body);
+    let lowered = lower(&m);
+    let text = mbconv_urdf::UrdfFormat
+        .emit(&lowered.model, &Options::default())
+        .unwrap()
+        .text;
+    assert!(!text.contains("drake:ellipsoid"), "{text}");
+    let shapes = &lowered.model.bodies[0].shapes;
+    assert_eq!(
+        shapes[0].geometry,
+        mbconv_ir::Geometry::Cylinder {
+            radius: 0.13,
+            length: 0.02
+        }
+    );
+    // A rod along x: the cylinder lies along x.
+    assert_eq!(
+        shapes[1].geometry,
+        mbconv_ir::Geometry::Cylinder {
+            radius: 0.12,
+            length: 0.8
+        }
+    );
+    let along = shapes[1].pose.rotation * Vector3::z();
+    assert!((along - Vector3::x()).norm() < 1e-12, "{along}");
+    let finding = lowered
+        .report
+        .findings
+        .iter()
+        .find(|f| f.code == "urdf.ellipsoid_as_cylinder")
+        .expect("a finding");
+    assert_eq!(finding.category, Category::Approximated);
+    assert!(
+        finding.message.contains("1.500 times its volume"),
+        "{}",
+        finding.message
+    );
+}

@@ -32,10 +32,15 @@ fn first_difference(a: &mbconv_ir::Model, b: &mbconv_ir::Model) -> String {
 /// others read it too: a mass floor on moving links and an inertia floor on welded links with a
 /// near-zero principal moment (MuJoCo; example-robot-data's hyq_no_sensors.urdf has welded
 /// links whose inertia is 1e-6 in every entry, principal moments 3e-6, 0, 0), effort and
-/// velocity completed in a `<limit>` and a `<limit>` on an unbounded prismatic joint (urdfdom).
+/// velocity completed in a `<limit>` and a `<limit>` on an unbounded prismatic joint (urdfdom),
+/// a mass Drake keeps under an inertia stated with mass 0 (Drake reads 1 kg there), and Drake's
+/// `<drake:ellipsoid>` written as the cylinder around it (urdfdom, Pinocchio and MuJoCo refuse
+/// the extension: Drake's all_geometries_as_collision.urdf).
 const LOADER_AIDS: &[&str] = &[
     "urdf.moving_link_mass_floor",
     "urdf.welded_link_inertia_floor",
+    "urdf.zero_mass_given",
+    "urdf.ellipsoid_as_cylinder",
     "urdf.effort_velocity_limits_completed",
     "urdf.unbounded_prismatic_bounded",
 ];

@@ -40,13 +40,6 @@ const REFUSALS: &[(&str, &str, &str)] = &[
     ),
     (
         "mujoco",
-        "visual geometry specification not found",
-        "an ellipsoid with unequal radii is written as Drake's <drake:ellipsoid> extension (URDF \
-         has no ellipsoid; one with equal radii is written as a <sphere>); MuJoCo knows no such \
-         geometry",
-    ),
-    (
-        "mujoco",
         "must be positive in geom",
         "the source model's own shape has a zero size (mbconv warns and carries it unchanged)",
     ),

@@ -19,8 +19,10 @@
 //! the world, as the reader names them: `model::link`; names SDFormat reserves or repeats in a
 //! scope renamed); `fixed_bodies` (a model whose links are all fixed is `static`; another fixed
 //! body is welded to the world by a fixed joint); `joint_data`, `body_data` (what SDFormat
-//! lacks per item); `mass_properties` (an inertia that breaks the triangle inequality, or meets
-//! it, moved just inside, as libsdformat accepts it); `reference_poses`.
+//! lacks per item); `mass_properties` (a zero mass under a non-zero inertia written as
+//! [`MASS_UNDER_INERTIA`], which Drake keeps where it would read a 1 kg sphere; an inertia that
+//! breaks the triangle inequality, or meets it, moved just inside, where Drake would read a
+//! sphere of water instead); `reference_poses`.
 
 use super::emit::Writing;
 use super::{is_link_name, joint_prefix, split_scoped, top_model};
@@ -45,6 +47,9 @@ const FORMAT: &str = "sdf";
 /// The gravity mbconv's solver applies to a model that states none, written into the world
 /// (SDFormat's own default is `0 0 -9.8`).
 pub(crate) const UNSTATED_GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
+
+/// The gravity Drake applies to every SDFormat file (it ignores a world's `<gravity>`).
+pub(crate) const DRAKE_GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
 
 /// SDFormat's default `<physics><max_step_size>` (s), written for a model that states no step.
 pub(crate) const DEFAULT_STEP: f64 = 0.001;
@@ -142,6 +147,23 @@ fn simulation(s: &mut LowerSession) {
     if unstated.gravity {
         let message = "the model states no gravity: mbconv's (0, 0, -9.81) is written into the world (SDFormat's default would be -9.8)";
         s.note("gravity_stated", Feature::Gravity, "simulation.gravity", message);
+    }
+    if let Some(g) = s.model.simulation.gravity
+        && g != Vector3::from(DRAKE_GRAVITY)
+    {
+        let message = format!(
+            "the world's gravity {:?} is written, which libsdformat and Gazebo apply; Drake ignores an SDFormat world's <gravity> (\"Ignoring unsupported SDFormat element in world: gravity\") and applies its own (0, 0, -9.81), {} m/s² away",
+            [g.x, g.y, g.z],
+            (g - Vector3::from(DRAKE_GRAVITY)).norm()
+        );
+        s.finding(
+            "gravity_ignored_by_drake",
+            Feature::Gravity,
+            Severity::Warning,
+            Category::Note,
+            "simulation.gravity",
+            message,
+        );
     }
     if unstated.time_step {
         let message = "the model states no time step: SDFormat's default max_step_size 0.001 is written (the world's reader takes it anyway)";
@@ -769,15 +791,50 @@ const TRIANGLE_SLACK: f64 = 1e-12;
 /// physical (MJCF's writer adds the same).
 pub(crate) const TRIANGLE_NUDGE: f64 = 1e-9;
 
-/// libsdformat refuses a link whose principal moments `a ≤ b ≤ c` break the triangle inequality
-/// (`a + b < c`; "A link named X has invalid inertia"), and Drake the whole file; a flat body's
-/// `a + b = c` is decided by rounding. No rigid body has such an inertia, but DART, Chrono,
-/// Choreonoid and Shift simulate it as written. Such a tensor becomes the nearest one that a
-/// rigid body can have, with the same principal axes: `c − a − b` shared out as a third added
-/// to `a` and to `b` and taken from `c` (the closest point of the cone, in the tensor's norm),
-/// then, like an edge case, [`TRIANGLE_NUDGE`] of the sum added about every axis. Each change
-/// is an `approximated` finding that gives the moments before and after.
+/// The mass written for a link whose mass is zero but whose inertia is not (kg). Drake's parser
+/// cannot make a spatial inertia of it and reads a 1 kg solid sphere of water at the centre of
+/// mass instead (a warning, "condition 'mass > 0' failed"); libsdformat keeps it. Drake keeps
+/// any positive mass with the rotational inertia as written: this one adds 1e-30 of a
+/// kilogram's weight and momentum, nothing a motion shows, and keeps the inertia per unit mass
+/// Drake stores (I/m) far from overflowing.
+pub(crate) const MASS_UNDER_INERTIA: f64 = 1e-30;
+
+/// A link with no mass and an inertia (example-robot-data's Bolt feet) gets
+/// [`MASS_UNDER_INERTIA`], so that Drake reads the inertia as written; an `approximated`
+/// finding (information: nothing to act on) gives the size.
+fn massless_inertias(s: &mut LowerSession) {
+    for b in 0..s.model.bodies.len() {
+        let inertial = &mut s.model.bodies[b].inertial;
+        if inertial.mass != 0.0 || inertial.inertia.matrix().iter().all(|x| *x == 0.0) {
+            continue;
+        }
+        inertial.mass = MASS_UNDER_INERTIA;
+        let at = path::item("bodies", &s.model.bodies[b].name);
+        s.finding(
+            "zero_mass_given",
+            Feature::MassProperties,
+            Severity::Info,
+            Category::Approximated,
+            &at,
+            format!(
+                "mass 0 under a non-zero inertia: Drake would read a 1 kg sphere of water there (libsdformat keeps it); {MASS_UNDER_INERTIA:e} kg is written, which Drake keeps with the inertia as written"
+            ),
+        );
+    }
+}
+
+/// libsdformat reports a link whose principal moments `a ≤ b ≤ c` break the triangle inequality
+/// (`a + b < c`; "A link named X has invalid inertia"), and Drake, after that warning, reads a
+/// solid sphere of water of the link's mass instead ("did not pass the test
+/// CouldBePhysicallyValid()"); a flat body's `a + b = c` is decided by rounding. No rigid body
+/// has such an inertia, but DART, Chrono, Choreonoid and Shift simulate it as written. Such a
+/// tensor becomes the nearest one that a rigid body can have, with the same principal axes:
+/// `c − a − b` shared out as a third added to `a` and to `b` and taken from `c` (the closest
+/// point of the cone, in the tensor's norm), then, like an edge case, [`TRIANGLE_NUDGE`] of the
+/// sum added about every axis. Each change is an `approximated` finding that gives the moments
+/// before and after and the largest change.
 fn mass_properties(s: &mut LowerSession) {
+    massless_inertias(s);
     for b in 0..s.model.bodies.len() {
         let inertia = s.model.bodies[b].inertial.inertia;
         let Some(moved) = inside_triangle(&inertia) else {
@@ -789,13 +846,17 @@ fn mass_properties(s: &mut LowerSession) {
             written,
             projected,
         } = moved;
+        let change = (0..3)
+            .map(|k| (written[k] - moments[k]).abs())
+            .fold(0.0, f64::max);
         s.model.bodies[b].inertial.inertia = made;
         let at = path::item("bodies", &s.model.bodies[b].name);
         let (code, message) = if projected {
             (
                 "inertia_made_physical",
                 format!(
-                    "libsdformat refuses principal moments {moments:?} (they break the triangle inequality): the nearest physical inertia about the same axes, just inside it, is written (moments {written:?})"
+                    "principal moments {moments:?} break the triangle inequality: libsdformat reports the inertia invalid and Drake reads a sphere of water of the link's mass instead; the nearest physical inertia about the same axes, just inside it, is written (moments {written:?}, {change:e} kg m² or {:.2e} of the largest moment away)",
+                    change / moments[2]
                 ),
             )
         } else {

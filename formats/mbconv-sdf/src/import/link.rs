@@ -18,7 +18,7 @@ impl Reader<'_> {
         let at_ir = path::item("bodies", ir_name);
         let mut body = Body::new(ir_name);
         body.inertial = match child(node, "inertial") {
-            Some(inertial) => self.inertial(file, inertial)?,
+            Some(inertial) => self.inertial(file, inertial, &at_ir)?,
             None => {
                 let at = self.loc(file, node);
                 self.note(
@@ -166,7 +166,7 @@ impl Reader<'_> {
         })
     }
 
-    fn inertial(&mut self, file: usize, node: Node) -> SourceResult<Inertial> {
+    fn inertial(&mut self, file: usize, node: Node, at_ir: &str) -> SourceResult<Inertial> {
         let source = self.files[file].clone();
         let (pose, relative_to) = self.pose_of(file, node)?;
         if relative_to.is_some() {
@@ -187,6 +187,26 @@ impl Reader<'_> {
             }
         }
         let [ixx, ixy, ixz, iyy, iyz, izz] = v;
+        if mass == 0.0 && v.iter().any(|x| *x != 0.0) {
+            // Drake cannot make a spatial inertia of it and reads its "plausible" one.
+            let (mass, moment) = spec::drake_plausible_sphere();
+            let at = self.loc(file, node);
+            self.warn(
+                "zero_mass_inertia",
+                Category::Approximated,
+                &path::field(at_ir, "inertial"),
+                at,
+                format!(
+                    "mass 0 under a non-zero inertia: read as Drake reads it, a {mass} kg solid sphere of water ({moment} kg m² about every axis) at the centre of mass, with a warning (\"condition 'mass > 0' failed\"); libsdformat keeps mass 0 and the inertia"
+                ),
+            );
+            return Ok(Inertial {
+                mass,
+                com: pose.translation,
+                inertia: Inertia([[moment, 0.0, 0.0], [0.0, moment, 0.0], [0.0, 0.0, moment]]),
+                inertia_rotation: UnitQuaternion::identity(),
+            });
+        }
         Ok(Inertial {
             mass,
             com: pose.translation,

@@ -32,8 +32,11 @@ use mbconv_ir::format::support::Feature;
 use mbconv_ir::kinematics::{SpanningTree, joint_motion};
 use mbconv_ir::lower::{UpAxis, explicit_free_joints, turn_hint};
 use mbconv_ir::report::path;
-use mbconv_ir::{ActuatorKind, Body, Geometry, Inertia, Joint, JointKind, Limits, Model, ShapeRole, Value};
-use nalgebra::Vector3;
+use mbconv_ir::{
+    ActuatorKind, Body, Category, Geometry, Inertia, Joint, JointKind, Limits, Model, Pose, Severity,
+    ShapeRole, Value,
+};
+use nalgebra::{UnitQuaternion, Vector3};
 use std::path::Path;
 
 /// The format name, the prefix of every finding.
@@ -407,17 +410,27 @@ fn body_data(s: &mut LowerSession) {
         let mut found = ItemFindings::new("URDF");
         let mut shapes = Vec::new();
         for mut shape in std::mem::take(&mut body.shapes) {
-            if let Geometry::Ellipsoid { radii } = shape.geometry
-                && radii[0] == radii[1]
-                && radii[1] == radii[2]
-            {
-                // The same shape, in an element every loader knows (not Drake's ellipsoid).
-                shape.geometry = Geometry::Sphere { radius: radii[0] };
-                found.note(
-                    "ellipsoid_as_sphere",
-                    Feature::Shapes,
-                    "an ellipsoid with three equal radii is written as a <sphere>",
-                );
+            if let Geometry::Ellipsoid { radii } = shape.geometry {
+                if radii[0] == radii[1] && radii[1] == radii[2] {
+                    // The same shape, in an element every loader knows.
+                    shape.geometry = Geometry::Sphere { radius: radii[0] };
+                    found.note(
+                        "ellipsoid_as_sphere",
+                        Feature::Shapes,
+                        "an ellipsoid with three equal radii is written as a <sphere>",
+                    );
+                } else {
+                    let (cylinder, turn, volume_ratio) = ellipsoid_as_cylinder(radii);
+                    shape.geometry = cylinder;
+                    shape.pose = shape.pose * Pose::from_rotation(turn);
+                    found.approximate(
+                        "ellipsoid_as_cylinder",
+                        Feature::Shapes,
+                        format!(
+                            "an ellipsoid of radii {radii:?} is written as the <cylinder> around it (its extents kept, {volume_ratio:.3} times its volume): URDF has no ellipsoid every loader reads (Drake's <drake:ellipsoid> is refused by urdfdom, Pinocchio and MuJoCo, \"visual geometry specification not found\")"
+                        ),
+                    );
+                }
             }
             if !writable(&shape.geometry) {
                 found.lose(
@@ -486,6 +499,28 @@ fn body_data(s: &mut LowerSession) {
     }
 }
 
+/// The cylinder around an ellipsoid of `radii` (URDF's loaders share no ellipsoid): along the
+/// axis whose radius differs most from the other two (a flat rotor's thickness, a rod's length),
+/// as wide as the larger of those two; the turn that lays the IR's cylinder (along z) on that
+/// axis; and the cylinder's volume over the ellipsoid's.
+fn ellipsoid_as_cylinder(radii: [f64; 3]) -> (Geometry, UnitQuaternion<f64>, f64) {
+    let apart = |k: usize| {
+        let (a, b) = (radii[(k + 1) % 3], radii[(k + 2) % 3]);
+        (radii[k] - a).abs().min((radii[k] - b).abs())
+    };
+    let axis = (0..3).max_by(|&i, &j| apart(i).total_cmp(&apart(j))).unwrap_or(2);
+    let radius = radii[(axis + 1) % 3].max(radii[(axis + 2) % 3]);
+    let half = radii[axis];
+    let turn = UnitQuaternion::rotation_between(&Vector3::z(), &Vector3::ith(axis, 1.0))
+        .unwrap_or_else(|| UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::PI));
+    let ratio = (radius * radius * 2.0 * half) / (4.0 / 3.0 * radii[0] * radii[1] * radii[2]);
+    let cylinder = Geometry::Cylinder {
+        radius,
+        length: 2.0 * half,
+    };
+    (cylinder, turn, ratio)
+}
+
 /// Adds `extra` to each diagonal entry of `inertia` (each principal moment grows by it).
 fn add_to_moments(inertia: &mut Inertia, extra: f64) {
     for (k, row) in inertia.0.iter_mut().enumerate() {
@@ -500,6 +535,14 @@ pub(crate) const MIN_MOVING_MASS: f64 = 1e-9;
 /// [`MIN_MOVING_MASS`] is then about 3 cm.
 pub(crate) const MIN_MOVING_INERTIA: f64 = 1e-12;
 
+/// The mass written for a link that no joint moves whose mass is zero but whose inertia is not
+/// (kg; a link moved by a joint gets [`MIN_MOVING_MASS`]). Drake's parser cannot make a spatial
+/// inertia of a zero mass under a non-zero inertia and reads a 1 kg solid sphere of water at the
+/// centre of mass instead (a warning, "condition 'mass > 0' failed"), where Pinocchio keeps the
+/// inertia: Drake keeps any positive mass with the inertia as written, and this one adds 1e-30 of
+/// a kilogram's weight and momentum, nothing a motion shows.
+pub(crate) const MASS_UNDER_INERTIA: f64 = 1e-30;
+
 /// A link moved by a joint with no mass or a zero principal moment (a massless link of a
 /// joint chain, a source's massless link or point mass) gets [`MIN_MOVING_MASS`] and
 /// [`MIN_MOVING_INERTIA`] added, so that MuJoCo loads the file; links welded to their parent
@@ -508,7 +551,8 @@ pub(crate) const MIN_MOVING_INERTIA: f64 = 1e-12;
 /// kg m²) gets [`MIN_MOVING_INERTIA`] more on each principal moment: MuJoCo's URDF import turns
 /// every `<inertia>` into a `fullinertia`, whose eigen-decomposition refuses a moment below about
 /// 1e-14 ("inertia must have positive eigenvalues") before it fuses the link into its parent;
-/// an all-zero `<inertia>` (a massless link) it loads.
+/// an all-zero `<inertia>` (a massless link) it loads. A link no joint moves whose mass is zero
+/// under a non-zero inertia (example-robot-data's Bolt feet) gets [`MASS_UNDER_INERTIA`].
 fn massless_moving_links(s: &mut LowerSession) {
     // The children of moving joints, gathered once (a scan of the joints per body is
     // quadratic in the model's size).
@@ -526,6 +570,18 @@ fn massless_moving_links(s: &mut LowerSession) {
         let moments = nalgebra::SymmetricEigen::new(inertial.inertia.matrix()).eigenvalues;
         let light = inertial.mass < MIN_MOVING_MASS || moments.iter().any(|m| *m < MIN_MOVING_INERTIA);
         if !moved {
+            if inertial.mass == 0.0 && inertial.inertia.matrix() != nalgebra::Matrix3::zeros() {
+                inertial.mass = MASS_UNDER_INERTIA;
+                s.finding(
+                    "zero_mass_given",
+                    Feature::MassProperties,
+                    Severity::Info,
+                    Category::Approximated,
+                    &path::item("bodies", &name),
+                    format!("mass 0 under a non-zero inertia on a link that no joint moves: Drake would read a 1 kg sphere of water there (Pinocchio and MuJoCo keep it); {MASS_UNDER_INERTIA:e} kg is written, which Drake keeps with the inertia as written"),
+                );
+            }
+            let inertial = &mut s.model.bodies[b].inertial;
             let degenerate = inertial.inertia.matrix() != nalgebra::Matrix3::zeros()
                 && moments.iter().any(|m| *m < MIN_MOVING_INERTIA);
             if degenerate {
