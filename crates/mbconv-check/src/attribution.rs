@@ -12,7 +12,7 @@
 //! to the model before it ([`crate::rounding`]).
 
 use crate::compare::{BodyMatch, Difference, Tolerances, moved_bodies};
-use crate::motion::{Motion, SimulationSettings};
+use crate::motion::{DynamicsKey, Motion, SimulationSettings};
 use crate::rounding::{rounding_sensitivity, widened};
 use crate::roundtrip::{Step, StepError};
 use mbconv_ir::format::kit::PassSnapshot;
@@ -68,24 +68,35 @@ pub(crate) enum Attribution {
     Accumulated,
 }
 
-/// Replays `format`'s lowering of `model` pass by pass, simulating each changed model with
-/// `simulation`, starting from the original's motion `original`. A turn by the shared write
-/// setting `up` is the first pass (`reorient`); the models after it move in the turned
-/// world, and their motion is turned back before it is compared.
+/// The motions the check has already simulated: the original's, and the lowered model's with
+/// its [`DynamicsKey`] (in the converted world). A pass whose model the solver reads as the
+/// one before it, or as the lowered one, is not simulated again.
+pub(crate) struct Known<'m> {
+    pub original: &'m Motion,
+    pub lowered: (DynamicsKey, &'m Motion),
+}
+
+/// Replays `format`'s lowering of `model` pass by pass, simulating each model that changed what
+/// the solver reads with `simulation` (the others reuse a motion already known), starting from
+/// the original's motion. A turn by the shared write setting `up` is the first pass
+/// (`reorient`); the models after it move in the turned world, and their motion is turned back
+/// before it is compared.
 pub(crate) fn attribute(
     registry: &Registry,
     format: &dyn Format,
     model: &Model,
     options: &Options,
-    original: &Motion,
+    known: &Known,
     simulation: &SimulationSettings,
     tolerances: &Tolerances,
 ) -> Result<Attribution, StepError> {
+    let original = known.original;
     let traced = registry
         .lower_traced(format, model, options)
         .map_err(|e| StepError::new(Step::Lower, e))?;
     let turn_back = traced.turned_by.map(|turn| turn.inverse());
     let mut before_model = model.clone();
+    let mut before_key = DynamicsKey::of(model);
     let mut before_motion = original.clone();
     // The model before the pass moving in its own world (turned by `up` after that pass).
     let mut before_own_motion = original.clone();
@@ -100,7 +111,15 @@ pub(crate) fn attribute(
             continue;
         };
         pending.push(snapshot);
-        let after_motion = match Motion::simulate(after_model, simulation) {
+        let after_key = DynamicsKey::of(after_model);
+        let reused = if after_key == before_key {
+            Some(before_own_motion.reused_for(after_model))
+        } else if after_key == known.lowered.0 {
+            Some(known.lowered.1.reused_for(after_model))
+        } else {
+            None
+        };
+        let after_motion = match reused.map_or_else(|| Motion::simulate(after_model, simulation), Ok) {
             Ok(motion) => motion,
             Err(_) if Some(index) != last => continue,
             Err(e) => {
@@ -179,6 +198,7 @@ pub(crate) fn attribute(
         }
         pending.clear();
         before_model.clone_from(after_model);
+        before_key = after_key;
         before_own_motion = match after_unturned {
             Some(own) => own,
             None => after_seen.clone(),

@@ -1,8 +1,8 @@
 //! Checking a model against each target format, or against a file converted earlier.
 
-use crate::attribution::{Attribution, attribute, summed_pass_motion};
+use crate::attribution::{Attribution, Known, attribute, summed_pass_motion};
 use crate::compare::{BodyMatch, Difference, Tolerances, com_path};
-use crate::motion::{Motion, SimulationSettings};
+use crate::motion::{DynamicsKey, Motion, SimulationSettings};
 use crate::rounding::{rounding_sensitivity, widened};
 use crate::roundtrip::{RoundTrip, Step, StepError, round_trip};
 use crate::verdict::{TargetCheck, Trace, Verdict};
@@ -237,13 +237,10 @@ pub struct Original {
 /// chosen here.
 pub fn simulate_original(model: &Model, settings: &CheckSettings) -> Original {
     let mut simulation = settings.simulation(model);
+    // Stops located as events change nothing until one is reached: a model with limits is
+    // simulated with them from the start, once.
+    simulation.joint_limits = has_position_limits(model);
     let mut motion = Motion::simulate(model, &simulation);
-    if let Ok(m) = &motion
-        && !m.limits_reached.is_empty()
-    {
-        simulation.joint_limits = true;
-        motion = Motion::simulate(model, &simulation);
-    }
     let mut integration_error = None;
     if settings.integrator.is_none() && motion.is_ok() {
         let target = settings.tolerances.position / 10.0;
@@ -282,6 +279,15 @@ pub fn simulate_original(model: &Model, settings: &CheckSettings) -> Original {
         integration_error,
         not_compared,
     }
+}
+
+/// True when a moving joint of `model` has a position limit.
+fn has_position_limits(model: &Model) -> bool {
+    model
+        .joints
+        .iter()
+        .flat_map(|j| &j.dofs)
+        .any(|d| !d.position_limits.is_unlimited())
 }
 
 /// The integration error of `run` (the model simulated with `simulation` at `tolerance`),
@@ -429,22 +435,22 @@ fn try_target(
     let a = original.motion.as_ref().map_err(Clone::clone)?;
     // L and B move in the converted world; a turn the conversion made (`up`) is undone before
     // they are compared with A.
-    let l_owned;
-    let l = if round.lowered.model == *model {
-        a
+    // A model the solver reads as the one before it moves as that one: no simulation.
+    let original_key = DynamicsKey::of(model);
+    let lowered_key = DynamicsKey::of(&round.lowered.model);
+    let l = if lowered_key == original_key {
+        a.reused_for(&round.lowered.model)
     } else {
-        l_owned = Motion::simulate(&round.lowered.model, simulation)
-            .map_err(|e| StepError::simulation(Step::SimulateLowered, &e))?;
-        &l_owned
+        Motion::simulate(&round.lowered.model, simulation)
+            .map_err(|e| StepError::simulation(Step::SimulateLowered, &e))?
     };
-    let b_owned;
-    let b = if round.read_back.model == round.lowered.model {
-        l
+    let b = if DynamicsKey::of(&round.read_back.model) == lowered_key {
+        l.reused_for(&round.read_back.model)
     } else {
-        b_owned = Motion::simulate(&round.read_back.model, simulation)
-            .map_err(|e| StepError::simulation(Step::SimulateReadBack, &e))?;
-        &b_owned
+        Motion::simulate(&round.read_back.model, simulation)
+            .map_err(|e| StepError::simulation(Step::SimulateReadBack, &e))?
     };
+    let (l, b) = (&l, &b);
     let converted_reached = !(l.limits_reached.is_empty() && b.limits_reached.is_empty());
     if !simulation.joint_limits && converted_reached {
         // A limit the original never reached is reached after the conversion: compare with
@@ -559,7 +565,19 @@ fn decide(
     } else if ab.within(tolerances) {
         (Verdict::Exact, "moves like the original".to_owned())
     } else {
-        match attribute(registry, format, model, &round.options, a, simulation, tolerances)? {
+        let known = Known {
+            original: a,
+            lowered: (DynamicsKey::of(&round.lowered.model), l),
+        };
+        match attribute(
+            registry,
+            format,
+            model,
+            &round.options,
+            &known,
+            simulation,
+            tolerances,
+        )? {
             Attribution::Guilty {
                 pass,
                 difference,

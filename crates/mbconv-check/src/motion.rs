@@ -174,6 +174,27 @@ impl Motion {
         Ok(motion)
     }
 
+    /// This motion as the motion of `model`, whose [`DynamicsKey`] is the one this motion was
+    /// simulated from: the same samples, bit for bit (the solver reads nothing the key leaves
+    /// out), with the bodies that carry nothing recomputed for `model` (a pass that drops a
+    /// body's shapes can make it void).
+    ///
+    /// ```
+    /// use mbconv_check::{Motion, SimulationSettings};
+    /// let mut model = mbconv_ir::Model::new("drop");
+    /// model.bodies.push(mbconv_ir::Body::new("ball"));
+    /// let motion = Motion::simulate(&model, &SimulationSettings::new(0.1, 1e-3, mbconv_solver::Integrator::Rk4)).unwrap();
+    /// let mut massless = model.clone();
+    /// massless.bodies[0].inertial.mass = 0.0;
+    /// assert!(motion.reused_for(&massless).void[0]);
+    /// ```
+    pub fn reused_for(&self, model: &Model) -> Motion {
+        Motion {
+            void: model.bodies.iter().map(Motion::is_void).collect(),
+            ..self.clone()
+        }
+    }
+
     /// This motion seen from a world turned by `rotation` about its origin: centres of mass
     /// and body frames turned, rotations since t = 0 conjugated (`Q·R·Qᵀ`). A conversion made
     /// with the shared write setting `up` moves as the original turned by its
@@ -219,5 +240,60 @@ impl Motion {
     /// The index of the body called `name`.
     pub fn body_index(&self, name: &str) -> Option<usize> {
         self.bodies.iter().position(|b| b == name)
+    }
+}
+
+/// The part of a model mbconv's solver reads: the model without what no simulation depends on
+/// (shapes and their contact materials, devices, format-specific extras, the model's name,
+/// velocity and acceleration limits, effort limits but a servo's).
+/// Two models with equal keys move alike bit for bit under the same settings, so a motion
+/// simulated for one is the other's ([`Motion::reused_for`]): a lowering pass that only drops
+/// meshes or extras costs the check no simulation.
+///
+/// ```
+/// use mbconv_check::DynamicsKey;
+/// let mut model = mbconv_ir::Model::new("robot");
+/// model.bodies.push(mbconv_ir::Body::new("link"));
+/// let mut renamed = model.clone();
+/// renamed.name = "another name".into();
+/// assert_eq!(DynamicsKey::of(&model), DynamicsKey::of(&renamed));
+/// renamed.bodies[0].inertial.mass = 2.0;
+/// assert_ne!(DynamicsKey::of(&model), DynamicsKey::of(&renamed));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct DynamicsKey(Model);
+
+impl DynamicsKey {
+    /// The key of `model`.
+    pub fn of(model: &Model) -> Self {
+        let mut key = model.clone();
+        key.name.clear();
+        key.devices.clear();
+        key.extras = Default::default();
+        for body in &mut key.bodies {
+            body.shapes.clear();
+            body.contact_materials.clear();
+            body.extras = Default::default();
+            for frame in &mut body.frames {
+                frame.extras = Default::default();
+            }
+        }
+        for frame in &mut key.world_frames {
+            frame.extras = Default::default();
+        }
+        for joint in &mut key.joints {
+            joint.extras = Default::default();
+            // Velocity and acceleration limits are never simulated; effort limits only decide
+            // whether a servo holds its joint.
+            let servo = joint.actuator == Some(mbconv_ir::ActuatorKind::Servo);
+            for dof in &mut joint.dofs {
+                dof.velocity_limits = Default::default();
+                dof.acceleration_limits = Default::default();
+                if !servo {
+                    dof.effort_limits = Default::default();
+                }
+            }
+        }
+        Self(key)
     }
 }

@@ -1,0 +1,96 @@
+//! What [`DynamicsKey`] leaves out, mbconv's solver does not read: a model stripped of it moves
+//! bit for bit as the model with it, so the check may reuse one motion for the other (a
+//! lowering pass that only drops meshes costs no simulation). If the solver ever starts to
+//! read a shape, an extra or a velocity limit, this test fails.
+
+use mbconv_check::{DynamicsKey, Motion, SimulationSettings};
+use mbconv_ir::{Geometry, Model, Shape, ShapeRole, Value};
+use mbconv_solver::Integrator;
+
+fn double_pendulum() -> Model {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/ir/double_pendulum.mbir.json"
+    );
+    let text = std::fs::read_to_string(path).expect("the fixture");
+    mbconv_ir::mbir::from_str(&text).expect("an IR model")
+}
+
+/// The pendulum with an elbow stop it reaches (so the stops run), plus everything the key
+/// strips.
+fn dressed(mut model: Model) -> Model {
+    stop_elbow(&mut model);
+    model.name = "dressed".into();
+    model
+        .extras
+        .insert("x:note", Value::String("kept verbatim".into()));
+    for body in &mut model.bodies {
+        body.shapes
+            .push(Shape::new(ShapeRole::Both, Geometry::Sphere { radius: 0.05 }));
+        body.extras.insert("x:colour", Value::String("red".into()));
+    }
+    for joint in &mut model.joints {
+        joint.extras.insert("x:id", Value::Float(7.0));
+        for dof in &mut joint.dofs {
+            dof.velocity_limits.upper = Some(2.0);
+            dof.effort_limits.upper = Some(3.0);
+            dof.acceleration_limits.upper = Some(4.0);
+        }
+    }
+    model
+}
+
+/// A lower stop at -0.3 rad on the elbow, which starts at -0.25 and swings through it.
+fn stop_elbow(model: &mut Model) {
+    let elbow = model
+        .joints
+        .iter_mut()
+        .find(|j| j.name == "elbow")
+        .expect("elbow");
+    if elbow.dofs.is_empty() {
+        elbow.dofs.push(Default::default());
+    }
+    elbow.dofs[0].position_limits.lower = Some(-0.3);
+}
+
+fn settings() -> SimulationSettings {
+    SimulationSettings {
+        joint_limits: true,
+        ..SimulationSettings::new(
+            0.6,
+            1e-3,
+            Integrator::Dopri5 {
+                rtol: 1e-10,
+                atol: 1e-10,
+            },
+        )
+    }
+}
+
+#[test]
+fn what_the_key_leaves_out_does_not_move_a_body() {
+    let bare = double_pendulum();
+    let mut stripped = bare.clone();
+    stop_elbow(&mut stripped);
+    let dressed = dressed(bare);
+    assert_eq!(DynamicsKey::of(&dressed), DynamicsKey::of(&stripped));
+
+    let with = Motion::simulate(&dressed, &settings()).expect("simulates");
+    let without = Motion::simulate(&stripped, &settings()).expect("simulates");
+    assert!(!with.limits_reached.is_empty(), "the elbow reaches its stop");
+    assert_eq!(with.com, without.com);
+    assert_eq!(with.rotation, without.rotation);
+    assert_eq!(with.poses, without.poses);
+    assert_eq!(without.reused_for(&dressed), with);
+}
+
+#[test]
+fn what_the_key_keeps_can_move_a_body() {
+    let model = double_pendulum();
+    let mut stopped = model.clone();
+    stop_elbow(&mut stopped);
+    assert_ne!(DynamicsKey::of(&model), DynamicsKey::of(&stopped));
+    let free = Motion::simulate(&model, &settings()).expect("simulates");
+    let held = Motion::simulate(&stopped, &settings()).expect("simulates");
+    assert_ne!(free.com, held.com);
+}
