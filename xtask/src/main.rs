@@ -18,6 +18,7 @@ mod simulators;
 mod urdf_golden;
 mod view_pages;
 mod written;
+mod xacro_golden;
 
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -92,6 +93,14 @@ const TASKS: &[Task] = &[
                 every URDF fixture and corpus file (per body: mass, world COM, world link \
                 pose), MuJoCo's 1 s trajectories (formats/mbconv-urdf/tests/golden/read)",
         run: |rest| none(rest).and_then(|()| urdf_golden::golden()),
+    },
+    Task {
+        words: &["golden", "xacro"],
+        args: "",
+        about: "regenerate the xacro golden data: the reference xacro 2.1.1 (PyPI, in \
+                target/xacro-venv or MBCONV_XACRO_PYTHON) expanding every corpus row and \
+                fixture (crates/mbconv-xacro/tests/golden)",
+        run: |rest| none(rest).and_then(|()| xacro_golden::golden()),
     },
     Task {
         words: &["golden", "urdf-written"],

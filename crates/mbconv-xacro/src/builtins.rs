@@ -1,0 +1,1584 @@
+//! What Python gives xacro's expressions: the operators on each type, the global functions
+//! xacro exposes (`len`, `str`, `float`, `int`, `min`, `max`, `round`, the whole `math` module
+//! by name, the `python`, `math` and `xacro` namespaces) and the methods of strings, lists and
+//! dictionaries that robot descriptions call.
+
+use crate::expr::{EResult, Eval, fail, number_of};
+use crate::value::{Builtin, Dict, Num, Value, float_repr, parse_float, parse_int};
+use std::rc::Rc;
+
+/// The names xacro exposes directly (besides the `math` module's).
+const GLOBAL_FUNCS: &[&str] = &[
+    "list",
+    "dict",
+    "map",
+    "len",
+    "str",
+    "float",
+    "int",
+    "bool",
+    "min",
+    "max",
+    "round",
+    "sorted",
+    "range",
+    "load_yaml",
+    "abs_filename",
+    "dotify",
+];
+
+/// The `python` namespace.
+const PYTHON_FUNCS: &[&str] = &[
+    "list",
+    "dict",
+    "map",
+    "len",
+    "str",
+    "float",
+    "int",
+    "bool",
+    "min",
+    "max",
+    "round",
+    "abs",
+    "all",
+    "any",
+    "divmod",
+    "enumerate",
+    "filter",
+    "ord",
+    "repr",
+    "reversed",
+    "sum",
+    "tuple",
+    "zip",
+    "sorted",
+    "range",
+    "set",
+    "frozenset",
+    "hash",
+    "isinstance",
+    "issubclass",
+    "slice",
+    "type",
+    "vars",
+    "complex",
+];
+
+/// The `math` module's functions.
+const MATH_FUNCS: &[&str] = &[
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "cbrt",
+    "ceil",
+    "comb",
+    "copysign",
+    "cos",
+    "cosh",
+    "degrees",
+    "dist",
+    "erf",
+    "erfc",
+    "exp",
+    "exp2",
+    "expm1",
+    "fabs",
+    "factorial",
+    "floor",
+    "fmod",
+    "frexp",
+    "fsum",
+    "gamma",
+    "gcd",
+    "hypot",
+    "isclose",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "isqrt",
+    "lcm",
+    "ldexp",
+    "lgamma",
+    "log",
+    "log10",
+    "log1p",
+    "log2",
+    "modf",
+    "nextafter",
+    "perm",
+    "pow",
+    "prod",
+    "radians",
+    "remainder",
+    "sin",
+    "sinh",
+    "sqrt",
+    "tan",
+    "tanh",
+    "trunc",
+    "ulp",
+];
+
+/// The `xacro` namespace.
+const XACRO_FUNCS: &[&str] = &[
+    "load_yaml",
+    "abs_filename",
+    "dotify",
+    "arg",
+    "message",
+    "warning",
+    "error",
+    "print_location",
+    "fatal",
+    "tokenize",
+];
+
+fn math_const(name: &str) -> Option<f64> {
+    Some(match name {
+        "pi" => std::f64::consts::PI,
+        "e" => std::f64::consts::E,
+        "tau" => std::f64::consts::TAU,
+        "inf" => f64::INFINITY,
+        "nan" => f64::NAN,
+        _ => return None,
+    })
+}
+
+fn leak_name(prefix: &str, name: &str, list: &'static [&'static str]) -> Option<Value> {
+    let found = list.iter().find(|n| **n == name)?;
+    Some(Value::Func(Builtin::Named(match prefix {
+        "" => found,
+        "xacro." => XACRO_NAMES
+            .iter()
+            .find(|n| n.ends_with(found) && n.len() == found.len() + 6)?,
+        _ => found,
+    })))
+}
+
+/// `xacro.<name>` for every function of the `xacro` namespace (so that a call knows where
+/// it goes).
+const XACRO_NAMES: &[&str] = &[
+    "xacro.load_yaml",
+    "xacro.abs_filename",
+    "xacro.dotify",
+    "xacro.arg",
+    "xacro.message",
+    "xacro.warning",
+    "xacro.error",
+    "xacro.print_location",
+    "xacro.fatal",
+    "xacro.tokenize",
+];
+
+/// The global symbol `name` (xacro's `_global_symbols`), if there is one.
+pub(crate) fn global(name: &str) -> Option<Value> {
+    match name {
+        "True" => return Some(Value::Bool(true)),
+        "False" => return Some(Value::Bool(false)),
+        "python" | "math" | "xacro" => {
+            return Some(Value::Namespace(crate::scope::Scope::builtin(match name {
+                "python" => "python",
+                "math" => "math",
+                _ => "xacro",
+            })));
+        }
+        "load_yaml" | "abs_filename" | "dotify" => return leak_name("xacro.", name, XACRO_FUNCS),
+        _ => {}
+    }
+    if let Some(c) = math_const(name) {
+        return Some(Value::Float(c));
+    }
+    leak_name("", name, GLOBAL_FUNCS).or_else(|| leak_name("", name, MATH_FUNCS))
+}
+
+/// Member `name` of the built-in namespace `kind`.
+pub(crate) fn namespace_member(kind: &str, name: &str) -> Option<Value> {
+    match kind {
+        "python" => match name {
+            "True" => Some(Value::Bool(true)),
+            "False" => Some(Value::Bool(false)),
+            _ => leak_name("", name, PYTHON_FUNCS),
+        },
+        "math" => math_const(name)
+            .map(Value::Float)
+            .or_else(|| leak_name("", name, MATH_FUNCS)),
+        "xacro" => leak_name("xacro.", name, XACRO_FUNCS),
+        _ => None,
+    }
+}
+
+fn to_f(v: &Value, what: &str) -> EResult<f64> {
+    Ok(number_of(v, what)?.to_f64())
+}
+
+fn int_overflow<T>() -> EResult<T> {
+    fail("integer overflow: mbconv's xacro evaluates integers in 64 bits")
+}
+
+/// A value usable as a dictionary key.
+pub(crate) fn hashable(v: &Value) -> EResult<()> {
+    match v {
+        Value::List(_) | Value::Dict(_) => fail(format!("unhashable type: '{}'", v.type_name())),
+        Value::Tuple(items) => items.iter().try_for_each(hashable),
+        _ => Ok(()),
+    }
+}
+
+/// An integer index.
+pub(crate) fn as_index(v: &Value) -> EResult<i64> {
+    match v {
+        Value::Int(i) => Ok(*i),
+        Value::Bool(b) => Ok(i64::from(*b)),
+        other => fail(format!(
+            "indices must be integers or slices, not {}",
+            other.type_name()
+        )),
+    }
+}
+
+/// The items of an iterable.
+pub(crate) fn iterate(v: &Value) -> EResult<Vec<Value>> {
+    match v {
+        Value::List(l) => Ok(l.borrow().clone()),
+        Value::Tuple(t) => Ok(t.to_vec()),
+        Value::Iter(items, _) => Ok(items.to_vec()),
+        Value::Str(s) => Ok(s.chars().map(|c| Value::str(&c.to_string())).collect()),
+        Value::Dict(d) => Ok(d.borrow().entries.iter().map(|(k, _)| k.clone()).collect()),
+        other => fail(format!("'{}' object is not iterable", other.type_name())),
+    }
+}
+
+fn norm_index(i: i64, len: usize, what: &str) -> EResult<usize> {
+    let len_i = i64::try_from(len).unwrap_or(i64::MAX);
+    let j = if i < 0 { i + len_i } else { i };
+    if j < 0 || j >= len_i {
+        return fail(format!("{what} index out of range"));
+    }
+    Ok(usize::try_from(j).unwrap_or(0))
+}
+
+/// `obj[index]`.
+pub(crate) fn index(obj: &Value, index: &Value) -> EResult<Value> {
+    match obj {
+        Value::List(l) => {
+            let l = l.borrow();
+            Ok(l[norm_index(as_index_of(index, "list")?, l.len(), "list")?].clone())
+        }
+        Value::Tuple(t) => Ok(t[norm_index(as_index_of(index, "tuple")?, t.len(), "tuple")?].clone()),
+        Value::Str(s) => {
+            let chars: Vec<char> = s.chars().collect();
+            let i = norm_index(as_index_of(index, "string")?, chars.len(), "string")?;
+            Ok(Value::str(&chars[i].to_string()))
+        }
+        Value::Dict(d) => {
+            hashable(index)?;
+            let d = d.borrow();
+            match d.get(index) {
+                Some(v) => Ok(v.clone()),
+                None if d.dotted => fail(format!("The yaml dictionary has no key '{}'", index.to_py_str())),
+                None => fail(format!("KeyError: {}", index.repr())),
+            }
+        }
+        other => fail(format!("'{}' object is not subscriptable", other.type_name())),
+    }
+}
+
+fn as_index_of(v: &Value, what: &str) -> EResult<i64> {
+    match v {
+        Value::Int(i) => Ok(*i),
+        Value::Bool(b) => Ok(i64::from(*b)),
+        other => fail(format!(
+            "{what} indices must be integers or slices, not {}",
+            other.type_name()
+        )),
+    }
+}
+
+fn slice_indices(len: usize, bounds: [Option<i64>; 3]) -> EResult<Vec<usize>> {
+    let n = i64::try_from(len).unwrap_or(i64::MAX);
+    let step = bounds[2].unwrap_or(1);
+    if step == 0 {
+        return fail("slice step cannot be zero");
+    }
+    let clamp = |i: i64, lo: i64, hi: i64| {
+        let i = if i < 0 { i + n } else { i };
+        i.clamp(lo, hi)
+    };
+    let mut out = Vec::new();
+    if step > 0 {
+        let start = bounds[0].map_or(0, |i| clamp(i, 0, n));
+        let stop = bounds[1].map_or(n, |i| clamp(i, 0, n));
+        let mut i = start;
+        while i < stop {
+            out.push(usize::try_from(i).unwrap_or(0));
+            i += step;
+        }
+    } else {
+        let start = bounds[0].map_or(n - 1, |i| clamp(i, -1, n - 1));
+        let stop = bounds[1].map_or(-1, |i| clamp(i, -1, n - 1));
+        let mut i = start;
+        while i > stop {
+            out.push(usize::try_from(i).unwrap_or(0));
+            i += step;
+        }
+    }
+    Ok(out)
+}
+
+/// `obj[a:b:c]`.
+pub(crate) fn slice(obj: &Value, bounds: [Option<i64>; 3]) -> EResult<Value> {
+    match obj {
+        Value::List(l) => {
+            let l = l.borrow();
+            let idx = slice_indices(l.len(), bounds)?;
+            Ok(Value::list(idx.into_iter().map(|i| l[i].clone()).collect()))
+        }
+        Value::Tuple(t) => {
+            let idx = slice_indices(t.len(), bounds)?;
+            Ok(Value::Tuple(Rc::new(
+                idx.into_iter().map(|i| t[i].clone()).collect(),
+            )))
+        }
+        Value::Str(s) => {
+            let chars: Vec<char> = s.chars().collect();
+            let idx = slice_indices(chars.len(), bounds)?;
+            Ok(Value::str(&idx.into_iter().map(|i| chars[i]).collect::<String>()))
+        }
+        other => fail(format!("'{}' object is not subscriptable", other.type_name())),
+    }
+}
+
+/// `obj.name`.
+pub(crate) fn attribute(ev: &mut Eval, obj: Value, name: &str) -> EResult<Value> {
+    match &obj {
+        Value::Namespace(ns) => ev.env.namespace_attr(ns, name),
+        Value::Dict(d) if d.borrow().dotted && !is_dict_method(name) => {
+            let d = d.borrow();
+            match d.get(&Value::str(name)) {
+                Some(v) => Ok(v.clone()),
+                None => fail(format!("The yaml dictionary has no key '{name}'")),
+            }
+        }
+        Value::Str(_)
+        | Value::List(_)
+        | Value::Dict(_)
+        | Value::Tuple(_)
+        | Value::Int(_)
+        | Value::Float(_) => {
+            if has_method(&obj, name) {
+                Ok(Value::Method(Box::new(obj.clone()), Rc::from(name)))
+            } else {
+                fail(format!("'{}' object has no attribute '{name}'", obj.type_name()))
+            }
+        }
+        other => fail(format!(
+            "'{}' object has no attribute '{name}'",
+            other.type_name()
+        )),
+    }
+}
+
+fn is_dict_method(name: &str) -> bool {
+    matches!(name, "get" | "keys" | "values" | "items")
+}
+
+fn has_method(obj: &Value, name: &str) -> bool {
+    match obj {
+        Value::Str(_) => matches!(
+            name,
+            "upper"
+                | "lower"
+                | "strip"
+                | "lstrip"
+                | "rstrip"
+                | "split"
+                | "rsplit"
+                | "join"
+                | "replace"
+                | "startswith"
+                | "endswith"
+                | "format"
+                | "find"
+                | "rfind"
+                | "count"
+                | "isdigit"
+                | "isalpha"
+                | "isalnum"
+                | "isspace"
+                | "capitalize"
+                | "title"
+                | "zfill"
+                | "index"
+                | "splitlines"
+                | "isupper"
+                | "islower"
+                | "swapcase"
+                | "removeprefix"
+                | "removesuffix"
+        ),
+        Value::List(_) => matches!(name, "index" | "count" | "append" | "extend" | "copy"),
+        Value::Tuple(_) => matches!(name, "index" | "count"),
+        Value::Dict(_) => is_dict_method(name) || name == "copy",
+        Value::Float(_) => matches!(name, "is_integer"),
+        _ => false,
+    }
+}
+
+/// Unary operators.
+pub(crate) fn unary(op: &str, x: &Value) -> EResult<Value> {
+    match (op, x.as_number()) {
+        ("-", Some(Num::Int(i))) => i.checked_neg().map_or_else(int_overflow, |v| Ok(Value::Int(v))),
+        ("-", Some(Num::Float(f))) => Ok(Value::Float(-f)),
+        ("+", Some(Num::Int(i))) => Ok(Value::Int(i)),
+        ("+", Some(Num::Float(f))) => Ok(Value::Float(f)),
+        ("~", Some(Num::Int(i))) => Ok(Value::Int(!i)),
+        _ => fail(format!("bad operand type for unary {op}: '{}'", x.type_name())),
+    }
+}
+
+fn py_mod_f(a: f64, b: f64) -> f64 {
+    let m = a % b;
+    if m != 0.0 && (m < 0.0) != (b < 0.0) {
+        m + b
+    } else if m == 0.0 {
+        0.0_f64.copysign(b)
+    } else {
+        m
+    }
+}
+
+fn py_floordiv_f(a: f64, b: f64) -> f64 {
+    // CPython's float floor division: from the same divmod as `%`.
+    let m = a % b;
+    let mut div = (a - m) / b;
+    if m != 0.0 && (b < 0.0) != (m < 0.0) {
+        div -= 1.0;
+    }
+    if div == 0.0 {
+        0.0_f64.copysign(a / b)
+    } else {
+        let floor = div.floor();
+        if div - floor > 0.5 { floor + 1.0 } else { floor }
+    }
+}
+
+fn int_pow(base: i64, exp: i64) -> EResult<Value> {
+    if exp < 0 {
+        #[allow(clippy::cast_precision_loss)]
+        let (b, e) = (base as f64, exp as f64);
+        if base == 0 {
+            return fail("0.0 cannot be raised to a negative power");
+        }
+        return Ok(Value::Float(b.powf(e)));
+    }
+    let Ok(e) = u32::try_from(exp) else {
+        return int_overflow();
+    };
+    base.checked_pow(e)
+        .map_or_else(int_overflow, |v| Ok(Value::Int(v)))
+}
+
+fn repeat<T: Clone>(items: &[T], n: i64) -> EResult<Vec<T>> {
+    let n = usize::try_from(n.max(0)).unwrap_or(0);
+    if items.len().saturating_mul(n) > 10_000_000 {
+        return fail("the repetition makes a sequence too large (more than 10 million items)");
+    }
+    Ok(items.iter().cloned().cycle().take(items.len() * n).collect())
+}
+
+/// Binary operators.
+pub(crate) fn binary(op: &str, a: &Value, b: &Value) -> EResult<Value> {
+    if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
+        return numeric(op, x, y);
+    }
+    match (op, a, b) {
+        ("+", Value::Str(x), Value::Str(y)) => Ok(Value::str(&format!("{x}{y}"))),
+        ("+", Value::List(x), Value::List(y)) => {
+            let mut v = x.borrow().clone();
+            v.extend(y.borrow().iter().cloned());
+            Ok(Value::list(v))
+        }
+        ("+", Value::Tuple(x), Value::Tuple(y)) => {
+            let mut v = x.to_vec();
+            v.extend(y.iter().cloned());
+            Ok(Value::Tuple(Rc::new(v)))
+        }
+        ("*", Value::Str(s), n) | ("*", n, Value::Str(s)) if matches!(n, Value::Int(_) | Value::Bool(_)) => {
+            let chars: Vec<char> = s.chars().collect();
+            Ok(Value::str(
+                &repeat(&chars, as_index(n)?)?.into_iter().collect::<String>(),
+            ))
+        }
+        ("*", Value::List(l), n) | ("*", n, Value::List(l))
+            if matches!(n, Value::Int(_) | Value::Bool(_)) =>
+        {
+            Ok(Value::list(repeat(&l.borrow(), as_index(n)?)?))
+        }
+        ("*", Value::Tuple(t), n) | ("*", n, Value::Tuple(t))
+            if matches!(n, Value::Int(_) | Value::Bool(_)) =>
+        {
+            Ok(Value::Tuple(Rc::new(repeat(t, as_index(n)?)?)))
+        }
+        ("%", Value::Str(fmt), args) => crate::format::percent(fmt, args),
+        _ => fail(format!(
+            "unsupported operand type(s) for {op}: '{}' and '{}'",
+            a.type_name(),
+            b.type_name()
+        )),
+    }
+}
+
+fn numeric(op: &str, x: Num, y: Num) -> EResult<Value> {
+    use Num::Int;
+    let zero = || {
+        fail(match op {
+            "/" => "division by zero",
+            "//" => "integer division or modulo by zero",
+            _ => "integer modulo by zero",
+        })
+    };
+    match (x, y) {
+        (Int(a), Int(b)) => match op {
+            "+" => a.checked_add(b).map_or_else(int_overflow, |v| Ok(Value::Int(v))),
+            "-" => a.checked_sub(b).map_or_else(int_overflow, |v| Ok(Value::Int(v))),
+            "*" => a.checked_mul(b).map_or_else(int_overflow, |v| Ok(Value::Int(v))),
+            "/" => {
+                if b == 0 {
+                    return zero();
+                }
+                // Python divides integers exactly rounded; through f64 when both fit.
+                #[allow(clippy::cast_precision_loss)]
+                Ok(Value::Float(a as f64 / b as f64))
+            }
+            "//" => {
+                if b == 0 {
+                    return zero();
+                }
+                let q = a.checked_div(b).map_or_else(int_overflow, Ok)?;
+                Ok(Value::Int(if (a % b != 0) && ((a < 0) != (b < 0)) {
+                    q - 1
+                } else {
+                    q
+                }))
+            }
+            "%" => {
+                if b == 0 {
+                    return zero();
+                }
+                let r = a.checked_rem(b).unwrap_or(0);
+                Ok(Value::Int(if r != 0 && ((r < 0) != (b < 0)) { r + b } else { r }))
+            }
+            "**" => int_pow(a, b),
+            "&" => Ok(Value::Int(a & b)),
+            "|" => Ok(Value::Int(a | b)),
+            "^" => Ok(Value::Int(a ^ b)),
+            "<<" => {
+                let s =
+                    u32::try_from(b).map_err(|_| crate::expr::EvalError("negative shift count".into()))?;
+                a.checked_shl(s)
+                    .filter(|v| v >> s == a)
+                    .map_or_else(int_overflow, |v| Ok(Value::Int(v)))
+            }
+            ">>" => {
+                let s =
+                    u32::try_from(b).map_err(|_| crate::expr::EvalError("negative shift count".into()))?;
+                Ok(Value::Int(a >> s.min(63)))
+            }
+            _ => fail(format!("unsupported operand type(s) for {op}: 'int' and 'int'")),
+        },
+        (x, y) => {
+            let (a, b) = (x.to_f64(), y.to_f64());
+            match op {
+                "+" => Ok(Value::Float(a + b)),
+                "-" => Ok(Value::Float(a - b)),
+                "*" => Ok(Value::Float(a * b)),
+                "/" => {
+                    if b == 0.0 {
+                        return fail("float division by zero");
+                    }
+                    Ok(Value::Float(a / b))
+                }
+                "//" => {
+                    if b == 0.0 {
+                        return fail("float floor division by zero");
+                    }
+                    Ok(Value::Float(py_floordiv_f(a, b)))
+                }
+                "%" => {
+                    if b == 0.0 {
+                        return fail("float modulo");
+                    }
+                    Ok(Value::Float(py_mod_f(a, b)))
+                }
+                "**" => {
+                    if a == 0.0 && b < 0.0 {
+                        return fail("0.0 cannot be raised to a negative power");
+                    }
+                    if a < 0.0 && b.fract() != 0.0 && b.is_finite() {
+                        return fail(
+                            "complex numbers are not supported by mbconv's xacro (a negative number to a fractional power)",
+                        );
+                    }
+                    let r = a.powf(b);
+                    if r.is_infinite() && a.is_finite() && b.is_finite() {
+                        return fail("(34, 'Numerical result out of range')");
+                    }
+                    Ok(Value::Float(r))
+                }
+                _ => fail(format!(
+                    "unsupported operand type(s) for {op}: 'float' and 'float'"
+                )),
+            }
+        }
+    }
+}
+
+fn ordering(a: &Value, b: &Value) -> EResult<std::cmp::Ordering> {
+    use std::cmp::Ordering;
+    if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
+        return Ok(match (x, y) {
+            (Num::Int(x), Num::Int(y)) => x.cmp(&y),
+            (x, y) => x.to_f64().partial_cmp(&y.to_f64()).unwrap_or(Ordering::Equal),
+        });
+    }
+    let seq = |x: &[Value], y: &[Value]| -> EResult<Ordering> {
+        for (p, q) in x.iter().zip(y) {
+            if !p.py_eq(q) {
+                return ordering(p, q);
+            }
+        }
+        Ok(x.len().cmp(&y.len()))
+    };
+    match (a, b) {
+        (Value::Str(x), Value::Str(y)) => Ok(x.cmp(y)),
+        (Value::List(x), Value::List(y)) => seq(&x.borrow(), &y.borrow()),
+        (Value::Tuple(x), Value::Tuple(y)) => seq(x, y),
+        _ => fail(format!(
+            "'<' not supported between instances of '{}' and '{}'",
+            a.type_name(),
+            b.type_name()
+        )),
+    }
+}
+
+fn contains(container: &Value, item: &Value) -> EResult<bool> {
+    match container {
+        Value::Str(s) => match item {
+            Value::Str(i) => Ok(s.contains(&**i)),
+            other => fail(format!(
+                "'in <string>' requires string as left operand, not {}",
+                other.type_name()
+            )),
+        },
+        Value::Dict(d) => {
+            hashable(item)?;
+            Ok(d.borrow().get(item).is_some())
+        }
+        Value::Namespace(_) => fail("argument of type 'NameSpace' is not iterable"),
+        other => Ok(iterate(other)?.iter().any(|v| v.py_eq(item))),
+    }
+}
+
+/// Comparison operators.
+pub(crate) fn compare(op: &str, a: &Value, b: &Value) -> EResult<bool> {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let nan = |v: &Value| matches!(v, Value::Float(f) if f.is_nan());
+    Ok(match op {
+        "==" => a.py_eq(b),
+        "!=" => !a.py_eq(b),
+        "in" => contains(b, a)?,
+        "not in" => !contains(b, a)?,
+        "is" => same(a, b),
+        "is not" => !same(a, b),
+        _ if nan(a) || nan(b) => false,
+        "<" => ordering(a, b)? == Less,
+        ">" => ordering(a, b)? == Greater,
+        "<=" => ordering(a, b)? != Greater,
+        ">=" => ordering(a, b)? != Less,
+        _ => ordering(a, b)? == Equal,
+    })
+}
+
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::None, Value::None) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::List(x), Value::List(y)) => Rc::ptr_eq(x, y),
+        (Value::Dict(x), Value::Dict(y)) => Rc::ptr_eq(x, y),
+        (Value::Int(x), Value::Int(y)) => x == y && (-5..=256).contains(x),
+        (Value::Str(x), Value::Str(y)) => x == y,
+        _ => false,
+    }
+}
+
+fn arity(name: &str, args: &[Value], min: usize, max: usize) -> EResult<()> {
+    if args.len() < min || args.len() > max {
+        return fail(format!(
+            "{name}() takes {} arguments ({} given)",
+            if min == max {
+                min.to_string()
+            } else {
+                format!("{min} to {max}")
+            },
+            args.len()
+        ));
+    }
+    Ok(())
+}
+
+fn no_kwargs(name: &str, kwargs: &[(String, Value)]) -> EResult<()> {
+    match kwargs.first() {
+        Some((k, _)) => fail(format!("{name}() got an unexpected keyword argument '{k}'")),
+        None => Ok(()),
+    }
+}
+
+/// Python's `int(x)`.
+pub(crate) fn to_int(v: &Value) -> EResult<Value> {
+    match v {
+        Value::Int(i) => Ok(Value::Int(*i)),
+        Value::Bool(b) => Ok(Value::Int(i64::from(*b))),
+        Value::Float(f) => {
+            if f.is_nan() {
+                return fail("cannot convert float NaN to integer");
+            }
+            if f.is_infinite() {
+                return fail("cannot convert float infinity to integer");
+            }
+            let t = f.trunc();
+            if t.abs() >= 9.223_372_036_854_776e18 {
+                return int_overflow();
+            }
+            #[allow(clippy::cast_possible_truncation)]
+            Ok(Value::Int(t as i64))
+        }
+        Value::Str(s) => parse_int(s).map_or_else(
+            || {
+                fail(format!(
+                    "invalid literal for int() with base 10: {}",
+                    crate::value::str_repr(s)
+                ))
+            },
+            |i| Ok(Value::Int(i)),
+        ),
+        other => fail(format!(
+            "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+            other.type_name()
+        )),
+    }
+}
+
+/// Python's `float(x)`.
+pub(crate) fn to_float(v: &Value) -> EResult<Value> {
+    match v {
+        Value::Str(s) => parse_float(s).map_or_else(
+            || {
+                fail(format!(
+                    "could not convert string to float: {}",
+                    crate::value::str_repr(s)
+                ))
+            },
+            |f| Ok(Value::Float(f)),
+        ),
+        other => Ok(Value::Float(to_f(other, "float()")?)),
+    }
+}
+
+fn round(args: &[Value]) -> EResult<Value> {
+    arity("round", args, 1, 2)?;
+    let ndigits = match args.get(1) {
+        None | Some(Value::None) => None,
+        Some(v) => Some(as_index(v)?),
+    };
+    match (&args[0], ndigits) {
+        (v @ (Value::Int(_) | Value::Bool(_)), None) => to_int(v),
+        (v @ (Value::Int(_) | Value::Bool(_)), Some(n)) if n >= 0 => to_int(v),
+        (v, None) => {
+            let f = to_f(v, "round()")?;
+            let r = f.round_ties_even();
+            to_int(&Value::Float(r))
+        }
+        (v, Some(n)) => {
+            let f = to_f(v, "round()")?;
+            if !f.is_finite() {
+                return Ok(Value::Float(f));
+            }
+            if n > 300 {
+                return Ok(Value::Float(f));
+            }
+            if n < 0 {
+                let p = 10f64.powi(i32::try_from(-n).unwrap_or(400));
+                return Ok(Value::Float((f / p).round_ties_even() * p));
+            }
+            // Correctly rounded to `n` decimals, as CPython does (through the decimal text).
+            let text = format!("{f:.prec$}", prec = usize::try_from(n).unwrap_or(0));
+            Ok(Value::Float(text.parse().unwrap_or(f)))
+        }
+    }
+}
+
+fn min_max(name: &str, args: Vec<Value>, kwargs: &[(String, Value)]) -> EResult<Value> {
+    let mut default = None;
+    for (k, v) in kwargs {
+        match k.as_str() {
+            "default" => default = Some(v.clone()),
+            "key" => return fail(format!("{name}() with key= is not supported by mbconv's xacro")),
+            _ => return fail(format!("{name}() got an unexpected keyword argument '{k}'")),
+        }
+    }
+    let items = if args.len() == 1 { iterate(&args[0])? } else { args };
+    let mut best: Option<Value> = None;
+    for v in items {
+        best = Some(match best {
+            None => v,
+            Some(b) => {
+                let better = if name == "min" {
+                    compare("<", &v, &b)?
+                } else {
+                    compare(">", &v, &b)?
+                };
+                if better { v } else { b }
+            }
+        });
+    }
+    match best.or(default) {
+        Some(v) => Ok(v),
+        None => fail(format!("{name}() arg is an empty sequence")),
+    }
+}
+
+fn sort(items: &mut [Value]) -> EResult<()> {
+    let mut err = None;
+    items.sort_by(|a, b| {
+        ordering(a, b).unwrap_or_else(|e| {
+            err = Some(e);
+            std::cmp::Ordering::Equal
+        })
+    });
+    err.map_or(Ok(()), Err)
+}
+
+fn math1(name: &str, x: f64) -> EResult<Value> {
+    let domain = || fail("math domain error");
+    let v = match name {
+        "sin" => x.sin(),
+        "cos" => x.cos(),
+        "tan" => x.tan(),
+        "asin" if (-1.0..=1.0).contains(&x) => x.asin(),
+        "acos" if (-1.0..=1.0).contains(&x) => x.acos(),
+        "atan" => x.atan(),
+        "sinh" => x.sinh(),
+        "cosh" => x.cosh(),
+        "tanh" => x.tanh(),
+        "asinh" => x.asinh(),
+        "acosh" if x >= 1.0 => x.acosh(),
+        "atanh" if x > -1.0 && x < 1.0 => x.atanh(),
+        "sqrt" if x >= 0.0 => x.sqrt(),
+        "cbrt" => x.cbrt(),
+        "exp" => x.exp(),
+        "exp2" => x.exp2(),
+        "expm1" => x.exp_m1(),
+        "log10" if x > 0.0 => x.log10(),
+        "log2" if x > 0.0 => x.log2(),
+        "log1p" if x > -1.0 => x.ln_1p(),
+        "fabs" => x.abs(),
+        "degrees" => x.to_degrees(),
+        "radians" => x.to_radians(),
+        "isnan" => return Ok(Value::Bool(x.is_nan())),
+        "isinf" => return Ok(Value::Bool(x.is_infinite())),
+        "isfinite" => return Ok(Value::Bool(x.is_finite())),
+        "floor" => return to_int(&Value::Float(x.floor())),
+        "ceil" => return to_int(&Value::Float(x.ceil())),
+        "trunc" => return to_int(&Value::Float(x.trunc())),
+        "asin" | "acos" | "acosh" | "atanh" | "sqrt" | "log10" | "log2" | "log1p" => return domain(),
+        other => return fail(format!("math.{other}() is not supported by mbconv's xacro")),
+    };
+    if v.is_infinite() && x.is_finite() {
+        return fail("math range error");
+    }
+    Ok(Value::Float(v))
+}
+
+/// Calls built-in function `name`.
+pub(crate) fn call(
+    ev: &mut Eval,
+    name: &str,
+    args: Vec<Value>,
+    kwargs: Vec<(String, Value)>,
+) -> EResult<Value> {
+    if !matches!(name, "min" | "max" | "sorted" | "round" | "isclose" | "dict") {
+        no_kwargs(name, &kwargs)?;
+    }
+    match name {
+        "len" => {
+            arity(name, &args, 1, 1)?;
+            let n = match &args[0] {
+                Value::Str(s) => s.chars().count(),
+                Value::List(l) => l.borrow().len(),
+                Value::Tuple(t) => t.len(),
+                Value::Dict(d) => d.borrow().entries.len(),
+                other => return fail(format!("object of type '{}' has no len()", other.type_name())),
+            };
+            Ok(Value::Int(i64::try_from(n).unwrap_or(i64::MAX)))
+        }
+        "str" => {
+            arity(name, &args, 0, 1)?;
+            Ok(Value::str(
+                &args.first().map(Value::to_py_str).unwrap_or_default(),
+            ))
+        }
+        "repr" => {
+            arity(name, &args, 1, 1)?;
+            Ok(Value::str(&args[0].repr()))
+        }
+        "float" => {
+            arity(name, &args, 0, 1)?;
+            args.first().map_or(Ok(Value::Float(0.0)), to_float)
+        }
+        "int" => {
+            arity(name, &args, 0, 2)?;
+            if args.len() == 2 {
+                let (Value::Str(s), base) = (&args[0], as_index(&args[1])?) else {
+                    return fail("int() can't convert non-string with explicit base");
+                };
+                let t: String = s.trim().chars().filter(|c| *c != '_').collect();
+                let u32_base = u32::try_from(base).unwrap_or(10);
+                return i64::from_str_radix(&t, u32_base).map_or_else(
+                    |_| {
+                        fail(format!(
+                            "invalid literal for int() with base {base}: {}",
+                            crate::value::str_repr(s)
+                        ))
+                    },
+                    |v| Ok(Value::Int(v)),
+                );
+            }
+            args.first().map_or(Ok(Value::Int(0)), to_int)
+        }
+        "bool" => {
+            arity(name, &args, 0, 1)?;
+            Ok(Value::Bool(args.first().is_some_and(Value::truthy)))
+        }
+        "abs" => {
+            arity(name, &args, 1, 1)?;
+            match number_of(&args[0], "abs()")? {
+                Num::Int(i) => i.checked_abs().map_or_else(int_overflow, |v| Ok(Value::Int(v))),
+                Num::Float(f) => Ok(Value::Float(f.abs())),
+            }
+        }
+        "list" | "tuple" => {
+            arity(name, &args, 0, 1)?;
+            let items = match args.first() {
+                Some(v) => iterate(v)?,
+                None => Vec::new(),
+            };
+            Ok(if name == "list" {
+                Value::list(items)
+            } else {
+                Value::Tuple(Rc::new(items))
+            })
+        }
+        "dict" => {
+            let mut d = Dict::default();
+            if let Some(src) = args.first() {
+                arity(name, &args, 1, 1)?;
+                match src {
+                    Value::Dict(s) => d.entries.clone_from(&s.borrow().entries),
+                    other => {
+                        for item in iterate(other)? {
+                            let kv = iterate(&item)?;
+                            if kv.len() != 2 {
+                                return fail("dictionary update sequence element has wrong length");
+                            }
+                            hashable(&kv[0])?;
+                            d.insert(kv[0].clone(), kv[1].clone());
+                        }
+                    }
+                }
+            }
+            for (k, v) in kwargs {
+                d.insert(Value::str(&k), v);
+            }
+            Ok(Value::dict(d))
+        }
+        "min" | "max" => min_max(name, args, &kwargs),
+        "round" => {
+            if let Some((k, v)) = kwargs.first() {
+                if k != "ndigits" {
+                    return fail(format!("round() got an unexpected keyword argument '{k}'"));
+                }
+                let mut a = args;
+                a.push(v.clone());
+                return round(&a);
+            }
+            round(&args)
+        }
+        "sorted" => {
+            arity(name, &args, 1, 1)?;
+            let mut items = iterate(&args[0])?;
+            let mut reverse = false;
+            for (k, v) in &kwargs {
+                match k.as_str() {
+                    "reverse" => reverse = v.truthy(),
+                    _ => return fail(format!("sorted() with {k}= is not supported by mbconv's xacro")),
+                }
+            }
+            sort(&mut items)?;
+            if reverse {
+                items.reverse();
+            }
+            Ok(Value::list(items))
+        }
+        "range" => {
+            arity(name, &args, 1, 3)?;
+            let ints = args.iter().map(as_index).collect::<EResult<Vec<i64>>>()?;
+            let (start, stop, step) = match ints.as_slice() {
+                [stop] => (0, *stop, 1),
+                [a, b] => (*a, *b, 1),
+                [a, b, c] => (*a, *b, *c),
+                _ => unreachable!(),
+            };
+            if step == 0 {
+                return fail("range() arg 3 must not be zero");
+            }
+            let mut out = Vec::new();
+            let mut i = start;
+            while (step > 0 && i < stop) || (step < 0 && i > stop) {
+                if out.len() >= 10_000_000 {
+                    return fail("range() is too long for mbconv's xacro (more than 10 million items)");
+                }
+                out.push(Value::Int(i));
+                i += step;
+            }
+            Ok(Value::Iter(Rc::new(out), "range"))
+        }
+        "map" => {
+            if args.len() < 2 {
+                return fail("map() must have at least two arguments.");
+            }
+            let lists = args[1..].iter().map(iterate).collect::<EResult<Vec<_>>>()?;
+            let n = lists.iter().map(Vec::len).min().unwrap_or(0);
+            let mut out = Vec::with_capacity(n);
+            for i in 0..n {
+                let call_args = lists.iter().map(|l| l[i].clone()).collect();
+                out.push(ev.call(&args[0], call_args, Vec::new())?);
+            }
+            Ok(Value::Iter(Rc::new(out), "map"))
+        }
+        "filter" => {
+            arity(name, &args, 2, 2)?;
+            let mut out = Vec::new();
+            for item in iterate(&args[1])? {
+                let keep = match &args[0] {
+                    Value::None => item.truthy(),
+                    f => ev.call(f, vec![item.clone()], Vec::new())?.truthy(),
+                };
+                if keep {
+                    out.push(item);
+                }
+            }
+            Ok(Value::Iter(Rc::new(out), "filter"))
+        }
+        "zip" => {
+            let lists = args.iter().map(iterate).collect::<EResult<Vec<_>>>()?;
+            let n = lists.iter().map(Vec::len).min().unwrap_or(0);
+            let out = (0..n)
+                .map(|i| Value::Tuple(Rc::new(lists.iter().map(|l| l[i].clone()).collect())))
+                .collect();
+            Ok(Value::Iter(Rc::new(out), "zip"))
+        }
+        "enumerate" => {
+            arity(name, &args, 1, 2)?;
+            let start = args.get(1).map(as_index).transpose()?.unwrap_or(0);
+            let out = iterate(&args[0])?
+                .into_iter()
+                .zip(start..)
+                .map(|(v, i)| Value::Tuple(Rc::new(vec![Value::Int(i), v])))
+                .collect();
+            Ok(Value::Iter(Rc::new(out), "enumerate"))
+        }
+        "reversed" => {
+            arity(name, &args, 1, 1)?;
+            let mut items = iterate(&args[0])?;
+            items.reverse();
+            Ok(Value::Iter(Rc::new(items), "list_reverseiterator"))
+        }
+        "sum" => {
+            arity(name, &args, 1, 2)?;
+            let mut acc = args.get(1).cloned().unwrap_or(Value::Int(0));
+            for v in iterate(&args[0])? {
+                acc = binary("+", &acc, &v)?;
+            }
+            Ok(acc)
+        }
+        "all" => Ok(Value::Bool(
+            iterate(args.first().unwrap_or(&Value::None))?
+                .iter()
+                .all(Value::truthy),
+        )),
+        "any" => Ok(Value::Bool(
+            iterate(args.first().unwrap_or(&Value::None))?
+                .iter()
+                .any(Value::truthy),
+        )),
+        "divmod" => {
+            arity(name, &args, 2, 2)?;
+            let q = binary("//", &args[0], &args[1])?;
+            let r = binary("%", &args[0], &args[1])?;
+            Ok(Value::Tuple(Rc::new(vec![q, r])))
+        }
+        "ord" => match args.as_slice() {
+            [Value::Str(s)] if s.chars().count() == 1 => {
+                Ok(Value::Int(i64::from(s.chars().next().map_or(0, |c| c as u32))))
+            }
+            _ => fail("ord() expected a character"),
+        },
+        "atan2" | "hypot" | "copysign" | "fmod" | "pow" | "remainder" | "log" | "isclose" | "ldexp" => {
+            if name == "log" {
+                arity(name, &args, 1, 2)?;
+                let x = to_f(&args[0], "log()")?;
+                if x <= 0.0 {
+                    return fail("math domain error");
+                }
+                return match args.get(1) {
+                    None => Ok(Value::Float(x.ln())),
+                    Some(b) => {
+                        let b = to_f(b, "log()")?;
+                        if b <= 0.0 || b == 1.0 {
+                            return fail(if b == 1.0 {
+                                "float division by zero"
+                            } else {
+                                "math domain error"
+                            });
+                        }
+                        Ok(Value::Float(x.ln() / b.ln()))
+                    }
+                };
+            }
+            if name == "hypot" {
+                let xs = args
+                    .iter()
+                    .map(|a| to_f(a, "hypot()"))
+                    .collect::<EResult<Vec<f64>>>()?;
+                return Ok(Value::Float(match xs.as_slice() {
+                    [x, y] => x.hypot(*y),
+                    _ => xs.iter().map(|x| x * x).sum::<f64>().sqrt(),
+                }));
+            }
+            if name == "isclose" {
+                arity(name, &args, 2, 2)?;
+                let (a, b) = (to_f(&args[0], "isclose()")?, to_f(&args[1], "isclose()")?);
+                let mut rel = 1e-9;
+                let mut abs = 0.0;
+                for (k, v) in &kwargs {
+                    match k.as_str() {
+                        "rel_tol" => rel = to_f(v, "isclose()")?,
+                        "abs_tol" => abs = to_f(v, "isclose()")?,
+                        _ => return fail(format!("isclose() got an unexpected keyword argument '{k}'")),
+                    }
+                }
+                return Ok(Value::Bool(
+                    a == b || (a - b).abs() <= f64::max(rel * b.abs().max(a.abs()), abs),
+                ));
+            }
+            arity(name, &args, 2, 2)?;
+            let (a, b) = (to_f(&args[0], name)?, to_f(&args[1], name)?);
+            Ok(Value::Float(match name {
+                "atan2" => a.atan2(b),
+                "copysign" => a.copysign(b),
+                "fmod" => {
+                    if b == 0.0 {
+                        return fail("math domain error");
+                    }
+                    a % b
+                }
+                "remainder" => a - (a / b).round_ties_even() * b,
+                "ldexp" => a * 2f64.powf(b),
+                _ => {
+                    if a < 0.0 && b.fract() != 0.0 {
+                        return fail("math domain error");
+                    }
+                    a.powf(b)
+                }
+            }))
+        }
+        "factorial" => {
+            arity(name, &args, 1, 1)?;
+            let n = as_index(&args[0])?;
+            if n < 0 {
+                return fail("factorial() not defined for negative values");
+            }
+            let mut acc: i64 = 1;
+            for k in 2..=n {
+                acc = acc.checked_mul(k).map_or_else(int_overflow, Ok)?;
+            }
+            Ok(Value::Int(acc))
+        }
+        "gcd" => {
+            let mut g: i64 = 0;
+            for a in &args {
+                let mut x = as_index(a)?.abs();
+                let mut y = g;
+                while y != 0 {
+                    (x, y) = (y, x % y);
+                }
+                g = x;
+            }
+            Ok(Value::Int(g))
+        }
+        "fsum" | "prod" => {
+            arity(name, &args, 1, 1)?;
+            let xs = iterate(&args[0])?;
+            if name == "prod" {
+                let mut acc = Value::Int(1);
+                for x in xs {
+                    acc = binary("*", &acc, &x)?;
+                }
+                return Ok(acc);
+            }
+            let v = xs
+                .iter()
+                .map(|x| to_f(x, "fsum()"))
+                .collect::<EResult<Vec<f64>>>()?;
+            Ok(Value::Float(exact_sum(&v)))
+        }
+        "load_yaml" | "abs_filename" | "dotify" => ev.env.call_xacro(name, args, kwargs),
+        n if MATH_FUNCS.contains(&n) => {
+            arity(n, &args, 1, 1)?;
+            let x = to_f(&args[0], n)?;
+            math1(n, x)
+        }
+        other => fail(format!("{other}() is not supported by mbconv's xacro")),
+    }
+}
+
+/// The correctly rounded sum of `xs` (Python's `math.fsum`, Shewchuk's algorithm).
+fn exact_sum(xs: &[f64]) -> f64 {
+    let mut partials: Vec<f64> = Vec::new();
+    for &x in xs {
+        let mut x = x;
+        let mut i = 0;
+        for j in 0..partials.len() {
+            let mut y = partials[j];
+            if x.abs() < y.abs() {
+                std::mem::swap(&mut x, &mut y);
+            }
+            let hi = x + y;
+            let lo = y - (hi - x);
+            if lo != 0.0 {
+                partials[i] = lo;
+                i += 1;
+            }
+            x = hi;
+        }
+        partials.truncate(i);
+        partials.push(x);
+    }
+    partials.iter().sum()
+}
+
+fn str_arg<'a>(args: &'a [Value], i: usize, what: &str) -> EResult<Option<&'a str>> {
+    match args.get(i) {
+        None | Some(Value::None) => Ok(None),
+        Some(Value::Str(s)) => Ok(Some(s)),
+        Some(other) => fail(format!(
+            "{what} arg must be None or str, not {}",
+            other.type_name()
+        )),
+    }
+}
+
+fn split(s: &str, sep: Option<&str>, maxsplit: i64, from_right: bool) -> EResult<Vec<Value>> {
+    let limit = usize::try_from(maxsplit).unwrap_or(usize::MAX);
+    let parts: Vec<String> = match sep {
+        Some("") => return fail("empty separator"),
+        Some(sep) => {
+            if from_right {
+                let mut v: Vec<String> = s
+                    .rsplitn(limit.saturating_add(1), sep)
+                    .map(str::to_owned)
+                    .collect();
+                v.reverse();
+                v
+            } else {
+                s.splitn(limit.saturating_add(1), sep)
+                    .map(str::to_owned)
+                    .collect()
+            }
+        }
+        None => {
+            let mut out = Vec::new();
+            let mut rest = s.trim_start();
+            while !rest.is_empty() {
+                if out.len() == limit {
+                    out.push(rest.trim_end().to_owned());
+                    break;
+                }
+                let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+                out.push(rest[..end].to_owned());
+                rest = rest[end..].trim_start();
+            }
+            out
+        }
+    };
+    Ok(parts.iter().map(|p| Value::str(p)).collect())
+}
+
+/// Calls method `name` of `obj`.
+pub(crate) fn method(
+    ev: &mut Eval,
+    obj: &Value,
+    name: &str,
+    args: Vec<Value>,
+    kwargs: Vec<(String, Value)>,
+) -> EResult<Value> {
+    if let Value::Str(s) = obj {
+        if name == "format" {
+            return crate::format::format_method(s, &args, &kwargs);
+        }
+        let mut args = args;
+        for (k, v) in kwargs {
+            match (name, k.as_str()) {
+                ("split" | "rsplit", "sep") => {
+                    if args.is_empty() {
+                        args.push(v);
+                    } else {
+                        args.insert(0, v);
+                    }
+                }
+                ("split" | "rsplit", "maxsplit") => {
+                    while args.is_empty() {
+                        args.push(Value::None);
+                    }
+                    args.push(v);
+                }
+                _ => return fail(format!("{name}() got an unexpected keyword argument '{k}'")),
+            }
+        }
+        let s: &str = s;
+        let strip_chars = |i: usize| -> EResult<Option<Vec<char>>> {
+            Ok(str_arg(&args, i, name)?.map(|c| c.chars().collect()))
+        };
+        return Ok(match name {
+            "upper" => Value::str(&s.to_uppercase()),
+            "lower" => Value::str(&s.to_lowercase()),
+            "swapcase" => Value::str(
+                &s.chars()
+                    .map(|c| {
+                        if c.is_uppercase() {
+                            c.to_lowercase().collect::<String>()
+                        } else {
+                            c.to_uppercase().collect()
+                        }
+                    })
+                    .collect::<String>(),
+            ),
+            "strip" | "lstrip" | "rstrip" => {
+                let chars = strip_chars(0)?;
+                let pred = |c: char| chars.as_ref().map_or(c.is_whitespace(), |cs| cs.contains(&c));
+                Value::str(match name {
+                    "strip" => s.trim_matches(pred),
+                    "lstrip" => s.trim_start_matches(pred),
+                    _ => s.trim_end_matches(pred),
+                })
+            }
+            "split" | "rsplit" => {
+                let sep = str_arg(&args, 0, name)?;
+                let max = args.get(1).map(as_index).transpose()?.unwrap_or(-1);
+                Value::list(split(s, sep, max, name == "rsplit")?)
+            }
+            "splitlines" => Value::list(s.lines().map(Value::str).collect()),
+            "join" => {
+                arity(name, &args, 1, 1)?;
+                let mut parts = Vec::new();
+                for (i, v) in iterate(&args[0])?.into_iter().enumerate() {
+                    match v {
+                        Value::Str(p) => parts.push(p.to_string()),
+                        other => {
+                            return fail(format!(
+                                "sequence item {i}: expected str instance, {} found",
+                                other.type_name()
+                            ));
+                        }
+                    }
+                }
+                Value::str(&parts.join(s))
+            }
+            "replace" => {
+                arity(name, &args, 2, 3)?;
+                let (Some(from), Some(to)) = (str_arg(&args, 0, name)?, str_arg(&args, 1, name)?) else {
+                    return fail("replace() arguments must be str");
+                };
+                match args.get(2).map(as_index).transpose()? {
+                    Some(n) if n >= 0 => Value::str(&s.replacen(from, to, usize::try_from(n).unwrap_or(0))),
+                    _ => Value::str(&s.replace(from, to)),
+                }
+            }
+            "startswith" | "endswith" => {
+                arity(name, &args, 1, 1)?;
+                let options = match &args[0] {
+                    Value::Tuple(t) => t.to_vec(),
+                    v => vec![v.clone()],
+                };
+                let mut hit = false;
+                for o in options {
+                    let Value::Str(p) = o else {
+                        return fail(format!("{name} first arg must be str or a tuple of str"));
+                    };
+                    hit |= if name == "startswith" {
+                        s.starts_with(&*p)
+                    } else {
+                        s.ends_with(&*p)
+                    };
+                }
+                Value::Bool(hit)
+            }
+            "removeprefix" => Value::str(
+                s.strip_prefix(str_arg(&args, 0, name)?.unwrap_or(""))
+                    .unwrap_or(s),
+            ),
+            "removesuffix" => Value::str(
+                s.strip_suffix(str_arg(&args, 0, name)?.unwrap_or(""))
+                    .unwrap_or(s),
+            ),
+            "find" | "rfind" | "index" => {
+                let sub = str_arg(&args, 0, name)?.unwrap_or("");
+                let at = if name == "rfind" {
+                    s.rfind(sub)
+                } else {
+                    s.find(sub)
+                };
+                match at {
+                    Some(b) => Value::Int(i64::try_from(s[..b].chars().count()).unwrap_or(0)),
+                    None if name == "index" => return fail("substring not found"),
+                    None => Value::Int(-1),
+                }
+            }
+            "count" => {
+                let sub = str_arg(&args, 0, name)?.unwrap_or("");
+                let n = if sub.is_empty() {
+                    s.chars().count() + 1
+                } else {
+                    s.matches(sub).count()
+                };
+                Value::Int(i64::try_from(n).unwrap_or(0))
+            }
+            "isdigit" => Value::Bool(!s.is_empty() && s.chars().all(|c| c.is_ascii_digit())),
+            "isalpha" => Value::Bool(!s.is_empty() && s.chars().all(char::is_alphabetic)),
+            "isalnum" => Value::Bool(!s.is_empty() && s.chars().all(char::is_alphanumeric)),
+            "isspace" => Value::Bool(!s.is_empty() && s.chars().all(char::is_whitespace)),
+            "isupper" => Value::Bool(s.chars().any(char::is_uppercase) && !s.chars().any(char::is_lowercase)),
+            "islower" => Value::Bool(s.chars().any(char::is_lowercase) && !s.chars().any(char::is_uppercase)),
+            "capitalize" => {
+                let mut c = s.chars();
+                Value::str(&match c.next() {
+                    Some(f) => f
+                        .to_uppercase()
+                        .chain(c.flat_map(char::to_lowercase))
+                        .collect::<String>(),
+                    None => String::new(),
+                })
+            }
+            "title" => {
+                let mut out = String::new();
+                let mut prev_alpha = false;
+                for c in s.chars() {
+                    if prev_alpha {
+                        out.extend(c.to_lowercase());
+                    } else {
+                        out.extend(c.to_uppercase());
+                    }
+                    prev_alpha = c.is_alphabetic();
+                }
+                Value::str(&out)
+            }
+            "zfill" => {
+                let width = usize::try_from(as_index(args.first().unwrap_or(&Value::Int(0)))?).unwrap_or(0);
+                let n = s.chars().count();
+                if n >= width {
+                    Value::str(s)
+                } else {
+                    let (sign, rest) = match s.chars().next() {
+                        Some(c @ ('+' | '-')) => (c.to_string(), &s[1..]),
+                        _ => (String::new(), s),
+                    };
+                    Value::str(&format!("{sign}{}{rest}", "0".repeat(width - n)))
+                }
+            }
+            other => return fail(format!("str.{other}() is not supported by mbconv's xacro")),
+        });
+    }
+    no_kwargs(name, &kwargs)?;
+    match (obj, name) {
+        (Value::Dict(d), "get") => {
+            arity(name, &args, 1, 2)?;
+            hashable(&args[0])?;
+            Ok(d.borrow()
+                .get(&args[0])
+                .cloned()
+                .unwrap_or_else(|| args.get(1).cloned().unwrap_or(Value::None)))
+        }
+        (Value::Dict(d), "keys") => Ok(Value::Iter(
+            Rc::new(d.borrow().entries.iter().map(|(k, _)| k.clone()).collect()),
+            "dict_keys",
+        )),
+        (Value::Dict(d), "values") => Ok(Value::Iter(
+            Rc::new(d.borrow().entries.iter().map(|(_, v)| v.clone()).collect()),
+            "dict_values",
+        )),
+        (Value::Dict(d), "items") => Ok(Value::Iter(
+            Rc::new(
+                d.borrow()
+                    .entries
+                    .iter()
+                    .map(|(k, v)| Value::Tuple(Rc::new(vec![k.clone(), v.clone()])))
+                    .collect(),
+            ),
+            "dict_items",
+        )),
+        (Value::Dict(d), "copy") => Ok(Value::dict(d.borrow().clone())),
+        (Value::List(l), "append") => {
+            arity(name, &args, 1, 1)?;
+            l.borrow_mut().push(args[0].clone());
+            Ok(Value::None)
+        }
+        (Value::List(l), "extend") => {
+            arity(name, &args, 1, 1)?;
+            let more = iterate(&args[0])?;
+            l.borrow_mut().extend(more);
+            Ok(Value::None)
+        }
+        (Value::List(l), "copy") => Ok(Value::list(l.borrow().clone())),
+        (Value::List(_) | Value::Tuple(_), "index" | "count") => {
+            arity(name, &args, 1, 1)?;
+            let items = iterate(obj)?;
+            if name == "count" {
+                return Ok(Value::Int(
+                    i64::try_from(items.iter().filter(|v| v.py_eq(&args[0])).count()).unwrap_or(0),
+                ));
+            }
+            match items.iter().position(|v| v.py_eq(&args[0])) {
+                Some(i) => Ok(Value::Int(i64::try_from(i).unwrap_or(0))),
+                None => fail(format!("{} is not in list", args[0].repr())),
+            }
+        }
+        (Value::Float(f), "is_integer") => Ok(Value::Bool(f.fract() == 0.0)),
+        _ => {
+            let _ = ev;
+            fail(format!("'{}' object has no attribute '{name}'", obj.type_name()))
+        }
+    }
+}
+
+/// The text xacro puts into the document for a value: Python's `str()`.
+pub(crate) fn text_of(v: &Value) -> String {
+    match v {
+        Value::Float(f) => float_repr(*f),
+        other => other.to_py_str(),
+    }
+}

@@ -1,0 +1,104 @@
+//! `cargo xtask golden xacro`: every xacro expansion of the corpus (`../shared/corpus/xacro`,
+//! the rows of its README) and of `fixtures/xacro` as the reference, xacro 2.1.1 from PyPI,
+//! writes it (`oracles/xacro/xacro_golden.py`), into `crates/mbconv-xacro/tests/golden`.
+
+use crate::{run, workspace_root};
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+
+/// Where the golden data goes (only these directories are rewritten).
+const OUT: &str = "crates/mbconv-xacro/tests/golden";
+
+/// The reference, pinned.
+const XACRO: &str = "xacro==2.1.1";
+
+/// Creates (or reuses) `target/xacro-venv` with the reference and returns its Python; the
+/// environment variable `MBCONV_XACRO_PYTHON` names another Python that has it.
+fn python() -> Result<PathBuf> {
+    if let Some(python) = std::env::var_os("MBCONV_XACRO_PYTHON") {
+        return Ok(PathBuf::from(python));
+    }
+    let venv = workspace_root().join("target/xacro-venv");
+    let python = venv.join("bin/python");
+    if !python.exists() {
+        run("python3", &["-m", "venv", &venv.to_string_lossy()])?;
+    }
+    run(&python, &["-m", "pip", "install", "--quiet", XACRO])?;
+    Ok(python)
+}
+
+/// The expansions of a README's table: `FILE` or `FILE:ARG=VALUE,...` per row of
+/// `| \`file\` | \`args\` |`.
+fn expansions(readme: &Path) -> Result<Vec<String>> {
+    let text = std::fs::read_to_string(readme).with_context(|| format!("cannot read {}", readme.display()))?;
+    let rows: Vec<String> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `"))
+        .filter_map(|rest| {
+            let (file, rest) = rest.split_once('`')?;
+            let args = rest.trim_start_matches([' ', '|']).split('`').nth(1).unwrap_or("");
+            Some(if args.is_empty() {
+                file.to_owned()
+            } else {
+                format!("{file}:{args}")
+            })
+        })
+        .collect();
+    if rows.is_empty() {
+        bail!("no expansions in {}", readme.display());
+    }
+    Ok(rows)
+}
+
+/// `NAME=NAME` for every directory of `root` holding a `package.xml`.
+fn packages(root: &Path) -> Result<Vec<String>> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(root)? {
+        let dir = entry?.path();
+        if dir.join("package.xml").is_file()
+            && let Some(name) = dir.file_name().and_then(|n| n.to_str())
+        {
+            found.push(format!("{name}={name}"));
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// Runs the oracle script on the expansions of `root`'s README into `OUT/<name>`.
+fn expand(python: &Path, root: &Path, name: &str) -> Result<()> {
+    let out = workspace_root().join(OUT).join(name);
+    let _ = std::fs::remove_dir_all(&out);
+    let script = workspace_root().join("oracles/xacro/xacro_golden.py");
+    let (script, root_text, out) = (
+        script.to_string_lossy().into_owned(),
+        root.to_string_lossy().into_owned(),
+        out.to_string_lossy().into_owned(),
+    );
+    let packages = packages(root)?;
+    let rows = expansions(&root.join("README.md"))?;
+    let mut args = vec![script.as_str(), "--root", &root_text, "--out", &out];
+    for package in &packages {
+        args.extend(["--package", package.as_str()]);
+    }
+    args.extend(rows.iter().map(String::as_str));
+    run(python, &args)
+}
+
+/// Regenerates the xacro golden data: the corpus expansions (`corpus/`) and the fixtures'
+/// (`fixtures/`).
+pub fn golden() -> Result<()> {
+    let python = python()?;
+    let root = workspace_root();
+    let corpus = std::env::var_os("MBCONV_CORPUS")
+        .map_or_else(|| root.join("../shared/corpus"), PathBuf::from)
+        .join("xacro");
+    if !corpus.is_dir() {
+        bail!(
+            "{} is missing: the reference expands the shared corpus (set MBCONV_CORPUS)",
+            corpus.display()
+        );
+    }
+    expand(&python, &corpus, "corpus")?;
+    expand(&python, &root.join("fixtures/xacro"), "fixtures")
+}
