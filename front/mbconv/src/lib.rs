@@ -35,6 +35,7 @@ pub mod demo;
 mod error;
 pub mod files;
 pub mod pipeline;
+pub mod xacro;
 
 pub use error::Error;
 pub use pipeline::{Converted, Emitted, Loaded, Pipeline, ReadOptions, Step};

@@ -77,6 +77,9 @@ pub struct Loaded<'r> {
     /// The directory the input's relative references resolve against (`None`: the working
     /// directory, for standard input and text).
     pub dir: Option<PathBuf>,
+    /// For a xacro file, its expansion: the files it read and the arguments it declares
+    /// ([`crate::xacro`]).
+    pub xacro: Option<crate::xacro::XacroInput>,
 }
 
 impl Loaded<'_> {
@@ -340,7 +343,11 @@ impl Pipeline {
     /// refuses the text.
     pub fn read(&self, input: &Input, options: &ReadOptions) -> Result<Loaded<'_>, Error> {
         let source = input.source()?;
-        let format = self.input_format(&source, &input.detection_path(), options)?;
+        let detection = input.detection_path();
+        if crate::xacro::is_xacro(&detection) {
+            return self.read_xacro(input, &source, &detection, options);
+        }
+        let format = self.input_format(&source, &detection, options)?;
         // A reader may hand a file it names in another format to that format's reader.
         let mut settings = options.settings.clone();
         settings.readers.get_or_insert_with(crate::readers);
@@ -348,7 +355,47 @@ impl Pipeline {
             .registry
             .read(format, &source, &settings)
             .map_err(Error::Format)?;
+        Ok(self.validated(input, source, format, imported, None))
+    }
+
+    /// Reads a xacro file: expands it ([`crate::xacro`]), reads the expansion with the format
+    /// of its name without `.xacro` (else of its content), and moves what the reader placed in
+    /// the expansion back to the xacro files.
+    fn read_xacro(
+        &self,
+        input: &Input,
+        source: &Source,
+        detection: &Path,
+        options: &ReadOptions,
+    ) -> Result<Loaded<'_>, Error> {
+        let (expanded, mut settings, xacro) = crate::xacro::expand(source, detection, &options.settings)?;
+        settings.readers.get_or_insert_with(crate::readers);
+        let format = self.input_format(&expanded, &crate::xacro::detection_path(detection), options)?;
+        let mut imported = self
+            .registry
+            .read(format, &expanded, &settings)
+            .map_err(|e| xacro.relocate(e))?;
+        xacro.relocate_report(&mut imported.report, &source.name);
+        imported.report.findings.insert(0, xacro.note());
+        imported.report.findings.extend(xacro.warnings());
+        let named = Source::from_string(source.name.clone(), expanded.text.clone())
+            .with_path(source.name.clone(), source.path.clone());
+        Ok(self.validated(input, named, format, imported, Some(xacro)))
+    }
+
+    /// Validates what was read.
+    fn validated<'r>(
+        &'r self,
+        input: &Input,
+        source: Source,
+        format: &'r dyn Format,
+        imported: Imported,
+        xacro: Option<crate::xacro::XacroInput>,
+    ) -> Loaded<'r> {
         let mut validation = validate_with_spans(&imported.model, &imported.source_map);
+        if let Some(x) = &xacro {
+            x.relocate_report(&mut validation, &source.name);
+        }
         // The spans point into the file the importer says, else the input.
         validation.file = Some(
             imported
@@ -356,7 +403,7 @@ impl Pipeline {
                 .clone()
                 .unwrap_or_else(|| source.name.clone()),
         );
-        Ok(Loaded {
+        Loaded {
             source,
             format,
             imported,
@@ -364,7 +411,8 @@ impl Pipeline {
             dir: input
                 .path()
                 .map(|path| path.parent().map(Path::to_path_buf).unwrap_or_default()),
-        })
+            xacro,
+        }
     }
 
     /// The input format: IR JSON when accepted and the text is IR JSON, else `from`, else by
