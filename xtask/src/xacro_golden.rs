@@ -50,9 +50,17 @@ fn expansions(readme: &Path) -> Result<Vec<String>> {
     Ok(rows)
 }
 
-/// `NAME=NAME` for every directory of `root` holding a `package.xml`.
+/// The `<name>` of the `package.xml` in `dir`, if it has one.
+fn manifest_name(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("package.xml")).ok()?;
+    let (_, rest) = text.split_once("<name>")?;
+    Some(rest.split_once("</name>")?.0.trim().to_owned())
+}
+
+/// `NAME=NAME` for every directory of `root` holding a `package.xml`, and `NAME=.` when
+/// `root` is a package itself.
 fn packages(root: &Path) -> Result<Vec<String>> {
-    let mut found = Vec::new();
+    let mut found: Vec<String> = manifest_name(root).map(|n| format!("{n}=.")).into_iter().collect();
     for entry in std::fs::read_dir(root)? {
         let dir = entry?.path();
         if dir.join("package.xml").is_file()
