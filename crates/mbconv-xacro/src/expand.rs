@@ -42,7 +42,7 @@ pub(crate) struct DeclaredArg {
 
 /// Budgets that stop runaway expansions.
 const MAX_DEPTH: usize = 400;
-const MAX_NODES: usize = 5_000_000;
+const MAX_NODES: usize = 1_000_000;
 const MAX_MACRO_DEPTH: usize = 150;
 
 /// How the environment is read.

@@ -254,7 +254,9 @@ fn to_source_error(e: &expand::XError, sources: &[Source], ex: &expand::Expander
             .map(|s| (s, s.span(l.offset as usize, 1)))
     };
     let mut message = e.message.clone();
-    for (name, at) in e.macros.iter().rev() {
+    // The innermost calls and includes, then how many more (an endless recursion has many).
+    const SHOWN: usize = 8;
+    for (name, at) in e.macros.iter().rev().take(SHOWN) {
         if let Some((s, span)) = place(at) {
             message.push_str(&format!(
                 "\n  in macro {name} called at {}:{}:{}",
@@ -262,13 +264,22 @@ fn to_source_error(e: &expand::XError, sources: &[Source], ex: &expand::Expander
             ));
         }
     }
-    for at in e.includes.iter().rev() {
+    if e.macros.len() > SHOWN {
+        message.push_str(&format!(
+            "\n  ... and {} macro calls more",
+            e.macros.len() - SHOWN
+        ));
+    }
+    for at in e.includes.iter().rev().take(SHOWN) {
         if let Some((s, span)) = place(at) {
             message.push_str(&format!(
                 "\n  in a file included at {}:{}:{}",
                 s.name, span.line, span.column
             ));
         }
+    }
+    if e.includes.len() > SHOWN {
+        message.push_str(&format!("\n  ... and {} includes more", e.includes.len() - SHOWN));
     }
     let _ = ex;
     match e.at.as_ref().and_then(place) {
