@@ -1,0 +1,141 @@
+//! xacro inputs through the facade: every corpus expansion (`../shared/corpus/xacro`, the rows
+//! of `crates/mbconv-xacro/tests/golden/corpus`) read as URDF gives the same model as the
+//! reference's expansion (xacro 2.1.1) read as URDF: bodies, joints, masses, frames, exactly;
+//! and a xacro file converts to MJCF with its arguments given as `arg:NAME` read settings.
+
+#![allow(clippy::unwrap_used, missing_docs)]
+
+use mbconv::files::Input;
+use mbconv::{Pipeline, ReadOptions, Settings};
+use std::path::Path;
+
+fn golden_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/mbconv-xacro/tests/golden/corpus")
+}
+
+/// The xacro file and read settings a golden file's name stands for.
+fn expansion_of(name: &str, root: &Path) -> (std::path::PathBuf, Settings) {
+    let stem = name.trim_end_matches(".xml");
+    let mut path = Vec::new();
+    let mut settings = Settings::default();
+    settings.set("package_path", root.display().to_string());
+    for part in stem.split("__") {
+        match part.split_once('=') {
+            Some((k, v)) => settings.set(format!("arg:{k}"), v),
+            None => path.push(part),
+        }
+    }
+    (root.join(path.join("/")), settings)
+}
+
+#[test]
+fn the_corpus_reads_as_the_references_expansion_reads() {
+    let Some(root) = mbconv_test_support::corpus("xacro") else {
+        return;
+    };
+    let pipeline = Pipeline::new();
+    let mut names: Vec<String> = std::fs::read_dir(golden_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".xml"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 13);
+    let mut failures = Vec::new();
+    for name in &names {
+        let (file, settings) = expansion_of(name, &root);
+        let ours = pipeline.read(
+            &Input::File(file.clone()),
+            &ReadOptions {
+                settings: settings.clone(),
+                ..Default::default()
+            },
+        );
+        let reference = std::fs::read_to_string(golden_dir().join(name))
+            .unwrap()
+            .replace("@ROOT@", &root.display().to_string());
+        let mut plain = Settings::default();
+        plain.set("package_path", root.display().to_string());
+        let input = Input::Text {
+            name: "reference.urdf".into(),
+            text: reference,
+        };
+        let theirs = pipeline.read(
+            &input,
+            &ReadOptions {
+                settings: plain,
+                from: Some("urdf".into()),
+                ..Default::default()
+            },
+        );
+        match (ours, theirs) {
+            (Ok(ours), Ok(theirs)) => {
+                assert_eq!(ours.format.info().name, "urdf");
+                assert!(ours.imported.report.contains("xacro.expanded"), "{name}");
+                if ours.imported.model != theirs.imported.model {
+                    failures.push(format!("{name}: the models differ"));
+                }
+            }
+            // A model the URDF reader refuses (two roots) is refused alike from both.
+            (Err(a), Err(b)) => {
+                let (a, b) = (a.to_string(), b.to_string());
+                let tail = |s: &str| s.split(": ").skip(1).collect::<Vec<_>>().join(": ");
+                if tail(&a).replace(" (in the xacro expansion)", "") != tail(&b) {
+                    failures.push(format!("{name}: refused differently:\n  {a}\n  {b}"));
+                }
+            }
+            (a, b) => failures.push(format!(
+                "{name}: ours {:?}, reference's {:?}",
+                a.err().map(|e| e.to_string()),
+                b.err().map(|e| e.to_string())
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "models differ: {failures:?}");
+}
+
+#[test]
+fn a_xacro_file_converts_with_its_arguments_and_errors_point_into_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("arm.urdf.xacro");
+    std::fs::write(
+        &file,
+        r#"<?xml version="1.0"?>
+<robot name="arm" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:arg name="length" default="1"/>
+  <xacro:property name="l" value="$(arg length)"/>
+  <xacro:macro name="link" params="name mass">
+    <link name="${name}"><inertial><mass value="${mass}"/>
+      <inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  </xacro:macro>
+  <xacro:link name="base" mass="1"/>
+  <xacro:link name="bob" mass="${2 * l}"/>
+  <joint name="pivot" type="continuous"><parent link="base"/><child link="bob"/>
+    <origin xyz="0 0 ${-l}"/><axis xyz="0 1 0"/></joint>
+</robot>"#,
+    )
+    .unwrap();
+    let mut options = mbconv::Options::default();
+    options.read.set("arg:length", "0.5");
+    options.to = Some("mjcf".into());
+    let out = dir.path().join("arm.xml");
+    let conversion = mbconv::convert(&file, &out, &options).unwrap();
+    assert_eq!(conversion.model.bodies[1].inertial.mass, 1.0);
+    assert_eq!(conversion.model.bodies[1].pose.translation.z, -0.5);
+    assert!(std::fs::read_to_string(&out).unwrap().contains("<mujoco"));
+    // A reader's error in the expansion points into the xacro file.
+    std::fs::write(
+        &file,
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .replace("${2 * l}", "heavy"),
+    )
+    .unwrap();
+    let err = mbconv::read(&file).unwrap_err().to_string();
+    assert!(err.contains("arm.urdf.xacro:"), "{err}");
+    // An unknown argument setting on a file that is not xacro is refused.
+    let mut options = mbconv::Options::default();
+    options.read.set("arg:length", "0.5");
+    options.from = Some("mjcf".into());
+    assert!(mbconv::convert(&out, dir.path().join("again.urdf"), &options).is_err());
+}
