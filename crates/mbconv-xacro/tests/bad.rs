@@ -12,7 +12,10 @@ fn every_bad_xacro_is_refused_with_its_place() {
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("xacro_")))
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("xacro_"))
+        })
         .collect();
     files.sort();
     assert!(files.len() >= 25, "only {} bad xacro files", files.len());
