@@ -7,39 +7,16 @@ use crate::expr::{EResult, Eval, fail, number_of};
 use crate::value::{Builtin, Dict, Num, Value, float_repr, parse_float, parse_int};
 use std::rc::Rc;
 
-/// The names xacro exposes directly (besides the `math` module's).
-const GLOBAL_FUNCS: &[&str] = &[
-    "list",
-    "dict",
-    "map",
-    "len",
-    "str",
-    "float",
-    "int",
-    "bool",
-    "min",
-    "max",
-    "round",
-    "sorted",
-    "range",
-    "load_yaml",
-    "abs_filename",
-    "dotify",
+/// The built-ins xacro exposes directly and in its `python` namespace.
+const DIRECT_BUILTINS: &[&str] = &[
+    "list", "dict", "map", "len", "str", "float", "int", "bool", "min", "max", "round", "sorted", "range",
 ];
 
-/// The `python` namespace.
-const PYTHON_FUNCS: &[&str] = &[
-    "list",
-    "dict",
-    "map",
-    "len",
-    "str",
-    "float",
-    "int",
-    "bool",
-    "min",
-    "max",
-    "round",
+/// The functions of the `xacro` namespace that xacro also exposes directly.
+const DIRECT_XACRO: &[&str] = &["load_yaml", "abs_filename", "dotify"];
+
+/// The rest of the `python` namespace.
+const PYTHON_ONLY: &[&str] = &[
     "abs",
     "all",
     "any",
@@ -52,8 +29,6 @@ const PYTHON_FUNCS: &[&str] = &[
     "sum",
     "tuple",
     "zip",
-    "sorted",
-    "range",
     "set",
     "frozenset",
     "hash",
@@ -193,7 +168,9 @@ pub(crate) fn global(name: &str) -> Option<Value> {
     if let Some(c) = math_const(name) {
         return Some(Value::Float(c));
     }
-    leak_name("", name, GLOBAL_FUNCS).or_else(|| leak_name("", name, MATH_FUNCS))
+    leak_name("", name, DIRECT_BUILTINS)
+        .or_else(|| leak_name("", name, DIRECT_XACRO))
+        .or_else(|| leak_name("", name, MATH_FUNCS))
 }
 
 /// Member `name` of the built-in namespace `kind`.
@@ -202,7 +179,7 @@ pub(crate) fn namespace_member(kind: &str, name: &str) -> Option<Value> {
         "python" => match name {
             "True" => Some(Value::Bool(true)),
             "False" => Some(Value::Bool(false)),
-            _ => leak_name("", name, PYTHON_FUNCS),
+            _ => leak_name("", name, DIRECT_BUILTINS).or_else(|| leak_name("", name, PYTHON_ONLY)),
         },
         "math" => math_const(name)
             .map(Value::Float)

@@ -1828,38 +1828,31 @@ mod tests {
 
     #[test]
     fn macro_parameters_parse_as_the_reference_regex() {
-        let p = |s: &str| parse_macro_arg(s);
-        assert_eq!(p("a b"), ("a".into(), None, "b".into()));
-        assert_eq!(
-            p("a:=1 b"),
-            ("a".into(), Some((false, Some("1".into()))), "b".into())
-        );
-        assert_eq!(p("a:=^ b"), ("a".into(), Some((true, None)), "b".into()));
-        assert_eq!(
-            p("a:=^|0.5 b"),
-            ("a".into(), Some((true, Some("0.5".into()))), "b".into())
-        );
-        assert_eq!(
-            p("a:='x y' b"),
-            ("a".into(), Some((false, Some("'x y'".into()))), "b".into())
-        );
-        assert_eq!(
-            p("a:=${x + 1} b"),
-            ("a".into(), Some((false, Some("${x + 1}".into()))), "b".into())
-        );
-        assert_eq!(
-            p("a:=${x}y b"),
-            ("a".into(), Some((false, Some("${x}y".into()))), "b".into())
-        );
-        assert_eq!(
-            p("a:= b"),
-            ("a".into(), Some((false, Some("b".into()))), "".into())
-        );
-        assert_eq!(
-            p("*origin **content"),
-            ("*origin".into(), None, "**content".into())
-        );
-        assert_eq!(p("a="), ("a".into(), Some((false, None)), "".into()));
+        // (text, parameter, forwarded, default (`-`: none at all, `~`: empty), rest)
+        let cases = [
+            ("a b", "a", false, "-", "b"),
+            ("a:=1 b", "a", false, "1", "b"),
+            ("a:=^ b", "a", true, "~", "b"),
+            ("a:=^|0.5 b", "a", true, "0.5", "b"),
+            ("a:='x y' b", "a", false, "'x y'", "b"),
+            ("a:=${x + 1} b", "a", false, "${x + 1}", "b"),
+            ("a:=${x}y b", "a", false, "${x}y", "b"),
+            ("a:= b", "a", false, "b", ""),
+            ("*origin **content", "*origin", false, "-", "**content"),
+            ("a=", "a", false, "~", ""),
+        ];
+        for (text, param, forward, default, rest) in cases {
+            let value = match default {
+                "-" => None,
+                "~" => Some((forward, None)),
+                d => Some((forward, Some(d.to_owned()))),
+            };
+            assert_eq!(
+                parse_macro_arg(text),
+                (param.to_owned(), value, rest.to_owned()),
+                "{text}"
+            );
+        }
     }
 
     #[test]

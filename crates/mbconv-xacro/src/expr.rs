@@ -545,6 +545,19 @@ impl Parser {
             }
         }
     }
+    /// The items of a list or tuple after `first`, up to and including `close`.
+    fn sequence(&mut self, first: Expr, close: &str) -> EResult<Vec<Expr>> {
+        let mut items = vec![first];
+        while self.eat_op(",") {
+            if self.is_op(close) {
+                break;
+            }
+            items.push(self.test()?);
+        }
+        self.expect_op(close)?;
+        Ok(items)
+    }
+
     fn atom(&mut self) -> EResult<Expr> {
         match self.next() {
             Tok::Int(i) => Ok(Expr::Const(Value::Int(i))),
@@ -576,15 +589,7 @@ impl Parser {
                     self.expect_op(")")?;
                     return Ok(first);
                 }
-                let mut items = vec![first];
-                while self.eat_op(",") {
-                    if self.is_op(")") {
-                        break;
-                    }
-                    items.push(self.test()?);
-                }
-                self.expect_op(")")?;
-                Ok(Expr::Tuple(items))
+                Ok(Expr::Tuple(self.sequence(first, ")")?))
             }
             Tok::Op("[") => {
                 if self.eat_op("]") {
@@ -616,15 +621,7 @@ impl Parser {
                     self.expect_op("]")?;
                     return Ok(Expr::ListComp(Box::new(first), targets, Box::new(iter), conds));
                 }
-                let mut items = vec![first];
-                while self.eat_op(",") {
-                    if self.is_op("]") {
-                        break;
-                    }
-                    items.push(self.test()?);
-                }
-                self.expect_op("]")?;
-                Ok(Expr::List(items))
+                Ok(Expr::List(self.sequence(first, "]")?))
             }
             Tok::Op("{") => {
                 let mut items = Vec::new();

@@ -219,20 +219,24 @@ impl<'t> Parser<'t> {
         Ok(out)
     }
 
+    /// A comment, at `<!--`.
+    fn comment(&mut self) -> PResult<XNode> {
+        let at = self.pos;
+        self.pos += 4;
+        let body = self.until("-->", "comment")?;
+        if body.contains("--") || body.ends_with('-') {
+            return self.err(at, "not well-formed (invalid token)");
+        }
+        Ok(XNode::Comment(Text {
+            data: self.decode_newlines(body),
+            at: self.loc(at),
+        }))
+    }
+
     fn misc(&mut self, into: &mut Vec<XNode>) -> PResult<bool> {
         self.skip_ws();
         if self.starts("<!--") {
-            let at = self.pos;
-            self.pos += 4;
-            let body = self.until("-->", "comment")?;
-            if body.contains("--") || body.ends_with('-') {
-                return self.err(at, "not well-formed (invalid token)");
-            }
-            let data = self.decode_newlines(body);
-            into.push(XNode::Comment(Text {
-                data,
-                at: self.loc(at),
-            }));
+            into.push(self.comment()?);
             Ok(true)
         } else if self.starts("<?") {
             let at = self.pos;
@@ -378,17 +382,8 @@ impl<'t> Parser<'t> {
                 self.pos += 1;
                 return Ok(());
             } else if self.starts("<!--") {
-                let at = self.pos;
-                self.pos += 4;
-                let body = self.until("-->", "comment")?;
-                if body.contains("--") || body.ends_with('-') {
-                    return self.err(at, "not well-formed (invalid token)");
-                }
-                let data = self.decode_newlines(body);
-                element.children.push(XNode::Comment(Text {
-                    data,
-                    at: self.loc(at),
-                }));
+                let comment = self.comment()?;
+                element.children.push(comment);
             } else if self.starts("<![CDATA[") {
                 let at = self.pos;
                 self.pos += 9;
