@@ -30,13 +30,18 @@ fn python() -> Result<PathBuf> {
 /// The expansions of a README's table: `FILE` or `FILE:ARG=VALUE,...` per row of
 /// `| \`file\` | \`args\` |`.
 fn expansions(readme: &Path) -> Result<Vec<String>> {
-    let text = std::fs::read_to_string(readme).with_context(|| format!("cannot read {}", readme.display()))?;
+    let text =
+        std::fs::read_to_string(readme).with_context(|| format!("cannot read {}", readme.display()))?;
     let rows: Vec<String> = text
         .lines()
         .filter_map(|line| line.strip_prefix("| `"))
         .filter_map(|rest| {
             let (file, rest) = rest.split_once('`')?;
-            let args = rest.trim_start_matches([' ', '|']).split('`').nth(1).unwrap_or("");
+            let args = rest
+                .trim_start_matches([' ', '|'])
+                .split('`')
+                .nth(1)
+                .unwrap_or("");
             Some(if args.is_empty() {
                 file.to_owned()
             } else {
@@ -60,7 +65,10 @@ fn manifest_name(dir: &Path) -> Option<String> {
 /// `NAME=NAME` for every directory of `root` holding a `package.xml`, and `NAME=.` when
 /// `root` is a package itself.
 fn packages(root: &Path) -> Result<Vec<String>> {
-    let mut found: Vec<String> = manifest_name(root).map(|n| format!("{n}=.")).into_iter().collect();
+    let mut found: Vec<String> = manifest_name(root)
+        .map(|n| format!("{n}=."))
+        .into_iter()
+        .collect();
     for entry in std::fs::read_dir(root)? {
         let dir = entry?.path();
         if dir.join("package.xml").is_file()
