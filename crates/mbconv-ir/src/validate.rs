@@ -363,6 +363,89 @@ impl<'a> Validator<'a> {
         }
     }
 
+    /// `mass.zero` for a massless body that is not fixed: a note when it is welded to another
+    /// body without inertia (a frame) or moves with bodies welded to it that have mass, else a
+    /// warning.
+    fn zero_mass(&mut self, body: &Body, at: &str) {
+        let own = self
+            .model
+            .joints
+            .iter()
+            .find(|j| j.enabled && j.child.name() == Some(body.name.as_str()));
+        let name = &body.name;
+        let (severity, message) = match own {
+            Some(j) if matches!(j.kind, crate::model::joint::JointKind::Fixed) => {
+                let to = j
+                    .parent
+                    .name()
+                    .map_or_else(|| "the world".to_owned(), |p| format!("body {p:?}"));
+                if body.inertial.inertia.matrix().iter().all(|x| *x == 0.0) {
+                    let message = format!(
+                        "body {name:?} has zero mass; the fixed joint {:?} welds it to {to}: a frame, it adds nothing to that body",
+                        j.name
+                    );
+                    (Severity::Info, message)
+                } else {
+                    let message = format!(
+                        "body {name:?} has zero mass but a non-zero inertia; the fixed joint {:?} welds it to {to}",
+                        j.name
+                    );
+                    (Severity::Warning, message)
+                }
+            }
+            Some(j) => match self.welded_mass(name) {
+                Some(carried) if carried > 0.0 => (
+                    Severity::Info,
+                    format!(
+                        "body {name:?} has zero mass; it moves on joint {:?} with the bodies welded to it, which carry {} kg",
+                        j.name,
+                        number(carried)
+                    ),
+                ),
+                welded => (
+                    Severity::Warning,
+                    format!(
+                        "body {name:?} moves on joint {:?} and has zero mass{}",
+                        j.name,
+                        if welded.is_some() {
+                            ", as have the bodies welded to it"
+                        } else {
+                            ""
+                        }
+                    ),
+                ),
+            },
+            None => (
+                Severity::Warning,
+                format!("body {name:?} is neither fixed nor held by a joint and has zero mass"),
+            ),
+        };
+        self.report
+            .push(Finding::new("mass.zero", severity, Category::Note, message).at(at));
+    }
+
+    /// The mass of the bodies welded below body `name` by enabled fixed joints (its own not
+    /// counted), or `None` when no body is welded below it.
+    fn welded_mass(&self, name: &str) -> Option<f64> {
+        let mut below = vec![name];
+        let mut seen = std::collections::HashSet::from([name]);
+        let mut mass = None;
+        while let Some(parent) = below.pop() {
+            for j in &self.model.joints {
+                let child = j.child.name();
+                if j.enabled
+                    && matches!(j.kind, crate::model::joint::JointKind::Fixed)
+                    && j.parent.name() == Some(parent)
+                    && let Some(child) = child.filter(|c| seen.insert(c))
+                {
+                    *mass.get_or_insert(0.0) += self.body(child).map_or(0.0, |b| b.inertial.mass.max(0.0));
+                    below.push(child);
+                }
+            }
+        }
+        mass
+    }
+
     fn bodies(&mut self) {
         for body in &self.model.bodies {
             let base = path::item("bodies", &body.name);
@@ -380,11 +463,7 @@ impl<'a> Validator<'a> {
                 );
             }
             if inertial.mass == 0.0 && !body.fixed {
-                self.warning(
-                    "mass.zero",
-                    &at,
-                    format!("body {:?} is not fixed and has zero mass", body.name),
-                );
+                self.zero_mass(body, &at);
             }
             self.inertia(
                 &at,

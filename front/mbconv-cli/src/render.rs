@@ -48,6 +48,51 @@ pub fn print_report(report: &Report, verbosity: Verbosity) {
     eprint!("{}", format_report(report, verbosity));
 }
 
+/// How many lines of warnings the default output gives one model (its reading, validation
+/// and writing together): with the `wrote` line and the check's, a conversion prints at most
+/// ten lines. Errors are always printed; the warnings beyond are counted on the summary line.
+pub const WARNING_LINES: usize = 8;
+
+/// The findings of one model as the commands print them, report after report, within
+/// [`WARNING_LINES`] by default.
+#[derive(Clone, Debug)]
+pub struct Printer {
+    verbosity: Verbosity,
+    left: usize,
+    held: usize,
+}
+
+impl Printer {
+    /// A printer for `verbosity`, with the whole budget of lines.
+    pub fn new(verbosity: Verbosity) -> Self {
+        Self {
+            verbosity,
+            left: WARNING_LINES,
+            held: 0,
+        }
+    }
+    /// A report's findings as [`format_report`] writes them, the default output's grouped
+    /// warning lines within what is left of the budget.
+    pub fn report(&mut self, report: &Report) -> String {
+        let mut out = String::new();
+        for (line, is_error) in report_lines(report, self.verbosity) {
+            if is_error || self.verbosity != Verbosity::Grouped {
+                out.push_str(&line);
+            } else if self.left > 0 {
+                self.left -= 1;
+                out.push_str(&line);
+            } else {
+                self.held += 1;
+            }
+        }
+        out
+    }
+    /// How many warning lines the budget left out.
+    pub fn held(&self) -> usize {
+        self.held
+    }
+}
+
 /// A report's findings as [`print_report`] prints them: one line each,
 /// `file:line:column: severity[code] path: message`, naming the file each belongs to (its own,
 /// else the report's). By default ([`Verbosity::Grouped`]) the warnings of one code and file
@@ -55,16 +100,25 @@ pub fn print_report(report: &Report, verbosity: Verbosity) {
 /// and notes are left out; codes repeated on the very same items share a line. With
 /// [`Verbosity::Quiet`] only errors are printed.
 pub fn format_report(report: &Report, verbosity: Verbosity) -> String {
-    let mut out = String::new();
+    report_lines(report, verbosity)
+        .into_iter()
+        .map(|(line, _)| line)
+        .collect()
+}
+
+/// The lines of [`format_report`], each with whether it is an error's.
+fn report_lines(report: &Report, verbosity: Verbosity) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
     let shown = |f: &&Finding| match verbosity {
         Verbosity::Quiet => f.severity >= Severity::Error,
         Verbosity::Grouped => f.severity >= Severity::Warning,
         Verbosity::Every => true,
     };
     let findings: Vec<&Finding> = report.findings.iter().filter(shown).collect();
+    let is_error = |f: &Finding| f.severity >= Severity::Error;
     if verbosity != Verbosity::Grouped {
         for finding in findings {
-            out.push_str(&finding_line(report, finding));
+            out.push((finding_line(report, finding), is_error(finding)));
         }
         return out;
     }
@@ -105,9 +159,10 @@ pub fn format_report(report: &Report, verbosity: Verbosity) -> String {
         }
     }
     for line in lines {
+        let error = is_error(line[0][0]);
         match line.as_slice() {
-            [one] if one.len() == 1 => out.push_str(&finding_line(report, one[0])),
-            groups => out.push_str(&group_line(report, groups)),
+            [one] if one.len() == 1 => out.push((finding_line(report, one[0]), error)),
+            groups => out.push((group_line(report, groups), error)),
         }
     }
     out
@@ -144,6 +199,17 @@ fn finding_line(report: &Report, finding: &Finding) -> String {
 /// How many paths a grouped line names before `… N more`.
 const PATHS_SHOWN: usize = 3;
 
+/// How many characters of a message a grouped line gives before `…`.
+const MESSAGE_SHOWN: usize = 200;
+
+/// `message` cut to [`MESSAGE_SHOWN`] characters.
+fn shortened(message: &str) -> String {
+    match message.char_indices().nth(MESSAGE_SHOWN) {
+        Some((end, _)) => format!("{}…", &message[..end]),
+        None => message.to_owned(),
+    }
+}
+
 /// One line for several findings of one code, or of several codes on the same items: their
 /// count, what they did to which feature (when a code's findings agree), the message (the
 /// first one's when they differ) and the first paths.
@@ -163,9 +229,9 @@ fn group_line(report: &Report, groups: &[Vec<&Finding>]) -> String {
             _ => String::new(),
         };
         let message = if same(|f| f.message.clone()) {
-            lead.message.clone()
+            shortened(&lead.message)
         } else {
-            format!("{} (and alike)", lead.message)
+            format!("{} (and alike)", shortened(&lead.message))
         };
         codes.push(lead.code.as_str());
         whats.push(format!("{what}{message}"));
@@ -214,6 +280,8 @@ pub struct Tally {
     pub warnings: usize,
     /// Notes (information).
     pub notes: usize,
+    /// Lines of warnings the default output left out ([`Printer::held`]).
+    pub held: usize,
 }
 
 impl Tally {
@@ -235,7 +303,16 @@ impl Tally {
         if self.errors > 0 {
             parts.push(plural(self.errors, "error"));
         }
-        parts.push(plural(self.warnings, "warning"));
+        if self.held > 0 {
+            parts.push(format!(
+                "{} ({} more {} not shown)",
+                plural(self.warnings, "warning"),
+                self.held,
+                if self.held == 1 { "line" } else { "lines" }
+            ));
+        } else {
+            parts.push(plural(self.warnings, "warning"));
+        }
         parts.push(plural(self.notes, "note"));
         let mut text = parts.join(", ");
         if verbosity == Verbosity::Grouped && self.warnings + self.notes > 0 {
@@ -282,14 +359,12 @@ impl Log {
 /// The findings of reading `loaded` as the commands print them: the reader's, then the
 /// validation's, as `verbosity` says; a `refused` model's validation findings are printed even
 /// with `--quiet`, since they say why.
-pub fn reading_findings(loaded: &mbconv::Loaded, refused: bool, verbosity: Verbosity) -> String {
-    let validation_verbosity = if refused && verbosity.is_quiet() {
-        Verbosity::Grouped
-    } else {
-        verbosity
-    };
-    format_report(&loaded.import_report(), verbosity)
-        + &format_report(&loaded.validation, validation_verbosity)
+pub fn reading_findings(loaded: &mbconv::Loaded, refused: bool, printer: &mut Printer) -> String {
+    let reading = printer.report(&loaded.import_report());
+    if refused && printer.verbosity.is_quiet() {
+        return reading + &format_report(&loaded.validation, Verbosity::Grouped);
+    }
+    reading + &printer.report(&loaded.validation)
 }
 
 /// The policy every command applies to a model it reads (`docs/errors.md`,
@@ -302,6 +377,73 @@ pub fn admit(
     verbosity: Verbosity,
 ) -> Result<(), crate::failure::Failure> {
     let verdict = loaded.admit(strict);
-    eprint!("{}", reading_findings(loaded, verdict.is_err(), verbosity));
+    let mut printer = Printer::new(verbosity);
+    eprint!("{}", reading_findings(loaded, verdict.is_err(), &mut printer));
+    if verbosity == Verbosity::Grouped && verdict.is_ok() {
+        let mut tally = Tally::default();
+        tally.add(&loaded.import_report());
+        tally.add(&loaded.validation);
+        tally.held = printer.held();
+        if tally.held + tally.notes > 0 {
+            eprintln!("{}: read with {}", loaded.source.name, tally.describe(verbosity));
+        }
+    }
     Ok(verdict?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A report with one warning of each of `codes` codes, two of the first, and a note.
+    fn report(codes: usize) -> Report {
+        let mut report = Report::for_file("m.urdf");
+        for i in 0..codes {
+            let finding = Finding::new(format!("x.code{i}"), Severity::Warning, Category::Dropped, "lost");
+            report.push(finding.clone().at(format!("bodies[\"b{i}\"]")));
+            if i == 0 {
+                report.push(finding.at("bodies[\"other\"]"));
+            }
+        }
+        report.push(Finding::new("x.note", Severity::Info, Category::Note, "noted"));
+        report
+    }
+
+    #[test]
+    fn the_default_output_prints_at_most_its_budget_of_warning_lines_and_counts_the_rest() {
+        let (reading, writing) = (report(5), report(6));
+        let mut printer = Printer::new(Verbosity::Grouped);
+        let text = printer.report(&reading) + &printer.report(&writing);
+        assert_eq!(text.lines().count(), WARNING_LINES, "{text}");
+        assert!(text.contains("x.code0] 2 × items dropped: lost"), "{text}");
+        assert_eq!(printer.held(), 11 - WARNING_LINES);
+        let mut tally = Tally::default();
+        tally.add(&reading);
+        tally.add(&writing);
+        tally.held = printer.held();
+        assert_eq!(
+            tally.describe(Verbosity::Grouped),
+            "13 warnings (3 more lines not shown), 2 notes (-v lists every finding)"
+        );
+        // -v prints every finding, the notes too; an error is printed past the budget.
+        let mut every = Printer::new(Verbosity::Every);
+        assert_eq!(every.report(&writing).lines().count(), 8);
+        let mut invalid = report(0);
+        invalid.push(Finding::new(
+            "mass.negative",
+            Severity::Error,
+            Category::Invalid,
+            "negative",
+        ));
+        assert_eq!(printer.report(&invalid).lines().count(), 1);
+    }
+
+    #[test]
+    fn a_grouped_line_cuts_a_long_message() {
+        let message = "é".repeat(MESSAGE_SHOWN + 10);
+        let short = shortened(&message);
+        assert_eq!(short.chars().count(), MESSAGE_SHOWN + 1);
+        assert!(short.ends_with('…'));
+        assert_eq!(shortened("short"), "short");
+    }
 }

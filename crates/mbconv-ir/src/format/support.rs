@@ -222,6 +222,28 @@ impl Feature {
         )
     }
 
+    /// The severity of losing or approximating this feature, the rule of `docs/errors.md`: a
+    /// warning when what a simulator computes or a user refers to changes (motion, contact,
+    /// shapes and meshes, named frames, devices), a note when only the look or the bookkeeping
+    /// does (colours and materials, groups, the time step and solver settings of a run, other
+    /// formats' extras, which only say how their file was written).
+    ///
+    /// ```
+    /// use mbconv_ir::format::support::Feature;
+    /// use mbconv_ir::Severity;
+    /// assert_eq!(Feature::JointDamping.loss_severity(), Severity::Warning);
+    /// assert_eq!(Feature::Meshes.loss_severity(), Severity::Warning);
+    /// assert_eq!(Feature::Appearance.loss_severity(), Severity::Info);
+    /// assert_eq!(Feature::FormatExtras.loss_severity(), Severity::Info);
+    /// ```
+    pub fn loss_severity(self) -> crate::report::Severity {
+        use crate::report::Severity;
+        match self {
+            Self::Appearance | Self::Groups | Self::TimeStep | Self::FormatExtras => Severity::Info,
+            _ => Severity::Warning,
+        }
+    }
+
     /// The feature row of a joint of kind `kind`.
     ///
     /// ```

@@ -136,12 +136,12 @@ impl<'d> Reader<'d> {
             let loc = first.loc.clone();
             self.finding(
                 "actuator_kept",
-                Severity::Warning,
+                Severity::Info,
                 Category::Dropped,
                 "",
                 Some(&loc),
                 format!(
-                    "{} actuator(s) kept as mjcf.actuator extras only (servos, general actuators, tendon or site transmissions, or a control range excluding zero): {}",
+                    "{} actuator(s) kept as mjcf.actuator extras, written back to MJCF only (servos, general actuators, tendon or site transmissions, or a control range excluding zero): {}",
                     dropped.len(),
                     names.join(", ")
                 ),

@@ -365,7 +365,7 @@ fn joint_data(s: &mut LowerSession) {
                         *limits = Limits::new(-UNREACHED, UNREACHED);
                     }
                 }
-                found.approximate(
+                found.note(
                     "effort_velocity_limits_completed",
                     Feature::JointVelocityEffortLimits,
                     "a <limit> is written and the joint has no effort or no velocity limit: it is written as ±1e30 (urdfdom refuses a <limit> without effort and velocity)",

@@ -167,7 +167,7 @@ impl Reader<'_> {
                 dof.damping = damping;
                 dof.friction = friction;
             } else if damping != 0.0 || friction != 0.0 {
-                self.warn(
+                self.note(
                     "dynamics_ignored",
                     Category::Ignored,
                     at,
@@ -312,7 +312,7 @@ impl Reader<'_> {
         let effort = URDF.attribute_scalar(src, limit, "effort")?;
         let velocity = URDF.attribute_scalar(src, limit, "velocity")?;
         if !matches!(type_name, "revolute" | "prismatic" | "continuous") {
-            self.warn(
+            self.note(
                 "limit_ignored",
                 Category::Ignored,
                 at,

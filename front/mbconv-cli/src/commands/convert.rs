@@ -3,7 +3,7 @@
 
 use crate::cli::ConversionFlags;
 use crate::failure::Failure;
-use crate::render::{Log, Tally, Verbosity, format_report, reading_findings};
+use crate::render::{Log, Printer, Tally, Verbosity, reading_findings};
 use mbconv::files::{Input, Output, default_output, ensure_new, ensure_not_input};
 use mbconv::ir::Report;
 use mbconv::{Format, Pipeline, Settings, Step};
@@ -154,20 +154,30 @@ fn convert_one(
     } else {
         request.verbosity
     };
+    // One budget of lines for the reading's and the writing's findings.
+    let mut printer = Printer::new(verbosity);
     let converted = pipeline.convert(&input, &output, &options, &mut |step| match step {
-        Step::Read { loaded, refused } => log.write(&reading_findings(loaded, refused, verbosity)),
-        Step::Emitted(emitted) => log.write(&format_report(&emitted.report, verbosity)),
+        Step::Read { loaded, refused } => log.write(&reading_findings(loaded, refused, &mut printer)),
+        Step::Emitted(emitted) => log.write(&printer.report(&emitted.report)),
     })?;
     let formats = (converted.loaded.format.info().name, converted.target.info().name);
-    if !verbosity.is_quiet() && output.path().is_some() {
+    if !verbosity.is_quiet() {
         let mut tally = Tally::default();
         tally.add(&converted.report);
-        log.line(format!(
-            "wrote {output} ({} -> {}): {}",
-            formats.0,
-            formats.1,
-            tally.describe(verbosity)
-        ));
+        tally.held = printer.held();
+        // Written to standard output, the model has no `wrote` line: the counts get their own.
+        let what = match output.path() {
+            Some(_) => format!("wrote {output}"),
+            None => "converted".to_owned(),
+        };
+        if output.path().is_some() || tally.held > 0 {
+            log.line(format!(
+                "{what} ({} -> {}): {}",
+                formats.0,
+                formats.1,
+                tally.describe(verbosity)
+            ));
+        }
     }
     if let Some(path) = &flags.view {
         let page = pipeline.conversion_page(&converted);

@@ -145,13 +145,18 @@ impl LowerSession {
     /// losses, approximations, notes, each list with its repeats in a row said once.
     fn finish_item(&mut self, at: &str, mut extras: Extras, findings: ItemFindings) -> Extras {
         self.strip_foreign_extras(&mut extras, at);
-        for (mut pending, severity, category) in [
-            (findings.lost, Severity::Warning, Category::Dropped),
-            (findings.approximated, Severity::Warning, Category::Approximated),
-            (findings.notes, Severity::Info, Category::Note),
+        for (mut pending, category) in [
+            (findings.lost, Category::Dropped),
+            (findings.approximated, Category::Approximated),
+            (findings.notes, Category::Note),
         ] {
             pending.dedup();
             for p in pending {
+                let severity = if category.is_loss() {
+                    p.feature.loss_severity()
+                } else {
+                    Severity::Info
+                };
                 self.finding(p.what, p.feature, severity, category, at, p.words);
             }
         }

@@ -189,21 +189,36 @@ impl LowerSession {
         self.report.push(finding);
     }
 
-    /// A warning that the item at `at` was dropped.
+    /// The item at `at` was dropped: a warning, or a note for a feature whose loss changes
+    /// only the look or the bookkeeping ([`Feature::loss_severity`]).
     pub fn lost(&mut self, what: &str, feature: Feature, at: &str, message: impl Into<String>) {
-        self.finding(what, feature, Severity::Warning, Category::Dropped, at, message);
-    }
-
-    /// A warning that the item at `at` was replaced by an approximation.
-    pub fn approximated(&mut self, what: &str, feature: Feature, at: &str, message: impl Into<String>) {
         self.finding(
             what,
             feature,
-            Severity::Warning,
-            Category::Approximated,
+            feature.loss_severity(),
+            Category::Dropped,
             at,
             message,
         );
+    }
+
+    /// The item at `at` was replaced by an approximation: a warning, or a note as for
+    /// [`lost`](Self::lost).
+    pub fn approximated(&mut self, what: &str, feature: Feature, at: &str, message: impl Into<String>) {
+        let severity = feature.loss_severity();
+        self.finding(what, feature, severity, Category::Approximated, at, message);
+    }
+
+    /// A loss nobody needs to act on (a shape's name, say): a note, still counted as a loss by
+    /// `--strict`.
+    pub fn lost_note(&mut self, what: &str, feature: Feature, at: &str, message: impl Into<String>) {
+        self.finding(what, feature, Severity::Info, Category::Dropped, at, message);
+    }
+
+    /// An approximation nobody needs to act on (a value the source does not state, filled in
+    /// with the target's default): a note, still a loss the check can explain a difference by.
+    pub fn approximated_note(&mut self, what: &str, feature: Feature, at: &str, message: impl Into<String>) {
+        self.finding(what, feature, Severity::Info, Category::Approximated, at, message);
     }
 
     /// A note that the item at `at` was re-expressed exactly.
@@ -238,8 +253,8 @@ impl LowerSession {
         message: &str,
         mut take: impl FnMut(&mut crate::model::joint::Joint) -> bool,
     ) {
-        let severity = if category.is_loss() && feature.moves_bodies() {
-            Severity::Warning
+        let severity = if category.is_loss() {
+            feature.loss_severity()
         } else {
             Severity::Info
         };
@@ -405,20 +420,36 @@ impl LowerSession {
     }
 
     /// Removes the extras other formats own from `extras` (of the item at `at`), with one
-    /// finding.
+    /// `extras_lost` finding for those that act on the bodies or drive them in their own
+    /// simulator ([`ACTING_EXTRAS`]: a warning) and one for the rest, which only say how their
+    /// file was written (a note).
     pub fn strip_foreign_extras(&mut self, extras: &mut Extras, at: &str) {
-        let foreign = extras.take_foreign(self.format);
-        if !foreign.is_empty() {
-            self.lost(
-                "extras_lost",
-                Feature::FormatExtras,
-                at,
-                format!(
-                    "other formats' data {} cannot hold: {}",
-                    self.format,
-                    foreign.join(", ")
-                ),
+        let (acting, written): (Vec<String>, Vec<String>) = extras
+            .take_foreign(self.format)
+            .into_iter()
+            .partition(|k| acts(k));
+        if !acting.is_empty() {
+            let message = format!(
+                "{} cannot hold other formats' {}: actuators, sensors, couplings, contact pairs or forces their simulator applies",
+                self.format,
+                acting.join(", ")
             );
+            let finding = Finding::new(
+                self.code("extras_lost"),
+                Severity::Warning,
+                Category::Dropped,
+                message,
+            );
+            self.report
+                .push(with_place(finding.for_feature(Feature::FormatExtras), at));
+        }
+        if !written.is_empty() {
+            let message = format!(
+                "other formats' data {} cannot hold: {}",
+                self.format,
+                written.join(", ")
+            );
+            self.lost("extras_lost", Feature::FormatExtras, at, message);
         }
     }
 
@@ -436,6 +467,40 @@ impl LowerSession {
     fn code(&self, what: &str) -> String {
         format!("{}.{what}", self.format)
     }
+}
+
+/// The extras (after their format's prefix, or the start of it before a `.`) that act on the
+/// bodies or drive them in their own format's simulator and that no IR field carries: losing
+/// one is a warning ([`LowerSession::strip_foreign_extras`]); the other extras only say how
+/// their file was written (classes, defaults, compiler settings, names), and losing them is a
+/// note.
+pub const ACTING_EXTRAS: [&str; 11] = [
+    "actuator",
+    "transmission",
+    "sensor",
+    "equality",
+    "tendon",
+    "contact",
+    "springdamper",
+    "mimic",
+    "option.density",
+    "option.viscosity",
+    "option.wind",
+];
+
+/// Whether the extra `key` (`format.rest`) is one of [`ACTING_EXTRAS`].
+fn acts(key: &str) -> bool {
+    key.split_once('.').is_some_and(|(_, rest)| {
+        ACTING_EXTRAS.iter().any(|a| {
+            rest.strip_prefix(a)
+                .is_some_and(|tail| tail.is_empty() || tail.starts_with('.'))
+        })
+    })
+}
+
+/// `finding` on the item at `at` (nothing for the model, an empty path).
+fn with_place(finding: Finding, at: &str) -> Finding {
+    if at.is_empty() { finding } else { finding.at(at) }
 }
 
 /// The finding code (`<what>` of `<format>.<what>`) and feature row of losing a force element

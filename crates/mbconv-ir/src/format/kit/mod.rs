@@ -25,7 +25,9 @@ mod unsayable;
 
 pub use common::CollisionSwitch;
 pub use item_findings::ItemFindings;
-pub use lowering::{LowerSession, PassSnapshot, Tracing, verify_traced_lowering, verify_traced_lowerings};
+pub use lowering::{
+    ACTING_EXTRAS, LowerSession, PassSnapshot, Tracing, verify_traced_lowering, verify_traced_lowerings,
+};
 pub use mesh_paths::{is_relative_file_name, relative_path};
 pub use session::{ImportSession, SourceResult, qualified_unique_name};
 pub use shared_passes::Unstated;

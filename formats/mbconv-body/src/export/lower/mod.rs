@@ -86,7 +86,7 @@ fn simulation(s: &mut LowerSession) {
                 turn_hint(&g, UpAxis::Z)
             ),
         ),
-        None => s.approximated(
+        None => s.approximated_note(
             "gravity_defaulted",
             Feature::Gravity,
             "simulation.gravity",
@@ -107,7 +107,7 @@ fn simulation_in_project(s: &mut LowerSession) {
     let unstated = s.state_unstated_simulation(Vector3::from(GRAVITY), DEFAULT_TIME_STEP);
     if unstated.gravity {
         let message = "the model gives no gravity; the project states Choreonoid's default (0, 0, -9.80665)";
-        s.approximated(
+        s.approximated_note(
             "gravity_defaulted",
             Feature::Gravity,
             "simulation.gravity",

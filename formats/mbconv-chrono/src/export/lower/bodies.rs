@@ -138,7 +138,7 @@ fn one_shape(l: &mut LowerSession, s: &mut Shape, materials: &mut Vec<ContactMat
         }
     }
     if s.name.take().is_some() {
-        l.lost(
+        l.lost_note(
             "shape_name_lost",
             Feature::Shapes,
             sp,

@@ -18,7 +18,7 @@ pub(super) fn simulation(s: &mut LowerSession, model: &mut Model, settings: &Low
     let sim = &mut model.simulation;
     const WHERE: &str = "live in a Chrono simulation file, written beside the model file: write to a file or pass sim-out=FILE";
     if sim.gravity.is_none() {
-        s.approximated(
+        s.approximated_note(
             "gravity_defaulted",
             Feature::Gravity,
             "simulation.gravity",

@@ -317,7 +317,7 @@ pub(super) fn dofs_as_restraints(s: &mut LowerSession) {
             name: None,
             ..d.clone()
         };
-        lose_dofs(s, &at, std::slice::from_ref(&rest), "Shift joints have no");
+        lose_dofs(s, &at, std::slice::from_ref(&rest), "Shift joints'");
     }
 }
 
