@@ -124,6 +124,12 @@ pub fn round_trip(
     for companion in &exported.companions {
         write(&dir.path().join(&companion.file_name), &companion.text)?;
     }
+    // The meshes the writer copied or converted, where the written text names them.
+    for asset in &lowered.assets {
+        asset
+            .write_into(dir.path())
+            .map_err(|e| StepError::new(Step::WriteFiles, format!("{}: {e}", asset.file_name)))?;
+    }
     let entry = match &exported.entry {
         Some(name) => dir.path().join(name),
         None => main_path,

@@ -3,7 +3,9 @@
 //! vertices in double precision, faces as vertex indices), and computes what the rest of mbconv
 //! needs of a mesh: its axis-aligned extents ([`Aabb`]), a bounding sphere ([`Sphere`]), the
 //! volume, centre of volume and inertia of the solid it encloses and of its surface as a shell
-//! ([`MassProperties`]), and its convex hull ([`convex_hull`]). It reads through maintained crates
+//! ([`MassProperties`]), and its convex hull ([`convex_hull`]); it writes a mesh back as binary
+//! STL or OBJ ([`TriangleMesh::to_binary_stl`], [`TriangleMesh::to_obj`]) for writers whose
+//! target reads only those. It reads through maintained crates
 //! (`stl_io`, `tobj`, `gltf`, `ply-rs-bw`, and `roxmltree` under the small COLLADA reader of
 //! [`dae`]) and takes hulls from `parry3d-f64`; `docs/meshes.md` says why each.
 //!
@@ -28,10 +30,12 @@ pub mod obj;
 mod ply;
 mod properties;
 pub mod stl;
+mod write;
 
 pub use error::MeshError;
 pub use hull::{HullError, convex_hull};
 pub use properties::{Aabb, MassProperties, Sphere};
+pub use write::MUJOCO_STL_MAX_TRIANGLES;
 
 use std::path::Path;
 

@@ -90,8 +90,12 @@ impl Format for MjcfFormat {
         import::import(source, options).map_err(|e| e as FormatError)
     }
 
-    fn lower_with(&self, model: &Model, _: &Options, tracing: Tracing) -> Result<Lowered, FormatError> {
-        Ok(export::lower::lower(model, tracing))
+    fn lower_with(&self, model: &Model, options: &Options, tracing: Tracing) -> Result<Lowered, FormatError> {
+        Ok(export::lower::lower(
+            model,
+            options.output_path.as_deref(),
+            tracing,
+        ))
     }
 
     fn simulator_laws(&self) -> &'static [mbconv_ir::format::support::SimulatorLaw] {

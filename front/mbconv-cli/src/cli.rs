@@ -137,6 +137,12 @@ pub struct ConversionFlags {
     /// turned back into the original world.
     #[arg(long, value_enum, value_name = "AXIS")]
     pub up: Option<UpName>,
+    /// What to do with the mesh files the model names (the write setting `assets`, which
+    /// every writer takes): `reference` names them where they are (relative to the output, or
+    /// by the URI read), `copy` copies them into `<output stem>_meshes/` beside the output.
+    /// Files the target cannot read (COLLADA for MuJoCo) are converted there either way.
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub assets: Option<AssetsName>,
     /// Check the conversion fully, without the automatic check's work budget (500 000
     /// body-steps per simulation, measured as it runs; past it the verdict is `skipped`; see
     /// `docs/check.md`).
@@ -277,6 +283,26 @@ impl UpName {
             UpName::Z => mbconv::ir::lower::UpAxis::Z,
         };
         axis.letter()
+    }
+}
+
+/// The values `--assets` takes (the write setting `assets`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AssetsName {
+    /// Name mesh files where they are.
+    Reference,
+    /// Copy mesh files beside the output.
+    Copy,
+}
+
+impl AssetsName {
+    /// The value of the write setting `assets`.
+    pub fn word(self) -> &'static str {
+        let words = mbconv::ir::format::settings::ASSET_POLICIES;
+        match self {
+            AssetsName::Reference => words[0],
+            AssetsName::Copy => words[1],
+        }
     }
 }
 

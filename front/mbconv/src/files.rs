@@ -274,49 +274,92 @@ pub fn write_atomic(output: &Output, text: &str, force: bool) -> Result<(), Erro
         }
         Output::File(path) => path,
     };
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("output");
-    let tmp = dir.join(format!(
-        ".{file_name}.{}.{:?}.tmp",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    let result = place(&tmp, path, text, force);
-    let _ = std::fs::remove_file(&tmp);
-    result
+    let staged = Staged::new(path, |tmp| {
+        let mut file = std::fs::File::create(tmp)?;
+        file.write_all(text.as_bytes()).and_then(|()| file.sync_all())
+    })?;
+    staged.commit(force)
 }
 
-/// Writes `text` to `tmp`, then puts `tmp` at `path` (see [`write_atomic`]).
-fn place(tmp: &Path, path: &Path, text: &str, force: bool) -> Result<(), Error> {
-    let writing = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| Error::Io {
-            path,
+/// A file written under a temporary name in its destination's directory and not yet in place
+/// ([`Staged::commit`] puts it there, [`Staged::discard`] or dropping it removes it): what
+/// lets a set of files (a model and the meshes it names) appear only when every one of them
+/// could be written.
+#[derive(Debug)]
+pub struct Staged {
+    tmp: PathBuf,
+    path: PathBuf,
+}
+
+impl Staged {
+    /// Writes the temporary file for `path` with `write` (given the temporary file's path).
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("mesh.stl");
+    /// let staged = mbconv::files::Staged::new(&path, |tmp| std::fs::write(tmp, b"solid")).unwrap();
+    /// assert!(!path.exists());
+    /// staged.commit(false).unwrap();
+    /// assert_eq!(std::fs::read(&path).unwrap(), b"solid");
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Create`] when the temporary file cannot be made or written.
+    pub fn new(path: &Path, write: impl FnOnce(&Path) -> std::io::Result<()>) -> Result<Self, Error> {
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("output");
+        let tmp = dir.join(format!(
+            ".{file_name}.{}.{:?}.tmp",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let staged = Self {
+            tmp,
+            path: path.to_path_buf(),
+        };
+        write(&staged.tmp).map_err(|source| Error::Create {
+            path: staged.tmp.clone(),
+            source,
+        })?;
+        Ok(staged)
+    }
+
+    /// Puts the file at its path. Without `force` an existing file is never replaced: the
+    /// temporary file is linked to its name, which fails if the name is taken, so that no
+    /// other writer can slip in between a check and the write.
+    ///
+    /// # Errors
+    /// [`Error::Exists`] when the file exists and `force` is false; [`Error::Io`] when the
+    /// system refuses.
+    pub fn commit(self, force: bool) -> Result<(), Error> {
+        let (tmp, path) = (&self.tmp, &self.path);
+        let writing = |source| Error::Io {
+            path: path.clone(),
             writing: true,
             source,
+        };
+        if force {
+            return std::fs::rename(tmp, path).map_err(writing);
         }
-    };
-    let mut file = std::fs::File::create(tmp).map_err(|source| Error::Create {
-        path: tmp.to_path_buf(),
-        source,
-    })?;
-    file.write_all(text.as_bytes())
-        .and_then(|()| file.sync_all())
-        .map_err(writing(tmp))?;
-    if force {
-        return std::fs::rename(tmp, path).map_err(writing(path));
+        let exists = || Error::Exists { path: path.clone() };
+        match std::fs::hard_link(tmp, path) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(exists()),
+            // A file system without hard links: check, then rename.
+            Err(_) if path.exists() => Err(exists()),
+            Err(_) => std::fs::rename(tmp, path).map_err(writing),
+        }
     }
-    let exists = || Error::Exists {
-        path: path.to_path_buf(),
-    };
-    match std::fs::hard_link(tmp, path) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(exists()),
-        // A file system without hard links: check, then rename.
-        Err(_) if path.exists() => Err(exists()),
-        Err(_) => std::fs::rename(tmp, path).map_err(writing(path)),
+
+    /// Removes the temporary file without putting it in place.
+    pub fn discard(self) {}
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.tmp);
     }
 }

@@ -29,8 +29,8 @@
 //! # }
 //! ```
 
-use crate::files::{Input, Output, ensure_new, ensure_not_input, write_atomic};
-use crate::ir::format::{Format, Imported, Registry, Source};
+use crate::files::{Input, Output, Staged, ensure_new, ensure_not_input, write_atomic};
+use crate::ir::format::{Asset, Format, Imported, Registry, Source};
 use crate::ir::validate::{Admission, admission, validate_with_spans};
 use crate::{Error, Model, Options, Report, Settings};
 use mbconv_check::{CheckSettings, TargetCheck};
@@ -161,6 +161,9 @@ pub struct Emitted {
     /// The companions (a Chrono simulation file, a Choreonoid project, …): path beside the
     /// output and text.
     pub companions: Vec<(PathBuf, String)>,
+    /// The files the text names that are written with it (meshes copied or converted,
+    /// [`Asset`]): path beside the output and what to write there.
+    pub assets: Vec<(PathBuf, Asset)>,
     /// What the writer could not say or had to change, naming the output.
     pub report: Report,
     /// The write settings it was emitted with, the output's path among them.
@@ -168,32 +171,140 @@ pub struct Emitted {
 }
 
 impl Emitted {
-    /// Writes the companions, then the main file, each atomically. Before anything is
-    /// written, every companion is refused that is the input or (without `force`) exists, so
-    /// that a refusal leaves no file of the set behind. Returns the files written: the output
-    /// (unless standard output), then its companions.
+    /// Writes the assets, the companions, then the main file, each atomically. Before
+    /// anything is written, every companion and asset is refused that is the input or
+    /// (without `force`) exists, so that a refusal leaves no file of the set behind; the
+    /// assets are written under temporary names first and put in place only when all of them
+    /// could be, and taken away again when a later file fails, so that an error leaves no
+    /// half-written set either. An asset whose place already holds the same bytes (an earlier
+    /// conversion of the model into this folder) is left as it is. Returns the files written:
+    /// the output (unless standard output), its companions, then its assets.
     ///
     /// # Errors
     /// [`Error::OverwritesInput`], [`Error::Exists`] or a system error.
     pub fn write(&self, input: Option<&Input>, force: bool) -> Result<Vec<PathBuf>, Error> {
-        for (path, _) in &self.companions {
-            let companion = Output::File(path.clone());
+        // An asset already there, byte for byte (written by an earlier conversion of the same
+        // model into this folder), is left as it is.
+        let assets: Vec<(PathBuf, Asset)> = self
+            .assets
+            .iter()
+            .filter(|(path, asset)| !already_there(path, asset))
+            .cloned()
+            .collect();
+        for path in self
+            .companions
+            .iter()
+            .map(|(path, _)| path)
+            .chain(assets.iter().map(|(path, _)| path))
+        {
+            let other = Output::File(path.clone());
             if let Some(input) = input {
-                ensure_not_input(input, &companion)?;
+                ensure_not_input(input, &other)?;
             }
-            ensure_new(&companion, force)?;
+            ensure_new(&other, force)?;
         }
-        for (path, text) in &self.companions {
-            write_atomic(&Output::File(path.clone()), text, force)?;
+        let mut placed = PlacedAssets::default();
+        let result = placed.write(&assets, force).and_then(|()| {
+            for (path, text) in &self.companions {
+                write_atomic(&Output::File(path.clone()), text, force)?;
+            }
+            write_atomic(&self.output, &self.text, force)
+        });
+        if let Err(e) = result {
+            placed.undo();
+            return Err(e);
         }
-        write_atomic(&self.output, &self.text, force)?;
         Ok(self
             .output
             .path()
             .map(Path::to_path_buf)
             .into_iter()
             .chain(self.companions.iter().map(|(path, _)| path.clone()))
+            .chain(assets.into_iter().map(|(path, _)| path))
             .collect())
+    }
+}
+
+/// True when the file at `path` holds what `asset` would write there.
+fn already_there(path: &Path, asset: &Asset) -> bool {
+    let Ok(there) = std::fs::metadata(path) else {
+        return false;
+    };
+    let wanted_len = match &asset.bytes {
+        Some(bytes) => bytes.len() as u64,
+        None => match std::fs::metadata(&asset.source) {
+            Ok(m) => m.len(),
+            Err(_) => return false,
+        },
+    };
+    if !there.is_file() || there.len() != wanted_len {
+        return false;
+    }
+    let Ok(contents) = std::fs::read(path) else {
+        return false;
+    };
+    match &asset.bytes {
+        Some(bytes) => contents == *bytes,
+        None => std::fs::read(&asset.source).is_ok_and(|source| source == contents),
+    }
+}
+
+/// The asset files and folders one [`Emitted::write`] made, to take away if a later file
+/// fails.
+#[derive(Default)]
+struct PlacedAssets {
+    files: Vec<PathBuf>,
+    folders: Vec<PathBuf>,
+}
+
+impl PlacedAssets {
+    /// Writes every asset under a temporary name (its folders made), then puts them all in
+    /// place.
+    fn write(&mut self, assets: &[(PathBuf, Asset)], force: bool) -> Result<(), Error> {
+        let mut staged = Vec::new();
+        for (path, asset) in assets {
+            if let Some(parent) = path.parent() {
+                self.make_folder(parent)?;
+            }
+            staged.push(Staged::new(path, |tmp| {
+                asset.write_to(tmp).map_err(|e| match &asset.bytes {
+                    Some(_) => e,
+                    None => std::io::Error::new(e.kind(), format!("copying {}: {e}", asset.source.display())),
+                })
+            })?);
+        }
+        for (file, (path, _)) in staged.into_iter().zip(assets) {
+            file.commit(force)?;
+            self.files.push(path.clone());
+        }
+        Ok(())
+    }
+
+    /// Makes `folder` and the folders above it that are missing, remembering them.
+    fn make_folder(&mut self, folder: &Path) -> Result<(), Error> {
+        let missing: Vec<PathBuf> = folder
+            .ancestors()
+            .take_while(|f| !f.as_os_str().is_empty() && !f.exists())
+            .map(Path::to_path_buf)
+            .collect();
+        std::fs::create_dir_all(folder).map_err(|source| Error::Io {
+            path: folder.to_path_buf(),
+            writing: true,
+            source,
+        })?;
+        // Deepest first, the order they are removed in.
+        self.folders.extend(missing);
+        Ok(())
+    }
+
+    /// Removes the files put in place and the folders made (those left empty).
+    fn undo(self) {
+        for file in &self.files {
+            let _ = std::fs::remove_file(file);
+        }
+        for folder in &self.folders {
+            let _ = std::fs::remove_dir(folder);
+        }
     }
 }
 
@@ -221,7 +332,8 @@ pub struct Converted<'r> {
     pub output: Output,
     /// The write settings used, the output's path among them.
     pub settings: Settings,
-    /// The files written: the output (unless standard output), then its companions.
+    /// The files written: the output (unless standard output), its companions, then its
+    /// assets.
     pub files: Vec<PathBuf>,
     /// Every finding of the reading, validation and writing, each naming its file.
     pub report: Report,
@@ -463,6 +575,11 @@ impl Pipeline {
                 .companions
                 .into_iter()
                 .map(|c| (dir.join(&c.file_name), c.text))
+                .collect(),
+            assets: exported
+                .assets
+                .into_iter()
+                .map(|a| (dir.join(&a.file_name), a))
                 .collect(),
             report,
             settings,

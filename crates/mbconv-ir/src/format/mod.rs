@@ -249,6 +249,67 @@ pub struct Companion {
     pub text: String,
 }
 
+/// A file written beside the main output that is not text the writer made: a mesh file
+/// copied as it is, or converted into a format the target reads. A format's lowering names
+/// the assets ([`Lowered::assets`]); whoever writes the output (the facade's pipeline, the
+/// check's temporary folder) writes them with it. Built by [`kit::place_asset`].
+#[derive(Clone, PartialEq, Eq)]
+pub struct Asset {
+    /// File name, relative to the main output's directory, with `/` separators
+    /// (`robot_meshes/base.stl`).
+    pub file_name: String,
+    /// The file it is made from.
+    pub source: PathBuf,
+    /// The contents to write; `None`: the source file copied byte for byte.
+    pub bytes: Option<Vec<u8>>,
+}
+
+impl fmt::Debug for Asset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Asset")
+            .field("file_name", &self.file_name)
+            .field("source", &self.source)
+            .field("bytes", &self.bytes.as_ref().map(Vec::len))
+            .finish()
+    }
+}
+
+impl Asset {
+    /// Writes the asset under `dir` (the main output's directory), making the folders it
+    /// needs: its bytes, or a copy of its source.
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join(format!("mbconv-asset-doc-{}", std::process::id()));
+    /// let asset = mbconv_ir::format::Asset {
+    ///     file_name: "m_meshes/a.stl".into(), source: "a.dae".into(), bytes: Some(b"x".to_vec()),
+    /// };
+    /// asset.write_into(&dir).unwrap();
+    /// assert_eq!(std::fs::read(dir.join("m_meshes/a.stl")).unwrap(), b"x");
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// The system's, when a folder cannot be made or the file cannot be written or copied.
+    pub fn write_into(&self, dir: &Path) -> std::io::Result<()> {
+        self.write_to(&dir.join(&self.file_name))
+    }
+
+    /// Writes the asset at `path` (its bytes, or a copy of its source), making the folders it
+    /// needs.
+    ///
+    /// # Errors
+    /// The system's.
+    pub fn write_to(&self, path: &Path) -> std::io::Result<()> {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        match &self.bytes {
+            Some(bytes) => std::fs::write(path, bytes),
+            None => std::fs::copy(&self.source, path).map(|_| ()),
+        }
+    }
+}
+
 /// The result of writing a model.
 #[derive(Clone, Debug)]
 pub struct Exported {
@@ -265,6 +326,10 @@ pub struct Exported {
     /// model written (MJCF: start from the keyframe the writer added for the initial
     /// velocities). [`Format::read_back_options`] returns them by default.
     pub read_back: Options,
+    /// The files to write beside the output that the text names (meshes copied or
+    /// converted): the lowering's [`Lowered::assets`], carried by [`Format::write`] and
+    /// [`Registry::write`].
+    pub assets: Vec<Asset>,
 }
 
 impl Exported {
@@ -276,6 +341,7 @@ impl Exported {
             report,
             entry: None,
             read_back: Options::default(),
+            assets: Vec::new(),
         }
     }
 }
@@ -298,6 +364,9 @@ pub struct Lowered {
     /// turned by it, so its motion turned back by the inverse is compared with the
     /// original's. `None`: not turned.
     pub turned_by: Option<UnitQuaternion<f64>>,
+    /// The files the lowered model names that must be written beside the output (meshes
+    /// copied or converted, [`Asset`]); the model's mesh references already name them.
+    pub assets: Vec<Asset>,
 }
 
 impl Lowered {
@@ -308,6 +377,7 @@ impl Lowered {
             report,
             passes: Vec::new(),
             turned_by: None,
+            assets: Vec::new(),
         }
     }
 
@@ -468,6 +538,7 @@ pub trait Format: Send + Sync {
         let mut report = lowered.report;
         report.extend(std::mem::take(&mut exported.report));
         exported.report = report;
+        exported.assets = lowered.assets;
         Ok(exported)
     }
 }
@@ -687,7 +758,7 @@ impl Registry {
     ) -> Result<Lowered, FormatError> {
         let prepared = self.prepare_write(format, model, options)?;
         let mut lowered = format.lower(&prepared.model, &prepared.options)?;
-        prepared.apply_to(&mut lowered);
+        prepared.apply_to(&mut lowered, format.info().name, options, kit::Tracing::Off);
         Ok(lowered)
     }
     /// [`Registry::lower`] traced ([`Format::lower_traced`]): a turn the shared setting `up`
@@ -712,7 +783,7 @@ impl Registry {
                 },
             );
         }
-        prepared.apply_to(&mut lowered);
+        prepared.apply_to(&mut lowered, format.info().name, options, kit::Tracing::On);
         Ok(lowered)
     }
     /// Emits a lowered model with `format`, which sees its own settings only (the shared ones
@@ -733,11 +804,12 @@ impl Registry {
         model: &Model,
         options: &Options,
     ) -> Result<Exported, FormatError> {
-        let prepared = self.prepare_write(format, model, options)?;
-        let mut exported = format.write(&prepared.model, &prepared.options)?;
-        let mut findings = prepared.findings;
-        findings.append(&mut exported.report.findings);
-        exported.report.findings = findings;
+        let lowered = self.lower(format, model, options)?;
+        let mut exported = self.emit(format, &lowered.model, options)?;
+        let mut report = lowered.report;
+        report.extend(std::mem::take(&mut exported.report));
+        exported.report = report;
+        exported.assets = lowered.assets;
         Ok(exported)
     }
     /// Checks `options` and applies the shared write settings to `model`.
@@ -824,6 +896,10 @@ impl Registry {
 /// The name of the pass a turn by the shared setting `up` shows as in a traced lowering.
 pub const REORIENT_PASS: &str = "reorient";
 
+/// The name of the pass in which the registry copies the mesh files a lowered model names
+/// beside the output (the shared write setting `assets=copy`), after the format's own passes.
+pub const COPY_ASSETS_PASS: &str = "copy_assets";
+
 /// A model with the shared write settings applied, the format's own settings, and what
 /// applying them found.
 struct PreparedWrite<'m> {
@@ -843,12 +919,40 @@ impl<'m> PreparedWrite<'m> {
         }
     }
 
-    /// Puts the findings first in the lowering's report and records the turn.
-    fn apply_to(self, lowered: &mut Lowered) {
+    /// Puts the findings first in the lowering's report and records the turn; then, with the
+    /// shared setting `assets=copy` ([`settings::ASSETS`]), copies the mesh files the lowered
+    /// model names beside the output ([`kit::copy_meshes`], pass [`COPY_ASSETS_PASS`], a
+    /// snapshot of its own when traced).
+    fn apply_to(self, lowered: &mut Lowered, format: &str, options: &Options, tracing: kit::Tracing) {
         let mut findings = self.findings;
         findings.append(&mut lowered.report.findings);
         lowered.report.findings = findings;
         lowered.turned_by = self.turned_by;
+        if options.choice(settings::ASSETS.name, settings::ASSET_POLICIES) != Some("copy") {
+            return;
+        }
+        let before = (tracing == kit::Tracing::On).then(|| lowered.model.clone());
+        let mut copied = kit::copy_meshes(
+            &mut lowered.model,
+            &mut lowered.assets,
+            options.output_path.as_deref(),
+            format,
+        );
+        for finding in &mut copied {
+            finding.pass = Some(COPY_ASSETS_PASS.to_owned());
+        }
+        if let Some(before) = before
+            && !copied.is_empty()
+        {
+            let mut report = Report::default();
+            report.findings.clone_from(&copied);
+            lowered.passes.push(kit::PassSnapshot {
+                pass: COPY_ASSETS_PASS.to_owned(),
+                model: (lowered.model != before).then(|| lowered.model.clone()),
+                report,
+            });
+        }
+        lowered.report.findings.append(&mut copied);
     }
 }
 

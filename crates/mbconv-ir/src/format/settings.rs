@@ -137,9 +137,26 @@ pub const UP: SettingSpec = SettingSpec {
 /// The values of [`UP`]: the world axes.
 pub const UP_AXES: &[&str] = &["x", "y", "z"];
 
+/// The shared write setting `assets=reference|copy`: whether the files a written model names
+/// (meshes) are referenced where they are (`reference`, the default: a relative name is
+/// rewritten relative to the output, a `package://` URI kept) or copied into a folder beside
+/// the output, `<output stem>_meshes/` (`copy`), so that the output folder holds everything it
+/// names. A file the target cannot read (a COLLADA mesh for MuJoCo) is converted into that
+/// folder either way. The [`Registry`](super::Registry) applies it after the format's
+/// lowering ([`super::kit::copy_meshes`]).
+pub const ASSETS: SettingSpec = SettingSpec {
+    name: "assets",
+    kind: SettingKind::Choice(ASSET_POLICIES),
+    default: "reference",
+    help: "reference: name mesh files where they are (relative to the output, or the URI as read); copy: copy them into <output stem>_meshes/ beside the output (files the target cannot read are converted there either way)",
+};
+
+/// The values of [`ASSETS`].
+pub const ASSET_POLICIES: &[&str] = &["reference", "copy"];
+
 /// The write settings every format accepts because the [`Registry`](super::Registry) applies
 /// them itself, before and around the format's own steps.
-pub const SHARED_WRITE_SETTINGS: &[SettingSpec] = &[UP];
+pub const SHARED_WRITE_SETTINGS: &[SettingSpec] = &[UP, ASSETS];
 
 /// Format settings as `KEY=VALUE` text, plus where the output goes.
 ///

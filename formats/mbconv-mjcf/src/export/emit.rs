@@ -273,6 +273,9 @@ fn assets(model: &Model, output: Option<&std::path::Path>) -> (XmlElement, Vec<(
                 if m.scale != [1.0; 3] {
                     e = e.attr("scale", nums(&m.scale));
                 }
+                if let Some(Value::String(inertia)) = s.extras.get(super::meshes::MESH_INERTIA) {
+                    e = e.attr("inertia", inertia.as_str());
+                }
                 asset = asset.child(e);
                 meshes.push((m.uri.clone(), m.scale, name));
             }

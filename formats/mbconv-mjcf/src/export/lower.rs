@@ -14,7 +14,8 @@
 //! single-dof joints, approximated); `loops` (ball and fixed loop joints are `<connect>` and
 //! `<weld>` equalities; other loop joints are cut); `joints_as_chains` (universal, Euler,
 //! cylindrical, planar and translational joints as chains, exact; screw and point joints
-//! approximated); `joint_data`, `body_data` (what MJCF lacks per item; site and geom names made
+//! approximated); `joint_data`, `mesh_files` (every mesh file one MuJoCo opens: referenced by
+//! path, converted beside the output, or lost, [`super::meshes`]), `body_data` (what MJCF lacks per item; site and geom names made
 //! unique, as MuJoCo wants; a plane on a body that moves left out, since MuJoCo allows planes
 //! only on bodies welded to the world); `reference_poses`; `mass_properties` (an inertia
 //! breaking the triangle inequality balanced, a moving body without mass or with a zero
@@ -63,8 +64,9 @@ const TRIANGLE_SLACK: f64 = 1e-12;
 /// on the edge of the triangle inequality: far above rounding, far below anything physical.
 pub(crate) const TRIANGLE_NUDGE: f64 = 1e-9;
 
-/// Lowers `model` for MJCF; `tracing` keeps the model after every pass.
-pub(crate) fn lower(model: &mbconv_ir::Model, tracing: Tracing) -> Lowered {
+/// Lowers `model` for MJCF, mesh files made ones MuJoCo opens for a file written at `output`
+/// ([`super::meshes`]); `tracing` keeps the model after every pass.
+pub(crate) fn lower(model: &mbconv_ir::Model, output: Option<&std::path::Path>, tracing: Tracing) -> Lowered {
     let mut s = LowerSession::with_table(FORMAT, &super::support::FEATURE_SUPPORT, model, tracing);
     s.run_settling_passes();
     s.run("simulation_settings", simulation);
@@ -101,6 +103,7 @@ pub(crate) fn lower(model: &mbconv_ir::Model, tracing: Tracing) -> Lowered {
         })
     });
     s.run("joint_data", joint_data);
+    s.run("mesh_files", |s| super::meshes::mesh_files(s, output));
     s.run("body_data", body_data);
     s.run("reference_poses", reference_poses);
     s.run("mass_properties", mass_properties);
@@ -399,33 +402,6 @@ fn writable(g: &Geometry) -> bool {
     }
 }
 
-/// The mesh formats MuJoCo 4.0 decodes (by file extension).
-const MUJOCO_MESH_EXTENSIONS: [&str; 3] = ["stl", "obj", "msh"];
-
-/// Why MuJoCo could not load a mesh shape's file, if it could not: a reference by URI
-/// (`package://`, `http://`, …: MuJoCo opens mesh files by path) or a format MuJoCo does not
-/// decode (VRML, COLLADA, …). Such a file would stop MuJoCo from loading the whole model.
-fn mesh_mujoco_cannot_open(g: &Geometry) -> Option<&'static str> {
-    let (Geometry::Mesh(m) | Geometry::ConvexHull(m)) = g else {
-        return None;
-    };
-    let path = m.uri.strip_prefix("file://").unwrap_or(&m.uri);
-    // No file: a mesh the reader took from MJCF's own data (inline vertices), written back so.
-    if path.is_empty() {
-        return None;
-    }
-    if path.contains("://") {
-        return Some("a mesh referenced by URI (package://, a URL): MuJoCo opens mesh files by path");
-    }
-    let extension = std::path::Path::new(path)
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .unwrap_or_default();
-    (!MUJOCO_MESH_EXTENSIONS.contains(&extension.as_str()))
-        .then_some("a mesh file MuJoCo does not decode (it reads STL, OBJ and MSH)")
-}
-
 // Long: one check per body field MJCF cannot say, in the order its findings are reported.
 fn body_data(s: &mut LowerSession) {
     s.lose_unsayable_body_data(CollisionSwitch::Said);
@@ -467,10 +443,6 @@ fn body_data(s: &mut LowerSession) {
                     Feature::Shapes,
                     "cones, pyramids, multi-spheres, fitted primitives, inline meshes, extrusions and grids",
                 );
-                continue;
-            }
-            if let Some(why) = mesh_mujoco_cannot_open(&shape.geometry) {
-                found.lose("mesh_lost", Feature::Meshes, why);
                 continue;
             }
             if matches!(shape.geometry, Geometry::Plane { .. }) && moved_by.is_some() {

@@ -8,6 +8,7 @@ pub(crate) mod emit;
 mod excludes;
 pub(crate) mod keyframe;
 pub(crate) mod lower;
+pub(crate) mod meshes;
 mod plan;
 pub(crate) mod support;
 

@@ -115,6 +115,9 @@ fn write_options(
     if let Some(up) = flags.up {
         write_options.set(mbconv::ir::format::settings::UP.name, up.letter());
     }
+    if let Some(assets) = flags.assets {
+        write_options.set(mbconv::ir::format::settings::ASSETS.name, assets.word());
+    }
     pipeline.check_write_settings(out_format, &write_options)?;
     Ok(write_options)
 }

@@ -67,6 +67,10 @@ pub struct LowerSession {
     pub(super) table: &'static [crate::format::support::FeatureSupport],
     pass: Option<PassStart>,
     trace: Option<Trace>,
+    /// The files to write beside the output that the lowered model names (meshes converted
+    /// for the target, [`place_asset`](super::place_asset)); [`finish`](Self::finish) hands
+    /// them on in [`Lowered::assets`].
+    pub assets: Vec<crate::format::Asset>,
 }
 
 #[derive(Debug)]
@@ -95,6 +99,7 @@ impl LowerSession {
                 before: model.clone(),
                 passes: Vec::new(),
             }),
+            assets: Vec::new(),
         }
     }
 
@@ -461,6 +466,7 @@ impl LowerSession {
             report: self.report,
             passes: self.trace.map(|t| t.passes).unwrap_or_default(),
             turned_by: None,
+            assets: self.assets,
         }
     }
 

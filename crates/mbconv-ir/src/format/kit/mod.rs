@@ -12,6 +12,7 @@
 //! `docs/adding-a-format.md`.
 
 pub mod aids;
+mod assets;
 mod common;
 mod item_findings;
 mod lowering;
@@ -23,6 +24,7 @@ mod shared_passes;
 mod topology;
 mod unsayable;
 
+pub use assets::{asset_folder, copy_meshes, place_asset};
 pub use common::CollisionSwitch;
 pub use item_findings::ItemFindings;
 pub use lowering::{

@@ -45,6 +45,7 @@ pub(crate) fn emit(model: &Model, settings: &EmitSettings) -> Exported {
         report: Report::default(),
         entry,
         read_back: mbconv_ir::format::Options::default(),
+        assets: Vec::new(),
     }
 }
 
