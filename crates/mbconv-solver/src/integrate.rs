@@ -118,8 +118,8 @@ pub(crate) fn finish_located_step(
     check_finite(state)
 }
 
-/// After a step of a scheme that does not locate events (the fixed-step schemes, and the
-/// Rosenbrock method for now): [`finish_located_step`], then a coordinate past its stop is put
+/// After a step of a scheme that does not locate events (the fixed-step schemes):
+/// [`finish_located_step`], then a coordinate past its stop is put
 /// back on it with the stop's impulse.
 pub(crate) fn finish_step(model: &Model, data: &mut Data, state: &mut State) -> Result<(), SolverError> {
     finish_located_step(model, data, state)?;

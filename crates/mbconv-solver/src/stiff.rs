@@ -19,7 +19,7 @@
 use crate::data::{Data, State};
 use crate::dynamics::normalize;
 use crate::error::SolverError;
-use crate::integrate::{accelerations, finish_step};
+use crate::integrate::{accelerations, finish_located_step};
 use crate::joint::{JointModel, RotationPart};
 use crate::model::Model;
 use crate::stops;
@@ -574,7 +574,7 @@ fn rosenbrock_trial(
 }
 
 /// Moves `state` to the candidate of the last [`rosenbrock_trial`] and finishes the step
-/// (quaternions renormalised, constraints projected, stops applied).
+/// (quaternions renormalised, constraints projected, locked coordinates held on their stops).
 fn rosenbrock_accept(
     model: &Model,
     data: &mut Data,
@@ -585,7 +585,9 @@ fn rosenbrock_accept(
     state.q.copy_from_slice(&work.q);
     state.v.copy_from_slice(&work.v);
     state.t += step;
-    finish_step(model, data, state)
+    // Stops are events here (see `advance_rosenbrock`): the step keeps the active set, as
+    // Dopri5's does; clamping after the step would forget every lock.
+    finish_located_step(model, data, state)
 }
 
 /// After a trial of an adaptive scheme that could not be evaluated (`error`): a trial too

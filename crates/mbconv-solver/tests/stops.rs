@@ -386,3 +386,43 @@ fn fixed_step_schemes_clamp_with_the_same_impulse() {
     assert!(angles.iter().any(|q| (q - 0.3).abs() < 1e-12));
     assert_eq!(summary.stop_impacts, 0);
 }
+
+/// Rodas4 keeps its active set from step to step: a pendulum that starts past its upper
+/// stop, which gravity presses it into, is locked there at the start and held, and a stiff damped link beside it is stepped
+/// in large implicit steps. (Each step used to forget the lock and re-find it, holding the
+/// steps near 5e-8 s.)
+#[test]
+fn rosenbrock_holds_a_coordinate_locked_from_the_start() {
+    let mut ir = pendulum(1.0, 0.0);
+    let mut finger = link("finger");
+    finger.inertial.inertia = Inertia::from_moments_products([1e-6; 3], [0.0; 3]);
+    finger.inertial.com = Vector3::zeros();
+    finger.inertial.mass = 1e-3;
+    ir.bodies.push(finger);
+    let mut hinge = hinge("knuckle", BodyRef::body("bob"), "finger", None, 0.3, 0.0);
+    hinge.dofs = vec![DofProperties {
+        damping: 3.0,
+        ..Default::default()
+    }];
+    ir.joints.push(hinge);
+    let options = SimulateOptions {
+        duration: 0.2,
+        dt: 1e-3,
+        integrator: Integrator::Rosenbrock {
+            rtol: 1e-10,
+            atol: 1e-10,
+        },
+        every: 1,
+        energy: false,
+        joint_limits: true,
+        max_steps: Some(20_000),
+    };
+    let mut last = [0.0; 7];
+    let summary = simulate(&ir, &options, &mut |s| last = s.poses[0]).unwrap();
+    assert!(summary.steps < 2_000, "{} steps", summary.steps);
+    assert!(
+        (angle(&last) - 0.5).abs() < 1e-12,
+        "held on the upper stop: {}",
+        angle(&last)
+    );
+}
