@@ -146,11 +146,11 @@ impl Original {
     /// verdict compared within widened tolerances says so ([`TargetCheck::tolerance_widened`]).
     pub fn tolerances(&self, settings: &CheckSettings) -> Tolerances {
         let asked = settings.tolerances;
-        let floor = 10.0 * self.integration_error.unwrap_or(0.0);
+        let (floor, cap) = self.widening(settings);
         if floor <= asked.position {
             return asked;
         }
-        let position = floor.min(WIDEST_POSITION_TOLERANCE.max(asked.position));
+        let position = floor.min(cap);
         let ratio = position / asked.position;
         Tolerances {
             position,
@@ -162,8 +162,17 @@ impl Original {
     /// [`WIDEST_POSITION_TOLERANCE`]: the integration error may then be mistaken for a
     /// difference, and the verdict says so.
     pub fn widening_capped(&self, settings: &CheckSettings) -> bool {
-        10.0 * self.integration_error.unwrap_or(0.0)
-            > WIDEST_POSITION_TOLERANCE.max(settings.tolerances.position)
+        let (floor, cap) = self.widening(settings);
+        floor > cap
+    }
+
+    /// The position tolerance the integration error asks for (ten times it) and the widest
+    /// the widening may go ([`WIDEST_POSITION_TOLERANCE`], or the tolerance asked for when wider).
+    fn widening(&self, settings: &CheckSettings) -> (f64, f64) {
+        (
+            10.0 * self.integration_error.unwrap_or(0.0),
+            WIDEST_POSITION_TOLERANCE.max(settings.tolerances.position),
+        )
     }
 }
 

@@ -3,18 +3,11 @@
 //! lowering pass that only drops meshes costs no simulation). If the solver ever starts to
 //! read a shape, an extra or a velocity limit, this test fails.
 
+mod common;
+use common::double_pendulum;
 use mbconv_check::{DynamicsKey, Motion, SimulationSettings};
 use mbconv_ir::{Geometry, Model, Shape, ShapeRole, Value};
 use mbconv_solver::Integrator;
-
-fn double_pendulum() -> Model {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../fixtures/ir/double_pendulum.mbir.json"
-    );
-    let text = std::fs::read_to_string(path).expect("the fixture");
-    mbconv_ir::mbir::from_str(&text).expect("an IR model")
-}
 
 /// The pendulum with an elbow stop it reaches (so the stops run), plus everything the key
 /// strips.

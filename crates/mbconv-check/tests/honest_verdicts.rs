@@ -2,6 +2,8 @@
 //! the check's own interval, a model without mass is `not compared`, a widened tolerance is
 //! capped and said, and an automatic check over its work budget is `skipped`.
 
+mod common;
+use common::double_pendulum;
 use mbconv_check::{
     CheckSettings, Original, Tolerances, Verdict, WIDEST_POSITION_TOLERANCE, check, check_against,
     verdict_text,
@@ -10,15 +12,6 @@ use mbconv_ir::format::{Imported, Registry};
 use mbconv_ir::mbir::MbirFormat;
 use mbconv_ir::{Body, BodyRef, Joint, JointKind, Model, Report};
 use nalgebra::Vector3;
-
-fn double_pendulum() -> Model {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../fixtures/ir/double_pendulum.mbir.json"
-    );
-    let text = std::fs::read_to_string(path).expect("the fixture");
-    mbconv_ir::mbir::from_str(&text).expect("an IR model")
-}
 
 fn registry() -> Registry {
     let mut registry = Registry::new();

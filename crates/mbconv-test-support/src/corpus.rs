@@ -107,6 +107,27 @@ pub fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
     out
 }
 
+/// Reads `fixtures/FORMAT/lenient/NAME` with `format` and default options, panicking when the
+/// reader refuses it or when the model read fails validation with an error: a lenient fixture
+/// is a file its reference loader reads, so mbconv must read it (with its findings).
+pub fn read_lenient(format: &dyn mbconv_ir::format::Format, name: &str) -> mbconv_ir::format::Imported {
+    use mbconv_ir::format::{Options, Source};
+    let path = fixtures_root()
+        .join(format.info().name)
+        .join("lenient")
+        .join(name);
+    let source = Source::from_path(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let imported = format
+        .read(&source, &Options::default())
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let errors: Vec<String> = mbconv_ir::validate(&imported.model)
+        .at_least(mbconv_ir::Severity::Error)
+        .map(|f| f.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{name}: {errors:?}");
+    imported
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,21 +4,9 @@
 
 use mbconv_ir::format::{Format, Imported, Options, Source};
 use mbconv_ir::{JointKind, Severity};
-use std::path::PathBuf;
 
 fn read(name: &str) -> Imported {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/sdf/lenient")
-        .join(name);
-    let imported = mbconv_sdf::SdfFormat
-        .read(&Source::from_path(&path).unwrap(), &Options::default())
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let errors: Vec<String> = mbconv_ir::validate(&imported.model)
-        .at_least(Severity::Error)
-        .map(|f| f.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{name}: {errors:?}");
-    imported
+    mbconv_test_support::read_lenient(&mbconv_sdf::SdfFormat, name)
 }
 
 fn finding<'a>(imported: &'a Imported, code: &str) -> Vec<&'a mbconv_ir::Finding> {

@@ -8,19 +8,7 @@ use mbconv_ir::{Geometry, Severity, Value};
 use nalgebra::{Matrix3, Vector3};
 
 fn read(name: &str) -> Imported {
-    let path = mbconv_test_support::fixtures_root()
-        .join("urdf")
-        .join("lenient")
-        .join(name);
-    let imported = mbconv_urdf::UrdfFormat
-        .read(&Source::from_path(&path).unwrap(), &Options::default())
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let errors: Vec<String> = mbconv_ir::validate(&imported.model)
-        .at_least(Severity::Error)
-        .map(|f| f.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{name}: {errors:?}");
-    imported
+    mbconv_test_support::read_lenient(&mbconv_urdf::UrdfFormat, name)
 }
 
 /// The findings with `code`: (severity, IR path, message).
