@@ -11,6 +11,7 @@ mod choreonoid_sim;
 mod chrono;
 mod chrono_contact;
 mod corpus;
+mod downloads;
 mod fuzz;
 mod open_problems;
 mod oracles;
@@ -42,6 +43,14 @@ const TASKS: &[Task] = &[
         about: "run .ci/run, the one definition of CI (fmt check, clippy -D warnings, the \
                 workspace tests with the shared corpus required)",
         run: |rest| none(rest).and_then(|()| ci()),
+    },
+    Task {
+        words: &["download"],
+        args: "",
+        about: "fetch the corpus a registry serves (xacro's source distribution from PyPI, \
+                pinned by version and SHA-256) into target/downloads; CI runs it, tests \
+                skip its cases without it",
+        run: |rest| none(rest).and_then(|()| downloads::download()),
     },
     Task {
         words: &["oracles"],

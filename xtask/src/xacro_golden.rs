@@ -1,6 +1,10 @@
-//! `cargo xtask golden xacro`: every xacro expansion of the corpus (`../shared/corpus/xacro`,
-//! the rows of its README) and of `fixtures/xacro` as the reference, xacro 2.1.1 from PyPI,
-//! writes it (`oracles/xacro/xacro_golden.py`), into `crates/mbconv-xacro/tests/golden`.
+//! `cargo xtask golden xacro`: every xacro expansion as the reference, xacro 2.1.1 from PyPI,
+//! writes it (`oracles/xacro/xacro_golden.py`), into `crates/mbconv-xacro/tests/golden`:
+//! - `xacro-2.1.1/`: the reference's own test inputs (its source distribution, fetched by
+//!   `cargo xtask download`), the rows of `golden/xacro-2.1.1.md`;
+//! - `field/`: description packages from GitHub (UR, Franka) when `MBCONV_XACRO_FIELD` names a
+//!   folder holding them, the rows of `golden/field.md` (kept otherwise);
+//! - `fixtures/`: `fixtures/xacro`, the rows of its README.
 
 use crate::{run, workspace_root};
 use anyhow::{Context, Result, bail};
@@ -81,8 +85,9 @@ fn packages(root: &Path) -> Result<Vec<String>> {
     Ok(found)
 }
 
-/// Runs the oracle script on the expansions of `root`'s README into `OUT/<name>`.
-fn expand(python: &Path, root: &Path, name: &str) -> Result<()> {
+/// Runs the oracle script on the expansions listed in `rows` (a Markdown table) for the files
+/// under `root`, into `OUT/<name>`.
+fn expand(python: &Path, root: &Path, rows: &Path, name: &str) -> Result<()> {
     let out = workspace_root().join(OUT).join(name);
     let _ = std::fs::remove_dir_all(&out);
     let script = workspace_root().join("oracles/xacro/xacro_golden.py");
@@ -92,7 +97,7 @@ fn expand(python: &Path, root: &Path, name: &str) -> Result<()> {
         out.to_string_lossy().into_owned(),
     );
     let packages = packages(root)?;
-    let rows = expansions(&root.join("README.md"))?;
+    let rows = expansions(rows)?;
     let mut args = vec![script.as_str(), "--root", &root_text, "--out", &out];
     for package in &packages {
         args.extend(["--package", package.as_str()]);
@@ -101,20 +106,18 @@ fn expand(python: &Path, root: &Path, name: &str) -> Result<()> {
     run(python, &args)
 }
 
-/// Regenerates the xacro golden data: the corpus expansions (`corpus/`) and the fixtures'
-/// (`fixtures/`).
+/// Regenerates the xacro golden data (see the module's documentation).
 pub fn golden() -> Result<()> {
     let python = python()?;
     let root = workspace_root();
-    let corpus = std::env::var_os("MBCONV_CORPUS")
-        .map_or_else(|| root.join("../shared/corpus"), PathBuf::from)
-        .join("xacro");
-    if !corpus.is_dir() {
-        bail!(
-            "{} is missing: the reference expands the shared corpus (set MBCONV_CORPUS)",
-            corpus.display()
-        );
+    let out = root.join(OUT);
+    crate::downloads::download()?;
+    let download = crate::downloads::downloads_dir().join("xacro-2.1.1");
+    expand(&python, &download, &out.join("xacro-2.1.1.md"), "xacro-2.1.1")?;
+    match std::env::var_os("MBCONV_XACRO_FIELD") {
+        Some(field) => expand(&python, Path::new(&field), &out.join("field.md"), "field")?,
+        None => eprintln!("MBCONV_XACRO_FIELD is not set: golden/field kept as it is"),
     }
-    expand(&python, &corpus, "corpus")?;
-    expand(&python, &root.join("fixtures/xacro"), "fixtures")
+    let fixtures = root.join("fixtures/xacro");
+    expand(&python, &fixtures, &fixtures.join("README.md"), "fixtures")
 }

@@ -65,6 +65,23 @@ pub fn corpus_file(relative: &str) -> Option<PathBuf> {
     found(corpus_root().join(relative), Path::is_file)
 }
 
+/// The registry download `name` (e.g. `"xacro-2.1.1"`), unpacked by `cargo xtask download`
+/// into `$MBCONV_DOWNLOADS` when set, else `target/downloads` of the workspace; like
+/// [`corpus`], `None` after a notice when it is missing, a panic under
+/// `MBCONV_REQUIRE_CORPUS=1`.
+pub fn downloaded(name: &str) -> Option<PathBuf> {
+    let dir = match std::env::var_os("MBCONV_DOWNLOADS") {
+        Some(dir) => PathBuf::from(dir),
+        None => workspace_root().join("target/downloads"),
+    };
+    let path = dir.join(name);
+    if path.join(".mbconv-download-complete").is_file() {
+        return Some(path);
+    }
+    missing(&format!("{} (fetched by `cargo xtask download`)", path.display()));
+    None
+}
+
 fn found(path: PathBuf, exists: fn(&Path) -> bool) -> Option<PathBuf> {
     if exists(&path) {
         return Some(path);

@@ -1555,16 +1555,20 @@ impl Expander {
             roots.extend(ros.split(':').filter(|p| !p.is_empty()).map(PathBuf::from));
         }
         let mut searched: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
+        // A package is what its manifest names, as ROS's package crawl finds it; a folder
+        // of the package's name without a manifest counts too (a `package://` tree copied
+        // without its `package.xml`), but only after the manifests: xacro's own source tree
+        // holds a Python folder `xacro/` beside the manifest naming the tree `xacro`.
         for root in &roots {
+            if let Some(dir) = manifest_under(root, package, 2) {
+                return Ok(self.found(package, dir));
+            }
             if root.file_name().is_some_and(|n| n == package) && root.is_dir() {
                 return Ok(self.found(package, root.clone()));
             }
             let direct = root.join(package);
             if direct.is_dir() {
                 return Ok(self.found(package, direct));
-            }
-            if let Some(dir) = manifest_under(root, package, 2) {
-                return Ok(self.found(package, dir));
             }
         }
         if let Some(ament) = (self.inputs.env)("AMENT_PREFIX_PATH") {
@@ -1579,7 +1583,11 @@ impl Expander {
         fail_package(package, &searched)
     }
 
+    /// Records a package's directory and returns it as `$(find)` gives it: absolute (a
+    /// relative package path is taken from the working directory, as ROS's is), so that an
+    /// include of the result does not resolve against the including file's folder.
     fn found(&mut self, package: &str, dir: PathBuf) -> String {
+        let dir = std::path::absolute(&dir).unwrap_or(dir);
         let text = dir.display().to_string();
         self.packages.insert(package.to_owned(), dir);
         text

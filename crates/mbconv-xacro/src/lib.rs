@@ -70,8 +70,9 @@ use std::path::{Path, PathBuf};
 pub struct Settings {
     /// Argument values by name; they override the `default` of `<xacro:arg>`.
     pub args: BTreeMap<String, String>,
-    /// Directories holding ROS packages (a package is a folder of that name, or a folder whose
-    /// `package.xml` gives that name).
+    /// Directories holding ROS packages, or packages themselves: a package is a folder whose
+    /// `package.xml` gives its name (the directory itself or up to two levels down), else a
+    /// folder of that name.
     pub package_path: Vec<PathBuf>,
     /// The environment; `None`: the process's.
     pub env: Option<BTreeMap<String, String>>,

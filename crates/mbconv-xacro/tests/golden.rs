@@ -1,5 +1,7 @@
-//! Every expansion of the xacro corpus (`../shared/corpus/xacro`) and of `fixtures/xacro`
-//! against the reference's (xacro 2.1.1, `cargo xtask golden xacro`): the same document,
+//! Every expansion of the reference's own test inputs (xacro 2.1.1's source distribution,
+//! `cargo xtask download`), of the field packages (`MBCONV_XACRO_FIELD`, see
+//! `golden/field.md`) and of `fixtures/xacro` against the reference's (xacro 2.1.1, `cargo
+//! xtask golden xacro`): the same document,
 //! compared canonically (elements, attributes, text and comments, whitespace beside elements
 //! left out; the reference's banner comment left out).
 
@@ -133,15 +135,14 @@ fn compare(golden: &Path, root: &Path) -> (usize, Vec<String>) {
     (entries.len(), failures)
 }
 
-#[test]
-fn the_corpus_expands_as_the_reference_expands_it() {
-    let Some(root) = mbconv_test_support::corpus("xacro") else {
-        mbconv_test_support::missing("xacro corpus");
-        return;
-    };
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/corpus");
-    let (n, failures) = compare(&golden, &root);
-    assert!(n >= 13, "{n} golden expansions");
+/// Compares the golden set `name` with mbconv's expansions of the files under `root` and
+/// fails with every difference; at least `least` expansions must be compared.
+fn assert_expands_as_golden(name: &str, root: &Path, least: usize) {
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name);
+    let (n, failures) = compare(&golden, root);
+    assert!(n >= least, "{n} golden expansions in {name}");
     assert!(
         failures.is_empty(),
         "{} of {n} differ:\n{}",
@@ -151,14 +152,24 @@ fn the_corpus_expands_as_the_reference_expands_it() {
 }
 
 #[test]
+fn the_references_own_test_inputs_expand_as_the_reference_expands_them() {
+    let Some(root) = mbconv_test_support::downloaded("xacro-2.1.1") else {
+        return;
+    };
+    assert_expands_as_golden("xacro-2.1.1", &root, 13);
+}
+
+#[test]
+fn the_field_packages_expand_as_the_reference_expands_them() {
+    let Some(root) = std::env::var_os("MBCONV_XACRO_FIELD") else {
+        eprintln!("notice: MBCONV_XACRO_FIELD is not set; the field packages are not compared");
+        return;
+    };
+    assert_expands_as_golden("field", Path::new(&root), 13);
+}
+
+#[test]
 fn the_fixtures_expand_as_the_reference_expands_them() {
     let root = mbconv_test_support::workspace_root().join("fixtures/xacro");
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/fixtures");
-    let (n, failures) = compare(&golden, &root);
-    assert!(
-        failures.is_empty(),
-        "{} of {n} differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_expands_as_golden("fixtures", &root, 5);
 }

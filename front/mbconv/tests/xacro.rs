@@ -1,7 +1,9 @@
-//! xacro inputs through the facade: every corpus expansion (`../shared/corpus/xacro`, the rows
-//! of `crates/mbconv-xacro/tests/golden/corpus`) read as URDF gives the same model as the
-//! reference's expansion (xacro 2.1.1) read as URDF: bodies, joints, masses, frames, exactly;
-//! and a xacro file converts to MJCF with its arguments given as `arg:NAME` read settings.
+//! xacro inputs through the facade: every robot expansion of the golden sets (the PR2 of
+//! xacro 2.1.1's own test inputs, `cargo xtask download`; the UR and Franka packages when
+//! `MBCONV_XACRO_FIELD` holds them: `crates/mbconv-xacro/tests/golden/*.md`) read as URDF gives
+//! the same model as the reference's expansion (xacro 2.1.1) read as URDF: bodies, joints,
+//! masses, frames, exactly; and a xacro file converts to MJCF with its arguments given as
+//! `arg:NAME` read settings.
 
 #![allow(clippy::unwrap_used, missing_docs)]
 
@@ -9,8 +11,11 @@ use mbconv::files::Input;
 use mbconv::{Pipeline, ReadOptions, Settings};
 use std::path::Path;
 
-fn golden_dir() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/mbconv-xacro/tests/golden/corpus")
+/// The golden expansions of the set `name`.
+fn golden_dir(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../crates/mbconv-xacro/tests/golden")
+        .join(name)
 }
 
 /// The xacro file and read settings a golden file's name stands for.
@@ -29,21 +34,37 @@ fn expansion_of(name: &str, root: &Path) -> (std::path::PathBuf, Settings) {
 }
 
 #[test]
-fn the_corpus_reads_as_the_references_expansion_reads() {
-    let Some(root) = mbconv_test_support::corpus("xacro") else {
+fn the_references_pr2_reads_as_the_references_expansion_reads() {
+    let Some(root) = mbconv_test_support::downloaded("xacro-2.1.1") else {
         return;
     };
+    assert_reads_as_golden("xacro-2.1.1", &root, 1);
+}
+
+#[test]
+fn the_field_packages_read_as_the_references_expansion_reads() {
+    let Some(root) = std::env::var_os("MBCONV_XACRO_FIELD") else {
+        eprintln!("notice: MBCONV_XACRO_FIELD is not set; the field packages are not compared");
+        return;
+    };
+    assert_reads_as_golden("field", Path::new(&root), 13);
+}
+
+/// Reads every robot (`.urdf.xacro`) of the golden set `set` from `root` through the facade
+/// and the reference's expansion as URDF, and fails unless the models are equal (or both
+/// refused alike); at least `least` robots must be compared.
+fn assert_reads_as_golden(set: &str, root: &Path, least: usize) {
     let pipeline = Pipeline::new();
-    let mut names: Vec<String> = std::fs::read_dir(golden_dir())
+    let mut names: Vec<String> = std::fs::read_dir(golden_dir(set))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".xml"))
+        .filter(|n| n.ends_with(".xml") && n.contains(".urdf.xacro"))
         .collect();
     names.sort();
-    assert!(names.len() >= 13);
+    assert!(names.len() >= least, "{} robots in {set}", names.len());
     let mut failures = Vec::new();
     for name in &names {
-        let (file, settings) = expansion_of(name, &root);
+        let (file, settings) = expansion_of(name, root);
         let ours = pipeline.read(
             &Input::File(file.clone()),
             &ReadOptions {
@@ -51,7 +72,7 @@ fn the_corpus_reads_as_the_references_expansion_reads() {
                 ..Default::default()
             },
         );
-        let reference = std::fs::read_to_string(golden_dir().join(name))
+        let reference = std::fs::read_to_string(golden_dir(set).join(name))
             .unwrap()
             .replace("@ROOT@", &root.display().to_string());
         let mut plain = Settings::default();
