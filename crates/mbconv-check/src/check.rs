@@ -3,7 +3,7 @@
 use crate::attribution::{Attribution, Known, attribute, summed_pass_motion};
 use crate::compare::{BodyMatch, Difference, Tolerances, com_path};
 use crate::motion::{DynamicsKey, Motion, SimulationSettings};
-use crate::rounding::{rounding_sensitivity, widened};
+use crate::rounding::{ROUNDING_MARGIN, rounding_sensitivity, widened};
 use crate::roundtrip::{RoundTrip, Step, StepError, round_trip};
 use crate::verdict::{TargetCheck, Trace, Verdict};
 use mbconv_ir::Model;
@@ -553,7 +553,51 @@ fn decide(
         .then(|| rounding_sensitivity(&round.lowered.model, simulation, l))
         .flatten()
         .filter(|s| lb.within(&widened(tolerances, s)));
-    let (verdict, mut message) = if !lb_within && lb_rounding.is_none() {
+    // A read-back that is the lowered model to the last bits moves as it does but for what
+    // those bits do to this model (a stop one ulp from engaging, chaos): the gap is the
+    // model's own sensitivity, measured on the very change the writer made.
+    let lb_last_bits = (!lb_within && lb_rounding.is_none())
+        .then(|| {
+            DynamicsKey::of(&round.lowered.model).last_bits_from(&DynamicsKey::of(&round.read_back.model))
+        })
+        .flatten()
+        .filter(|apart| apart.ulps <= LAST_BITS_ULPS);
+    let resolution = match (&lb_rounding, &lb_last_bits) {
+        (Some(sensitivity), _) => widened(tolerances, sensitivity),
+        (None, Some(_)) => last_bits_resolution(tolerances, &lb),
+        (None, None) => *tolerances,
+    };
+    let tolerances = &resolution;
+    if let Some(apart) = lb_last_bits
+        && ROUNDING_MARGIN * lb.max_com_error > tolerances.position
+        && !ab.within(tolerances)
+    {
+        // Rounding alone moves this model further than the check calls exact: its motion
+        // cannot prove the conversion either way.
+        let message = format!(
+            "{}: not compared, as this model's motion hangs on its last bits: the read-back model is the lowered one but for the last bits of {} ({} apart at most), and those bits alone part their motions by {:.3e} m and {:.3e} rad ({}), more than a tenth of the widest tolerance the check calls exact ({:.1e} m); a shorter --duration may compare it",
+            describe(&ab),
+            plural(apart.numbers, "number"),
+            plural(
+                usize::try_from(apart.ulps).unwrap_or(usize::MAX),
+                "unit in the last place"
+            ),
+            lb.max_com_error,
+            lb.max_rotation_error,
+            last_bits_cause(l, b),
+            tolerances.position
+        );
+        let mut target = TargetCheck::decided(
+            name,
+            Verdict::NotCompared,
+            &ab,
+            &[lower_report, emit_report],
+            message,
+        );
+        target.trace = trace(a, b_in_a, &a_to_b, &ab);
+        return Ok(target);
+    }
+    let (verdict, mut message) = if !lb_within && lb_rounding.is_none() && lb_last_bits.is_none() {
         // Emit never excuses: the emitted file must say exactly the lowered model.
         let emit_losses = loss_codes(emit_report);
         let said = if emit_losses.is_empty() {
@@ -650,6 +694,18 @@ fn decide(
             }
         }
     };
+    if let Some(apart) = lb_last_bits {
+        message.push_str(&format!(
+            " (compared within {:.1e} m and {:.1e} rad: the read-back model is the lowered one but for the last bits of {} ({} apart at most), and those bits alone part their motions by {:.3e} m and {:.3e} rad, {})",
+            tolerances.position,
+            tolerances.rotation,
+            plural(apart.numbers, "number"),
+            plural(usize::try_from(apart.ulps).unwrap_or(usize::MAX), "unit in the last place"),
+            lb.max_com_error,
+            lb.max_rotation_error,
+            last_bits_cause(l, b)
+        ));
+    }
     if let Some(sensitivity) = lb_rounding {
         message.push_str(&format!(
             " (the read-back model parts from the lowered one by {:.3e} m and {:.3e} rad, no more than rounding: a change in the last bits of the lowered model's numbers moves it by {:.3e} m and {:.3e} rad)",
@@ -660,6 +716,50 @@ fn decide(
     target.explained_by = explained_by;
     target.trace = trace(a, b_in_a, &a_to_b, &ab);
     Ok(target)
+}
+
+/// The tolerances of a target whose read-back is its lowered model to the last bits and
+/// moves `lb` away from it: [`ROUNDING_MARGIN`](crate::rounding::ROUNDING_MARGIN) times that
+/// gap, position no wider than [`WIDEST_POSITION_TOLERANCE`] (or the tolerance asked for,
+/// when wider) and rotation in the same proportion.
+fn last_bits_resolution(tolerances: &Tolerances, lb: &Difference) -> Tolerances {
+    let wide = widened(
+        tolerances,
+        &Tolerances {
+            position: lb.max_com_error,
+            rotation: lb.max_rotation_error,
+        },
+    );
+    let cap = WIDEST_POSITION_TOLERANCE.max(tolerances.position);
+    Tolerances {
+        position: wide.position.min(cap),
+        rotation: wide.rotation.min(tolerances.rotation * cap / tolerances.position),
+    }
+}
+
+/// The most units in the last place a read-back's number may part from the lowered model's
+/// for the two to count as one model rounded (a writer composing frames rounds each product
+/// once or twice; a wrong number is millions of units away).
+const LAST_BITS_ULPS: u64 = 16;
+
+/// Why rounding moves a model: its joint stops when any was reached, else chaos.
+fn last_bits_cause(lowered: &Motion, read_back: &Motion) -> &'static str {
+    if lowered.limits_reached.is_empty() && read_back.limits_reached.is_empty() {
+        "as in a chaotic model"
+    } else {
+        "as joint stops engage at instants a rounding can shift"
+    }
+}
+
+/// `count` and `what`, with an `s` on `what`'s first word unless `count` is 1.
+fn plural(count: usize, what: &str) -> String {
+    if count == 1 {
+        return format!("1 {what}");
+    }
+    match what.split_once(' ') {
+        Some((first, rest)) => format!("{count} {first}s {rest}"),
+        None => format!("{count} {what}s"),
+    }
 }
 
 fn display_path(path: &str) -> &str {

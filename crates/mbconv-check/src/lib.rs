@@ -45,7 +45,7 @@ pub use check::{
 };
 pub use compare::{BodyMatch, Difference, Tolerances};
 pub use loss_matrix::{ProducedFindings, loss_matrix, read_models};
-pub use motion::{DynamicsKey, Motion, SimulationSettings};
+pub use motion::{DynamicsKey, LastBits, Motion, SimulationSettings};
 pub use plot::plot_svg;
 pub use render::{render_json, render_table, summary_line, verdict_text};
 pub use roundtrip::{RoundTrip, Step, StepError, round_trip};

@@ -296,4 +296,169 @@ impl DynamicsKey {
         }
         Self(key)
     }
+
+    /// How far `other`'s numbers are from this key's, when the two differ in nothing but the
+    /// last bits of their floating-point numbers: the same structure, names, kinds and
+    /// integers, every float within [`LastBits::ulps`] units in the last place of its
+    /// quantity (a component of a vector or matrix is rounded at the scale of its largest
+    /// component). The two are compared in one canonical form: bodies and joints in name
+    /// order, a body welded to the world as a fixed joint, fixed joints unnamed. `None` when
+    /// anything else differs (or a number differs by more than `u32::MAX` units).
+    ///
+    /// ```
+    /// use mbconv_check::DynamicsKey;
+    /// let mut model = mbconv_ir::Model::new("robot");
+    /// let mut link = mbconv_ir::Body::new("link");
+    /// link.inertial.mass = 0.3;
+    /// model.bodies.push(link);
+    /// let mut rounded = model.clone();
+    /// rounded.bodies[0].inertial.mass = 0.3_f64.next_up();
+    /// let apart = DynamicsKey::of(&model).last_bits_from(&DynamicsKey::of(&rounded)).unwrap();
+    /// assert_eq!((apart.numbers, apart.ulps), (1, 1));
+    /// rounded.bodies[0].name = "other".into();
+    /// assert!(DynamicsKey::of(&model).last_bits_from(&DynamicsKey::of(&rounded)).is_none());
+    /// ```
+    pub fn last_bits_from(&self, other: &DynamicsKey) -> Option<LastBits> {
+        let (ours, theirs) = (
+            serde_json::to_value(canonical(&self.0)).ok()?,
+            serde_json::to_value(canonical(&other.0)).ok()?,
+        );
+        let extent = extent(&ours).max(extent(&theirs));
+        let mut apart = LastBits::default();
+        last_bits(&ours, &theirs, &Scales { vector: 0.0, extent }, &mut apart).then_some(apart)
+    }
+}
+
+/// `model` written one way where formats write it several ways that move alike: a body
+/// welded to the world as a fixed joint from the world, fixed joints without names (formats
+/// that cannot name a weld make names up), bodies and joints in name order.
+fn canonical(model: &Model) -> Model {
+    let mut model = model.clone();
+    for body in &mut model.bodies {
+        if std::mem::take(&mut body.fixed) {
+            let weld = mbconv_ir::Joint::new(
+                "",
+                mbconv_ir::JointKind::Fixed,
+                mbconv_ir::BodyRef::World,
+                mbconv_ir::BodyRef::body(body.name.clone()),
+            );
+            model.joints.push(weld);
+        }
+    }
+    for joint in &mut model.joints {
+        if matches!(joint.kind, mbconv_ir::JointKind::Fixed) {
+            joint.name.clear();
+        }
+    }
+    model.bodies.sort_by(|a, b| a.name.cmp(&b.name));
+    model
+        .joints
+        .sort_by(|a, b| (&a.child, &a.name).cmp(&(&b.child, &b.name)));
+    model
+}
+
+/// How two otherwise equal models differ in the last bits of their numbers
+/// ([`DynamicsKey::last_bits_from`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LastBits {
+    /// How many numbers differ.
+    pub numbers: usize,
+    /// The largest difference, in units in the last place of the quantity (the vector or
+    /// matrix) the number belongs to.
+    pub ulps: u64,
+}
+
+/// The magnitudes a number is rounded at: its vector's or matrix's largest component, and
+/// for a translation the model's extent (a writer that composes frames rounds a 3 mm offset
+/// at the size of the robot it sits on).
+#[derive(Clone, Copy)]
+struct Scales {
+    vector: f64,
+    extent: f64,
+}
+
+/// The largest component of any `translation` in a model's JSON form.
+fn extent(value: &serde_json::Value) -> f64 {
+    use serde_json::Value;
+    match value {
+        Value::Object(fields) => fields
+            .iter()
+            .map(|(k, v)| {
+                if k == "translation" {
+                    numeric_scale(v)
+                } else {
+                    extent(v)
+                }
+            })
+            .fold(0.0, f64::max),
+        Value::Array(items) => items.iter().map(extent).fold(0.0, f64::max),
+        _ => 0.0,
+    }
+}
+
+/// Walks two JSON forms side by side, adding every float difference to `apart`; false when
+/// they differ in anything else. A component is rounded with its quantity ([`Scales`]), so
+/// a rotation element of 3e-12 computed beside elements near 1 carries errors of 1e-16, not
+/// of 1e-28.
+fn last_bits(a: &serde_json::Value, b: &serde_json::Value, scales: &Scales, apart: &mut LastBits) -> bool {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) if x.is_f64() || y.is_f64() => {
+            let (Some(x), Some(y)) = (x.as_f64(), y.as_f64()) else {
+                return false;
+            };
+            let Some(units) = rounding_units(x, y, scales.vector) else {
+                return false;
+            };
+            if units > 0 {
+                apart.numbers += 1;
+                apart.ulps = apart.ulps.max(units);
+            }
+            true
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            let vector = scales.vector.max(numeric_scale(a)).max(numeric_scale(b));
+            let scales = Scales { vector, ..*scales };
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| last_bits(x, y, &scales, apart))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter().all(|(k, v)| {
+                    let vector = if k == "translation" { scales.extent } else { 0.0 };
+                    let scales = Scales { vector, ..*scales };
+                    y.get(k).is_some_and(|w| last_bits(v, w, &scales, apart))
+                })
+        }
+        _ => a == b,
+    }
+}
+
+/// The largest magnitude among the numbers of an array of numbers (or of arrays of
+/// numbers); 0 for anything else.
+fn numeric_scale(value: &serde_json::Value) -> f64 {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) => n.as_f64().map_or(0.0, f64::abs),
+        Value::Array(items) if items.iter().all(|v| v.is_number() || v.is_array()) => {
+            items.iter().map(numeric_scale).fold(0.0, f64::max)
+        }
+        _ => 0.0,
+    }
+}
+
+/// How many units in the last place of `scale` (or of the larger of `x` and `y` when that is
+/// larger) `x` and `y` are apart, rounded up: 0 when equal (0 and -0 included); `None` when
+/// either is not finite and they differ, or they are more than `u32::MAX` units apart.
+fn rounding_units(x: f64, y: f64, scale: f64) -> Option<u64> {
+    if x == y {
+        return Some(0);
+    }
+    if !x.is_finite() || !y.is_finite() {
+        return None;
+    }
+    let scale = scale.max(x.abs()).max(y.abs());
+    // The gap below `scale`: the smaller of its two neighbouring gaps.
+    let unit = scale - scale.next_down();
+    let units = ((x - y).abs() / unit).ceil();
+    (units <= f64::from(u32::MAX)).then_some(units as u64)
 }

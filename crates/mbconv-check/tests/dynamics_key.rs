@@ -87,3 +87,46 @@ fn what_the_key_keeps_can_move_a_body() {
     let held = Motion::simulate(&stopped, &settings()).expect("simulates");
     assert_ne!(free.com, held.com);
 }
+
+/// A read-back that writes a weld as a fixed joint with a made-up name, lists bodies in
+/// another order and rounds one number in its last bit is the same model but for that bit;
+/// a changed mass is not.
+#[test]
+fn a_model_rewritten_and_rounded_differs_only_in_its_last_bits() {
+    let mut original = double_pendulum();
+    let mut base = mbconv_ir::Body::new("base");
+    base.fixed = true;
+    base.inertial.mass = 2.0;
+    original.bodies.insert(0, base);
+    let mut rewritten = original.clone();
+    rewritten.bodies[0].fixed = false;
+    rewritten.joints.push(mbconv_ir::Joint::new(
+        "base.weld",
+        mbconv_ir::JointKind::Fixed,
+        mbconv_ir::BodyRef::World,
+        mbconv_ir::BodyRef::body("base"),
+    ));
+    rewritten.bodies.rotate_left(1);
+    let key = DynamicsKey::of(&original);
+    assert_eq!(
+        key.last_bits_from(&DynamicsKey::of(&rewritten)),
+        Some(mbconv_check::LastBits::default())
+    );
+    let last = rewritten.bodies.len() - 1;
+    let mass = &mut rewritten.bodies[last].inertial.mass;
+    *mass = mass.next_down().next_down();
+    let apart = key
+        .last_bits_from(&DynamicsKey::of(&rewritten))
+        .expect("only the last bits differ");
+    assert_eq!((apart.numbers, apart.ulps), (1, 2));
+    let mut renamed = rewritten.clone();
+    renamed.joints[0].name = "renamed".into();
+    assert_eq!(key.last_bits_from(&DynamicsKey::of(&renamed)), None);
+    rewritten.bodies[last].inertial.mass *= 1.0 + 1e-9;
+    let apart = key
+        .last_bits_from(&DynamicsKey::of(&rewritten))
+        .expect("only the last bits differ");
+    assert!(apart.ulps > 1_000_000, "{apart:?}");
+    rewritten.bodies[last].inertial.mass *= 1.5;
+    assert_eq!(key.last_bits_from(&DynamicsKey::of(&rewritten)), None);
+}
