@@ -1,7 +1,5 @@
 //! How a command fails: an exit code and a diagnostic to print.
 
-use std::process::ExitCode;
-
 /// Exit code for a failed check: `--strict` found a loss, a difference no reported loss
 /// explains (`unexplained`), a file of a batch failed.
 pub const CHECK_FAILED: u8 = 1;
@@ -51,11 +49,11 @@ impl Failure {
         self.report.as_ref().map(|r| format!("{r:?}")).unwrap_or_default()
     }
     /// Prints the diagnostic and returns the exit code.
-    pub fn report(self) -> ExitCode {
+    pub fn report(self) -> u8 {
         if let Some(report) = self.report {
             eprintln!("{report:?}");
         }
-        ExitCode::from(self.code)
+        self.code
     }
 }
 

@@ -4,8 +4,8 @@
 //!
 //! It is not the library for tool authors (that is the `mbconv` crate, whose pipeline reads,
 //! validates, converts, writes and checks every model this package handles) and holds no
-//! conversion logic: the commands themselves live in the `mbconv` binary of this package, and
-//! only parse arguments, call the pipeline and print.
+//! conversion logic: the commands ([`run`], which the `mbconv` binary of this package and the
+//! Python package's `mbconv` command call) only parse arguments, call the pipeline and print.
 //!
 //! ```
 //! use mbconv_cli::cli::{Invocation, parse_from};
@@ -17,3 +17,37 @@
 //! ```
 
 pub mod cli;
+mod commands;
+mod failure;
+mod render;
+
+use std::ffi::OsString;
+
+/// Runs the `mbconv` command with `args` (the program's name first, as `std::env::args_os`
+/// gives them): parses them, runs the command, prints what it prints, and returns the exit
+/// code (0 ok, 1 a check failed, 2 bad input or usage, 3 a proof could not be completed).
+///
+/// ```
+/// assert_eq!(mbconv_cli::run(["mbconv", "--version"]), 0);
+/// assert_eq!(mbconv_cli::run(["mbconv", "no-such-command"]), 2);
+/// ```
+pub fn run<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    render::install_miette_hook();
+    let pipeline = mbconv::Pipeline::new();
+    let invocation = match cli::parse_from(pipeline.registry(), args) {
+        Ok(invocation) => invocation,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match commands::run(&pipeline, invocation) {
+        Ok(()) => 0,
+        Err(failure) => failure.report(),
+    }
+}

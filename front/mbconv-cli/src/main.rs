@@ -6,26 +6,8 @@
 //! reads, validates, admits, writes atomically and checks) and prints what it did. Exit codes:
 //! 0 ok, 1 a check failed (`--strict` loss), 2 bad input or usage.
 
-mod commands;
-mod failure;
-mod render;
-
-use mbconv_cli::cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    render::install_miette_hook();
-    let pipeline = mbconv::Pipeline::new();
-    let invocation = match cli::parse_from(pipeline.registry(), std::env::args_os()) {
-        Ok(invocation) => invocation,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return ExitCode::from(code);
-        }
-    };
-    match commands::run(&pipeline, invocation) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(failure) => failure.report(),
-    }
+    ExitCode::from(mbconv_cli::run(std::env::args_os()))
 }

@@ -92,10 +92,11 @@ fn listed_paths(section: &str) -> BTreeSet<String> {
 /// crate per format, the foundations that know no format. `xtask` sits beside them.
 const FOLDERS: [&str; 3] = ["front", "formats", "crates"];
 
-/// The folder of a crate at `path` (its rank in [`FOLDERS`], 0 on top), `None` for `xtask`,
-/// `Err` for a crate in no folder of the rule.
+/// The folder of a crate at `path` (its rank in [`FOLDERS`], 0 on top), `None` for `xtask`
+/// and `python` (the Python package's extension crate, which sits beside them as `xtask`
+/// does), `Err` for a crate in no folder of the rule.
 fn folder_rank(path: &str) -> Result<Option<usize>, ()> {
-    if path == "xtask" {
+    if path == "xtask" || path == "python" {
         return Ok(None);
     }
     let folder = path.split_once('/').map_or("", |(folder, _)| folder);

@@ -1,0 +1,602 @@
+"""mbconv: convert multibody models between formats (Chrono YAML, DART SKEL, Choreonoid Body,
+Shift JSON, URDF, MuJoCo MJCF, SDFormat and the mbconv IR as JSON), report what a conversion
+cannot carry, and prove conversions by simulating them.
+
+>>> import mbconv
+>>> model = mbconv.read("robot.urdf")                       # doctest: +SKIP
+>>> mjcf = model.to_string("mjcf")                          # doctest: +SKIP
+>>> report = mbconv.check(model, via=["mjcf"])              # doctest: +SKIP
+
+The work is done in Rust (the ``mbconv`` crate), with the GIL released; the model is held once,
+in Rust. See ``docs/python.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
+
+from . import _native
+from ._errors import (
+    CheckError,
+    Error,
+    ErrorFinding,
+    FindingWarning,
+    FormatLookupError,
+    InvalidModelError,
+    ReadError,
+    SettingError,
+    SimulationError,
+    StrictError,
+    WarningFinding,
+    WriteError,
+)
+from ._report import Finding, findings_of, warn
+
+__version__: str = _native.__version__
+
+PathLike = Union[str, "os.PathLike[str]"]
+SettingValue = Union[str, bool, int, float, "os.PathLike[str]"]
+
+
+# --- settings -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting a format takes: its ``name`` (``sim-out``), the values it expects
+    (``expected``: ``true | false``, ``degrees | radians``, ``PATH``, ...), its default in
+    words and one line of help."""
+
+    name: str
+    expected: str
+    default: str
+    help: str
+
+
+@dataclass(frozen=True)
+class FormatInfo:
+    """A format this build reads and writes, as ``mbconv formats --settings`` lists it."""
+
+    name: str
+    aliases: Tuple[str, ...]
+    extensions: Tuple[str, ...]
+    description: str
+    short: Optional[str]
+    read_settings: Tuple[Setting, ...]
+    write_settings: Tuple[Setting, ...]
+
+
+_FORMATS: Optional[List[FormatInfo]] = None
+
+
+def formats() -> List[FormatInfo]:
+    """Every format of this build, with its names, extensions and settings."""
+    global _FORMATS
+    if _FORMATS is None:
+        _FORMATS = [
+            FormatInfo(
+                name=f["name"],
+                aliases=tuple(f["aliases"]),
+                extensions=tuple(f["extensions"]),
+                description=f["description"],
+                short=f["short"],
+                read_settings=tuple(Setting(**s) for s in f["read_settings"]),
+                write_settings=tuple(Setting(**s) for s in f["write_settings"]),
+            )
+            for f in json.loads(_native.formats())
+        ]
+    return list(_FORMATS)
+
+
+def _settings(given: Mapping[str, SettingValue], write: bool) -> Dict[str, str]:
+    """Keyword settings as the registry takes them: ``True`` -> ``"true"``, paths as text,
+    and ``sim_out`` spelt ``sim-out`` when a format has a setting of that name (a Python
+    keyword cannot hold ``-``)."""
+    known: Set[str] = set()
+    for f in formats():
+        known.update(s.name for s in (f.write_settings if write else f.read_settings))
+    out = {}
+    for key, value in given.items():
+        if key not in known and key.replace("_", "-") in known:
+            key = key.replace("_", "-")
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, os.PathLike):
+            text = os.fspath(value)
+        else:
+            text = str(value)
+        out[key] = text
+    return out
+
+
+# --- the model ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Body:
+    """A body at the model's initial state: mass (kg), welded to the world or not, the world
+    position and orientation (``[w, x, y, z]``) of its frame and the world position of its
+    centre of mass."""
+
+    name: str
+    mass: float
+    fixed: bool
+    position: Tuple[float, float, float]
+    orientation: Tuple[float, float, float, float]
+    com_position: Tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class Joint:
+    """A joint: its type (``revolute``, ``free``, ...), parent and child body names
+    (``world`` for the world), degrees of freedom, and whether it closes a loop."""
+
+    name: str
+    type: str
+    parent: str
+    child: str
+    dof: int
+    closes_loop: bool
+
+
+class Model:
+    """A multibody model in mbconv's neutral representation (the IR), held once, in Rust.
+
+    Make one with :func:`read`, :func:`read_string` or :meth:`Model.from_dict`. ``findings``
+    are what the reading found.
+    """
+
+    __slots__ = ("_native", "findings", "_info")
+
+    def __init__(self, native: _native.Model, findings: Optional[List[Finding]] = None) -> None:
+        self._native = native
+        self.findings: List[Finding] = findings or []
+        self._info: Optional[Dict[str, Any]] = None
+
+    def __repr__(self) -> str:
+        return f"<mbconv.Model {self.name!r}: {len(self.bodies)} bodies, {len(self.joints)} joints>"
+
+    @property
+    def name(self) -> str:
+        """The model's name."""
+        return self._native.name
+
+    def info(self) -> Dict[str, Any]:
+        """The model's summary at its initial state, as ``mbconv info --json`` prints it:
+        name, gravity, time step, bodies, joints, ``dof_total``, ``loop_count`` and counts of
+        everything else."""
+        if self._info is None:
+            self._info = json.loads(self._native.summary_json())
+        copy: Dict[str, Any] = json.loads(json.dumps(self._info))
+        return copy
+
+    @property
+    def gravity(self) -> Optional[Tuple[float, float, float]]:
+        """The gravity vector (m/s²), or ``None`` when the model does not give one."""
+        g = self.info()["gravity"]
+        return None if g is None else (g[0], g[1], g[2])
+
+    @property
+    def time_step(self) -> Optional[float]:
+        """The model's time step hint (s), or ``None``."""
+        step = self.info()["time_step"]
+        return None if step is None else float(step)
+
+    @property
+    def bodies(self) -> List[Body]:
+        """The bodies, in model order, at the initial state."""
+        return [
+            Body(
+                name=b["name"],
+                mass=b["mass"],
+                fixed=b["fixed"],
+                position=tuple(b["position"]),
+                orientation=tuple(b["orientation_wxyz"]),
+                com_position=tuple(b["com_position"]),
+            )
+            for b in self.info()["bodies"]
+        ]
+
+    @property
+    def joints(self) -> List[Joint]:
+        """The joints, in model order."""
+        return [
+            Joint(
+                name=j["name"],
+                type=j["type"],
+                parent=j["parent"],
+                child=j["child"],
+                dof=j["dof"],
+                closes_loop=j["closes_loop"],
+            )
+            for j in self.info()["joints"]
+        ]
+
+    def to_json(self) -> str:
+        """The model as the IR's JSON (the text of a ``.mbir.json`` file)."""
+        return self._native.to_json()
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The model as the IR's JSON, parsed (what ``json.load`` gives for a
+        ``.mbir.json`` file)."""
+        result: Dict[str, Any] = json.loads(self.to_json())
+        return result
+
+    @classmethod
+    def from_json(cls, text: str, name: str = "<mbir dict>") -> "Model":
+        """A model from the IR's JSON text, validated as :func:`read` validates; ``name`` is
+        the name its errors use."""
+        native, report = _native.Model.from_json(text, name)
+        found = findings_of(json.loads(report))
+        warn(found)
+        return cls(native, found)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Model":
+        """A model from the IR's JSON as a dictionary (see :meth:`to_dict`)."""
+        return cls.from_json(json.dumps(data, allow_nan=False))
+
+    def write(self, path: PathLike, format: Optional[str] = None, **settings: SettingValue) -> List[Finding]:
+        """Writes the model to ``path`` in ``format`` (default: by the file's extension) with
+        the writer's settings (``mbconv.formats()`` lists them; ``sim_out=...`` for
+        ``sim-out``), companions beside it, each file atomically, replacing files that exist.
+        Returns what the writer could not say; warnings also go through :mod:`warnings`."""
+        _, report = self._native.write(os.fspath(path), format, _settings(settings, write=True))
+        found = findings_of(json.loads(report))
+        warn(found)
+        return found
+
+    def to_string(self, format: str, **settings: SettingValue) -> str:
+        """The model's text in ``format`` (``mjcf``, ``urdf``, ``sdf``, ``skel``, ``chrono``,
+        ``body``, ``shift``, ``mbir``) with the writer's settings. What the writer could not
+        say goes through :mod:`warnings`; companion files (a Chrono simulation file) are not
+        returned: use :meth:`write` for them."""
+        text, report = self._native.to_text(format, _settings(settings, write=True))
+        warn(findings_of(json.loads(report)))
+        return text
+
+    def check(self, via: Optional[Sequence[str]] = None, **options: Any) -> "CheckReport":
+        """:func:`check` on this model."""
+        return check(self, via=via, **options)
+
+    def simulate(self, duration: float = 1.0, dt: Optional[float] = None, **options: Any) -> "Trajectory":
+        """:func:`simulate` on this model."""
+        return simulate(self, duration=duration, dt=dt, **options)
+
+
+def read(path: PathLike, format: Optional[str] = None, **settings: SettingValue) -> Model:
+    """Reads the model in the file ``path``, its format ``format`` (a name or alias:
+    ``urdf``, ``yaml``, ...) or else found by extension and content, with the reader's
+    settings (``mbconv.formats()`` lists them), and validates it. A model that breaks the IR's
+    rules raises :class:`InvalidModelError`; what the reading found is ``model.findings``, and
+    its warnings go through :mod:`warnings`."""
+    native, report = _native.read(os.fspath(path), format, _settings(settings, write=False))
+    found = findings_of(json.loads(report))
+    warn(found)
+    return Model(native, found)
+
+
+def read_string(text: str, format: str, **settings: SettingValue) -> Model:
+    """Reads a model from ``text`` in ``format``, as :func:`read` reads a file. Relative
+    references (meshes, included files) resolve against the working directory."""
+    native, report = _native.read_string(text, format, _settings(settings, write=False))
+    found = findings_of(json.loads(report))
+    warn(found)
+    return Model(native, found)
+
+
+# --- checks ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A lowering pass whose change of motion explains a difference: the pass, the code and
+    IR path of the finding that excuses it, and the largest centre-of-mass error its change
+    caused on its own (m)."""
+
+    pass_: str
+    code: str
+    path: str
+    max_com_error: Optional[float]
+
+
+@dataclass(frozen=True)
+class ErrorTrace:
+    """The worst body's centre of mass over time in the original and the converted model:
+    ``t`` (n,), ``original`` and ``converted`` (n, 3), ``error`` (n,) their distance (m)."""
+
+    body: str
+    t: Any
+    original: Any
+    converted: Any
+
+    @property
+    def error(self) -> Any:
+        """The distance between the two paths at each time (m)."""
+        import numpy as np
+
+        return np.linalg.norm(self.converted - self.original, axis=1)
+
+
+@dataclass(frozen=True)
+class TargetCheck:
+    """The check of one target format: ``verdict`` as ``mbconv check`` spells it (``exact``,
+    ``explained``, ``unexplained``, ``failed``, ``not compared``, ``skipped``), the largest
+    errors and where, the findings (codes) that record a loss, ``explained_by``, and
+    ``trace``, the worst body's paths as numpy arrays. ``data`` is the target as ``mbconv
+    check --json`` prints it."""
+
+    format: str
+    verdict: str
+    message: str
+    max_com_error: Optional[float]
+    max_com_error_time: Optional[float]
+    max_com_error_body: Optional[str]
+    max_rotation_error: Optional[float]
+    max_rotation_error_body: Optional[str]
+    findings: Tuple[str, ...]
+    explained_by: Tuple[Explanation, ...]
+    trace: Optional[ErrorTrace]
+    data: Dict[str, Any] = field(repr=False, compare=False)
+
+    @property
+    def passed(self) -> bool:
+        """False for ``unexplained`` and ``failed``."""
+        return self.verdict not in ("unexplained", "failed")
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What :func:`check` found: one :class:`TargetCheck` per target format. ``data`` is the
+    report as ``mbconv check --json`` prints it."""
+
+    model: str
+    targets: Tuple[TargetCheck, ...]
+    data: Dict[str, Any] = field(repr=False, compare=False)
+
+    @property
+    def passed(self) -> bool:
+        """True when no target is ``unexplained`` or ``failed``."""
+        return all(t.passed for t in self.targets)
+
+    def __getitem__(self, format: str) -> TargetCheck:
+        for t in self.targets:
+            if t.format == format:
+                return t
+        raise KeyError(format)
+
+
+def _floats(raw: bytes, *shape: int) -> Any:
+    import numpy as np
+
+    return np.frombuffer(raw, dtype=np.float64).reshape(shape)
+
+
+def _target(data: Dict[str, Any], traces: Dict[str, ErrorTrace]) -> TargetCheck:
+    return TargetCheck(
+        format=data["format"],
+        verdict=data["verdict"],
+        message=data["message"],
+        max_com_error=data.get("max_com_error"),
+        max_com_error_time=data.get("max_com_error_time"),
+        max_com_error_body=data.get("max_com_error_body"),
+        max_rotation_error=data.get("max_rotation_error"),
+        max_rotation_error_body=data.get("max_rotation_error_body"),
+        findings=tuple(data.get("findings", [])),
+        explained_by=tuple(
+            Explanation(pass_=e["pass"], code=e["code"], path=e["path"], max_com_error=e.get("max_com_error"))
+            for e in data.get("explained_by", [])
+        ),
+        trace=traces.get(data["format"]),
+        data=data,
+    )
+
+
+def check(
+    model: Union[Model, PathLike],
+    via: Optional[Sequence[str]] = None,
+    all: bool = False,
+    duration: float = 1.0,
+    dt: Optional[float] = None,
+    integrator: Optional[str] = None,
+    tol_pos: float = 1e-6,
+    tol_rot: float = 1e-6,
+    format: Optional[str] = None,
+    **settings: SettingValue,
+) -> CheckReport:
+    """Proves conversions by simulation, as ``mbconv check`` does: converts ``model`` (a
+    :class:`Model`, or a file read with ``format`` and the reader's ``settings``) to each
+    format of ``via`` (``all=True`` or no ``via``: every format), reads each back, simulates
+    the original and the conversions for ``duration`` seconds and compares the bodies'
+    motions within ``tol_pos`` (m) and ``tol_rot`` (rad)."""
+    if isinstance(model, Model):
+        name = model.name
+    else:
+        name = os.fspath(model)
+        model = read(model, format=format, **settings)
+    targets = [] if all or via is None else list(via)
+    report, traces = _native.check(model._native, name, targets, duration, dt, integrator, tol_pos, tol_rot)
+    data = json.loads(report)
+    by_format = {
+        f: ErrorTrace(
+            body=body,
+            t=_floats(t, -1),
+            original=_floats(original, -1, 3),
+            converted=_floats(converted, -1, 3),
+        )
+        for f, body, t, original, converted in traces
+    }
+    return CheckReport(
+        model=data["model"],
+        targets=tuple(_target(t, by_format) for t in data["targets"]),
+        data=data,
+    )
+
+
+# --- conversions ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """What :func:`convert` did: the model read, the files written (the output, then its
+    companions and assets), every finding of the reading, validation and writing, and the
+    check of the conversion (``None`` when none ran)."""
+
+    model: Model
+    files: Tuple[str, ...]
+    findings: Tuple[Finding, ...]
+    check: Optional[TargetCheck]
+
+    @property
+    def has_loss(self) -> bool:
+        """True when the reading or the writing dropped or approximated something."""
+        return any(f.is_loss for f in self.findings)
+
+
+def convert(
+    src: PathLike,
+    dst: PathLike,
+    check: Union[bool, str] = True,
+    *,
+    from_format: Optional[str] = None,
+    to: Optional[str] = None,
+    force: bool = False,
+    strict: bool = False,
+    read_settings: Optional[Mapping[str, SettingValue]] = None,
+    **settings: SettingValue,
+) -> Conversion:
+    """Converts the file ``src`` to ``dst`` as ``mbconv convert`` does, in the formats
+    ``from_format`` and ``to`` name or the files' extensions (and the input's content) tell,
+    with the writer's ``settings`` (and the reader's ``read_settings``). An output that exists
+    is refused unless ``force``; ``strict`` refuses a dubious model or a lossy conversion.
+    ``check=True`` checks the conversion by simulation as the command does (within a work
+    budget, else the verdict is ``skipped``), ``check="full"`` without the budget
+    (``--check``), ``check=False`` not at all. Warnings go through :mod:`warnings`."""
+    how = "full" if check == "full" else ("auto" if check else "none")
+    native, files, report, checked = _native.convert(
+        os.fspath(src),
+        os.fspath(dst),
+        from_format,
+        to,
+        _settings(read_settings or {}, write=False),
+        _settings(settings, write=True),
+        force,
+        strict,
+        how,
+    )
+    found = findings_of(json.loads(report))
+    warn(found)
+    return Conversion(
+        model=Model(native, found),
+        files=tuple(os.fspath(f) for f in files),
+        findings=tuple(found),
+        check=_target(json.loads(checked), {}) if checked else None,
+    )
+
+
+# --- simulation -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """A simulation's samples: ``t`` (n,), ``position`` (n, bodies, 3) and ``orientation``
+    (n, bodies, 4, ``[w, x, y, z]``) of every body frame in the world, as numpy arrays;
+    ``body_names`` in model order; ``kinetic`` and ``potential`` (n,) when asked for with
+    ``energy=True``; ``steps`` taken."""
+
+    t: Any
+    position: Any
+    orientation: Any
+    body_names: Tuple[str, ...]
+    kinetic: Any = None
+    potential: Any = None
+    steps: int = 0
+    summary: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+def simulate(
+    model: Model,
+    duration: float = 1.0,
+    dt: Optional[float] = None,
+    integrator: str = "semi-implicit-euler",
+    rtol: float = 1e-8,
+    atol: float = 1e-10,
+    every: int = 1,
+    energy: bool = False,
+    joint_limits: bool = False,
+) -> Trajectory:
+    """Simulates ``model`` from its initial state as ``mbconv simulate`` does: for
+    ``duration`` seconds with step ``dt`` (default: the model's hint, else 1 ms) and
+    ``integrator`` (``semi-implicit-euler``, ``rk4``, ``dopri5``, ``rosenbrock``; the last
+    two adaptive within ``rtol`` and ``atol``), keeping every ``every``-th sample."""
+    t, position, orientation, names, energies, summary = _native.simulate(
+        model._native, duration, dt, integrator, rtol, atol, every, energy, joint_limits
+    )
+    n, b = len(t) // 8, len(names)
+    return Trajectory(
+        t=_floats(t, n),
+        position=_floats(position, n, b, 3),
+        orientation=_floats(orientation, n, b, 4),
+        body_names=tuple(names),
+        kinetic=_floats(energies[0], n) if energies else None,
+        potential=_floats(energies[1], n) if energies else None,
+        steps=json.loads(summary)["steps"],
+        summary=json.loads(summary),
+    )
+
+
+def main(argv: Optional[Iterable[str]] = None) -> int:
+    """The ``mbconv`` command (the same as the Rust binary): runs it with ``argv`` (default:
+    ``sys.argv``) and returns its exit code."""
+    import sys
+
+    args = list(sys.argv if argv is None else argv)
+    if not args:
+        args = ["mbconv"]
+    args[0] = "mbconv"
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return int(_native.run_cli(args))
+
+
+__all__ = [
+    "Body",
+    "CheckError",
+    "CheckReport",
+    "Conversion",
+    "Error",
+    "ErrorFinding",
+    "ErrorTrace",
+    "Explanation",
+    "Finding",
+    "FindingWarning",
+    "FormatInfo",
+    "FormatLookupError",
+    "InvalidModelError",
+    "Joint",
+    "Model",
+    "ReadError",
+    "Setting",
+    "SettingError",
+    "SimulationError",
+    "StrictError",
+    "TargetCheck",
+    "Trajectory",
+    "WarningFinding",
+    "WriteError",
+    "check",
+    "convert",
+    "formats",
+    "main",
+    "read",
+    "read_string",
+    "simulate",
+]
+
+
+def _console() -> None:
+    """The entry point of the ``mbconv`` console script."""
+    raise SystemExit(main())

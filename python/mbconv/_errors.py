@@ -1,0 +1,119 @@
+"""The exceptions mbconv raises, and the warning categories of findings.
+
+Every exception is an :class:`Error` with the diagnostic's ``code`` (``urdf::xml``,
+``mbconv::io``, ...), the ``file``, ``line`` and ``column`` it points at when known, the
+``message`` and ``rendered`` (the diagnostic as the ``mbconv`` command prints it, with the
+source snippet).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, List, Optional
+
+if TYPE_CHECKING:
+    from ._report import Finding
+
+
+class Error(Exception):
+    """Something mbconv could not do."""
+
+    code: Optional[str]
+    file: Optional[str]
+    line: Optional[int]
+    column: Optional[int]
+    message: str
+    rendered: str
+    findings: "List[Finding]"
+
+    def __init__(
+        self,
+        message: str,
+        code: Optional[str] = None,
+        file: Optional[str] = None,
+        line: Optional[int] = None,
+        column: Optional[int] = None,
+        rendered: Optional[str] = None,
+        findings: Optional[str] = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.file = file
+        self.line = line
+        self.column = column
+        self.rendered = rendered if rendered is not None else message
+        from ._report import findings_of
+
+        self.findings = findings_of(json.loads(findings)) if findings else []
+
+    def __str__(self) -> str:
+        where = ""
+        if self.file is not None:
+            where = self.file
+            if self.line is not None:
+                where += f":{self.line}:{self.column}"
+            if not self.message.startswith(where):
+                return f"{where}: {self.message}"
+        return self.message
+
+
+class ReadError(Error):
+    """A model could not be read: the file is missing, or the reader refused its text."""
+
+
+class InvalidModelError(ReadError):
+    """The model breaks the rules of the IR; ``findings`` lists every error."""
+
+
+class WriteError(Error):
+    """A model could not be written: the writer refused it, the output exists, or the file
+    could not be written."""
+
+
+class SettingError(Error, ValueError):
+    """A setting the format does not take, or a value of the wrong type."""
+
+
+class FormatLookupError(Error, ValueError):
+    """No format answers to a name, an extension or a content."""
+
+
+class StrictError(Error):
+    """``strict=True`` refused a physically dubious model or a lossy conversion."""
+
+
+class CheckError(Error):
+    """A check could not run."""
+
+
+class SimulationError(Error):
+    """The simulation failed (diverged, or could not close a loop)."""
+
+
+class FindingWarning(UserWarning):
+    """A finding of a read, write or conversion, issued through :mod:`warnings`."""
+
+
+class WarningFinding(FindingWarning):
+    """A finding of severity ``warning``: data was changed or lost, or looks wrong."""
+
+
+class ErrorFinding(FindingWarning):
+    """A finding of severity ``error``."""
+
+
+__all__ = [
+    "Error",
+    "ReadError",
+    "InvalidModelError",
+    "WriteError",
+    "SettingError",
+    "FormatLookupError",
+    "StrictError",
+    "CheckError",
+    "SimulationError",
+    "FindingWarning",
+    "WarningFinding",
+    "ErrorFinding",
+]

@@ -1,0 +1,109 @@
+//! The Python package's tests, run by `cargo test --workspace` (the README's one test
+//! command): makes a virtual environment under `target/python-tests/`, installs the package
+//! into it from `python/` with pip (maturin builds the extension module with the `dev`
+//! profile, sharing the workspace's build), installs pytest and mypy, and runs the pytest
+//! suite in `python/tests/` (which also type-checks the package's stubs with mypy and runs the
+//! examples of `docs/python.md`).
+//!
+//! Without `python3` or its `venv` module the test prints a notice and passes;
+//! `MBCONV_REQUIRE_PYTHON=1` (as CI runs it) makes that a failure. `MBCONV_PYTHON` names
+//! another interpreter. Set `MBCONV_PYTEST_ARGS` to pass arguments to pytest (`-k check`).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// The packages the suite needs beside the package (its `test` extra).
+const TEST_PACKAGES: &[&str] = &["numpy>=1.21", "pytest>=7", "mypy>=1.5"];
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("target"))
+}
+
+/// Skips with a notice, or fails under `MBCONV_REQUIRE_PYTHON=1`.
+fn unavailable(why: &str) {
+    if std::env::var_os("MBCONV_REQUIRE_PYTHON").is_some_and(|v| v == "1") {
+        panic!("MBCONV_REQUIRE_PYTHON=1 and {why}");
+    }
+    eprintln!(
+        "notice: the Python package's tests are skipped: {why} (MBCONV_REQUIRE_PYTHON=1 makes this a failure)"
+    );
+}
+
+/// Runs `command`, panicking with its output when it fails.
+fn run(command: &mut Command, what: &str) {
+    let started = Instant::now();
+    let status = command.status().unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(status.success(), "{what} failed ({status})");
+    eprintln!("{what}: {:.1} s", started.elapsed().as_secs_f64());
+}
+
+#[test]
+fn the_python_package_installs_and_passes_its_tests() {
+    let python = std::env::var("MBCONV_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let probe = Command::new(&python)
+        .args([
+            "-c",
+            "import venv, ensurepip, sys; assert sys.version_info >= (3, 9)",
+        ])
+        .output();
+    match probe {
+        Ok(out) if out.status.success() => {}
+        Ok(out) => {
+            return unavailable(&format!(
+                "{python} has no venv/ensurepip or is older than 3.9: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        Err(e) => return unavailable(&format!("{python} cannot be run: {e}")),
+    }
+    let root = workspace();
+    let venv = target_dir().join("python-tests").join("venv");
+    let bin = venv.join("bin");
+    if !bin.join("python").exists() {
+        run(
+            Command::new(&python).args(["-m", "venv"]).arg(&venv),
+            "python3 -m venv",
+        );
+        let mut install = Command::new(bin.join("python"));
+        install.args(["-m", "pip", "install", "--quiet", "--upgrade", "pip"]);
+        install.args(TEST_PACKAGES);
+        run(&mut install, "pip install numpy pytest mypy");
+    }
+    // The package itself, rebuilt and reinstalled every run (cargo decides what to rebuild).
+    run(
+        Command::new(bin.join("python"))
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--force-reinstall",
+                "--no-deps",
+            ])
+            .arg(root.join("python"))
+            .env("MATURIN_PEP517_ARGS", "--profile dev")
+            .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"),
+        "pip install ./python",
+    );
+    let mut pytest = Command::new(bin.join("python"));
+    pytest
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+        .arg(root.join("python/tests"))
+        .current_dir(&root)
+        .env("MBCONV_VENV_BIN", &bin);
+    if let Ok(args) = std::env::var("MBCONV_PYTEST_ARGS") {
+        pytest.args(args.split_whitespace());
+    }
+    run(&mut pytest, "pytest python/tests");
+}

@@ -1,0 +1,105 @@
+"""Check verdicts and trajectories equal the command's."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import threading
+import time
+import warnings
+
+import numpy as np
+import pytest
+
+import mbconv
+from conftest import cli
+
+MODELS = ["fixtures/ir/double_pendulum.mbir.json", "fixtures/urdf/floating_base.urdf", "fixtures/skel/joint_free.skel"]
+
+
+def _no_trace(data: dict) -> dict:
+    return data
+
+
+@pytest.mark.parametrize("path", MODELS)
+def test_check_equals_the_cli_json(path: str) -> None:
+    via = ["mjcf", "sdf", "skel"]
+    expected = json.loads(cli("check", path, "--via", ",".join(via), "--duration", "0.2", "--json", check=False).stdout)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mbconv.FindingWarning)
+        report = mbconv.check(path, via=via, duration=0.2)
+    assert report.data == expected
+    assert [t.format for t in report.targets] == via
+    for target, want in zip(report.targets, expected["targets"]):
+        assert target.verdict == want["verdict"]
+        assert target.max_com_error == want["max_com_error"]
+        assert [e.code for e in target.explained_by] == [e["code"] for e in want["explained_by"]]
+
+
+def test_check_traces_are_arrays() -> None:
+    model = mbconv.read("fixtures/ir/double_pendulum.mbir.json")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mbconv.FindingWarning)
+        report = model.check(via=["chrono"], duration=0.2)
+    assert report.passed
+    trace = report["chrono"].trace
+    assert trace is not None
+    n = trace.t.shape[0]
+    assert trace.original.shape == (n, 3) and trace.converted.shape == (n, 3)
+    assert trace.error.shape == (n,)
+    assert float(trace.error.max()) <= 1e-6 or report["chrono"].verdict != "exact"
+
+
+@pytest.mark.parametrize("integrator", ["semi-implicit-euler", "rk4", "dopri5"])
+def test_trajectory_equals_the_cli_csv(integrator: str) -> None:
+    path = "fixtures/ir/double_pendulum.mbir.json"
+    text = cli("simulate", path, "--duration", "0.05", "--integrator", integrator).stdout
+    rows = list(csv.reader(io.StringIO(text)))
+    header, values = rows[0], np.array([[float(v) for v in r] for r in rows[1:]])
+    traj = mbconv.simulate(mbconv.read(path), duration=0.05, integrator=integrator)
+    b = len(traj.body_names)
+    assert header[1::7] == [f"{name}.x" for name in traj.body_names]
+    assert traj.t.shape == (len(values),)
+    assert traj.position.shape == (len(values), b, 3)
+    assert traj.orientation.shape == (len(values), b, 4)
+    assert np.array_equal(traj.t, values[:, 0])
+    poses = values[:, 1 : 1 + 7 * b].reshape(len(values), b, 7)
+    assert np.array_equal(traj.position, poses[:, :, :3])
+    assert np.array_equal(traj.orientation, poses[:, :, 3:])
+
+
+def test_energy_and_every() -> None:
+    model = mbconv.read("fixtures/ir/double_pendulum.mbir.json")
+    traj = model.simulate(0.1, dt=1e-3, every=10, energy=True)
+    assert traj.t.shape == (11,)
+    assert traj.kinetic is not None and traj.kinetic.shape == (11,)
+    assert traj.steps == 100
+
+
+def test_the_gil_is_released_while_rust_works() -> None:
+    """A Python thread keeps running while a simulation runs in another."""
+    model = mbconv.read("fixtures/ir/double_pendulum.mbir.json")
+    ticks = []
+    done = threading.Event()
+
+    def tick() -> None:
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.001)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    started = time.perf_counter()
+    mbconv.simulate(model, duration=20.0, dt=1e-3, integrator="rk4")
+    elapsed = time.perf_counter() - started
+    done.set()
+    ticker.join()
+    during = [t for t in ticks if started < t < started + elapsed]
+    assert elapsed < 0.05 or len(during) >= 5, (elapsed, len(during))
+
+
+def test_a_diverging_simulation_raises() -> None:
+    model = mbconv.read("fixtures/ir/double_pendulum.mbir.json")
+    with pytest.raises(mbconv.SettingError):
+        mbconv.simulate(model, integrator="no-such-integrator")
