@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from . import _native
 from ._errors import (
@@ -475,26 +475,119 @@ def convert(
     ``check=True`` checks the conversion by simulation as the command does (within a work
     budget, else the verdict is ``skipped``), ``check="full"`` without the budget
     (``--check``), ``check=False`` not at all. Warnings go through :mod:`warnings`."""
+    return _convert(src, dst, check, from_format, to, force, strict, read_settings or {}, settings, emit=True)
+
+
+def _convert(
+    src: PathLike,
+    dst: PathLike,
+    check: Union[bool, str],
+    from_format: Optional[str],
+    to: Optional[str],
+    force: bool,
+    strict: bool,
+    read_settings: Mapping[str, SettingValue],
+    settings: Mapping[str, SettingValue],
+    emit: bool,
+) -> Conversion:
     how = "full" if check == "full" else ("auto" if check else "none")
     native, files, report, checked = _native.convert(
         os.fspath(src),
         os.fspath(dst),
         from_format,
         to,
-        _settings(read_settings or {}, write=False),
+        _settings(read_settings, write=False),
         _settings(settings, write=True),
         force,
         strict,
         how,
     )
     found = findings_of(json.loads(report))
-    warn(found)
+    if emit:
+        warn(found, stacklevel=4)
     return Conversion(
         model=Model(native, found),
         files=tuple(os.fspath(f) for f in files),
         findings=tuple(found),
         check=_target(json.loads(checked), {}) if checked else None,
     )
+
+
+@dataclass(frozen=True)
+class BatchItem:
+    """One file of :func:`convert_many`: the input, the output, and the :class:`Conversion`
+    or the :class:`Error` that stopped it."""
+
+    input: str
+    output: str
+    conversion: Optional[Conversion] = None
+    error: Optional[Error] = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the file was converted."""
+        return self.error is None
+
+
+def _batch_jobs(paths: Iterable[PathLike], to: str, out_dir: PathLike, recursive: bool) -> List[Tuple[str, str]]:
+    """(input, output) for every file, and for every model file in a folder (its
+    sub-folders' with ``recursive``, kept as sub-folders of ``out_dir``)."""
+    jobs = []
+    for given in paths:
+        path = os.fspath(given)
+        if os.path.isdir(path):
+            for rel in _native.models_in(path, recursive):
+                name = os.fspath(_native.default_output(os.fspath(rel), to))
+                jobs.append((os.path.join(path, os.fspath(rel)), os.path.join(os.fspath(out_dir), name)))
+        else:
+            name = os.path.basename(os.fspath(_native.default_output(path, to)))
+            jobs.append((path, os.path.join(os.fspath(out_dir), name)))
+    return jobs
+
+
+def convert_many(
+    paths: Iterable[PathLike],
+    to: str,
+    out_dir: PathLike,
+    check: Union[bool, str] = False,
+    *,
+    recursive: bool = False,
+    force: bool = False,
+    strict: bool = False,
+    workers: Optional[int] = None,
+    progress: Optional[Callable[[int, int, BatchItem], None]] = None,
+    **settings: SettingValue,
+) -> List[BatchItem]:
+    """Converts every file of ``paths`` (a folder: the model files in it, with ``recursive``
+    its sub-folders' too) to the format ``to`` into ``out_dir``, as ``mbconv convert IN...
+    --to F -o DIR`` does, on ``workers`` threads (default: every core; the GIL is released
+    while Rust converts, so the threads run in parallel). A file that fails does not stop the
+    others: its item holds the :class:`Error`. ``progress(done, total, item)`` is called
+    after each file. Findings are in each item's conversion; they are not issued as
+    warnings."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    jobs = _batch_jobs(paths, to, out_dir, recursive)
+    total = len(jobs)
+
+    def one(job: Tuple[str, str]) -> BatchItem:
+        src, dst = job
+        try:
+            os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
+            done = _convert(src, dst, check, None, to, force, strict, {}, settings, emit=False)
+            return BatchItem(src, dst, conversion=done)
+        except Error as e:
+            return BatchItem(src, dst, error=e)
+
+    items: Dict[int, BatchItem] = {}
+    with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+        futures = {pool.submit(one, job): i for i, job in enumerate(jobs)}
+        for count, future in enumerate(as_completed(futures), start=1):
+            item = future.result()
+            items[futures[future]] = item
+            if progress is not None:
+                progress(count, total, item)
+    return [items[i] for i in range(total)]
 
 
 # --- simulation -----------------------------------------------------------------------------
@@ -563,6 +656,7 @@ def main(argv: Optional[Iterable[str]] = None) -> int:
 
 
 __all__ = [
+    "BatchItem",
     "Body",
     "CheckError",
     "CheckReport",
@@ -589,6 +683,7 @@ __all__ = [
     "WriteError",
     "check",
     "convert",
+    "convert_many",
     "formats",
     "main",
     "read",

@@ -9,7 +9,7 @@
 //! file, line, column and the diagnostic as the CLI prints it.
 //!
 //! Inside: [`Model`], the functions of the module (`read`, `read_string`, `convert`, `check`,
-//! `simulate`, `formats`, `run_cli`) and the error mapping (`errors`). The Python API (typed,
+//! `simulate`, `formats`, `default_output`, `models_in`, `run_cli`) and the error mapping (`errors`). The Python API (typed,
 //! documented) is in `mbconv/__init__.py`; `mbconv/_native.pyi` types this module.
 
 mod errors;
@@ -465,6 +465,25 @@ fn formats() -> String {
     serde_json::Value::Array(all).to_string()
 }
 
+/// The file a conversion of `input` to `format` writes by default (`mbconv convert IN --to
+/// FORMAT` without `-o`): the input's stem with the format's extension, beside the input.
+#[pyfunction]
+fn default_output(py: Python<'_>, input: PathBuf, format: String) -> PyResult<PathBuf> {
+    let registry = mbconv::formats();
+    let format = registry
+        .get(&format)
+        .map_err(|e| raise(py, e.into(), Phase::Write))?;
+    Ok(mbconv::files::default_output(&input, format))
+}
+
+/// The model files of the folder `dir` (those a format reads by extension), sorted, relative
+/// to `dir`; with `recursive`, its sub-folders' too.
+#[pyfunction]
+fn models_in(py: Python<'_>, dir: PathBuf, recursive: bool) -> PyResult<Vec<PathBuf>> {
+    let found = py.detach(|| Pipeline::new().models_in(&dir, recursive));
+    found.map_err(|e| raise(py, e, Phase::Read))
+}
+
 /// Runs the `mbconv` command with `argv` (the program's name first) and returns its exit code.
 #[pyfunction]
 fn run_cli(py: Python<'_>, argv: Vec<String>) -> u8 {
@@ -481,6 +500,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(formats, m)?)?;
+    m.add_function(wrap_pyfunction!(default_output, m)?)?;
+    m.add_function(wrap_pyfunction!(models_in, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

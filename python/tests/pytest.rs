@@ -1,7 +1,8 @@
 //! The Python package's tests, run by `cargo test --workspace` (the README's one test
 //! command): makes a virtual environment under `target/python-tests/`, installs the package
 //! into it from `python/` with pip (maturin builds the extension module with the `dev`
-//! profile, sharing the workspace's build), installs pytest and mypy, and runs the pytest
+//! profile, sharing the workspace's build), installs pytest, mypy, MuJoCo and Pinocchio from
+//! PyPI (once: the environment is kept between runs), and runs the pytest
 //! suite in `python/tests/` (which also type-checks the package's stubs with mypy and runs the
 //! examples of `docs/python.md`).
 //!
@@ -14,8 +15,16 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-/// The packages the suite needs beside the package (its `test` extra).
-const TEST_PACKAGES: &[&str] = &["numpy>=1.21", "pytest>=7", "mypy>=1.5"];
+/// The packages the suite needs beside the package: numpy, pytest and mypy, and MuJoCo and
+/// Pinocchio at the versions `cargo xtask oracles` uses (`test_simulators.py` loads what the
+/// package writes with them).
+const TEST_PACKAGES: &[&str] = &[
+    "numpy>=1.21",
+    "pytest>=7",
+    "mypy>=1.5",
+    "mujoco==4.0.0",
+    "pin==4.1.0",
+];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -75,10 +84,16 @@ fn the_python_package_installs_and_passes_its_tests() {
             Command::new(&python).args(["-m", "venv"]).arg(&venv),
             "python3 -m venv",
         );
+    }
+    // The test packages, installed again when the list changes.
+    let marker = venv.join("mbconv-test-packages.txt");
+    let wanted = TEST_PACKAGES.join("\n");
+    if std::fs::read_to_string(&marker).ok().as_deref() != Some(wanted.as_str()) {
         let mut install = Command::new(bin.join("python"));
         install.args(["-m", "pip", "install", "--quiet", "--upgrade", "pip"]);
         install.args(TEST_PACKAGES);
-        run(&mut install, "pip install numpy pytest mypy");
+        run(&mut install, "pip install numpy pytest mypy mujoco pin");
+        std::fs::write(&marker, wanted).unwrap();
     }
     // The package itself, rebuilt and reinstalled every run (cargo decides what to rebuild).
     run(
