@@ -12,9 +12,11 @@ mod chrono;
 mod chrono_contact;
 mod corpus;
 mod downloads;
+mod field;
 mod fuzz;
 mod open_problems;
 mod oracles;
+mod peers;
 mod simulators;
 mod urdf_golden;
 mod view_pages;
@@ -47,9 +49,9 @@ const TASKS: &[Task] = &[
     Task {
         words: &["download"],
         args: "",
-        about: "fetch the corpus a registry serves (xacro's source distribution from PyPI, \
-                pinned by version and SHA-256) into target/downloads; CI runs it, tests \
-                skip its cases without it",
+        about: "fetch the corpus a registry serves (xacro's source distribution and \
+                example-robot-data's wheel from PyPI, pinned by version and SHA-256) into \
+                target/downloads; CI runs it, tests skip its cases without it",
         run: |rest| none(rest).and_then(|()| downloads::download()),
     },
     Task {
@@ -198,6 +200,24 @@ const TASKS: &[Task] = &[
         about: "rewrite only the simulators' section of docs/corpus-matrix.md from the \
                 cross-simulator golden data (of golden chrono)",
         run: |rest| none(rest).and_then(|()| simulators::rewrite_section()),
+    },
+    Task {
+        words: &["field"],
+        args: "[--via F1,F2] [--timeout S] [--jobs N] [--menagerie DIR] [--erd DIR] [--only TEXT]",
+        about: "every robot of example-robot-data (the download, or --erd DIR) and MuJoCo \
+                Menagerie (the corpus's, and --menagerie DIR) read by mbconv against \
+                Pinocchio / MuJoCo at load, checked via each writer (default: all; each run \
+                stopped after S s, default 60), its MJCF, URDF and SDF loaded in MuJoCo, \
+                Pinocchio and Drake; writes docs/field.md",
+        run: |rest| field::parse_plan(rest).and_then(|plan| field::run_field(&plan)),
+    },
+    Task {
+        words: &["peers"],
+        args: "[--timeout S] [--jobs N] [--erd DIR] [--only TEXT]",
+        about: "every URDF of example-robot-data converted to MJCF by MuJoCo's own URDF import \
+                and by mbconv, each simulated in MuJoCo against Pinocchio's ground truth (root \
+                welded, 1 s from a bent pose, contact off); writes docs/peers.md",
+        run: |rest| field::parse_plan(rest).and_then(|plan| peers::run_peers(&plan)),
     },
     Task {
         words: &["loss-matrix"],

@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+"""The libraries' side of `cargo xtask peers` (docs/peers.md): does a URDF converted to MJCF
+keep its motion, converted by MuJoCo's own URDF import or by mbconv?
+
+`cargo xtask peers` converts every URDF of example-robot-data to MJCF with mbconv and writes a
+manifest (JSON: a list of {"name", "urdf" (the source's absolute path), "mjcf" (mbconv's MJCF,
+or null with "mjcf_error")}). For each entry this script simulates, each in a child process of
+its own (`oracles/isolated.py`; a crash or a hang costs that run only):
+
+* the ground truth: Pinocchio 4.1 (`buildModelFromUrdf(path, mimic=True)`, the root welded),
+  1 s of `aba` under gravity, Lie-group RK4 at dt 1e-4, no damping, friction, limits or
+  contact (Pinocchio's ABA has none);
+* MuJoCo 4.0's URDF import as the file is (`MjModel.from_xml_path` on the URDF);
+* MuJoCo's URDF import of the file without its `<visual>` and `<collision>` elements (the best
+  a user gets when MuJoCo cannot open the meshes: `package://` URIs are not resolved by it);
+* MuJoCo loading mbconv's MJCF.
+
+Every MuJoCo run: RK4, dt 1e-4, contact, joint limits, friction loss and actuation disabled,
+joint damping and stiffness set to 0 (what Pinocchio's ABA leaves out), equalities kept (a mimic
+joint is an equality in MuJoCo). All runs start at rest from the same bent pose: every joint
+of Pinocchio's model at 0.5 rad (0.05 m when prismatic), moved inside its limits (to their
+middle when the bent value is outside), the mimic joints at multiplier * q + offset.
+
+Per run the world position of every URDF link frame that is a body of the run (MuJoCo fuses
+links on fixed joints into their parent) is recorded every 0.1 s; the error of a run is the
+largest distance from Pinocchio's over those links and times. A run keeps the motion when its
+error is at most TOLERANCE and every link that moves in Pinocchio (a child of a moving joint)
+is one of its bodies.
+
+Usage:
+
+    python peers_oracle.py --manifest MANIFEST.json --out RESULTS.json [--jobs N]
+"""
+
+import argparse
+import concurrent.futures
+import json
+import math
+import os
+import sys
+import xml.etree.ElementTree as ET
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the shared module
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import isolated  # noqa: E402  (oracles/isolated.py: one load per child process)
+
+DURATION = 1.0
+DT = 1e-4
+EVERY = 1000
+TOLERANCE = 1e-4
+TIMEOUT = 600
+BENT_ANGLE = 0.5
+BENT_SLIDE = 0.05
+PEERS = ["mujoco_import", "mujoco_import_no_meshes", "mbconv_mjcf"]
+
+
+def bent_pose(model):
+    """The starting position of every 1-dof joint of a Pinocchio model, by name."""
+    pose = {}
+    for j in range(1, model.njoints):
+        joint = model.joints[j]
+        if joint.nv != 1:
+            continue
+        prismatic = "Prismatic" in joint.shortname()
+        value = BENT_SLIDE if prismatic else BENT_ANGLE
+        if joint.nq == 1:
+            lower = float(model.lowerPositionLimit[joint.idx_q])
+            upper = float(model.upperPositionLimit[joint.idx_q])
+            if math.isfinite(lower) and math.isfinite(upper) and upper > lower:
+                if not lower < value < upper:
+                    value = 0.5 * (lower + upper)
+        pose[model.names[j]] = value
+    return pose
+
+
+def mimics(path):
+    """(joint, mimicked joint, multiplier, offset) of every URDF mimic element."""
+    out = []
+    for joint in ET.parse(path).getroot().findall("joint"):
+        mimic = joint.find("mimic")
+        if mimic is not None:
+            out.append(
+                (
+                    joint.get("name"),
+                    mimic.get("joint"),
+                    float(mimic.get("multiplier", "1")),
+                    float(mimic.get("offset", "0")),
+                )
+            )
+    return out
+
+
+def moving_links(model):
+    """The links whose frames are the body frames of Pinocchio's moving joints."""
+    import pinocchio as pin
+
+    return sorted(
+        f.name
+        for f in model.frames
+        if f.type == pin.FrameType.BODY
+        and f.parentJoint > 0
+        and model.frames[f.parentFrame].type == pin.FrameType.JOINT
+    )
+
+
+def run_pinocchio(urdf):
+    import numpy as np
+    import pinocchio as pin
+
+    try:
+        model = pin.buildModelFromUrdf(urdf, mimic=True)
+    except Exception:
+        model = pin.buildModelFromUrdf(urdf)
+    data = model.createData()
+    pose = bent_pose(model)
+    q = pin.neutral(model)
+    for name, value in pose.items():
+        joint = model.joints[model.getJointId(name)]
+        if joint.nq == 1:
+            q[joint.idx_q] = value
+        else:  # continuous: (cos, sin)
+            q[joint.idx_q], q[joint.idx_q + 1] = math.cos(value), math.sin(value)
+    for joint, mimicked, multiplier, offset in mimics(urdf):
+        if mimicked in pose and joint not in pose:
+            pose[joint] = multiplier * pose[mimicked] + offset
+    v = np.zeros(model.nv)
+    tau = np.zeros(model.nv)
+    links = [f.name for f in model.frames if f.type == pin.FrameType.BODY]
+    frame_ids = [model.getFrameId(n, pin.FrameType.BODY) for n in links]
+
+    def sample():
+        pin.forwardKinematics(model, data, q)
+        pin.updateFramePlacements(model, data)
+        return [[float(x) for x in data.oMf[i].translation] for i in frame_ids]
+
+    def acc(qq, vv):
+        return pin.aba(model, data, qq, vv, tau)
+
+    samples = []
+    steps = int(round(DURATION / DT))
+    for step in range(steps + 1):
+        if step % EVERY == 0:
+            samples.append(sample())
+        if step == steps:
+            break
+        k1v, k1q = acc(q, v), v
+        q2, v2 = pin.integrate(model, q, k1q * DT / 2), v + k1v * DT / 2
+        k2v, k2q = acc(q2, v2), v2
+        q3, v3 = pin.integrate(model, q, k2q * DT / 2), v + k2v * DT / 2
+        k3v, k3q = acc(q3, v3), v3
+        q4, v4 = pin.integrate(model, q, k3q * DT), v + k3v * DT
+        k4v, k4q = acc(q4, v4), v4
+        q = pin.integrate(model, q, (k1q + 2 * k2q + 2 * k3q + k4q) * DT / 6)
+        v = v + (k1v + 2 * k2v + 2 * k3v + k4v) * DT / 6
+    return {
+        "links": links,
+        "moving": moving_links(model),
+        "pose": pose,
+        "samples": samples,
+        "nv": int(model.nv),
+    }
+
+
+def without_geometry(urdf):
+    """The URDF text without its <visual> and <collision> elements."""
+    tree = ET.parse(urdf)
+    for link in tree.getroot().findall("link"):
+        for child in list(link):
+            if child.tag in ("visual", "collision"):
+                link.remove(child)
+    return ET.tostring(tree.getroot(), encoding="unicode")
+
+
+def run_mujoco(path, pose, text=None):
+    import mujoco
+
+    m = mujoco.MjModel.from_xml_string(text) if text is not None else mujoco.MjModel.from_xml_path(path)
+    m.opt.timestep = DT
+    m.opt.integrator = mujoco.mjtIntegrator.mjINT_RK4
+    m.opt.disableflags |= (
+        mujoco.mjtDisableBit.mjDSBL_CONTACT
+        | mujoco.mjtDisableBit.mjDSBL_LIMIT
+        | mujoco.mjtDisableBit.mjDSBL_FRICTIONLOSS
+        | mujoco.mjtDisableBit.mjDSBL_ACTUATION
+    )
+    m.dof_damping[:] = 0.0
+    m.jnt_stiffness[:] = 0.0
+    d = mujoco.MjData(m)
+    set_joints = 0
+    for j in range(m.njnt):
+        name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_JOINT, j)
+        one_dof = (int(mujoco.mjtJoint.mjJNT_HINGE), int(mujoco.mjtJoint.mjJNT_SLIDE))
+        if name in pose and int(m.jnt_type[j]) in one_dof:
+            d.qpos[m.jnt_qposadr[j]] = pose[name]
+            set_joints += 1
+    mujoco.mj_forward(m, d)
+    bodies = [mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, i) or f"body{i}" for i in range(m.nbody)]
+    samples = []
+    steps = int(round(DURATION / DT))
+    for step in range(steps + 1):
+        if step % EVERY == 0:
+            samples.append([[float(x) for x in d.xpos[i]] for i in range(m.nbody)])
+        if step == steps:
+            break
+        mujoco.mj_step(m, d)
+    return {"links": bodies, "samples": samples, "nv": int(m.nv), "set_joints": set_joints}
+
+
+def one(args):
+    with open(args.pose) as f:
+        pose = json.load(f) if args.variant != "pinocchio" else None
+    try:
+        if args.variant == "pinocchio":
+            out = run_pinocchio(args.file)
+        elif args.variant == "mujoco_import_no_meshes":
+            out = run_mujoco(args.file, pose, without_geometry(args.file))
+        else:
+            out = run_mujoco(args.file, pose)
+        out["loads"] = True
+    except Exception as e:  # the library's refusal
+        out = {"loads": False, "load_error": f"{type(e).__name__}: {str(e).strip()}"}
+    with open(args.result, "w") as f:
+        json.dump(out, f)
+
+
+def simulate(variant, path, pose_file, roots):
+    args = ["--variant", variant, "--file", path, "--pose", pose_file]
+    result = isolated.run_one(os.path.abspath(__file__), args, roots, TIMEOUT)
+    result.setdefault("loads", False)
+    return result
+
+
+def compare(truth, run):
+    """Largest link-frame distance from the truth, the link and time, and the moving links
+    the run lacks."""
+    index = {name: i for i, name in enumerate(run["links"])}
+    worst, where = 0.0, None
+    for k, name in enumerate(truth["links"]):
+        if name not in index:
+            continue
+        i = index[name]
+        for s, (a, b) in enumerate(zip(truth["samples"], run["samples"])):
+            dist = math.dist(a[k], b[i])
+            if dist > worst:
+                worst, where = dist, f"{name} at t = {s * DT * EVERY:.1f} s"
+    missing = [n for n in truth["moving"] if n not in index]
+    return worst, where, missing
+
+
+def judge(entry, roots, scratch):
+    pose_file = os.path.join(scratch, entry["name"].replace("/", "__") + ".pose.json")
+    with open(pose_file, "w") as f:
+        json.dump({}, f)
+    truth = simulate("pinocchio", entry["urdf"], pose_file, roots)
+    result = {"name": entry["name"], "truth": {"loads": truth["loads"]}}
+    if not truth["loads"]:
+        result["truth"]["error"] = truth.get("load_error", "")
+        return result
+    result["truth"]["nv"] = truth["nv"]
+    with open(pose_file, "w") as f:
+        json.dump(truth["pose"], f)
+    for peer in PEERS:
+        path = entry["mjcf"] if peer == "mbconv_mjcf" else entry["urdf"]
+        if path is None:
+            result[peer] = {"loads": False, "error": "mbconv: " + (entry.get("mjcf_error") or "")}
+            continue
+        run = simulate(peer, path, pose_file, roots)
+        if not run["loads"]:
+            result[peer] = {"loads": False, "error": run.get("load_error", "")}
+            continue
+        worst, where, missing = compare(truth, run)
+        result[peer] = {
+            "loads": True,
+            "error": worst,
+            "where": where,
+            "missing": missing,
+            "keeps": worst <= TOLERANCE and not missing,
+            "nv": run["nv"],
+        }
+    print(
+        entry["name"] + ": " + ", ".join(f"{p} {result[p].get('keeps', False)}" for p in PEERS),
+        file=sys.stderr,
+    )
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--manifest")
+    parser.add_argument("--out")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--result", help=argparse.SUPPRESS)
+    parser.add_argument("--variant", help=argparse.SUPPRESS)
+    parser.add_argument("--file", help=argparse.SUPPRESS)
+    parser.add_argument("--pose", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        one(args)
+        return
+    with open(args.manifest) as f:
+        entries = json.load(f)
+    scratch = os.path.dirname(os.path.abspath(args.out))
+    roots = sorted(
+        {os.path.dirname(e["urdf"]) for e in entries} | {scratch}, key=len, reverse=True
+    )
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        results = list(pool.map(lambda e: judge(e, roots, scratch), entries))
+    with open(args.out, "w") as f:
+        json.dump({"tolerance": TOLERANCE, "peers": PEERS, "results": results}, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
