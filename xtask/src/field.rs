@@ -61,6 +61,8 @@ pub struct Plan {
     pub jobs: usize,
     /// Only the models whose shown name contains this.
     pub only: Option<String>,
+    /// Only write `docs/field.md` again from the last run's `target/field/`.
+    pub document: bool,
 }
 
 impl Default for Plan {
@@ -72,15 +74,21 @@ impl Default for Plan {
             timeout: Duration::from_secs(60),
             jobs: 1,
             only: None,
+            document: false,
         }
     }
 }
 
-/// Parses `[--erd DIR] [--menagerie DIR] [--via F1,F2] [--timeout S] [--jobs N] [--only TEXT]`.
+/// Parses `[--erd DIR] [--menagerie DIR] [--via F1,F2] [--timeout S] [--jobs N] [--only TEXT]
+/// [--document]`.
 pub fn parse_plan(rest: &[&str]) -> Result<Plan> {
     let mut plan = Plan::default();
     let mut args = rest.iter();
     while let Some(flag) = args.next() {
+        if *flag == "--document" {
+            plan.document = true;
+            continue;
+        }
         let value = args.next().with_context(|| format!("{flag} needs a value"))?;
         match *flag {
             "--erd" => plan.erd = Some(PathBuf::from(value)),
@@ -117,13 +125,16 @@ pub(crate) struct Collection {
 /// Runs the sweep and writes `docs/field.md`.
 pub fn run_field(plan: &Plan) -> Result<()> {
     let root = workspace_root();
+    let out = root.join("target/field");
+    if plan.document {
+        return write_document(&out);
+    }
     let (models, collections, mbconv) = prepare(plan, true)?;
     let via = if plan.via.is_empty() {
         writers(&mbconv)?
     } else {
         plan.via.clone()
     };
-    let out = root.join("target/field");
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out)?;
     let started = Instant::now();
@@ -137,25 +148,62 @@ pub fn run_field(plan: &Plan) -> Result<()> {
     })?;
     let mbconv_seconds = started.elapsed().as_secs_f64();
     let timeout = format!("{}", plan.timeout.as_secs_f64().max(120.0));
-    let results = judged(
+    // The oracle's results.json is what the document is written from.
+    judged(
         "oracles/field/field_oracle.py",
         &out,
         &entries,
         plan.jobs,
         &["--timeout", &timeout],
     )?;
-    let results: Vec<Value> = serde_json::from_value(results)?;
+    let context = json!({
+        "collections": collections.iter().map(|c| json!([c.name, c.version])).collect::<Vec<_>>(),
+        "via": via,
+        "timeout": plan.timeout.as_secs_f64(),
+        "jobs": plan.jobs,
+        "mbconv_seconds": mbconv_seconds,
+        "commit": git_head(&root),
+    });
+    std::fs::write(out.join("run.json"), serde_json::to_string_pretty(&context)?)?;
+    write_document(&out)
+}
 
+/// Writes `docs/field.md` from a run's `run.json` (what was run) and `results.json` (what the
+/// oracle added to mbconv's results) in `out`.
+fn write_document(out: &Path) -> Result<()> {
+    let read = |name: &str| -> Result<Value> {
+        let path = out.join(name);
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("no {}: run cargo xtask field first", path.display()))?;
+        Ok(serde_json::from_str(&text)?)
+    };
+    let (run, results) = (read("run.json")?, read("results.json")?);
+    let results: Vec<Value> = serde_json::from_value(results)?;
+    let strings = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+            .unwrap_or_default()
+    };
     let context = RunContext {
-        collections,
-        via,
-        timeout: plan.timeout,
-        jobs: plan.jobs,
-        mbconv_seconds,
-        commit: git_head(&root),
+        collections: run["collections"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|c| Collection {
+                        name: c[0].as_str().unwrap_or("?").to_owned(),
+                        version: c[1].as_str().unwrap_or("?").to_owned(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        via: strings(&run["via"]),
+        timeout: Duration::from_secs_f64(run["timeout"].as_f64().unwrap_or(0.0)),
+        jobs: run["jobs"].as_u64().unwrap_or(1) as usize,
+        mbconv_seconds: run["mbconv_seconds"].as_f64().unwrap_or(0.0),
+        commit: run["commit"].as_str().unwrap_or("unknown").to_owned(),
     };
     let text = document(&results, &context);
-    std::fs::write(root.join("docs/field.md"), text)?;
+    std::fs::write(workspace_root().join("docs/field.md"), text)?;
     eprintln!("docs/field.md written ({} models)", results.len());
     Ok(())
 }
@@ -417,13 +465,40 @@ fn mbconv_run(mbconv: &Path, args: &[String], timeout: Duration) -> Result<Ran> 
 
 /// The first lines of what a run printed on standard error, as one message.
 pub(crate) fn message(stderr: &str) -> String {
-    let lines: Vec<&str> = stderr
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .take(4)
-        .collect();
-    lines.join(" / ")
+    let lines: Vec<&str> = stderr.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    // The findings that made a model invalid (`error[code] …`), each on its own line.
+    let errors: Vec<&str> = lines.iter().copied().filter(|l| l.contains("error[")).collect();
+    if !errors.is_empty() {
+        let more = errors.len().saturating_sub(3);
+        let mut text = errors[..errors.len().min(3)].join(" / ");
+        if more > 0 {
+            let _ = write!(text, " / and {more} more");
+        }
+        return text;
+    }
+    // A diagnostic: its code, then its `× …` paragraph (continued on `│` lines, wrapped).
+    let mut text = String::new();
+    let mut started = false;
+    for line in &lines {
+        if let Some(rest) = line.strip_prefix('×') {
+            started = true;
+            text.push_str(rest.trim());
+        } else if let Some(rest) = line.strip_prefix('│').filter(|_| started) {
+            if !text.ends_with('-') {
+                text.push(' ');
+            }
+            text.push_str(rest.trim());
+        } else if started {
+            break;
+        } else if !line.starts_with(['╭', '·', '╰']) {
+            text.push_str(line);
+            text.push_str(": ");
+        }
+    }
+    if started {
+        return text;
+    }
+    lines.into_iter().take(4).collect::<Vec<_>>().join(" / ")
 }
 
 /// The file extension mbconv's writer of `format` is asked for.
@@ -977,5 +1052,16 @@ mod tests {
         assert!(agrees(&good));
         assert!(!agrees(&off) && !agrees(&unmatched));
         assert_eq!(warnings("x.urdf: read with 3 warnings, 1 note"), Some(3));
+    }
+
+    #[test]
+    fn a_message_is_the_errors_or_the_diagnostic_on_one_line() {
+        let invalid = "a.urdf: warning[mass.zero] zero mass\na.urdf:3:5: error[inertia.not_psd] negative\n  × a.urdf is not valid";
+        assert_eq!(message(invalid), "a.urdf:3:5: error[inertia.not_psd] negative");
+        let diagnostic = "urdf.attribute\n\n  × dir/example-\n  │ robot-data/ur3.urdf:6:1: <robot> needs the\n  │ attribute `name`\n   ╭─[ur3.urdf:6:1]\n 5 │ x";
+        assert_eq!(
+            message(diagnostic),
+            "urdf.attribute: dir/example-robot-data/ur3.urdf:6:1: <robot> needs the attribute `name`"
+        );
     }
 }

@@ -203,12 +203,13 @@ const TASKS: &[Task] = &[
     },
     Task {
         words: &["field"],
-        args: "[--via F1,F2] [--timeout S] [--jobs N] [--menagerie DIR] [--erd DIR] [--only TEXT]",
+        args: "[--via F,..] [--timeout S] [--jobs N] [--menagerie D] [--only T] [--document]",
         about: "every robot of example-robot-data (the download, or --erd DIR) and MuJoCo \
                 Menagerie (the corpus's, and --menagerie DIR) read by mbconv against \
                 Pinocchio / MuJoCo at load, checked via each writer (default: all; each run \
                 stopped after S s, default 60), its MJCF, URDF and SDF loaded in MuJoCo, \
-                Pinocchio and Drake; writes docs/field.md",
+                Pinocchio and Drake; writes docs/field.md (--document: only the document \
+                again, from the last run's target/field)",
         run: |rest| field::parse_plan(rest).and_then(|plan| field::run_field(&plan)),
     },
     Task {
