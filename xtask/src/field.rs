@@ -130,6 +130,8 @@ pub fn run_field(plan: &Plan) -> Result<()> {
         return write_document(&out);
     }
     let (models, collections, mbconv) = prepare(plan, true)?;
+    // The commit the CLI was built from (the checkout may move while the sweep runs).
+    let commit = git_head(&root);
     let via = if plan.via.is_empty() {
         writers(&mbconv)?
     } else {
@@ -162,7 +164,7 @@ pub fn run_field(plan: &Plan) -> Result<()> {
         "timeout": plan.timeout.as_secs_f64(),
         "jobs": plan.jobs,
         "mbconv_seconds": mbconv_seconds,
-        "commit": git_head(&root),
+        "commit": commit,
     });
     std::fs::write(out.join("run.json"), serde_json::to_string_pretty(&context)?)?;
     write_document(&out)
@@ -484,7 +486,7 @@ pub(crate) fn message(stderr: &str) -> String {
             started = true;
             text.push_str(rest.trim());
         } else if let Some(rest) = line.strip_prefix('│').filter(|_| started) {
-            if !text.ends_with('-') {
+            if !text.ends_with(['-', '/']) {
                 text.push(' ');
             }
             text.push_str(rest.trim());
@@ -636,6 +638,8 @@ struct Finding {
     model: String,
     what: String,
     reason: String,
+    /// A written file a library refuses (or loads without a SceneGraph) as it does the source.
+    as_source: bool,
 }
 
 /// The libraries that load each format, in the order of the table.
@@ -712,18 +716,81 @@ fn document(results: &[Value], context: &RunContext) -> String {
         text,
         "\n## Every refusal, disagreement, unexplained, failed, timeout and refused written file\n"
     );
-    if findings.is_empty() {
+    let (as_source, own): (Vec<&Finding>, Vec<&Finding>) = findings.iter().partition(|f| f.as_source);
+    if own.is_empty() {
         let _ = writeln!(text, "None.");
     }
     let mut last = String::new();
-    for f in &findings {
+    for f in &own {
         if f.model != last {
             let _ = writeln!(text, "\n`{}`:\n", f.model);
             last.clone_from(&f.model);
         }
         let _ = writeln!(text, "- {}: {}", f.what, one_line(&f.reason));
     }
+    let _ = writeln!(
+        text,
+        "\n## Written files a library refuses as it refuses their source\n\nGrouped by the \
+         library's message (file and element names left out), with the models.\n"
+    );
+    let mut groups: std::collections::BTreeMap<(String, String), Vec<&str>> = Default::default();
+    for f in &as_source {
+        let what = f.what.trim_end_matches(" (as the source)").to_owned();
+        groups
+            .entry((what, reason_kind(&f.reason)))
+            .or_default()
+            .push(short_name(&f.model));
+    }
+    if groups.is_empty() {
+        let _ = writeln!(text, "None.");
+    }
+    for ((what, reason), models) in groups {
+        let _ = writeln!(
+            text,
+            "- {what}, {} model{}: {}: {}",
+            models.len(),
+            if models.len() == 1 { "" } else { "s" },
+            one_line(&reason),
+            models.join(", ")
+        );
+    }
     text
+}
+
+/// A model's file name without its folders.
+fn short_name(shown: &str) -> &str {
+    shown.rsplit('/').next().unwrap_or(shown)
+}
+
+/// A library's message with what names one file or element left out: quoted text becomes
+/// `'…'`, and what follows `geometry data:` or `Element name` goes.
+fn reason_kind(reason: &str) -> String {
+    let mut out = String::new();
+    let mut quoted = false;
+    for c in reason.chars() {
+        match (c, quoted) {
+            ('\'', false) => {
+                quoted = true;
+                out.push_str("'…'");
+            }
+            ('\'', true) => quoted = false,
+            (_, false) => out.push(c),
+            (_, true) => {}
+        }
+    }
+    // `Type: file:line: error: message`: the place goes.
+    if let (Some(kind), Some(at)) = (out.find(": "), out.find("error: "))
+        && kind < at
+    {
+        out = format!("{}: {}", &out[..kind], &out[at..]);
+    }
+    for cut in ["geometry data:", "Element name"] {
+        if let Some(at) = out.find(cut) {
+            out.truncate(at + cut.len());
+            out.push_str(" …");
+        }
+    }
+    out
 }
 
 /// A message on one line, without the absolute paths of this machine, at most 400 characters.
@@ -737,6 +804,7 @@ pub(crate) fn one_line(reason: &str) -> String {
                 .join(ERD_IN_WHEEL),
             "<erd>",
         ),
+        (mbconv_test_support::corpus_root(), "<corpus>"),
         (root.join("target/field"), "<out>"),
         (root.clone(), "<root>"),
     ] {
@@ -924,10 +992,12 @@ fn findings(results: &[Value], via: &[String]) -> Vec<Finding> {
     for e in results {
         let model = e["name"].as_str().unwrap_or("?").to_owned();
         let mut add = |what: String, reason: String| {
+            let as_source = what.ends_with("(as the source)");
             out.push(Finding {
                 model: model.clone(),
                 what,
                 reason,
+                as_source,
             });
         };
         let reference = &e["reference"];
@@ -1052,6 +1122,14 @@ mod tests {
         assert!(agrees(&good));
         assert!(!agrees(&off) && !agrees(&unmatched));
         assert_eq!(warnings("x.urdf: read with 3 warnings, 1 note"), Some(3));
+        assert_eq!(
+            reason_kind("Error opening file 'package:/a.stl'; inertia Element name 'l', id 5"),
+            "Error opening file '…'; inertia Element name …"
+        );
+        assert_eq!(
+            reason_kind("RuntimeError: /o/m.sdf:9: error: URI 'x' is unknown"),
+            "RuntimeError: error: URI '…' is unknown"
+        );
     }
 
     #[test]
