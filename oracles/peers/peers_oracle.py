@@ -27,6 +27,10 @@ largest distance from Pinocchio's over those links and times. A run keeps the mo
 error is at most TOLERANCE and every link that moves in Pinocchio (a child of a moving joint)
 is one of its bodies.
 
+Pinocchio's `aba` refuses a model with mimic joints (read with mimic=True): for those robots
+the truth is the model read without its mimic couplings (every mimic joint free,
+`mimic_dropped`), and every MuJoCo run of them has its equality constraints disabled too.
+
 Usage:
 
     python peers_oracle.py --manifest MANIFEST.json --out RESULTS.json [--jobs N]
@@ -104,13 +108,25 @@ def moving_links(model):
 
 
 def run_pinocchio(urdf):
-    import numpy as np
+    """The truth; where Pinocchio's `aba` refuses the mimic joints of the model read with
+    mimic=True, the model read without them (each mimic joint free), `mimic_dropped`."""
     import pinocchio as pin
 
     try:
         model = pin.buildModelFromUrdf(urdf, mimic=True)
-    except Exception:
-        model = pin.buildModelFromUrdf(urdf)
+        return simulate_pinocchio(model, urdf, mimic=True)
+    except Exception as e:
+        if "Mimic" not in str(e) and "mimic" not in str(e):
+            raise
+    out = simulate_pinocchio(pin.buildModelFromUrdf(urdf), urdf, mimic=False)
+    out["mimic_dropped"] = True
+    return out
+
+
+def simulate_pinocchio(model, urdf, mimic):
+    import numpy as np
+    import pinocchio as pin
+
     data = model.createData()
     pose = bent_pose(model)
     q = pin.neutral(model)
@@ -120,7 +136,7 @@ def run_pinocchio(urdf):
             q[joint.idx_q] = value
         else:  # continuous: (cos, sin)
             q[joint.idx_q], q[joint.idx_q + 1] = math.cos(value), math.sin(value)
-    for joint, mimicked, multiplier, offset in mimics(urdf):
+    for joint, mimicked, multiplier, offset in mimics(urdf) if mimic else []:
         if mimicked in pose and joint not in pose:
             pose[joint] = multiplier * pose[mimicked] + offset
     v = np.zeros(model.nv)
@@ -171,7 +187,7 @@ def without_geometry(urdf):
     return ET.tostring(tree.getroot(), encoding="unicode")
 
 
-def run_mujoco(path, pose, text=None):
+def run_mujoco(path, pose, text=None, equality=True):
     import mujoco
 
     m = mujoco.MjModel.from_xml_string(text) if text is not None else mujoco.MjModel.from_xml_path(path)
@@ -183,6 +199,8 @@ def run_mujoco(path, pose, text=None):
         | mujoco.mjtDisableBit.mjDSBL_FRICTIONLOSS
         | mujoco.mjtDisableBit.mjDSBL_ACTUATION
     )
+    if not equality:  # the truth dropped the mimic couplings: so does MuJoCo
+        m.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_EQUALITY
     m.dof_damping[:] = 0.0
     m.jnt_stiffness[:] = 0.0
     d = mujoco.MjData(m)
@@ -209,13 +227,14 @@ def run_mujoco(path, pose, text=None):
 def one(args):
     with open(args.pose) as f:
         pose = json.load(f) if args.variant != "pinocchio" else None
+    equality = not args.no_equality
     try:
         if args.variant == "pinocchio":
             out = run_pinocchio(args.file)
         elif args.variant == "mujoco_import_no_meshes":
-            out = run_mujoco(args.file, pose, without_geometry(args.file))
+            out = run_mujoco(args.file, pose, without_geometry(args.file), equality)
         else:
-            out = run_mujoco(args.file, pose)
+            out = run_mujoco(args.file, pose, equality=equality)
         out["loads"] = True
     except Exception as e:  # the library's refusal
         out = {"loads": False, "load_error": f"{type(e).__name__}: {str(e).strip()}"}
@@ -223,8 +242,10 @@ def one(args):
         json.dump(out, f)
 
 
-def simulate(variant, path, pose_file, roots):
+def simulate(variant, path, pose_file, roots, equality=True):
     args = ["--variant", variant, "--file", path, "--pose", pose_file]
+    if not equality:
+        args.append("--no-equality")
     result = isolated.run_one(os.path.abspath(__file__), args, roots, TIMEOUT)
     result.setdefault("loads", False)
     return result
@@ -257,6 +278,9 @@ def judge(entry, roots, scratch):
         result["truth"]["error"] = truth.get("load_error", "")
         return result
     result["truth"]["nv"] = truth["nv"]
+    equality = not truth.get("mimic_dropped", False)
+    if not equality:
+        result["truth"]["mimic_dropped"] = True
     with open(pose_file, "w") as f:
         json.dump(truth["pose"], f)
     for peer in PEERS:
@@ -264,7 +288,7 @@ def judge(entry, roots, scratch):
         if path is None:
             result[peer] = {"loads": False, "error": "mbconv: " + (entry.get("mjcf_error") or "")}
             continue
-        run = simulate(peer, path, pose_file, roots)
+        run = simulate(peer, path, pose_file, roots, equality)
         if not run["loads"]:
             result[peer] = {"loads": False, "error": run.get("load_error", "")}
             continue
@@ -294,6 +318,7 @@ def main():
     parser.add_argument("--variant", help=argparse.SUPPRESS)
     parser.add_argument("--file", help=argparse.SUPPRESS)
     parser.add_argument("--pose", help=argparse.SUPPRESS)
+    parser.add_argument("--no-equality", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         one(args)

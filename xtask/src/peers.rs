@@ -29,8 +29,12 @@ const PEERS: [(&str, &str); 3] = [
 /// Runs the comparison and writes `docs/peers.md`.
 pub fn run_peers(plan: &Plan) -> Result<()> {
     let root = workspace_root();
-    let (models, collections, mbconv) = crate::field::prepare(plan, false)?;
     let out = root.join("target/peers");
+    if plan.document {
+        return write_document(&out);
+    }
+    let (models, collections, mbconv) = crate::field::prepare(plan, false)?;
+    let commit = crate::field::git_head(&root);
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out)?;
     let started = Instant::now();
@@ -59,12 +63,31 @@ pub fn run_peers(plan: &Plan) -> Result<()> {
         manifest.push(entry);
     }
     let convert_seconds = started.elapsed().as_secs_f64();
-    let results = crate::field::judged("oracles/peers/peers_oracle.py", &out, &manifest, plan.jobs, &[])?;
+    // The oracle's results.json is what the document is written from.
+    crate::field::judged("oracles/peers/peers_oracle.py", &out, &manifest, plan.jobs, &[])?;
     let source = collections
         .first()
         .map_or_else(String::new, |c| c.version.clone());
-    let text = document(&results, &source, &crate::field::git_head(&root), convert_seconds);
-    std::fs::write(root.join("docs/peers.md"), text)?;
+    let run = json!({"source": source, "commit": commit, "convert_seconds": convert_seconds});
+    std::fs::write(out.join("run.json"), serde_json::to_string_pretty(&run)?)?;
+    write_document(&out)
+}
+
+/// Writes `docs/peers.md` from a run's `run.json` and `results.json` in `out`.
+fn write_document(out: &std::path::Path) -> Result<()> {
+    let read = |name: &str| -> Result<Value> {
+        let text = std::fs::read_to_string(out.join(name))
+            .map_err(|e| anyhow::anyhow!("no {name} in {}: {e}; run cargo xtask peers", out.display()))?;
+        Ok(serde_json::from_str(&text)?)
+    };
+    let (run, results) = (read("run.json")?, read("results.json")?);
+    let text = document(
+        &results,
+        run["source"].as_str().unwrap_or("?"),
+        run["commit"].as_str().unwrap_or("unknown"),
+        run["convert_seconds"].as_f64().unwrap_or(0.0),
+    );
+    std::fs::write(workspace_root().join("docs/peers.md"), text)?;
     eprintln!("docs/peers.md written");
     Ok(())
 }
@@ -107,7 +130,9 @@ fn document(results: &Value, source: &str, commit: &str, convert_seconds: f64) -
          {tolerance:e} m of Pinocchio's every 0.1 s and every link that moves in Pinocchio is one \
          of its bodies. mbconv commit {commit}, release build (its conversions took {convert_seconds:.0} s). \
          libsdformat's converter (`gz sdf -p`) and Drake are not run here: this compares the MJCF \
-         side only.\n"
+         side only. Pinocchio's `aba` refuses mimic joints: for the robots marked `mimic dropped` \
+         the truth is the URDF without its mimic couplings, and MuJoCo runs them with its \
+         equality constraints disabled.\n"
     );
     let truths = entries
         .iter()
@@ -190,8 +215,13 @@ fn document(results: &Value, source: &str, commit: &str, convert_seconds: f64) -
         }
         let _ = writeln!(
             text,
-            "| `{name}` | {} | {} | {} | {} |",
+            "| `{name}` | {}{} | {} | {} | {} |",
             e["truth"]["nv"],
+            if e["truth"]["mimic_dropped"].as_bool() == Some(true) {
+                " (mimic dropped)"
+            } else {
+                ""
+            },
             cell(&e["mujoco_import"]),
             cell(&e["mujoco_import_no_meshes"]),
             cell(&e["mbconv_mjcf"])
