@@ -2,14 +2,16 @@
 //!
 //! Findings follow one policy (see `docs/errors.md`), which [`admission`] applies:
 //!
-//! - **Errors**: the model cannot mean anything. Non-finite numbers, negative mass, an inertia
-//!   with a negative principal moment, duplicate or empty names,
+//! - **Errors**: the model cannot mean anything. Non-finite numbers, negative mass, duplicate
+//!   or empty names,
 //!   references to unknown items, zero or parallel axes, a zero quaternion, coordinate vectors
 //!   of the wrong length, inverted limits, negative bushing constants, badly ordered tables,
 //!   group cycles. Every command refuses such a model (exit 2) and writes nothing.
 //! - **Warnings**: the source simulator accepts the model but it is physically dubious. An
-//!   inertia that is not symmetric (its symmetric part is used), breaks the triangle
-//!   inequality or is singular, a shape with a negative or
+//!   inertia that is not symmetric (its symmetric part is used), has a negative principal
+//!   moment (URDF's loaders, Pinocchio and Drake, keep one and simulate it; a writer whose
+//!   target refuses it repairs it for that target), breaks the triangle inequality or is
+//!   singular, a shape with a negative or
 //!   zero size, a quaternion that is not of unit norm, a tree body whose stored pose disagrees
 //!   with its joints, a massless free body, a body named `world`. Such a model converts;
 //!   `--strict` refuses it (exit 1).
@@ -529,11 +531,17 @@ impl<'a> Validator<'a> {
             );
         }
         if p[0] < -tol {
-            self.error(
+            // Pinocchio and Drake load and simulate such a tensor (example-robot-data's
+            // romeo_laas_small has three, down to -0.021 kg·m²): dubious, not meaningless. The
+            // equations of motion hold as long as what the joints move is positive; the solver
+            // says so when it is not.
+            self.warning(
                 "inertia.not_psd",
                 at,
                 format!(
-                    "inertia of body {name:?} has a negative principal moment (principal moments {})",
+                    "inertia of body {name:?} has a negative principal moment of {} ({:.2} of its largest; principal moments {}): no rigid body has it; kept as read",
+                    number(p[0]),
+                    -p[0] / p[2].abs().max(f64::MIN_POSITIVE),
                     numbers(&p)
                 ),
             );

@@ -134,6 +134,9 @@ pub(crate) fn aba(model: &Model, data: &mut Data) -> Result<(), SolverError> {
                 d[(k, k)] += data.extra_diagonal[node.v_index + k];
                 data.uvec[i][k] = tau[k] - js.s[k].dot(&pa);
             }
+            if model.indefinite && !positive_semidefinite(&d, nv) {
+                return Err(singular(node, d.determinant()));
+            }
             let dinv = match d.try_inverse() {
                 Some(x) => x,
                 None => d
@@ -210,11 +213,23 @@ pub(crate) fn aba(model: &Model, data: &mut Data) -> Result<(), SolverError> {
     Ok(())
 }
 
+/// True when the leading `nv` × `nv` block of `d` (a joint's articulated inertia along its
+/// motion) has no eigenvalue below minus round-off of its largest entry: a body with an
+/// indefinite inertia can make it indefinite, and the motion then means nothing.
+fn positive_semidefinite(d: &Matrix6<f64>, nv: usize) -> bool {
+    let block = d.view((0, 0), (nv, nv)).into_owned();
+    let scale = block.abs().max();
+    let smallest = nalgebra::SymmetricEigen::new((&block + block.transpose()) * 0.5)
+        .eigenvalues
+        .min();
+    smallest >= -1e-12 * scale
+}
+
 fn singular(node: &crate::model::Node, d: f64) -> SolverError {
     SolverError::Diverged {
         time: f64::NAN,
         message: format!(
-            "joint '{}': articulated inertia along its motion is not positive ({d}); a massless link?",
+            "joint '{}': articulated inertia along its motion is not positive ({d}); a massless link, or an inertia with a negative principal moment at or below it?",
             node.name
         ),
     }

@@ -102,6 +102,10 @@ pub struct Model {
     pub(crate) joint_names: Vec<String>,
     pub(crate) gravity: Vector3<f64>,
     pub(crate) uniform_gravity: bool,
+    /// Some body's inertia has a negative principal moment (beyond the validation's
+    /// tolerance): the articulated-body algorithm then checks that what a joint of several
+    /// coordinates moves stays positive definite.
+    pub(crate) indefinite: bool,
     pub(crate) q_init: Vec<f64>,
     pub(crate) v_init: Vec<f64>,
     /// Reflected rotor inertia added to each velocity coordinate's diagonal.
@@ -134,7 +138,6 @@ impl Model {
         let gravity = ir.simulation.gravity.unwrap_or(Vector3::from(DEFAULT_GRAVITY));
         let mut nodes: Vec<Node> = Vec::new();
         let mut bodies: Vec<Option<BodyMap>> = vec![None; ir.bodies.len()];
-        let model_scale = mbconv_ir::validate::model_inertia_scale(ir);
         let mut joints = vec![JointMap::Ignored; ir.joints.len()];
         let mut q_init = Vec::new();
         let mut v_init = Vec::new();
@@ -233,7 +236,7 @@ impl Model {
                 }
             };
             let i = &body.inertial;
-            check_inertial(body, model_scale)?;
+            check_inertial(body)?;
             let map = BodyMap {
                 name: body.name.clone(),
                 node,
@@ -279,6 +282,11 @@ impl Model {
             }
         }
         let uniform_gravity = ir.bodies.iter().all(|b| b.gravity);
+        let model_scale = mbconv_ir::validate::model_inertia_scale(ir);
+        let indefinite = ir.bodies.iter().any(|b| {
+            mbconv_ir::validate::principal_moments(&b.inertial.inertia.matrix())
+                .is_some_and(|p| p[0] < -mbconv_ir::validate::inertial_tolerance(&b.inertial, model_scale))
+        });
         let nv = v_init.len();
         let mut model = Model {
             joint_names: ir.joints.iter().map(|j| j.name.clone()).collect(),
@@ -289,6 +297,7 @@ impl Model {
             joints,
             gravity,
             uniform_gravity,
+            indefinite,
             q_init,
             v_init,
             armature: vec![0.0; nv],
@@ -681,9 +690,15 @@ fn initial_coordinates(
 }
 
 /// Refuses mass properties no simulation can use: a non-finite or negative mass, or an inertia
-/// with a non-finite entry or a negative principal moment (beyond the validation tolerance,
-/// relative to the body's and the model's inertia scales, `model_scale`).
-fn check_inertial(body: &mbconv_ir::Body, model_scale: f64) -> Result<(), SolverError> {
+/// with a non-finite entry.
+///
+/// An inertia with a negative principal moment is simulated as it is, as Pinocchio does (its
+/// articulated-body algorithm takes the tensor as written): the equations of motion hold as
+/// long as the articulated inertia along every joint's motion stays positive definite, which
+/// the body's subtree usually makes it (romeo_laas_small's hip links). When it does not, the
+/// articulated-body algorithm stops with an error naming the joint (`dynamics::singular`), so
+/// that a check reports `failed` instead of a motion no body can have.
+fn check_inertial(body: &mbconv_ir::Body) -> Result<(), SolverError> {
     let i = &body.inertial;
     let item = path::field(&path::item("bodies", &body.name), "inertial");
     if !(i.mass.is_finite() && i.mass >= 0.0) {
@@ -701,20 +716,10 @@ fn check_inertial(body: &mbconv_ir::Body, model_scale: f64) -> Result<(), Solver
             "cannot simulate a non-finite centre of mass",
         ));
     }
-    let m = i.inertia.matrix();
-    let Some(p) = mbconv_ir::validate::principal_moments(&m) else {
+    if mbconv_ir::validate::principal_moments(&i.inertia.matrix()).is_none() {
         return Err(SolverError::invalid(
             item,
             "cannot simulate an inertia with a non-finite entry",
-        ));
-    };
-    if p[0] < -mbconv_ir::validate::inertial_tolerance(i, model_scale) {
-        return Err(SolverError::invalid(
-            item,
-            format!(
-                "cannot simulate an inertia that is not positive semidefinite (principal moments {})",
-                mbconv_ir::report::numbers(&p)
-            ),
         ));
     }
     Ok(())

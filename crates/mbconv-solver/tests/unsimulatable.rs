@@ -1,5 +1,6 @@
 //! Mass properties no simulation can use are refused with an error naming the body, before
-//! any step: never a panic, never a trajectory of NaN.
+//! any step, and a motion no body can have stops with an error naming the joint: never a
+//! panic, never a trajectory of NaN.
 #![allow(clippy::unwrap_used)]
 
 use mbconv_ir::{Body, BodyRef, Inertia, Joint, JointKind, Model};
@@ -38,9 +39,31 @@ fn refused(model: &Model, expected: &str) {
     assert!(dynamics_report(model).is_err());
 }
 
+/// A negative principal moment about an axis the joint does not turn about is simulated as
+/// written, as Pinocchio does (example-robot-data's romeo_laas_small has three).
 #[test]
-fn a_negative_principal_moment_is_refused() {
-    refused(&pendulum(1.0, [1.0, 1.0, -0.5]), "not positive semidefinite");
+fn a_negative_principal_moment_the_motion_does_not_see_simulates() {
+    let model = pendulum(1.0, [1.0, 1.0, -0.5]);
+    let mut last = None;
+    simulate(&model, &SimulateOptions::default(), &mut |s| last = Some(s.t)).unwrap();
+    assert!(last.unwrap() > 0.99);
+}
+
+/// When the negative moment makes what a joint moves negative, no motion means anything: the
+/// simulation stops with an error naming the joint (a check then reports `failed`).
+#[test]
+fn a_negative_articulated_inertia_stops_the_simulation_naming_the_joint() {
+    // About x: -2 kg·m² of its own and 1 kg·m² of its mass 1 m below the hinge.
+    let mut model = pendulum(1.0, [-2.0, 1.0, 1.0]);
+    model.joints[0].kind = JointKind::Revolute { axis: Vector3::x() };
+    let err = simulate(&model, &SimulateOptions::default(), &mut |_| {}).unwrap_err();
+    assert!(err.to_string().contains("joint 'hinge'"), "{err}");
+    assert!(err.to_string().contains("not positive"), "{err}");
+    // A free body of that inertia: its six coordinates' articulated inertia is indefinite.
+    let mut free = pendulum(1.0, [-2.0, 1.0, 1.0]);
+    free.joints.clear();
+    let err = simulate(&free, &SimulateOptions::default(), &mut |_| {}).unwrap_err();
+    assert!(err.to_string().contains("not positive"), "{err}");
 }
 
 #[test]

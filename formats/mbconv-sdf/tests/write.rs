@@ -344,6 +344,37 @@ fn an_inertia_libsdformat_refuses_is_moved_just_inside_the_triangle_inequality()
 }
 
 #[test]
+fn a_negative_principal_moment_is_made_physical_with_its_size() {
+    // romeo_laas_small's hip: moments -2.7e-3, 3.95e-2, 5.4e-2 (Drake would read a sphere of
+    // water instead): moved onto the triangle inequality, which a negative moment breaks.
+    let mut model = pendulum();
+    model.bodies[0].inertial.inertia =
+        mbconv_ir::Inertia::from_moments_products([-2.7e-3, 3.95e-2, 5.4e-2], [0.0; 3]);
+    // Well below zero: the mean moment about every axis.
+    model.bodies[1].inertial.inertia = mbconv_ir::Inertia::from_moments_products([-1.0, 1.0, 3.0], [0.0; 3]);
+    let lowered = SdfFormat.lower(&model, &Options::default()).unwrap();
+    for b in 0..2 {
+        assert!(
+            strictly_physical(&lowered.model.bodies[b].inertial.inertia),
+            "{b}"
+        );
+    }
+    let made: Vec<_> = lowered
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.code == "sdf.inertia_made_physical")
+        .collect();
+    assert_eq!(made.len(), 2, "{made:?}");
+    assert!(
+        made[0].message.contains("hold a negative one"),
+        "{}",
+        made[0].message
+    );
+    assert!(made[0].message.contains("kg m² or"), "{}", made[0].message);
+}
+
+#[test]
 fn a_rank_one_inertia_is_made_physical_too() {
     // HyQ's feet and DART's force_torque_test2 links: every entry equal, principal moments
     // (0, 0, 3x) with the zeros off by rounding.

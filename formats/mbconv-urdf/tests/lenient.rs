@@ -84,8 +84,9 @@ fn a_fixed_link_unphysical_alone_is_read_into_the_body_it_is_welded_to() {
 }
 
 #[test]
-fn a_fixed_link_unphysical_even_welded_is_still_refused() {
-    // Nothing heavy to weld to: the composite keeps the negative moment, validation refuses it.
+fn a_fixed_link_unphysical_even_welded_is_read_as_written_with_a_warning() {
+    // Nothing heavy to weld to: the composite keeps the negative moment, so the link keeps it
+    // as urdfdom, Pinocchio and Drake do, and validation warns with its size.
     let text = r#"<robot name="r">
       <link name="base"/>
       <link name="bad"><inertial><mass value="1"/><inertia ixx="-1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
@@ -95,7 +96,19 @@ fn a_fixed_link_unphysical_even_welded_is_still_refused() {
         .read(&Source::from_string("r.urdf", text), &Options::default())
         .unwrap();
     assert!(!imported.report.contains("urdf.inertia_welded"));
-    assert!(mbconv_ir::validate(&imported.model).contains("inertia.not_psd"));
+    let validation = mbconv_ir::validate(&imported.model);
+    let finding = validation
+        .findings
+        .iter()
+        .find(|f| f.code == "inertia.not_psd")
+        .unwrap();
+    assert_eq!(finding.severity, mbconv_ir::report::Severity::Warning);
+    assert!(
+        finding.message.contains("negative principal moment of -1 "),
+        "{}",
+        finding.message
+    );
+    assert!(!validation.has_errors());
 }
 
 #[test]

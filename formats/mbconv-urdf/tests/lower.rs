@@ -279,6 +279,39 @@ fn a_welded_link_with_a_near_zero_moment_gets_the_floor() {
     }
 }
 
+/// romeo_laas_small's hips: a negative principal moment on a moving link is written as read
+/// (urdfdom, Pinocchio and Drake read it), with a note and without the floor, which no
+/// MuJoCo import would take anyway.
+#[test]
+fn a_negative_principal_moment_is_written_as_read_with_a_note() {
+    use mbconv_ir::Inertia;
+    let hip = Inertia::from_moments_products([-2.7e-3, 3.95e-2, 5.4e-2], [0.0; 3]);
+    let mut m = Model::new("romeo");
+    let mut b = Body::new("hip");
+    b.inertial.mass = 1.0;
+    b.inertial.inertia = hip;
+    m.bodies.push(b);
+    m.joints.push(Joint::new(
+        "pitch",
+        JointKind::Revolute { axis: Vector3::z() },
+        BodyRef::World,
+        BodyRef::body("hip"),
+    ));
+    let (codes, back) = lower_and_write(&m);
+    assert_eq!(back.bodies[0].inertial.inertia, hip);
+    assert_eq!(back.bodies[0].inertial.mass, 1.0);
+    assert!(
+        has(
+            &codes,
+            "urdf.inertia_indefinite",
+            Category::Note,
+            "bodies[\"hip\"]"
+        ),
+        "{codes:?}"
+    );
+    assert!(!codes.iter().any(|(c, _, _)| c.ends_with("_floor")), "{codes:?}");
+}
+
 #[test]
 fn an_empty_model_gets_a_link() {
     let (codes, back) = lower_and_write(&Model::new("empty"));

@@ -56,13 +56,6 @@ fn invalid_models() -> Vec<(&'static str, String)> {
             ),
         ),
         (
-            "negative principal moment",
-            chrono_model(
-                "      mass: 1\n      inertia:\n        moments: [1, 1, -0.5]",
-                GOOD_JOINT,
-            ),
-        ),
-        (
             "unresolvable reference",
             chrono_model(GOOD_BOB, "      body2: ghost\n      axis: [0, 1, 0]"),
         ),
@@ -84,6 +77,15 @@ fn invalid_models() -> Vec<(&'static str, String)> {
 /// of the warning.
 fn dubious_models() -> Vec<(&'static str, String, &'static str)> {
     vec![
+        (
+            // Pinocchio and Drake read such a tensor; the hinge turns about a positive moment.
+            "negative principal moment",
+            chrono_model(
+                "      mass: 1\n      inertia:\n        moments: [1, 1, -0.5]",
+                GOOD_JOINT,
+            ),
+            "inertia.not_psd",
+        ),
         (
             "flat inertia",
             chrono_model(
@@ -342,4 +344,59 @@ fn findings_name_the_file_their_line_belongs_to() {
             .unwrap_or_else(|| panic!("{args:?}: {err}"));
         assert!(no_solver.contains("sim.yaml:"), "{args:?}: {no_solver}");
     }
+}
+
+/// The inputs of `fixtures/dubious/`: an inertia with a negative principal moment in each
+/// format that can say it. Their loaders read them (urdfdom, Pinocchio and Drake for URDF), so
+/// they convert with a warning that gives the moment's size, and `--strict` refuses them.
+#[test]
+fn indefinite_inertias_convert_with_a_warning_giving_the_moment() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/dubious");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 4, "{files:?}");
+    for file in files {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let tmp = tempfile::tempdir().unwrap();
+        let output = tmp.path().join("out.skel");
+        let (p, o) = (file.to_str().unwrap(), output.to_str().unwrap());
+        let out = mbconv(&["convert", p, "--to", "skel", "-o", o, "--no-check"]);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("warning[inertia.not_psd]") && err.contains("negative principal moment of -"),
+            "{name}: {err}"
+        );
+        assert!(output.exists(), "{name}: nothing written");
+        std::fs::remove_file(&output).unwrap();
+        let out = mbconv(&["convert", p, "--to", "skel", "-o", o, "--no-check", "--strict"]);
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", stderr(&out));
+        assert!(!output.exists(), "{name}: --strict wrote a file");
+    }
+}
+
+/// When the negative moment makes what a joint moves negative, the model is read and written
+/// (its loaders read it), and the check says `failed` (exit 3) rather than a motion no body can
+/// have: Chrono's arm turns about its negative moment.
+#[test]
+fn an_indefinite_inertia_the_solver_cannot_move_fails_the_check_honestly() {
+    let file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/dubious/chrono_indefinite_inertia.yaml");
+    let tmp = tempfile::tempdir().unwrap();
+    let output = tmp.path().join("out.skel");
+    let out = mbconv(&[
+        "convert",
+        file.to_str().unwrap(),
+        "--to",
+        "skel",
+        "-o",
+        output.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(output.exists());
+    assert!(stderr(&out).contains("check: failed"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("not positive"), "{}", stderr(&out));
 }

@@ -855,7 +855,12 @@ fn mass_properties(s: &mut LowerSession) {
             (
                 "inertia_made_physical",
                 format!(
-                    "principal moments {moments:?} break the triangle inequality: libsdformat reports the inertia invalid and Drake reads a sphere of water of the link's mass instead; the nearest physical inertia about the same axes, just inside it, is written (moments {written:?}, {change:e} kg m² or {:.2e} of the largest moment away)",
+                    "principal moments {moments:?} {}: libsdformat reports the inertia invalid and Drake reads a sphere of water of the link's mass instead; the nearest physical inertia about the same axes, just inside it, is written (moments {written:?}, {change:e} kg m² or {:.2e} of the largest moment away)",
+                    if moments[0] < 0.0 {
+                        "hold a negative one, so they break the triangle inequality"
+                    } else {
+                        "break the triangle inequality"
+                    },
                     change / moments[2]
                 ),
             )
@@ -898,8 +903,10 @@ fn inside_triangle(inertia: &mbconv_ir::Inertia) -> Option<TriangleMove> {
     let sum = a + b + c;
     let margin = a + b - c;
     // A principal moment below zero by rounding only (a rank-one tensor such as HyQ's, every
-    // entry 1e-6) is a zero; one clearly negative is not an inertia (validation refuses it).
-    if sum <= 0.0 || a < -mbconv_ir::validate::inertia_tolerance(&m) || margin > TRIANGLE_SLACK * sum {
+    // entry 1e-6) is a zero; one clearly negative breaks the inequality too (a < 0 ≤ c − b) and
+    // is moved like any other. A tensor whose moments sum to zero or less has no physical
+    // tensor near it: written as read.
+    if sum <= 0.0 || margin > TRIANGLE_SLACK * sum {
         return None;
     }
     let mut change = nalgebra::Vector3::zeros();
@@ -908,6 +915,12 @@ fn inside_triangle(inertia: &mbconv_ir::Inertia) -> Option<TriangleMove> {
         change[order[0]] = share;
         change[order[1]] = share;
         change[order[2]] = -share;
+        if a + share < 0.0 {
+            // Still negative (a well below zero): the mean moment about every axis, the
+            // nearest tensor of the cone then (MuJoCo's balanceinertia).
+            let mean = sum / 3.0;
+            change = nalgebra::Vector3::from_fn(|k, _| mean - eigen.eigenvalues[k]);
+        }
     }
     let axes = eigen.eigenvectors;
     let corrected = m + axes * nalgebra::Matrix3::from_diagonal(&change) * axes.transpose();

@@ -552,7 +552,9 @@ pub(crate) const MASS_UNDER_INERTIA: f64 = 1e-30;
 /// every `<inertia>` into a `fullinertia`, whose eigen-decomposition refuses a moment below about
 /// 1e-14 ("inertia must have positive eigenvalues") before it fuses the link into its parent;
 /// an all-zero `<inertia>` (a massless link) it loads. A link no joint moves whose mass is zero
-/// under a non-zero inertia (example-robot-data's Bolt feet) gets [`MASS_UNDER_INERTIA`].
+/// under a non-zero inertia (example-robot-data's Bolt feet) gets [`MASS_UNDER_INERTIA`]. An
+/// inertia with a negative principal moment is written as read, with a note: the URDF loaders
+/// keep it, and no floor would make MuJoCo's import take it.
 fn massless_moving_links(s: &mut LowerSession) {
     // The children of moving joints, gathered once (a scan of the joints per body is
     // quadratic in the model's size).
@@ -568,6 +570,22 @@ fn massless_moving_links(s: &mut LowerSession) {
         let moved = moved.contains(&name);
         let inertial = &mut s.model.bodies[b].inertial;
         let moments = nalgebra::SymmetricEigen::new(inertial.inertia.matrix()).eigenvalues;
+        let smallest = moments.min();
+        if smallest < -MIN_MOVING_INERTIA {
+            // A negative principal moment (romeo_laas_small's hips, -2.7e-3 kg m²): urdfdom,
+            // Pinocchio and Drake read it as written, and no floor makes MuJoCo's import take it.
+            s.finding(
+                "inertia_indefinite",
+                Feature::MassProperties,
+                Severity::Info,
+                Category::Note,
+                &path::item("bodies", &name),
+                format!(
+                    "the inertia of link {name:?} has a negative principal moment of {smallest:e} kg m², written as read: urdfdom, Pinocchio and Drake read it (Drake with a warning); MuJoCo's URDF import refuses it (\"inertia must have positive eigenvalues\")"
+                ),
+            );
+            continue;
+        }
         let light = inertial.mass < MIN_MOVING_MASS || moments.iter().any(|m| *m < MIN_MOVING_INERTIA);
         if !moved {
             if inertial.mass == 0.0 && inertial.inertia.matrix() != nalgebra::Matrix3::zeros() {

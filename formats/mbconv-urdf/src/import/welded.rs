@@ -12,7 +12,7 @@ use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 impl Reader<'_> {
     /// Moves the inertial of each fixed link whose tensor has a negative principal moment into
     /// the first body up its chain of fixed joints with which its composite is physical, with
-    /// a warning; leaves it (validation refuses it) when there is none.
+    /// a warning; leaves it as written (validation warns, with its size) when there is none.
     pub(super) fn weld_unphysical_inertias(
         &mut self,
         links: &[LinkEntry],
