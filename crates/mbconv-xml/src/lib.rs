@@ -4,7 +4,8 @@
 //! line and column. This is the raw layer that mbconv's XML formats (DART SKEL, URDF) share,
 //! as `mbconv-yaml` is for the YAML formats; it knows nothing of any format's elements,
 //! which their importers interpret. Its [`write`] module is the one XML writer they share
-//! (an element tree serialised with quick-xml).
+//! (an element tree serialised with quick-xml), its [`packages`] module the ROS package lookup
+//! of URDF's and SDFormat's `package://` URIs.
 //!
 //! A format describes itself with a [`Dialect`]: the root element it expects, the prefix of
 //! its error codes and its name in messages. roxmltree parses the text; every element and
@@ -23,6 +24,7 @@
 //! assert_eq!(error.code, "urdf.number");
 //! ```
 
+pub mod packages;
 pub mod write;
 
 use mbconv_ir::format::kit::{SourceResult, scan};

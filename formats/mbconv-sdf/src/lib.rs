@@ -60,7 +60,9 @@ pub const INFO: FormatInfo = FormatInfo {
 };
 
 /// The settings the reader understands: `model_path`, directories holding models,
-/// `:`-separated, searched before `GZ_SIM_RESOURCE_PATH` and `SDF_PATH` for `model://` URIs.
+/// `:`-separated, searched before `GZ_SIM_RESOURCE_PATH` and `SDF_PATH` for `model://` URIs,
+/// and `package_path`, directories holding ROS packages, searched before `ROS_PACKAGE_PATH`
+/// for `package://` mesh URIs (a package found by its `package.xml` name or its folder's).
 pub const READ_SETTINGS: &[SettingSpec] = spec::READ_SETTINGS;
 
 /// The settings the writer understands: `version` (the `<sdf version>` written, 1.9 to 1.12)

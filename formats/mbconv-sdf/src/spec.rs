@@ -11,13 +11,26 @@ use nalgebra::{Matrix3, UnitQuaternion};
 /// before `GZ_SIM_RESOURCE_PATH` and `SDF_PATH`.
 pub(crate) const MODEL_PATH: &str = "model_path";
 
+/// The read setting listing directories holding ROS packages, `:`-separated, searched before
+/// `ROS_PACKAGE_PATH` for `package://NAME/...` mesh URIs (as the URDF reader's setting of the
+/// same name).
+pub(crate) const PACKAGE_PATH: &str = "package_path";
+
 /// The settings the SDFormat reader understands.
-pub(crate) const READ_SETTINGS: &[SettingSpec] = &[SettingSpec {
-    name: MODEL_PATH,
-    kind: SettingKind::Text,
-    default: "none",
-    help: "directories holding models, `:`-separated, searched before GZ_SIM_RESOURCE_PATH and SDF_PATH for model:// URIs",
-}];
+pub(crate) const READ_SETTINGS: &[SettingSpec] = &[
+    SettingSpec {
+        name: MODEL_PATH,
+        kind: SettingKind::Text,
+        default: "none",
+        help: "directories holding models, `:`-separated, searched before GZ_SIM_RESOURCE_PATH and SDF_PATH for model:// URIs",
+    },
+    SettingSpec {
+        name: PACKAGE_PATH,
+        kind: SettingKind::Text,
+        default: "none",
+        help: "directories holding ROS packages, `:`-separated, searched before ROS_PACKAGE_PATH for package:// mesh URIs",
+    },
+];
 
 /// The write setting choosing the `<sdf version>` written (see [`WRITE_VERSIONS`]).
 pub(crate) const WRITE_VERSION: &str = "version";

@@ -332,3 +332,50 @@ fn an_error_inside_an_included_file_names_that_file() {
     assert!(error.contains("broken/model.sdf:3:"), "{error}");
     assert!(error.contains("\"x\""), "{error}");
 }
+
+/// `package://` mesh URIs resolve as the URDF reader resolves them: a package found by the
+/// `<name>` of its `package.xml` under the `package_path` setting, then by its folder's name;
+/// a file missing in a package that was found says so, as does a package not found.
+#[test]
+fn package_uris_resolve_through_the_package_path_setting() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src/robot-data/meshes")).unwrap();
+    std::fs::write(dir.path().join("src/robot-data/meshes/arm.stl"), "solid").unwrap();
+    std::fs::write(
+        dir.path().join("src/robot-data/package.xml"),
+        "<package format=\"3\"><name>robot_data</name></package>",
+    )
+    .unwrap();
+    let text = r#"<sdf version="1.9"><model name="m"><link name="l">
+      <visual name="a"><geometry><mesh><uri>package://robot_data/meshes/arm.stl</uri></mesh></geometry></visual>
+      <visual name="b"><geometry><mesh><uri>package://robot_data/meshes/leg.stl</uri></mesh></geometry></visual>
+      <visual name="c"><geometry><mesh><uri>package://elsewhere/x.stl</uri></mesh></geometry></visual>
+    </link></model></sdf>"#;
+    let mut options = Options::default();
+    options.set("package_path", dir.path().display().to_string());
+    let imported = mbconv_sdf::SdfFormat
+        .read(&Source::from_string("m.sdf", text), &options)
+        .unwrap();
+    let resolved: Vec<Option<String>> = imported.model.bodies[0]
+        .shapes
+        .iter()
+        .map(|s| match &s.geometry {
+            mbconv_ir::Geometry::Mesh(m) => m.resolved_path.clone(),
+            g => panic!("{g:?}"),
+        })
+        .collect();
+    let arm = dir.path().join("src/robot-data/meshes/arm.stl");
+    assert_eq!(resolved, [Some(arm.display().to_string()), None, None]);
+    let message = |code: &str| {
+        imported
+            .report
+            .findings
+            .iter()
+            .find(|f| f.code == code)
+            .unwrap_or_else(|| panic!("no {code}: {:#?}", imported.report.findings))
+            .message
+            .clone()
+    };
+    assert!(message("sdf.package_file_missing").contains("not found in package \"robot_data\""));
+    assert!(message("sdf.package_unresolved").contains("package \"elsewhere\""));
+}

@@ -4,10 +4,10 @@
 use super::{LinkDef, Loc, Reader, push_extra};
 use crate::raw::SDF;
 use crate::spec;
-use mbconv_ir::format::Source;
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::report::{Category, path};
 use mbconv_ir::{Body, Geometry, Inertia, Inertial, MeshRef, Shape, ShapeRole, Value};
+use mbconv_xml::packages::PackageFile;
 use mbconv_xml::{Node, child, element_value, elements, qualified_name, span_of_node, text};
 use nalgebra::{UnitQuaternion, Vector3};
 use std::path::PathBuf;
@@ -331,7 +331,7 @@ impl Reader<'_> {
                     offset: 0.0,
                 }
             }
-            "mesh" => Geometry::Mesh(self.mesh(&source, kind)?),
+            "mesh" => Geometry::Mesh(self.mesh(file, kind, at_ir)?),
             tag @ ("heightmap" | "image" | "polyline" | "empty") => {
                 let at = self.loc(file, kind);
                 self.warn(
@@ -355,15 +355,19 @@ impl Reader<'_> {
     }
 
     /// A `<mesh>`: its URI, scale and submesh, and the file it names when it can be found
-    /// (a path or `file://` against the file's folder, `model://` under the model roots).
-    fn mesh(&self, source: &Source, kind: Node) -> SourceResult<MeshRef> {
-        let uri = text(SDF.required_child(source, kind, "uri")?);
+    /// (a path or `file://` against the file's folder, `model://` under the model roots,
+    /// `package://` in a ROS package under the `package_path` setting and `ROS_PACKAGE_PATH`,
+    /// as Drake's package map and Gazebo's URDF-era models resolve it). A package not found, or
+    /// a file missing in a package that was, is a note: the URI is kept as written.
+    fn mesh(&mut self, file: usize, kind: Node, at_ir: &str) -> SourceResult<MeshRef> {
+        let source = self.files[file].clone();
+        let uri = text(SDF.required_child(&source, kind, "uri")?);
         let mut mesh = MeshRef::new(uri.clone());
         if let Some(scale) = child(kind, "scale") {
-            mesh.scale = SDF.fixed::<3>(source, scale)?;
+            mesh.scale = SDF.fixed::<3>(&source, scale)?;
         }
         if let Some(sub) = child(kind, "submesh") {
-            mesh.node = Some(text(SDF.required_child(source, sub, "name")?));
+            mesh.node = Some(text(SDF.required_child(&source, sub, "name")?));
         }
         if !uri.contains("://") || uri.starts_with("file://") {
             let p = PathBuf::from(uri.trim_start_matches("file://"));
@@ -380,6 +384,42 @@ impl Reader<'_> {
                 .map(|r| r.join(rest))
                 .find(|p| p.is_file())
                 .map(|p| p.display().to_string());
+            if mesh.resolved_path.is_none() {
+                let at = self.loc(file, kind);
+                self.note(
+                    "model_file_missing",
+                    Category::Note,
+                    at_ir,
+                    at,
+                    format!(
+                        "{uri:?} is not found under the model_path setting, GZ_SIM_RESOURCE_PATH or SDF_PATH: the URI is kept as written"
+                    ),
+                );
+            }
+        } else if let Some(rest) = uri.strip_prefix("package://") {
+            let at = self.loc(file, kind);
+            match self.packages.resolve(rest) {
+                PackageFile::Found(path) => mesh.resolved_path = Some(path.display().to_string()),
+                PackageFile::MissingInPackage { package, file, dir } => self.note(
+                    "package_file_missing",
+                    Category::Note,
+                    at_ir,
+                    at,
+                    format!(
+                        "file {file:?} of {uri:?} is not found in package {package:?} (at {}): the URI is kept as written",
+                        dir.display()
+                    ),
+                ),
+                PackageFile::PackageNotFound(package) => self.note(
+                    "package_unresolved",
+                    Category::Note,
+                    at_ir,
+                    at,
+                    format!(
+                        "package {package:?} of {uri:?} is not found under the package_path setting or ROS_PACKAGE_PATH: the URI is kept as written"
+                    ),
+                ),
+            }
         }
         Ok(mesh)
     }

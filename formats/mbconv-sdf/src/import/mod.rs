@@ -58,6 +58,7 @@ fn import(source: &Source, options: &Options) -> SourceResult<Imported> {
         files: vec![source.clone()],
         scopes: Vec::new(),
         roots,
+        packages: mbconv_xml::packages::Packages::from_setting(options.text(spec::PACKAGE_PATH)),
         model_extras: Extras::default(),
         simulation_gravity: None,
         time_step: None,
@@ -172,6 +173,8 @@ struct Reader<'s> {
     files: Vec<Source>,
     scopes: Vec<Scope>,
     roots: Vec<PathBuf>,
+    /// The ROS packages `package://` URIs name (`package_path` setting, `ROS_PACKAGE_PATH`).
+    packages: mbconv_xml::packages::Packages,
     model_extras: Extras,
     simulation_gravity: Option<Vector3<f64>>,
     time_step: Option<f64>,

@@ -34,7 +34,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Reads a URDF document: `options` holds the read settings (`root`, `package_path`).
 pub(crate) fn import(source: &Source, options: &Options) -> SourceResult<Imported> {
     let document = raw::parse(source)?;
-    let packages = meshes::Packages::new(options);
+    let packages = meshes::packages(options);
     let mut reader = Reader {
         source,
         session: ImportSession::new("urdf", source),
@@ -78,7 +78,7 @@ struct Reader<'s> {
     version_1_1: bool,
     /// Global materials and materials named in visuals, in file order.
     materials: Vec<(String, Appearance)>,
-    packages: meshes::Packages,
+    packages: mbconv_xml::packages::Packages,
     /// The names of the file's joints, for the `<mimic>` targets.
     joint_names: BTreeSet<String>,
 }
