@@ -69,28 +69,48 @@ impl<'d> Reader<'d> {
         self.collect(w, place, &mut items, true)?;
         if !items.geoms.is_empty() || !items.kept.is_empty() {
             // Shapes fixed in the world: a fixed, massless body named `worldbody` carries them.
-            let name = self.session.unique_name("bodies", "worldbody", "mjcf");
-            let mut body = Body::new(name.clone());
-            body.fixed = true;
-            body.inertial = Inertial {
-                mass: 0.0,
-                inertia: Inertia::zero(),
-                ..Inertial::default()
+            // MuJoCo merges every `<worldbody>` of a file (a scene and the robot it includes
+            // each have one) into its one world body: so does this body, made at the first.
+            let existing = self
+                .model
+                .bodies
+                .iter()
+                .position(|b| b.extras.get("mjcf.worldbody").is_some());
+            let index = match existing {
+                Some(index) => index,
+                None => {
+                    let name = self.session.unique_name("bodies", "worldbody", "mjcf");
+                    let mut body = Body::new(name);
+                    body.fixed = true;
+                    body.inertial = Inertial {
+                        mass: 0.0,
+                        inertia: Inertia::zero(),
+                        ..Inertial::default()
+                    };
+                    body.extras.insert("mjcf.worldbody", Value::Bool(true));
+                    self.model.bodies.push(body);
+                    self.model.bodies.len() - 1
+                }
             };
-            body.extras.insert("mjcf.worldbody", Value::Bool(true));
-            let body_path = path::item("bodies", &name);
+            let body_path = path::item("bodies", &self.model.bodies[index].name);
+            let mut shapes = Vec::new();
             for (g, p) in items.geoms.clone() {
                 if let Some((shape, _)) = self.in_model(p.model, |r| r.geom(g, p, &body_path, false))?
                     && self.keeps_shape(&shape, g, &body_path)
                 {
-                    body.shapes.push(shape);
+                    shapes.push(shape);
                 }
             }
+            let body = &mut self.model.bodies[index];
+            body.shapes.extend(shapes);
             if !items.kept.is_empty() {
-                body.extras
-                    .insert("mjcf.kept", Value::List(std::mem::take(&mut items.kept)));
+                let mut kept = match body.extras.remove("mjcf.kept") {
+                    Some(Value::List(list)) => list,
+                    _ => Vec::new(),
+                };
+                kept.append(&mut items.kept);
+                body.extras.insert("mjcf.kept", Value::List(kept));
             }
-            self.model.bodies.push(body);
         }
         for (s, p) in items.sites.clone() {
             let frame = self.in_model(p.model, |r| r.site(s, p, "world_frames"))?;
