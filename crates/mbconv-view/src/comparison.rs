@@ -6,8 +6,10 @@ use mbconv_check::{
     BodyMatch, CheckSettings, Explanation, Motion, SimulationSettings, TargetCheck, Verdict, check_against,
     check_target, round_trip, simulate_original,
 };
-use mbconv_ir::format::{Format, Imported, Options, Registry};
-use mbconv_ir::{Finding, Model};
+use mbconv_ir::format::{Asset, Format, Imported, Options, Registry};
+use mbconv_ir::{Finding, Geometry, Model};
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
 
 /// A conversion as the page shows it.
 #[derive(Clone, Debug)]
@@ -38,6 +40,10 @@ pub struct Comparison {
     pub explained_by: Vec<Explanation>,
     /// What the check did not compare.
     pub not_compared: Vec<String>,
+    /// The mesh files the conversion wrote (converted or copied beside its output), by the
+    /// path the converted model's shapes name them with: the folder the check wrote them into
+    /// is gone when the page is made, so the page draws them from here.
+    pub written_meshes: BTreeMap<String, Vec<u8>>,
 }
 
 impl Comparison {
@@ -57,6 +63,7 @@ impl Comparison {
             findings: Vec::new(),
             explained_by: target.explained_by.clone(),
             not_compared: target.not_compared.clone(),
+            written_meshes: BTreeMap::new(),
         }
     }
 }
@@ -145,8 +152,69 @@ pub fn via(
         comparison.matching = Some(BodyMatch::new(&bodies, &motion.bodies, &reports));
         comparison.motion = Some(motion);
     }
-    comparison.model = Some(round.read_back.model);
+    let mut read_back = round.read_back.model;
+    comparison.written_meshes = point_at_written_meshes(&mut read_back, &round.lowered.assets);
+    comparison.model = Some(read_back);
     comparison
+}
+
+/// Points the mesh shapes of `model`, read back from the check's temporary folder (gone by
+/// now), at the files the conversion wrote or referenced: a mesh the writer converted (its
+/// bytes among `assets`) is returned by the path the shape names, for the page to draw; one it
+/// copied is the file it copied; a reference relative to the written file (`../../robot/arm.stl`
+/// from the temporary folder) is the file it names, its `..` taken lexically; any other is left
+/// to its URI.
+fn point_at_written_meshes(model: &mut Model, assets: &[Asset]) -> BTreeMap<String, Vec<u8>> {
+    let mut written = BTreeMap::new();
+    for shape in model.bodies.iter_mut().flat_map(|b| b.shapes.iter_mut()) {
+        let (Geometry::Mesh(mesh) | Geometry::ConvexHull(mesh) | Geometry::FittedPrimitive { mesh, .. }) =
+            &mut shape.geometry
+        else {
+            continue;
+        };
+        let Some(path) = mesh.resolved_path.clone() else {
+            continue;
+        };
+        if Path::new(&path).is_file() {
+            continue;
+        }
+        let asset = assets
+            .iter()
+            .find(|a| Path::new(&path).ends_with(Path::new(&a.file_name)));
+        match asset {
+            Some(Asset {
+                bytes: Some(bytes), ..
+            }) => {
+                written.insert(path, bytes.clone());
+            }
+            Some(Asset { source, .. }) => mesh.resolved_path = Some(source.display().to_string()),
+            None => {
+                // Found lexically, or else named by its URI alone, which the page resolves
+                // against the original's folder (text written as to standard output names
+                // meshes as the source did).
+                let normal = lexically_normal(Path::new(&path));
+                mesh.resolved_path = normal.is_file().then(|| normal.display().to_string());
+            }
+        }
+    }
+    written
+}
+
+/// `path` with its `.` and `..` components taken lexically (`/t/x/../../a` is `/a`).
+fn lexically_normal(path: &Path) -> PathBuf {
+    let mut normal = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !normal.pop() {
+                    normal.push(component);
+                }
+            }
+            other => normal.push(other),
+        }
+    }
+    normal
 }
 
 /// `model` compared with `other`, a conversion made earlier or by another tool (read with the

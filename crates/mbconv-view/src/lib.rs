@@ -217,6 +217,7 @@ fn conversion(
             &still
         }
     };
+    meshes.provide(&comparison.written_meshes);
     let scene = scene::scene(model, motion, meshes);
     let converted_items = item_paths(model);
     let pairs: Vec<Option<usize>> = match &comparison.matching {

@@ -16,6 +16,8 @@ pub(crate) struct MeshStore {
     pub(crate) meshes: BTreeMap<String, MeshData>,
     /// What each resolved file draws as, unscaled.
     drawn: BTreeMap<PathBuf, GeometryData>,
+    /// Files given by their contents (a conversion's written meshes, whose folder is gone).
+    provided: BTreeMap<PathBuf, Vec<u8>>,
     as_boxes: Vec<String>,
     not_drawn: Vec<String>,
 }
@@ -26,6 +28,13 @@ impl MeshStore {
         Self {
             base_dir: base_dir.map(Path::to_path_buf),
             ..Self::default()
+        }
+    }
+
+    /// Gives the contents of the files at `files`' paths, read instead of the disk.
+    pub(crate) fn provide(&mut self, files: &BTreeMap<String, Vec<u8>>) {
+        for (path, bytes) in files {
+            self.provided.insert(PathBuf::from(path), bytes.clone());
         }
     }
 
@@ -94,7 +103,11 @@ impl MeshStore {
             .extension()
             .map(|e| e.to_string_lossy().to_ascii_lowercase())
             .unwrap_or_default();
-        let bytes = match std::fs::read(path) {
+        let read = match self.provided.get(path) {
+            Some(bytes) => Ok(bytes.clone()),
+            None => std::fs::read(path),
+        };
+        let bytes = match read {
             Ok(bytes) => bytes,
             Err(e) => {
                 self.not_drawn.push(format!("{} ({e})", mesh.uri));

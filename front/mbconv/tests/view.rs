@@ -205,3 +205,65 @@ fn vrml_meshes_are_drawn_as_boxes_with_a_note() {
     );
     assert!(data.notes.iter().any(|n| n.contains("VRML")), "{:?}", data.notes);
 }
+
+/// A converted model's meshes are drawn on its comparison page: the files the conversion
+/// wrote (MJCF converts COLLADA and ASCII STL to binary STL beside its output) or referenced,
+/// not references into the check's temporary folder, which is gone when the page is made.
+#[test]
+fn a_conversions_meshes_are_drawn_as_the_conversion_wrote_them() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/urdf/mesh_assets");
+    let mut read = mbconv::ir::format::Options::default();
+    read.set("package_path", dir.display().to_string());
+    let urdf = dir.join("robot.urdf");
+    let source = mbconv::ir::format::Source::from_path(&urdf).unwrap();
+    let registry = mbconv::formats();
+    let model = registry
+        .read(registry.get("urdf").unwrap(), &source, &read)
+        .unwrap()
+        .model;
+    let mut view = View::new(model.clone(), "mesh_assets", "urdf");
+    view.base_dir = Some(dir.clone());
+    view.settings.duration = 0.05;
+    for (target, to_file) in [("mjcf", true), ("mjcf", false), ("sdf", true), ("urdf", true)] {
+        view.settings.to_file = to_file;
+        let comparison = via(
+            &model,
+            &registry,
+            registry.get(target).unwrap(),
+            &view.settings,
+            None,
+            mbconv::viewer::FRAME_RATE,
+        );
+        let converted = comparison.model.as_ref().unwrap();
+        let mesh_shapes = converted
+            .bodies
+            .iter()
+            .flat_map(|b| &b.shapes)
+            .filter(|s| matches!(s.geometry, Geometry::Mesh(_)))
+            .count();
+        let mut page = view.clone();
+        page.conversions = vec![comparison];
+        let data = page_data(&page);
+        let ghost: Vec<&GeometryData> = data.conversions[0]
+            .scene
+            .bodies
+            .iter()
+            .flat_map(|b| &b.shapes)
+            .map(|s| &s.geometry)
+            .collect();
+        let meshes = ghost
+            .iter()
+            .filter(|g| matches!(g, GeometryData::Mesh { .. }))
+            .count();
+        // Written as to standard output, MJCF keeps only the meshes MuJoCo opens as they are
+        // named (no folder to convert the others into): each is drawn all the same.
+        let written = if to_file { 4 } else { mesh_shapes };
+        assert_eq!(mesh_shapes, written, "{target} (to file: {to_file})");
+        assert_eq!(
+            meshes, written,
+            "{target} (to file: {to_file}): {ghost:?}\nnotes: {:?}",
+            data.notes
+        );
+        assert!(data.notes.is_empty(), "{target}: {:?}", data.notes);
+    }
+}
