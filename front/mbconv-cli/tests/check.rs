@@ -206,7 +206,7 @@ fn check_json_has_the_documented_shape() {
 #[test]
 fn check_via_an_unknown_format_is_bad_usage() {
     let model = fixtures().join("ir/double_pendulum.mbir.json");
-    let out = mbconv(&["check", model.to_str().unwrap(), "--via", "usd"]);
+    let out = mbconv(&["check", model.to_str().unwrap(), "--via", "fbx"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("unknown format"),

@@ -1,7 +1,7 @@
 //! `mbconv` reads, writes, converts, checks and simulates multibody models from Rust: Project
-//! Chrono YAML, DART SKEL, Choreonoid Body, Shift JSON, URDF, MuJoCo MJCF, SDFormat and the mbconv IR as JSON, all through
+//! Chrono YAML, DART SKEL, Choreonoid Body, Shift JSON, URDF, MuJoCo MJCF, SDFormat, OpenUSD physics and the mbconv IR as JSON, all through
 //! one neutral model, [`Model`]. It is the crate for tool authors: one dependency, a cargo
-//! feature per format (`chrono`, `skel`, `body`, `shift`, `urdf`, `mjcf`, `sdf`, all on by default; the IR's own JSON
+//! feature per format (`chrono`, `skel`, `body`, `shift`, `urdf`, `mjcf`, `sdf`, `usd`, all on by default; the IR's own JSON
 //! is always built), a few functions ([`read`], [`read_str`], [`write()`], [`convert`],
 //! [`check`], [`simulate`], [`formats`]), and a [`Report`] with every conversion that says
 //! what it could not carry. Every model goes in and out through one [`Pipeline`] (read ->
@@ -66,7 +66,8 @@ use std::path::{Path, PathBuf};
 
 /// Every format this build reads and writes, each registered by its crate with its names,
 /// aliases, extensions, shortcut name and settings: the IR's JSON (`mbir`) always, then each
-/// format whose cargo feature is on (`chrono`, `skel`, `body`, `shift`, `urdf`, `mjcf`, `sdf`).
+/// format whose cargo feature is on (`chrono`, `skel`, `body`, `shift`, `urdf`, `mjcf`, `sdf`,
+/// `usd`).
 ///
 /// ```
 /// let registry = mbconv::formats();
@@ -91,6 +92,8 @@ pub fn formats() -> Registry {
     registry.register(Box::new(mbconv_mjcf::MjcfFormat));
     #[cfg(feature = "sdf")]
     registry.register(Box::new(mbconv_sdf::SdfFormat));
+    #[cfg(feature = "usd")]
+    registry.register(Box::new(mbconv_usd::UsdFormat));
     registry
 }
 

@@ -1,0 +1,629 @@
+//! The lowered model as one `.usda` layer, written by hand (the `openusd` crate can author
+//! layers too, but this keeps the text deterministic and every number spelt by the kit's
+//! number policy). Schema attributes that UsdPhysics types as 32-bit floats are written as
+//! floats; where the float does not give the IR's double back, the double is written beside
+//! it as `mbconv:<attribute>` in SI units (radians, metres, kilograms), which this reader
+//! prefers, and the rounding other readers see is one `usd.float_rounding` note.
+
+use super::prim_names;
+use crate::spec::{
+    DEGREES_PER_RADIAN, EXACT_INERTIA, EXACT_INERTIA_ROTATION, FORMAT, GENERIC_DOFS, USDA_HEADER, api, attr,
+    axis_token, drive_attr, drive_instance, exact_attr, limit_attr, prim,
+};
+use mbconv_ir::format::Exported;
+use mbconv_ir::format::kit::Unsayable;
+use mbconv_ir::format::kit::numbers::format_number;
+use mbconv_ir::report::path;
+use mbconv_ir::{
+    Body, BodyRef, Category, DofProperties, Finding, Geometry, Joint, JointKind, Model, Pose, Report,
+    Severity, Shape, ShapeRole,
+};
+use nalgebra::{Matrix3, Rotation3, SymmetricEigen, UnitQuaternion, Vector3};
+use std::fmt::Write;
+
+/// Writes a lowered model as a `.usda` layer.
+pub(crate) fn emit(model: &Model) -> Result<Exported, Unsayable> {
+    let mut w = Writer::default();
+    let root = super::prim_name(&model.name);
+    let body_prims = prim_names(model.bodies.iter().map(|b| b.name.as_str()));
+    let joint_prims = prim_names(model.joints.iter().map(|j| j.name.as_str()));
+    let _ = writeln!(
+        w.text,
+        "{USDA_HEADER}\n(\n    defaultPrim = \"{root}\"\n    kilogramsPerUnit = 1\n    metersPerUnit = 1\n    upAxis = \"Z\"\n)\n"
+    );
+    w.open(&format!("def Xform \"{root}\""), &[]);
+    w.name(&model.name, &root);
+    if let Some(g) = model.simulation.gravity {
+        w.scene(&g);
+    }
+    w.open("def Scope \"bodies\"", &[]);
+    for (body, prim_name) in model.bodies.iter().zip(&body_prims) {
+        w.body(body, prim_name)?;
+    }
+    w.close();
+    if !model.joints.is_empty() {
+        w.open("def Scope \"joints\"", &[]);
+        for (joint, prim_name) in model.joints.iter().zip(&joint_prims) {
+            let target = |r: &BodyRef| -> Result<Option<String>, Unsayable> {
+                match r {
+                    BodyRef::World => Ok(None),
+                    BodyRef::Body(n) => model
+                        .body_index(n)
+                        .map(|i| Some(format!("/{root}/bodies/{}", body_prims[i])))
+                        .ok_or_else(|| {
+                            Unsayable::new(
+                                "USD",
+                                path::item("joints", &joint.name),
+                                format!("names the unknown body {n:?}"),
+                            )
+                        }),
+                }
+            };
+            let (body0, body1) = (target(&joint.parent)?, target(&joint.child)?);
+            w.joint(joint, prim_name, body0.as_deref(), body1.as_deref())?;
+        }
+        w.close();
+    }
+    w.close();
+    let mut report = Report::default();
+    if let Some((count, worst, at)) = w.rounding.take() {
+        report.push(
+            Finding::new(
+                format!("{FORMAT}.float_rounding"),
+                Severity::Info,
+                Category::Note,
+                format!("{count} values UsdPhysics types as 32-bit floats do not hold the model's doubles (largest relative change {worst:.1e}, {at}): OpenUSD and other readers see the floats; the doubles are kept in mbconv: attributes, which this reader prefers"),
+            ),
+        );
+    }
+    Ok(Exported::text(w.text, report))
+}
+
+/// The layer being written, with its indentation and the float rounding met so far.
+#[derive(Default)]
+struct Writer {
+    text: String,
+    depth: usize,
+    /// How many floats rounded, the largest relative change and where.
+    rounding: Option<(usize, f64, String)>,
+    /// The prim being written (for the rounding note).
+    at: String,
+}
+
+/// A 32-bit float spelt shortest, with the kit's exponent policy.
+fn f32_text(x: f32) -> String {
+    if x.is_infinite() {
+        return if x > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    let magnitude = x.abs();
+    if magnitude != 0.0 && magnitude.is_finite() && !(1e-5..1e16).contains(&magnitude) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
+/// A double spelt by the kit's number policy, `inf` for infinities.
+fn f64_text(x: f64) -> String {
+    if x.is_infinite() {
+        return if x > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    format_number(x)
+}
+
+fn tuple(values: impl IntoIterator<Item = String>) -> String {
+    format!("({})", values.into_iter().collect::<Vec<_>>().join(", "))
+}
+
+/// A quaternion's numbers, scalar first.
+fn wxyz(q: &UnitQuaternion<f64>) -> [f64; 4] {
+    [q.w, q.i, q.j, q.k]
+}
+
+/// USD string quoting.
+fn quoted(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+impl Writer {
+    /// A single-axis joint's spring and damper as a force `PhysicsDriveAPI` (gains per degree
+    /// for an angle).
+    fn drive(&mut self, dof: &DofProperties, angular: bool) {
+        let to_usd = |x: f64| if angular { x * DEGREES_PER_RADIAN } else { x };
+        let from_usd = move |x: f64| if angular { x / DEGREES_PER_RADIAN } else { x };
+        let instance = drive_instance(angular);
+        let gain = |x: f64| if angular { x / DEGREES_PER_RADIAN } else { x };
+        let gain_back = move |x: f64| if angular { x * DEGREES_PER_RADIAN } else { x };
+        self.line(&format!(
+            "uniform token {} = \"force\"",
+            drive_attr(instance, "type")
+        ));
+        let k = dof.spring_stiffness;
+        self.floats(
+            "float",
+            &drive_attr(instance, "stiffness"),
+            &[gain(k)],
+            &[k],
+            gain_back,
+        );
+        self.floats(
+            "float",
+            &drive_attr(instance, "damping"),
+            &[gain(dof.damping)],
+            &[dof.damping],
+            gain_back,
+        );
+        let rest = if k != 0.0 { dof.spring_rest_position } else { 0.0 };
+        self.floats(
+            "float",
+            &drive_attr(instance, "targetPosition"),
+            &[to_usd(rest)],
+            &[rest],
+            from_usd,
+        );
+    }
+
+    /// A generic joint's `PhysicsLimitAPI` instances: locked degrees of freedom (low > high)
+    /// and the limits of the free ones.
+    fn generic_limits(&mut self, joint: &Joint, generic: &[bool]) {
+        let mut coordinate = 0;
+        for (k, free) in generic.iter().enumerate() {
+            let name = GENERIC_DOFS[k];
+            let (low, high) = if *free {
+                let limits = joint.dof(coordinate).position_limits;
+                coordinate += 1;
+                match (limits.lower, limits.upper) {
+                    (None, None) => continue,
+                    (lo, hi) => (lo.unwrap_or(f64::NEG_INFINITY), hi.unwrap_or(f64::INFINITY)),
+                }
+            } else {
+                (1.0, -1.0)
+            };
+            let rot = k >= 3;
+            let conv = |x: f64| {
+                if rot && x.is_finite() {
+                    x * DEGREES_PER_RADIAN
+                } else {
+                    x
+                }
+            };
+            let back = move |x: f64| {
+                if rot && x.is_finite() {
+                    x / DEGREES_PER_RADIAN
+                } else {
+                    x
+                }
+            };
+            let locked = !*free;
+            let (low_ir, high_ir) = if locked { (1.0, -1.0) } else { (low, high) };
+            let usd = if locked {
+                (1.0, -1.0)
+            } else {
+                (conv(low), conv(high))
+            };
+            let back_locked = move |x: f64| if locked { x } else { back(x) };
+            self.floats(
+                "float",
+                &limit_attr(name, "low"),
+                &[usd.0],
+                &[low_ir],
+                back_locked,
+            );
+            self.floats(
+                "float",
+                &limit_attr(name, "high"),
+                &[usd.1],
+                &[high_ir],
+                back_locked,
+            );
+        }
+    }
+
+    fn line(&mut self, s: &str) {
+        let _ = writeln!(self.text, "{}{s}", "    ".repeat(self.depth));
+    }
+
+    /// Opens a prim with its metadata lines (`prepend apiSchemas = [...]`, ...).
+    fn open(&mut self, head: &str, metadata: &[String]) {
+        if metadata.is_empty() {
+            self.line(head);
+        } else {
+            self.line(&format!("{head} ("));
+            self.depth += 1;
+            for m in metadata {
+                self.line(m);
+            }
+            self.depth -= 1;
+            self.line(")");
+        }
+        self.line("{");
+        self.depth += 1;
+    }
+
+    fn close(&mut self) {
+        self.depth -= 1;
+        self.line("}");
+    }
+
+    /// `mbconv:name` when the prim name is not the IR's.
+    fn name(&mut self, name: &str, prim: &str) {
+        if name != prim {
+            self.line(&format!("string {} = {}", attr::MBCONV_NAME, quoted(name)));
+        }
+    }
+
+    /// A float-typed schema attribute: `usd` its values in the attribute's units, `ir` the
+    /// IR's values and `back` the reader's conversion from the attribute's units to the IR's.
+    /// Writes the doubles beside it when the floats do not give them back.
+    fn floats(&mut self, ty: &str, name: &str, usd: &[f64], ir: &[f64], back: impl Fn(f64) -> f64) {
+        let floats: Vec<f32> = usd.iter().map(|x| *x as f32).collect();
+        let text: Vec<String> = floats.iter().map(|x| f32_text(*x)).collect();
+        let value = if text.len() == 1 {
+            text[0].clone()
+        } else {
+            tuple(text)
+        };
+        self.line(&format!("{ty} {name} = {value}"));
+        let mut worst = 0.0f64;
+        let mut exact = true;
+        for (f, x) in floats.iter().zip(ir) {
+            let read = back(f64::from(*f));
+            if read != *x && !(read.is_nan() && x.is_nan()) {
+                exact = false;
+                worst = worst.max((read - x).abs() / x.abs().max(f64::MIN_POSITIVE));
+            }
+        }
+        if !exact {
+            let double = match ty.trim_start_matches("uniform ") {
+                "quatf" => "quatd",
+                "float" => "double",
+                _ => "double3",
+            };
+            let value = if ir.len() == 1 {
+                f64_text(ir[0])
+            } else {
+                tuple(ir.iter().map(|x| f64_text(*x)))
+            };
+            self.line(&format!("{double} {} = {value}", exact_attr(name)));
+            let at = format!("{}.{name}", self.at);
+            let r = self.rounding.get_or_insert((0, 0.0, at.clone()));
+            r.0 += ir.len();
+            if worst > r.1 {
+                r.1 = worst;
+                r.2 = at;
+            }
+        }
+    }
+
+    fn scene(&mut self, g: &Vector3<f64>) {
+        self.at = "PhysicsScene".into();
+        self.open(&format!("def {} \"physicsScene\"", prim::SCENE), &[]);
+        let magnitude = g.norm();
+        let direction = if magnitude > 0.0 {
+            g / magnitude
+        } else {
+            -Vector3::z()
+        };
+        let d = [direction.x, direction.y, direction.z];
+        self.floats("vector3f", attr::GRAVITY_DIRECTION, &d, &d, |x| x);
+        self.floats(
+            "float",
+            attr::GRAVITY_MAGNITUDE,
+            &[magnitude],
+            &[magnitude],
+            |x| x,
+        );
+        self.close();
+    }
+
+    fn body(&mut self, body: &Body, prim_name: &str) -> Result<(), Unsayable> {
+        self.at = format!("bodies/{prim_name}");
+        let metadata = vec![format!(
+            "prepend apiSchemas = [\"{}\", \"{}\"]",
+            api::RIGID_BODY,
+            api::MASS
+        )];
+        self.open(&format!("def Xform \"{prim_name}\""), &metadata);
+        self.name(&body.name, prim_name);
+        self.xform(&body.pose, None);
+        if body.fixed {
+            self.line(&format!("bool {} = 1", attr::KINEMATIC_ENABLED));
+        }
+        if !body.gravity {
+            self.line(&format!("bool {} = 1", attr::DISABLE_GRAVITY));
+        }
+        self.mass(body);
+        if let Some(v) = &body.initial_velocity {
+            // UsdPhysics' velocity is the centre of mass's (PhysX's convention).
+            let com = body.pose.rotation * body.inertial.com;
+            let linear = v.linear + v.angular.cross(&com);
+            let l = [linear.x, linear.y, linear.z];
+            self.floats("vector3f", attr::VELOCITY, &l, &l, |x| x);
+            let a = [v.angular.x, v.angular.y, v.angular.z];
+            let deg = a.map(|x| x * DEGREES_PER_RADIAN);
+            self.floats("vector3f", attr::ANGULAR_VELOCITY, &deg, &a, |x| {
+                x / DEGREES_PER_RADIAN
+            });
+        }
+        let names = prim_names(body.shapes.iter().map(|s| s.name.as_deref().unwrap_or("shape")));
+        for (shape, name) in body.shapes.iter().zip(&names) {
+            self.shape(shape, name, &body.name)?;
+        }
+        self.close();
+        Ok(())
+    }
+
+    /// An xform stack: `translate` and `orient` in doubles, then `scale` when given.
+    fn xform(&mut self, pose: &Pose, scale: Option<[f64; 3]>) {
+        let t = pose.translation;
+        self.line(&format!(
+            "double3 xformOp:translate = {}",
+            tuple([t.x, t.y, t.z].map(f64_text))
+        ));
+        self.line(&format!(
+            "quatd xformOp:orient = {}",
+            tuple(wxyz(&pose.rotation).map(f64_text))
+        ));
+        let mut order = vec!["\"xformOp:translate\"", "\"xformOp:orient\""];
+        if let Some(s) = scale {
+            self.line(&format!("double3 xformOp:scale = {}", tuple(s.map(f64_text))));
+            order.push("\"xformOp:scale\"");
+        }
+        self.line(&format!(
+            "uniform token[] {} = [{}]",
+            attr::XFORM_OP_ORDER,
+            order.join(", ")
+        ));
+    }
+
+    /// Mass, centre of mass and inertia as PhysicsMassAPI states them: the principal moments
+    /// and the rotation to the principal axes (the IR's own when its tensor is diagonal, an
+    /// eigen-decomposition otherwise, with the tensor kept in `mbconv:inertia`).
+    fn mass(&mut self, body: &Body) {
+        let i = &body.inertial;
+        self.floats("float", attr::MASS, &[i.mass], &[i.mass], |x| x);
+        if i.mass == 0.0 {
+            // Zero is "not stated" to UsdPhysics: the double says it is meant.
+            self.line(&format!("double {} = 0", exact_attr(attr::MASS)));
+        }
+        let c = [i.com.x, i.com.y, i.com.z];
+        self.floats("point3f", attr::CENTER_OF_MASS, &c, &c, |x| x);
+        let products = i.inertia.products();
+        let symmetric = i.inertia.symmetrised().is_none();
+        let (diagonal, axes, keep) = if products == [0.0; 3] && symmetric {
+            (i.inertia.moments(), i.inertia_rotation, false)
+        } else {
+            let m = i.inertia_in_body_axes();
+            let eigen = SymmetricEigen::new(m);
+            let mut v: Matrix3<f64> = eigen.eigenvectors;
+            if v.determinant() < 0.0 {
+                v.set_column(2, &(-v.column(2)));
+            }
+            let axes = UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(v));
+            (eigen.eigenvalues.into(), axes, true)
+        };
+        let before = self.rounding.as_ref().map_or(0, |r| r.0);
+        self.floats("float3", attr::DIAGONAL_INERTIA, &diagonal, &diagonal, |x| x);
+        let q = wxyz(&axes);
+        self.floats("quatf", attr::PRINCIPAL_AXES, &q, &q, |x| x);
+        let rounded = self.rounding.as_ref().map_or(0, |r| r.0) > before;
+        if keep || rounded || i.mass == 0.0 {
+            let m = i.inertia.0;
+            let nine: Vec<String> = m.iter().flatten().map(|x| f64_text(*x)).collect();
+            self.line(&format!("double[] {EXACT_INERTIA} = [{}]", nine.join(", ")));
+            self.line(&format!(
+                "quatd {EXACT_INERTIA_ROTATION} = {}",
+                tuple(wxyz(&i.inertia_rotation).map(f64_text))
+            ));
+        }
+    }
+
+    /// A gprim's own attributes (sizes; a mesh's faces and points).
+    fn geometry(&mut self, geometry: &Geometry) {
+        match geometry {
+            Geometry::Box { .. } => self.line("double size = 1"),
+            Geometry::Sphere { radius } => self.line(&format!("double radius = {}", f64_text(*radius))),
+            Geometry::Ellipsoid { .. } => self.line("double radius = 1"),
+            Geometry::Cylinder { radius, length }
+            | Geometry::Capsule { radius, length }
+            | Geometry::Cone { radius, length } => {
+                self.line("uniform token axis = \"Z\"");
+                self.line(&format!("double height = {}", f64_text(*length)));
+                self.line(&format!("double radius = {}", f64_text(*radius)));
+            }
+            Geometry::Plane { .. } => self.line("uniform token axis = \"Z\""),
+            Geometry::TriangleMesh { vertices, triangles } => {
+                let counts = vec!["3"; triangles.len()].join(", ");
+                let indices: Vec<String> = triangles.iter().flatten().map(u32::to_string).collect();
+                self.line(&format!("int[] {} = [{counts}]", attr::FACE_VERTEX_COUNTS));
+                self.line(&format!(
+                    "int[] {} = [{}]",
+                    attr::FACE_VERTEX_INDICES,
+                    indices.join(", ")
+                ));
+                let points: Vec<String> = vertices.iter().map(|v| tuple(v.map(f64_text))).collect();
+                self.line(&format!("point3d[] {} = [{}]", attr::POINTS, points.join(", ")));
+            }
+            _ => {}
+        }
+    }
+
+    fn shape(&mut self, shape: &Shape, name: &str, body: &str) -> Result<(), Unsayable> {
+        let mut metadata = Vec::new();
+        if shape.role.is_collision() {
+            metadata.push(format!("prepend apiSchemas = [\"{}\"]", api::COLLISION));
+        }
+        let (ty, scale) = match &shape.geometry {
+            Geometry::Box { size } => (prim::CUBE, Some(*size)),
+            Geometry::Sphere { .. } => (prim::SPHERE, None),
+            Geometry::Ellipsoid { radii } => (prim::SPHERE, Some(*radii)),
+            Geometry::Cylinder { .. } => (prim::CYLINDER, None),
+            Geometry::Capsule { .. } => (prim::CAPSULE, None),
+            Geometry::Cone { .. } => (prim::CONE, None),
+            Geometry::Plane { .. } => (prim::PLANE, None),
+            Geometry::TriangleMesh { .. } => (prim::MESH, None),
+            _ => {
+                return Err(Unsayable::new(
+                    "USD",
+                    path::item("bodies", body),
+                    "a shape UsdGeom has no gprim for",
+                ));
+            }
+        };
+        self.open(&format!("def {ty} {}", quoted(name)), &metadata);
+        if shape.name.as_deref().is_some_and(|n| n != name) {
+            self.name(shape.name.as_deref().unwrap_or_default(), name);
+        }
+        let mut pose = shape.pose;
+        if let Geometry::Plane { normal, offset } = &shape.geometry {
+            let n = normal.normalize();
+            let turn = UnitQuaternion::rotation_between(&Vector3::z(), &n)
+                .unwrap_or_else(|| UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::PI));
+            pose = pose * Pose::new(n * *offset, turn);
+        }
+        self.xform(&pose, scale);
+        self.geometry(&shape.geometry);
+        if shape.role == ShapeRole::Collision {
+            self.line(&format!("uniform token {} = \"guide\"", attr::PURPOSE));
+        }
+        if !shape.collidable && shape.role.is_collision() {
+            self.line(&format!("bool {} = 0", attr::COLLISION_ENABLED));
+        }
+        if let Some(a) = &shape.appearance
+            && let Some(c) = a.diffuse
+        {
+            self.line(&format!(
+                "color3f[] {} = [{}]",
+                attr::DISPLAY_COLOR,
+                tuple(c.map(|x| f32_text(x as f32)))
+            ));
+            if let Some(alpha) = a.alpha {
+                self.line(&format!(
+                    "float[] {} = [{}]",
+                    attr::DISPLAY_OPACITY,
+                    f32_text(alpha as f32)
+                ));
+            }
+        }
+        self.close();
+        Ok(())
+    }
+
+    fn joint(
+        &mut self,
+        joint: &Joint,
+        prim_name: &str,
+        body0: Option<&str>,
+        body1: Option<&str>,
+    ) -> Result<(), Unsayable> {
+        self.at = format!("joints/{prim_name}");
+        let at = path::item("joints", &joint.name);
+        let (ty, axis) = match &joint.kind {
+            JointKind::Fixed => (prim::FIXED, None),
+            JointKind::Revolute { axis } => (prim::REVOLUTE, Some(axis)),
+            JointKind::Prismatic { axis } => (prim::PRISMATIC, Some(axis)),
+            JointKind::Spherical => (prim::SPHERICAL, None),
+            JointKind::Cylindrical { .. }
+            | JointKind::Universal { .. }
+            | JointKind::Planar { .. }
+            | JointKind::Translational
+            | JointKind::PointLine
+            | JointKind::PointPlane => (prim::JOINT, None),
+            other => {
+                return Err(Unsayable::new(
+                    "USD",
+                    at,
+                    format!("a {} joint", other.type_name()),
+                ));
+            }
+        };
+        let token = match axis {
+            Some(a) => Some(
+                axis_token(a)
+                    .ok_or_else(|| Unsayable::new("USD", at.clone(), "an axis that is not X, Y or Z"))?,
+            ),
+            None => None,
+        };
+        let angular = matches!(joint.kind, JointKind::Revolute { .. });
+        let dof = joint.dofs.first().cloned().unwrap_or_default();
+        let drive = token.is_some() && (dof.spring_stiffness != 0.0 || dof.damping != 0.0);
+        let mut schemas = Vec::new();
+        if drive {
+            schemas.push(format!("\"{}:{}\"", api::DRIVE, drive_instance(angular)));
+        }
+        let generic = generic_dofs(&joint.kind);
+        for (k, _) in generic
+            .iter()
+            .enumerate()
+            .filter(|(k, free)| !**free || limited(joint, &generic, *k))
+        {
+            schemas.push(format!("\"{}:{}\"", api::LIMIT, GENERIC_DOFS[k]));
+        }
+        let metadata = if schemas.is_empty() {
+            vec![]
+        } else {
+            vec![format!("prepend apiSchemas = [{}]", schemas.join(", "))]
+        };
+        self.open(&format!("def {ty} \"{prim_name}\""), &metadata);
+        self.name(&joint.name, prim_name);
+        if let Some(b) = body0 {
+            self.line(&format!("rel {} = <{b}>", attr::BODY0));
+        }
+        if let Some(b) = body1 {
+            self.line(&format!("rel {} = <{b}>", attr::BODY1));
+        }
+        if let Some(t) = token {
+            self.line(&format!("uniform token {} = \"{t}\"", attr::AXIS));
+        }
+        for (pose, pos, rot) in [
+            (&joint.parent_frame, attr::LOCAL_POS0, attr::LOCAL_ROT0),
+            (&joint.child_frame, attr::LOCAL_POS1, attr::LOCAL_ROT1),
+        ] {
+            let t = [pose.translation.x, pose.translation.y, pose.translation.z];
+            self.floats("point3f", pos, &t, &t, |x| x);
+            let q = wxyz(&pose.rotation);
+            self.floats("quatf", rot, &q, &q, |x| x);
+        }
+        if !joint.enabled {
+            self.line(&format!("bool {} = 0", attr::JOINT_ENABLED));
+        }
+        let to_usd = |x: f64| if angular { x * DEGREES_PER_RADIAN } else { x };
+        let from_usd = move |x: f64| if angular { x / DEGREES_PER_RADIAN } else { x };
+        if token.is_some() {
+            if let Some(lo) = dof.position_limits.lower {
+                self.floats("float", attr::LOWER_LIMIT, &[to_usd(lo)], &[lo], from_usd);
+            }
+            if let Some(hi) = dof.position_limits.upper {
+                self.floats("float", attr::UPPER_LIMIT, &[to_usd(hi)], &[hi], from_usd);
+            }
+        }
+        if drive {
+            self.drive(&dof, angular);
+        }
+        self.generic_limits(joint, &generic);
+        self.close();
+        Ok(())
+    }
+}
+
+/// For a joint written as a generic `PhysicsJoint`, which of the six degrees of freedom
+/// (`GENERIC_DOFS`) are free, in the order of the joint's coordinates; empty for the typed
+/// joints.
+fn generic_dofs(kind: &JointKind) -> Vec<bool> {
+    let free: &[usize] = match kind {
+        JointKind::Cylindrical { .. } => &[0, 3],
+        JointKind::Universal { .. } => &[3, 4],
+        JointKind::Planar { .. } => &[0, 1, 5],
+        JointKind::Translational => &[0, 1, 2],
+        JointKind::PointLine => &[0, 3, 4, 5],
+        JointKind::PointPlane => &[0, 1, 3, 4, 5],
+        _ => return Vec::new(),
+    };
+    (0..6).map(|k| free.contains(&k)).collect()
+}
+
+/// True when the free degree of freedom `k` of a generic joint has a limit.
+fn limited(joint: &Joint, generic: &[bool], k: usize) -> bool {
+    let coordinate = generic[..k].iter().filter(|f| **f).count();
+    !joint.dof(coordinate).position_limits.is_unlimited()
+}

@@ -1,0 +1,329 @@
+//! Joints: each joint prim (`PhysicsFixedJoint`, `PhysicsRevoluteJoint`,
+//! `PhysicsPrismaticJoint`, `PhysicsSphericalJoint`, and the generic `PhysicsJoint` whose
+//! `PhysicsLimitAPI` instances lock or free each degree of freedom) between `body0` (the
+//! parent; none: the world) and `body1`, its frames `localPos`/`localRot` in each body's
+//! space. Angular limits are in degrees; a drive whose law is a spring and damper towards a
+//! fixed target becomes the joint's spring and damping.
+
+use super::mass::unit;
+use super::xform::Xf;
+use super::{Importer, exact, exact_quat, exact3, flag, string};
+use crate::raw::{RawPrim, number};
+use crate::spec::{
+    DEGREES_PER_RADIAN, GENERIC_DOFS, api, attr, axis_vector, drive_attr, drive_instance, limit_attr, prim,
+};
+use mbconv_ir::format::kit::SourceResult;
+use mbconv_ir::report::path;
+use mbconv_ir::{BodyRef, Category, DofProperties, Joint, JointKind, Limits, Pose, Value as IrValue};
+use nalgebra::Vector3;
+
+/// The joint prim types.
+const JOINT_TYPES: [&str; 6] = [
+    prim::FIXED,
+    prim::REVOLUTE,
+    prim::PRISMATIC,
+    prim::SPHERICAL,
+    prim::DISTANCE,
+    prim::JOINT,
+];
+
+impl Importer<'_> {
+    /// Every joint prim, in traversal order.
+    pub(super) fn joints(&mut self) -> SourceResult<()> {
+        let stage = self.stage;
+        for p in stage
+            .prims
+            .iter()
+            .filter(|p| JOINT_TYPES.contains(&p.type_name.as_str()))
+        {
+            if p.type_name == prim::DISTANCE {
+                self.note(
+                    "distance_joint",
+                    Category::Ignored,
+                    "",
+                    &p.path,
+                    "PhysicsDistanceJoint is not read yet",
+                );
+                continue;
+            }
+            self.joint(p)?;
+        }
+        Ok(())
+    }
+
+    fn joint(&mut self, p: &RawPrim) -> SourceResult<()> {
+        let wanted = string(p, attr::MBCONV_NAME).unwrap_or_else(|| p.name.clone());
+        let qualifier = p
+            .parent
+            .map_or_else(String::new, |q| self.stage.prims[q].name.clone());
+        let name = self.session.unique_name("joints", &wanted, &qualifier);
+        let at = path::item("joints", &name);
+        if let Some(span) = crate::raw::prim_span(self.source, &p.path) {
+            self.session.record(at.clone(), span);
+        }
+        let (parent, parent_frame) = self.side(p, attr::BODY0, attr::LOCAL_POS0, attr::LOCAL_ROT0)?;
+        let (child, child_frame) = self.side(p, attr::BODY1, attr::LOCAL_POS1, attr::LOCAL_ROT1)?;
+        if parent == child {
+            return Err(self.error("joint_bodies", &p.path, "body0 and body1 are the same body"));
+        }
+        let angular_dof = |kind: &JointKind, i: usize| kind.is_angular(i);
+        let (kind, limits) = match p.type_name.as_str() {
+            prim::FIXED => (JointKind::Fixed, vec![]),
+            prim::REVOLUTE | prim::PRISMATIC => {
+                let axis = self.axis(p)?;
+                let angular = p.type_name == prim::REVOLUTE;
+                let kind = if angular {
+                    JointKind::Revolute { axis }
+                } else {
+                    JointKind::Prismatic { axis }
+                };
+                let limits = self.limits(p, attr::LOWER_LIMIT, attr::UPPER_LIMIT, angular);
+                (kind, vec![limits])
+            }
+            prim::SPHERICAL => {
+                self.cone(p, &at);
+                (JointKind::Spherical, vec![])
+            }
+            _ => self.generic(p)?,
+        };
+        let mut joint = Joint::new(name, kind, parent, child);
+        joint.parent_frame = parent_frame;
+        joint.child_frame = child_frame;
+        if flag(p, attr::JOINT_ENABLED) == Some(false) {
+            joint.enabled = false;
+        }
+        if limits.iter().any(|l: &Limits| !l.is_unlimited()) {
+            joint.dofs = limits
+                .into_iter()
+                .map(|position_limits| DofProperties {
+                    position_limits,
+                    ..DofProperties::default()
+                })
+                .collect();
+        }
+        if matches!(
+            joint.kind,
+            JointKind::Revolute { .. } | JointKind::Prismatic { .. }
+        ) {
+            let angular = angular_dof(&joint.kind, 0);
+            self.drive(p, &at, &mut joint, angular);
+        }
+        self.model.joints.push(joint);
+        Ok(())
+    }
+
+    /// One side of a joint: its body (the nearest rigid body at or above the target; none:
+    /// the world) and the joint frame in that body's frame.
+    fn side(&mut self, p: &RawPrim, rel: &str, pos: &str, rot: &str) -> SourceResult<(BodyRef, Pose)> {
+        let l = self.length;
+        let position = exact3(p, pos).map_or_else(Vector3::zeros, |(v, si)| {
+            Vector3::from(v) * if si { 1.0 } else { l }
+        });
+        let rotation = exact_quat(p, rot).map_or_else(nalgebra::UnitQuaternion::identity, |(q, _)| unit(q));
+        let local = Pose::new(position, rotation);
+        let Some(target) = p.target(rel) else {
+            return Ok((BodyRef::World, local));
+        };
+        let Some(t) = self.stage.index_of(target) else {
+            return Err(self.error(
+                "joint_target",
+                &p.path,
+                format!("{rel} names {target}, which is not on the stage (or not active)"),
+            ));
+        };
+        // Positions are in the target's space, scale included; rotations are its axes.
+        let target_xf = self.world[t];
+        let local_in_target = Pose::new(
+            position.component_mul(&if rel_is_exact(p, pos) {
+                Vector3::repeat(1.0)
+            } else {
+                target_xf.scale
+            }),
+            rotation,
+        );
+        let Some(owner) = self.owner(t) else {
+            let world = Pose::new(target_xf.pose.translation * l, target_xf.pose.rotation) * local_in_target;
+            return Ok((BodyRef::World, world));
+        };
+        let body = self.bodies[&owner];
+        let frame = if owner == t {
+            local_in_target
+        } else {
+            let rel_xf = Xf::relative(&self.world[owner].pose, &target_xf);
+            Pose::new(rel_xf.pose.translation * l, rel_xf.pose.rotation) * local_in_target
+        };
+        Ok((BodyRef::body(self.model.bodies[body].name.clone()), frame))
+    }
+
+    /// `physics:axis` (X when unauthored).
+    fn axis(&self, p: &RawPrim) -> SourceResult<Vector3<f64>> {
+        let token = string(p, attr::AXIS).unwrap_or_else(|| "X".to_owned());
+        axis_vector(&token).ok_or_else(|| {
+            self.error(
+                "axis",
+                &p.path,
+                format!("physics:axis is {token:?}; UsdPhysics allows \"X\", \"Y\" or \"Z\""),
+            )
+        })
+    }
+
+    /// Lower and upper limits (degrees for an angular one, stage units for a linear one;
+    /// infinite or unauthored: no bound).
+    fn limits(&self, p: &RawPrim, lower: &str, upper: &str, angular: bool) -> Limits {
+        let read = |name: &str| {
+            exact(p, name)
+                .filter(|(v, _)| v.is_finite())
+                .map(|(v, si)| match (si, angular) {
+                    (true, _) => v,
+                    (false, true) => v / DEGREES_PER_RADIAN,
+                    (false, false) => v * self.length,
+                })
+        };
+        Limits {
+            lower: read(lower),
+            upper: read(upper),
+        }
+    }
+
+    /// A spherical joint's cone limits, which the IR cannot hold: kept and reported.
+    fn cone(&mut self, p: &RawPrim, at: &str) {
+        let cone: Vec<f64> = [attr::CONE0, attr::CONE1]
+            .iter()
+            .filter_map(|n| p.attribute(n).and_then(number))
+            .collect();
+        if cone.iter().any(|a| *a >= 0.0) {
+            self.note(
+                "cone_limit",
+                Category::Ignored,
+                at,
+                &p.path,
+                format!("the cone limit {cone:?}° is not carried (the IR has no cone limits)"),
+            );
+        }
+    }
+
+    /// A generic `PhysicsJoint`: each degree of freedom is locked (`PhysicsLimitAPI` with
+    /// low > high), limited (low ≤ high) or free (no limit), and the free and limited ones
+    /// decide the joint type.
+    fn generic(&mut self, p: &RawPrim) -> SourceResult<(JointKind, Vec<Limits>)> {
+        let mut free = Vec::new();
+        for (k, dof) in GENERIC_DOFS.iter().enumerate() {
+            if !p
+                .api_schemas
+                .iter()
+                .any(|a| *a == format!("{}:{dof}", api::LIMIT))
+            {
+                free.push((k, Limits::default()));
+                continue;
+            }
+            let limits = self.limits(p, &limit_attr(dof, "low"), &limit_attr(dof, "high"), k >= 3);
+            match (limits.lower, limits.upper) {
+                (Some(lo), Some(hi)) if lo > hi => {}
+                _ => free.push((k, limits)),
+            }
+        }
+        let unit = |k: usize| [Vector3::x(), Vector3::y(), Vector3::z()][k % 3];
+        let trans: Vec<usize> = free.iter().map(|f| f.0).filter(|k| *k < 3).collect();
+        let rots: Vec<usize> = free.iter().map(|f| f.0).filter(|k| *k >= 3).collect();
+        let limits: Vec<Limits> = free.iter().map(|f| f.1).collect();
+        let kind = match (trans.as_slice(), rots.as_slice()) {
+            ([], []) => JointKind::Fixed,
+            ([], [r]) => JointKind::Revolute { axis: unit(*r) },
+            ([t], []) => JointKind::Prismatic { axis: unit(*t) },
+            ([t], [r]) if t + 3 == *r => JointKind::Cylindrical { axis: unit(*t) },
+            ([], [a, b]) => JointKind::Universal {
+                axis1: unit(*a),
+                axis2: unit(*b),
+            },
+            ([], [_, _, _]) => JointKind::Spherical,
+            ([_, _, _], []) => JointKind::Translational,
+            ([a, b], [r]) if *r - 3 != *a && *r - 3 != *b => JointKind::Planar {
+                axis1: unit(*a),
+                axis2: unit(*b),
+            },
+            ([_, _, _], [_, _, _]) => JointKind::Free,
+            ([0], [_, _, _]) => JointKind::PointLine,
+            ([0, 1], [_, _, _]) => JointKind::PointPlane,
+            _ => {
+                return Err(self.error(
+                    "generic_joint",
+                    &p.path,
+                    format!("a PhysicsJoint with free translations {trans:?} and rotations {:?} is no joint type mbconv knows", rots.iter().map(|r| r - 3).collect::<Vec<_>>()),
+                ));
+            }
+        };
+        // Limits of multi-dof spherical or free joints do not map to the IR's coordinates.
+        let limits = if matches!(
+            kind,
+            JointKind::Spherical | JointKind::Free | JointKind::PointLine | JointKind::PointPlane
+        ) {
+            vec![]
+        } else {
+            limits
+        };
+        Ok((kind, limits))
+    }
+
+    /// `PhysicsDriveAPI` on a single-axis joint: a spring towards `targetPosition` with the
+    /// drive's stiffness and a damper with its damping, when the drive is a force drive with
+    /// no target velocity; anything else is kept and reported.
+    fn drive(&mut self, p: &RawPrim, at: &str, joint: &mut Joint, angular: bool) {
+        let instance = drive_instance(angular);
+        if !p
+            .api_schemas
+            .iter()
+            .any(|a| *a == format!("{}:{instance}", api::DRIVE))
+        {
+            return;
+        }
+        let read = |name: &str| exact(p, &drive_attr(instance, name));
+        let (l, m) = (self.length, self.mass);
+        // Stiffness per degree (angular) or per stage unit (linear), to SI.
+        let gain = |x: Option<(f64, bool)>| match x {
+            Some((v, true)) => v,
+            Some((v, false)) if angular => v * m * l * l * DEGREES_PER_RADIAN,
+            Some((v, false)) => v * m,
+            None => 0.0,
+        };
+        let stiffness = gain(read("stiffness"));
+        let damping = gain(read("damping"));
+        let target = match read("targetPosition") {
+            Some((v, true)) => v,
+            Some((v, false)) if angular => v / DEGREES_PER_RADIAN,
+            Some((v, false)) => v * l,
+            None => 0.0,
+        };
+        let target_velocity = read("targetVelocity").map_or(0.0, |x| x.0);
+        let kind = string(p, &drive_attr(instance, "type")).unwrap_or_else(|| "force".to_owned());
+        let max_force = read("maxForce").map_or(f64::INFINITY, |x| x.0);
+        if kind != "force" || target_velocity != 0.0 {
+            joint.extras.insert("usd.drive", IrValue::String(format!("type={kind} stiffness={stiffness} damping={damping} target={target} targetVelocity={target_velocity}")));
+            self.note("drive", Category::Ignored, at, &p.path, format!("a {kind} drive with target velocity {target_velocity} is not a spring and damper: kept in extras, not simulated"));
+            return;
+        }
+        if max_force.is_finite() && max_force >= 0.0 {
+            self.note(
+                "drive_max_force",
+                Category::Ignored,
+                at,
+                &p.path,
+                format!(
+                    "the drive's maxForce {max_force} is not carried: the spring and damper are unbounded"
+                ),
+            );
+        }
+        if joint.dofs.is_empty() {
+            joint.dofs.push(DofProperties::default());
+        }
+        let dof = &mut joint.dofs[0];
+        dof.spring_stiffness = stiffness;
+        dof.spring_rest_position = if stiffness != 0.0 { target } else { 0.0 };
+        dof.damping = damping;
+    }
+}
+
+/// True when the writer kept the joint position `pos` in double precision (SI units, scale
+/// already applied).
+fn rel_is_exact(p: &RawPrim, pos: &str) -> bool {
+    p.attribute(&crate::spec::exact_attr(pos)).is_some()
+}

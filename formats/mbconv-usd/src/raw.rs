@@ -1,0 +1,327 @@
+//! The stage as read: the `openusd` crate opens and composes it (sublayers, references,
+//! payloads, variants; `.usda`, `.usdc` and `.usdz`), and this module copies out what the
+//! reader needs, prim by prim in traversal order, with the place of each prim in the root
+//! layer's text where it is there.
+//!
+//! The root layer is read from the source's text (so a stage handed over as text, not as a
+//! file, composes too); the layers it names are found next to the source's path.
+
+use crate::spec::{FORMAT, attr};
+use mbconv_ir::SourceSpan;
+use mbconv_ir::format::kit::SourceResult;
+use mbconv_ir::format::{Source, SourceError};
+use openusd::ar::{Asset, DefaultResolver, ResolvedPath, Resolver};
+use openusd::sdf::Value;
+use openusd::usd;
+use std::collections::BTreeMap;
+use std::io;
+use std::path::PathBuf;
+
+/// One composed prim.
+#[derive(Clone, Debug)]
+pub(crate) struct RawPrim {
+    /// Its path on the stage (`/World/base`).
+    pub path: String,
+    /// Its last path element.
+    pub name: String,
+    /// Its type (`Xform`, `PhysicsRevoluteJoint`, ...), empty when untyped.
+    pub type_name: String,
+    /// Its applied API schemas (`PhysicsRigidBodyAPI`, `PhysicsDriveAPI:angular`, ...).
+    pub api_schemas: Vec<String>,
+    /// Its attributes' composed default values (unauthored ones are absent).
+    pub attributes: BTreeMap<String, Value>,
+    /// Its relationships' targets.
+    pub relationships: BTreeMap<String, Vec<String>>,
+    /// The index of its parent prim in [`RawStage::prims`] (`None` for a root prim).
+    pub parent: Option<usize>,
+}
+
+impl RawPrim {
+    /// True when the API schema `name` (or an instance of it, `name:instance`) is applied.
+    pub(crate) fn has_api(&self, name: &str) -> bool {
+        self.api_schemas
+            .iter()
+            .any(|a| a == name || a.strip_prefix(name).is_some_and(|rest| rest.starts_with(':')))
+    }
+
+    /// The attribute `name`, when authored.
+    pub(crate) fn attribute(&self, name: &str) -> Option<&Value> {
+        self.attributes.get(name)
+    }
+
+    /// The first target of the relationship `name`, when it has one.
+    pub(crate) fn target(&self, name: &str) -> Option<&str> {
+        self.relationships
+            .get(name)
+            .and_then(|t| t.first())
+            .map(String::as_str)
+    }
+}
+
+/// The composed stage.
+#[derive(Clone, Debug)]
+pub(crate) struct RawStage {
+    /// Every active prim, parents before children.
+    pub prims: Vec<RawPrim>,
+    /// `upAxis`, when authored.
+    pub up_axis: Option<String>,
+    /// `metersPerUnit`, when authored.
+    pub meters_per_unit: Option<f64>,
+    /// `kilogramsPerUnit`, when authored.
+    pub kilograms_per_unit: Option<f64>,
+    /// `defaultPrim`, when authored.
+    pub default_prim: Option<String>,
+    /// The composition errors the stage recovered from (a reference that does not resolve, ...).
+    pub composition_errors: Vec<String>,
+}
+
+impl RawStage {
+    /// The index of the prim at `path`.
+    pub(crate) fn index_of(&self, path: &str) -> Option<usize> {
+        self.prims.iter().position(|p| p.path == path)
+    }
+}
+
+/// The place of the prim `path` in the root layer's text: its `def` line's quoted name, found
+/// by walking the path's names in order. `None` when the prim comes from another layer.
+pub(crate) fn prim_span(source: &Source, path: &str) -> Option<SourceSpan> {
+    let text = &source.text;
+    let mut from = 0;
+    let mut found = None;
+    for name in path.split('/').filter(|n| !n.is_empty()) {
+        let quoted = format!("\"{name}\"");
+        let at = from + text.get(from..)?.find(&quoted)?;
+        found = Some(source.span(at, quoted.len()));
+        from = at + quoted.len();
+    }
+    found
+}
+
+/// An error about the prim `path`: located in the root layer when the prim is written there,
+/// and naming the prim's path in any case.
+pub(crate) fn prim_error(
+    source: &Source,
+    code: &str,
+    path: &str,
+    message: impl Into<String>,
+) -> Box<SourceError> {
+    let message = format!("{path}: {}", message.into());
+    let span = prim_span(source, path).unwrap_or_else(|| start_span(source));
+    Box::new(source.error(&format!("{FORMAT}.{code}"), Some(span), message))
+}
+
+/// A resolver that serves the source's text as the root layer and resolves everything else
+/// as `openusd`'s default resolver does (next to the root layer).
+struct SourceResolver {
+    root: String,
+    text: Vec<u8>,
+    inner: DefaultResolver,
+}
+
+impl Resolver for SourceResolver {
+    fn create_identifier(&self, asset_path: &str, anchor: Option<&ResolvedPath>) -> String {
+        self.inner.create_identifier(asset_path, anchor)
+    }
+    fn resolve(&self, asset_path: &str) -> Option<ResolvedPath> {
+        if asset_path == self.root {
+            return Some(ResolvedPath::new(&self.root));
+        }
+        self.inner.resolve(asset_path)
+    }
+    fn resolve_for_new_asset(&self, asset_path: &str) -> Option<ResolvedPath> {
+        self.inner.resolve_for_new_asset(asset_path)
+    }
+    fn open_asset(&self, resolved_path: &ResolvedPath) -> io::Result<Box<dyn Asset>> {
+        if resolved_path.to_str() == Some(self.root.as_str()) {
+            return Ok(Box::new(io::Cursor::new(self.text.clone())));
+        }
+        self.inner.open_asset(resolved_path)
+    }
+}
+
+/// The file name the root layer is known by: the source's path, or its name in the working
+/// directory (with a `.usda` ending when it has none of USD's, so that it parses as text).
+fn root_path(source: &Source) -> PathBuf {
+    let path = source.path.clone().unwrap_or_else(|| {
+        let name = std::path::Path::new(&source.name)
+            .file_name()
+            .map_or_else(|| "stage".into(), |n| n.to_string_lossy().replace(['<', '>'], ""));
+        std::env::current_dir().unwrap_or_default().join(name)
+    });
+    let usd = ["usda", "usdc", "usdz", "usd"];
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if usd.contains(&e.to_ascii_lowercase().as_str()) => path,
+        _ => path.with_extension("usda"),
+    }
+}
+
+/// Opens and composes the stage whose root layer is `source`. A binary layer (`.usdc`,
+/// `.usdz`) whose text is empty is read from its path.
+pub(crate) fn open(source: &Source) -> SourceResult<RawStage> {
+    let root = root_path(source);
+    let inner = DefaultResolver::new();
+    let root_id = inner.create_identifier(&root.to_string_lossy(), None);
+    let from_file = source.text.is_empty() && root.exists();
+    if !from_file && let Some(error) = syntax_error(source) {
+        return Err(error);
+    }
+    let builder = usd::Stage::builder();
+    let opened = if from_file {
+        builder.open(&root_id)
+    } else {
+        let resolver = SourceResolver {
+            root: root_id.clone(),
+            text: source.text.as_bytes().to_vec(),
+            inner,
+        };
+        builder.resolver(resolver).open(&root_id)
+    };
+    let stage = opened.map_err(|e| {
+        let message = format!("{e:#}");
+        // Point at the asset path the message names, when the root layer spells it.
+        let span = message
+            .rsplit(": ")
+            .next()
+            .map(|tail| tail.trim())
+            .and_then(|asset| std::path::Path::new(asset).file_name())
+            .and_then(|name| source.text.find(&*name.to_string_lossy()))
+            .map_or_else(|| start_span(source), |at| source.span(at, 1));
+        let error = source.error(
+            &format!("{FORMAT}.stage"),
+            Some(span),
+            format!("the stage does not open: {message}"),
+        );
+        Box::new(error.with_help("check that every layer the stage names exists and parses"))
+    })?;
+    collect(&stage).map_err(|e| {
+        Box::new(source.error(
+            &format!("{FORMAT}.stage"),
+            Some(start_span(source)),
+            format!("the stage does not compose: {e:#}"),
+        ))
+    })
+}
+
+/// The root layer's first syntax error, located, when its text does not parse as `.usda`.
+fn syntax_error(source: &Source) -> Option<Box<SourceError>> {
+    if !source.text.trim_start().starts_with("#usda") {
+        let message = "not a text USD layer: a .usda layer starts with `#usda 1.0` (binary .usdc and .usdz layers are read from their file)";
+        return Some(Box::new(source.error(
+            &format!("{FORMAT}.header"),
+            Some(start_span(source)),
+            message,
+        )));
+    }
+    let mut parser = openusd::usda::parser::Parser::new(&source.text);
+    let error = parser.parse().err()?;
+    let span = parser.last_error_highlight().map_or_else(
+        || start_span(source),
+        |h| SourceSpan::at_line_column(&source.text, h.line, h.column),
+    );
+    Some(Box::new(source.error(
+        &format!("{FORMAT}.syntax"),
+        Some(span),
+        format!("the layer does not parse: {error:#}"),
+    )))
+}
+
+/// The first character of the source: where an error about the whole stage points.
+pub(crate) fn start_span(source: &Source) -> SourceSpan {
+    source.span(0, 1)
+}
+
+/// Copies every active prim of `stage` out, parents first.
+fn collect(stage: &usd::Stage) -> anyhow::Result<RawStage> {
+    let mut paths = Vec::new();
+    stage.traverse(usd::PrimPredicate::DEFAULT, |p| paths.push(p.clone()))?;
+    let mut prims: Vec<RawPrim> = Vec::with_capacity(paths.len());
+    let mut index = BTreeMap::new();
+    for path in paths {
+        let prim = stage.prim(path.clone());
+        let mut attributes = BTreeMap::new();
+        for a in prim.attributes()? {
+            if let Some(value) = a.get::<Value>()? {
+                let name = property_name(a.path());
+                attributes.insert(name, value);
+            }
+        }
+        let mut relationships = BTreeMap::new();
+        for r in prim.relationships()? {
+            let name = property_name(r.path());
+            let targets = r.targets()?.iter().map(|t| t.as_str().to_owned()).collect();
+            relationships.insert(name, targets);
+        }
+        let text = path.as_str().to_owned();
+        let parent = path.parent().and_then(|p| index.get(p.as_str()).copied());
+        index.insert(text.clone(), prims.len());
+        prims.push(RawPrim {
+            name: path.name().unwrap_or_default().to_owned(),
+            path: text,
+            type_name: prim
+                .type_name()?
+                .map(|t| t.as_str().to_owned())
+                .unwrap_or_default(),
+            api_schemas: prim
+                .api_schemas()?
+                .iter()
+                .map(|t| t.as_str().to_owned())
+                .collect(),
+            attributes,
+            relationships,
+            parent,
+        });
+    }
+    let metadata = |key: &str| stage.stage_metadata(key).ok().flatten();
+    Ok(RawStage {
+        prims,
+        up_axis: metadata(attr::UP_AXIS).and_then(|v| match v {
+            Value::Token(t) => Some(t.as_str().to_owned()),
+            Value::String(s) => Some(s),
+            _ => None,
+        }),
+        meters_per_unit: metadata(attr::METERS_PER_UNIT).and_then(|v| number(&v)),
+        kilograms_per_unit: metadata(attr::KILOGRAMS_PER_UNIT).and_then(|v| number(&v)),
+        default_prim: stage.default_prim().map(|t| t.as_str().to_owned()),
+        composition_errors: stage.composition_errors().iter().map(|e| e.to_string()).collect(),
+    })
+}
+
+/// The name of a property from its path (`/World/bob.physics:mass` -> `physics:mass`).
+fn property_name(path: &openusd::sdf::Path) -> String {
+    let text = path.as_str();
+    text.rsplit_once('.').map_or(text, |(_, name)| name).to_owned()
+}
+
+/// A scalar value as a double (a float widened exactly).
+pub(crate) fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Double(x) => Some(*x),
+        Value::Float(x) => Some(f64::from(*x)),
+        Value::Half(x) => Some(f64::from(x.to_f32())),
+        Value::Int(x) => Some(f64::from(*x)),
+        Value::Int64(x) => Some(*x as f64),
+        Value::Uint(x) => Some(f64::from(*x)),
+        _ => None,
+    }
+}
+
+/// A three-vector value as doubles.
+pub(crate) fn vec3(v: &Value) -> Option<[f64; 3]> {
+    match v {
+        Value::Vec3d(v) => Some([v.x, v.y, v.z]),
+        Value::Vec3f(v) => Some([v.x, v.y, v.z].map(f64::from)),
+        Value::Vec3h(v) => Some([v.x, v.y, v.z].map(|x| f64::from(x.to_f32()))),
+        Value::Vec3i(v) => Some([v.x, v.y, v.z].map(f64::from)),
+        _ => None,
+    }
+}
+
+/// A quaternion value as doubles, scalar first.
+pub(crate) fn quat(v: &Value) -> Option<[f64; 4]> {
+    match v {
+        Value::Quatd(q) => Some([q.w, q.x, q.y, q.z]),
+        Value::Quatf(q) => Some([q.w, q.x, q.y, q.z].map(f64::from)),
+        Value::Quath(q) => Some([q.w, q.x, q.y, q.z].map(|x| f64::from(x.to_f32()))),
+        _ => None,
+    }
+}

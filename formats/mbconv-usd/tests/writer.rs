@@ -1,0 +1,186 @@
+//! The writer: every joint kind the IR has is written as UsdPhysics says it and read back as
+//! the same kind with its limits; 32-bit rounding is reported and the doubles come back
+//! through the `mbconv:` attributes; names that are not prim names are made valid and kept;
+//! what USD cannot say is reported.
+#![allow(clippy::unwrap_used)]
+
+use mbconv_ir::format::{Format, Options, Source};
+use mbconv_ir::{Body, BodyRef, DofProperties, Inertia, Joint, JointKind, Limits, Model, Pose};
+use mbconv_usd::UsdFormat;
+use nalgebra::{UnitQuaternion, Vector3};
+
+/// A chain from the world: one body per joint kind, each hanging below the last.
+fn every_kind() -> Model {
+    let kinds = [
+        JointKind::Fixed,
+        JointKind::Revolute {
+            axis: Vector3::new(0.0, 0.6, 0.8),
+        },
+        JointKind::Prismatic { axis: Vector3::z() },
+        JointKind::Spherical,
+        JointKind::Cylindrical { axis: Vector3::y() },
+        JointKind::Universal {
+            axis1: Vector3::x(),
+            axis2: Vector3::y(),
+        },
+        JointKind::Planar {
+            axis1: Vector3::x(),
+            axis2: Vector3::y(),
+        },
+        JointKind::Translational,
+        JointKind::PointLine,
+        JointKind::PointPlane,
+    ];
+    let mut m = Model::new("every kind");
+    m.simulation.gravity = Some(Vector3::new(0.0, 0.0, -9.81));
+    let mut parent = BodyRef::World;
+    for (i, kind) in kinds.into_iter().enumerate() {
+        let name = format!("link {i}");
+        let mut body = Body::new(name.clone());
+        body.pose = Pose::from_translation(Vector3::new(0.0, 0.0, -0.3 * i as f64));
+        body.inertial.mass = 0.1 + 0.1 * i as f64;
+        body.inertial.inertia = Inertia::from_moments_products([0.01, 0.02, 0.03], [0.001, 0.0, 0.0]);
+        m.bodies.push(body);
+        let mut joint = Joint::new(
+            format!("joint.{i}"),
+            kind,
+            parent.clone(),
+            BodyRef::body(name.clone()),
+        );
+        joint.parent_frame = Pose::from_translation(Vector3::new(
+            0.0,
+            0.0,
+            -0.3 * i as f64 + if i == 0 { 0.0 } else { 0.3 },
+        ));
+        if matches!(
+            joint.kind,
+            JointKind::Revolute { .. } | JointKind::Cylindrical { .. } | JointKind::Planar { .. }
+        ) {
+            joint.dofs = (0..joint.kind.nv())
+                .map(|k| DofProperties {
+                    position_limits: Limits::new(-0.5 - k as f64, 0.25 + k as f64),
+                    ..DofProperties::default()
+                })
+                .collect();
+        }
+        if let JointKind::Revolute { .. } = joint.kind {
+            joint.dofs[0].spring_stiffness = 3.0;
+            joint.dofs[0].spring_rest_position = 0.1;
+            joint.dofs[0].damping = 0.2;
+        }
+        m.joints.push(joint);
+        parent = BodyRef::body(name);
+    }
+    m
+}
+
+fn round_trip(m: &Model) -> (String, Model) {
+    let written = UsdFormat.write(m, &Options::default()).unwrap();
+    let back = UsdFormat
+        .read(
+            &Source::from_string("w.usda", written.text.clone()),
+            &Options::default(),
+        )
+        .unwrap();
+    (written.text, back.model)
+}
+
+#[test]
+fn every_joint_kind_comes_back() {
+    let m = every_kind();
+    let (text, back) = round_trip(&m);
+    assert!(text.contains("def PhysicsJoint \"joint_4\""), "{text}");
+    assert!(text.contains("string mbconv:name = \"joint.4\""));
+    assert_eq!(back.name, "every kind");
+    for (a, b) in m.joints.iter().zip(&back.joints) {
+        assert_eq!(a.name, b.name);
+        match (&a.kind, &b.kind) {
+            // The skewed revolute axis goes into the joint frames: X.
+            (JointKind::Revolute { .. }, JointKind::Revolute { axis }) => assert_eq!(*axis, Vector3::x()),
+            (JointKind::Cylindrical { .. }, JointKind::Cylindrical { axis }) => {
+                assert_eq!(*axis, Vector3::x())
+            }
+            _ => assert_eq!(a.kind, b.kind, "{}", a.name),
+        }
+        assert_eq!(a.dofs, b.dofs, "{}", a.name);
+    }
+    for (a, b) in m.bodies.iter().zip(&back.bodies) {
+        assert_eq!(a.name, b.name);
+        assert_eq!(a.inertial.mass, b.inertial.mass, "{}", a.name);
+        assert_eq!(a.inertial.inertia, b.inertial.inertia, "{}", a.name);
+        assert_eq!(a.pose, b.pose, "{}", a.name);
+    }
+    // The revolute joint's frames are turned, not its motion: the axis in world is the same.
+    let (a, b) = (&m.joints[1], &back.joints[1]);
+    let JointKind::Revolute { axis } = a.kind else {
+        panic!()
+    };
+    let world_axis = a.parent_frame.rotation * axis.normalize();
+    assert!((b.parent_frame.rotation * Vector3::x() - world_axis).norm() < 1e-15);
+}
+
+#[test]
+fn float_rounding_is_reported_and_the_doubles_come_back() {
+    let m = every_kind();
+    let written = UsdFormat.write(&m, &Options::default()).unwrap();
+    let note = written
+        .report
+        .findings
+        .iter()
+        .find(|f| f.code == "usd.float_rounding")
+        .unwrap();
+    assert!(note.message.contains("32-bit"), "{}", note.message);
+    assert!(
+        written
+            .text
+            .contains("double mbconv:physics:mass = 0.30000000000000004"),
+        "{}",
+        written.text
+    );
+    assert!(written.text.contains("float physics:mass = 0.3\n"));
+}
+
+#[test]
+fn a_hand_written_double_is_preferred_to_the_float() {
+    let text = r#"#usda 1.0
+(
+    metersPerUnit = 1
+)
+def Xform "W"
+{
+    def Xform "b" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"])
+    {
+        float physics:mass = 0.1
+        double mbconv:physics:mass = 0.1
+    }
+}
+"#;
+    let m = UsdFormat
+        .read(&Source::from_string("d.usda", text), &Options::default())
+        .unwrap()
+        .model;
+    assert_eq!(m.bodies[0].inertial.mass, 0.1);
+}
+
+#[test]
+fn what_usd_cannot_say_is_reported() {
+    let mut m = every_kind();
+    m.simulation.time_step = Some(0.001);
+    m.joints[2].dofs = vec![DofProperties {
+        friction: 0.5,
+        ..DofProperties::default()
+    }];
+    m.joints[3].q0 = vec![0.1, 0.0, 0.0];
+    m.bodies[4].inertial.inertia_rotation = UnitQuaternion::from_euler_angles(0.1, 0.2, 0.3);
+    let lowered = UsdFormat.lower(&m, &Options::default()).unwrap();
+    let codes: Vec<&str> = lowered.report.findings.iter().map(|f| f.code.as_str()).collect();
+    for code in ["usd.time_step_lost", "usd.joint_friction_lost", "usd.prim_name"] {
+        assert!(codes.contains(&code), "{code} not in {codes:?}");
+    }
+    // The initial position is in the body poses now; it comes back as the lowered model.
+    let (_, back) = round_trip(&lowered.model);
+    for (a, b) in lowered.model.bodies.iter().zip(&back.bodies) {
+        assert_eq!(a.pose, b.pose);
+        assert_eq!(a.inertial, b.inertial);
+    }
+}
