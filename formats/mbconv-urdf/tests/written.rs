@@ -40,6 +40,14 @@ const REFUSALS: &[(&str, &str, &str)] = &[
     ),
     (
         "mujoco",
+        "inertia must have positive eigenvalues",
+        "the source model's own inertia has a negative principal moment (the Shift corpus's \
+         klann_linkage; read with a warning, `inertia.not_psd`, and written as read, as urdfdom, \
+         Pinocchio and Drake read it, with the note `urdf.inertia_indefinite`); MuJoCo's URDF \
+         import refuses it",
+    ),
+    (
+        "mujoco",
         "must be positive in geom",
         "the source model's own shape has a zero size (mbconv warns and carries it unchanged)",
     ),
