@@ -1,0 +1,100 @@
+"""OpenUSD's own reading of the USD fixtures, as golden data for mbconv's USD reader.
+
+For every stage of fixtures/usd/ (not the layers under a Payload/ folder, which are parts of
+a stage), OpenUSD (`pxr`, PyPI `usd-core`) parses the physics the way engines do
+(`UsdPhysics.LoadUsdPhysicsFromRange`) and this writes, per stage, a JSON file to
+formats/mbconv-usd/tests/golden/: the stage units, the scene's gravity, per rigid body its
+world position and rotation (stage units) and its authored mass, per joint its type, bodies,
+local poses, axis and limit. `formats/mbconv-usd/tests/golden.rs` compares the reader with it.
+
+Run it in a venv of its own (do not install usd-core beside usd-exchange):
+
+    python3 -m venv target/oracles/usd
+    target/oracles/usd/bin/pip install usd-core==26.11
+    target/oracles/usd/bin/python oracles/usd/usd_golden.py
+"""
+
+import json
+import pathlib
+import sys
+import warnings
+
+from pxr import Usd, UsdGeom, UsdPhysics
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "fixtures" / "usd"
+GOLDEN = ROOT / "formats" / "mbconv-usd" / "tests" / "golden"
+
+
+def vec(v):
+    return [float(x) for x in v]
+
+
+def quat(q):
+    return [float(q.GetReal())] + vec(q.GetImaginary())
+
+
+def stage_golden(path):
+    stage = Usd.Stage.Open(str(path))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        parsed = UsdPhysics.LoadUsdPhysicsFromRange(stage, ["/"])
+    out = {
+        "meters_per_unit": UsdGeom.GetStageMetersPerUnit(stage),
+        "kilograms_per_unit": UsdPhysics.GetStageKilogramsPerUnit(stage),
+        "up_axis": str(UsdGeom.GetStageUpAxis(stage)),
+        "scenes": [],
+        "bodies": [],
+        "joints": [],
+    }
+    for kind, (paths, descs) in sorted(parsed.items(), key=lambda kv: str(kv[0])):
+        name = str(kind)
+        for p, d in zip(paths, descs):
+            if name == "Scene":
+                out["scenes"].append({
+                    "path": str(p),
+                    "gravity_direction": vec(d.gravityDirection),
+                    "gravity_magnitude": float(d.gravityMagnitude),
+                })
+            elif name == "RigidBody":
+                mass = UsdPhysics.MassAPI(stage.GetPrimAtPath(p)).GetMassAttr()
+                out["bodies"].append({
+                    "path": str(p),
+                    "position": vec(d.position),
+                    "rotation": quat(d.rotation),
+                    "scale": vec(d.scale),
+                    "kinematic": bool(d.kinematicBody),
+                    "mass": float(mass.Get()) if mass and mass.HasAuthoredValue() else None,
+                })
+            elif name.endswith("Joint"):
+                limit = getattr(d, "limit", None)
+                out["joints"].append({
+                    "path": str(p),
+                    "type": name,
+                    "body0": str(d.body0),
+                    "body1": str(d.body1),
+                    "local_pos0": vec(d.localPose0Position),
+                    "local_rot0": quat(d.localPose0Orientation),
+                    "local_pos1": vec(d.localPose1Position),
+                    "local_rot1": quat(d.localPose1Orientation),
+                    "axis": str(d.axis) if hasattr(d, "axis") else None,
+                    "limit": [float(limit.lower), float(limit.upper)] if limit is not None and limit.enabled else None,
+                })
+    for key in ("scenes", "bodies", "joints"):
+        out[key].sort(key=lambda item: item["path"])
+    return out
+
+
+def main():
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    stages = sorted(p for p in FIXTURES.rglob("*.usda") if "Payload" not in p.parts)
+    for path in stages:
+        name = str(path.relative_to(FIXTURES)).replace("/", "__").removesuffix(".usda")
+        target = GOLDEN / f"{name}.json"
+        target.write_text(json.dumps(stage_golden(path), indent=1, sort_keys=True) + "\n")
+        print(f"wrote {target.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
