@@ -57,11 +57,19 @@ pub fn downloads_dir() -> PathBuf {
     workspace_root().join("target/downloads")
 }
 
-/// Fetches and unpacks every download that is not already complete.
-pub fn download() -> Result<()> {
+/// Fetches and unpacks the downloads named in `names` (by distribution name; every one
+/// when `names` is empty) that are not already complete.
+pub fn download(names: &[&str]) -> Result<()> {
+    if let Some(unknown) = names.iter().find(|n| !SDISTS.iter().any(|s| s.name == **n)) {
+        let known: Vec<&str> = SDISTS.iter().map(|s| s.name).collect();
+        bail!("no download called {unknown:?} (known: {})", known.join(", "));
+    }
     let dir = downloads_dir();
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    for sdist in SDISTS {
+    for sdist in SDISTS
+        .iter()
+        .filter(|s| names.is_empty() || names.contains(&s.name))
+    {
         fetch(sdist, &dir)?;
     }
     Ok(())

@@ -48,11 +48,12 @@ const TASKS: &[Task] = &[
     },
     Task {
         words: &["download"],
-        args: "",
+        args: "[NAME ...]",
         about: "fetch the corpus a registry serves (xacro's source distribution and \
                 example-robot-data's wheel from PyPI, pinned by version and SHA-256) into \
-                target/downloads; CI runs it, tests skip its cases without it",
-        run: |rest| none(rest).and_then(|()| downloads::download()),
+                target/downloads, the ones named or all; CI fetches xacro (the tests skip \
+                its cases without it), cargo xtask field uses example-robot-data",
+        run: downloads::download,
     },
     Task {
         words: &["oracles"],

@@ -111,7 +111,7 @@ pub fn golden() -> Result<()> {
     let python = python()?;
     let root = workspace_root();
     let out = root.join(OUT);
-    crate::downloads::download()?;
+    crate::downloads::download(&["xacro"])?;
     let download = crate::downloads::downloads_dir().join("xacro-2.1.1");
     expand(&python, &download, &out.join("xacro-2.1.1.md"), "xacro-2.1.1")?;
     match std::env::var_os("MBCONV_XACRO_FIELD") {

@@ -267,6 +267,7 @@ pub fn simulate_original(model: &Model, settings: &CheckSettings) -> Original {
             tolerance = (tolerance * 0.5 * target / error).max(TIGHTEST_TOLERANCE);
             let tight = SimulationSettings {
                 integrator: accurate(tolerance),
+                max_steps: Some(within_budget(simulation.max_steps, run.steps)),
                 ..simulation.clone()
             };
             match Motion::simulate(model, &tight) {
@@ -289,6 +290,20 @@ pub fn simulate_original(model: &Model, settings: &CheckSettings) -> Original {
         not_compared,
     }
 }
+
+/// How much more work than the run it refines a reference or tightened run may take
+/// ([`REFINEMENT_WORK`] times its steps), within the budget the run had: a fifth-order
+/// scheme at a hundredth of the tolerance and half the sampling interval takes about five
+/// times the steps, and a model whose error control cannot reach the tighter tolerance (a
+/// loop's projection at its rounding floor) would otherwise grind until the step size
+/// underflows, minutes for an estimate the check then does without.
+fn within_budget(budget: Option<usize>, run_steps: usize) -> usize {
+    let refined = REFINEMENT_WORK.saturating_mul(run_steps.max(1_000));
+    budget.map_or(refined, |b| b.min(refined))
+}
+
+/// See [`within_budget`].
+const REFINEMENT_WORK: usize = 8;
 
 /// True when a moving joint of `model` has a position limit.
 fn has_position_limits(model: &Model) -> bool {
@@ -315,6 +330,7 @@ fn reference_gap(
     let reference_settings = SimulationSettings {
         dt: simulation.dt / 2.0,
         integrator: accurate(tolerance / 100.0),
+        max_steps: Some(within_budget(simulation.max_steps, run.steps)),
         ..simulation.clone()
     };
     let reference = Motion::simulate(model, &reference_settings).ok()?;
@@ -549,22 +565,24 @@ fn decide(
     // The writer's numbers read back to the last bit at best: a model that amplifies rounding
     // is compared with L within what rounding alone does to it.
     let lb_within = lb.within(tolerances);
-    let lb_rounding = (!lb_within)
-        .then(|| rounding_sensitivity(&round.lowered.model, simulation, l))
-        .flatten()
-        .filter(|s| lb.within(&widened(tolerances, s)));
     // A read-back that is the lowered model to the last bits moves as it does but for what
     // those bits do to this model (a stop one ulp from engaging, chaos): the gap is the
-    // model's own sensitivity, measured on the very change the writer made.
-    let lb_last_bits = (!lb_within && lb_rounding.is_none())
+    // model's own sensitivity, measured on the very change the writer made, at no cost.
+    let lb_last_bits = (!lb_within)
         .then(|| {
             DynamicsKey::of(&round.lowered.model).last_bits_from(&DynamicsKey::of(&round.read_back.model))
         })
         .flatten()
         .filter(|apart| apart.ulps <= LAST_BITS_ULPS);
-    let resolution = match (&lb_rounding, &lb_last_bits) {
-        (Some(sensitivity), _) => widened(tolerances, sensitivity),
-        (None, Some(_)) => last_bits_resolution(tolerances, &lb),
+    // Otherwise a model that amplifies rounding is compared with L within what a nudge of
+    // its last bits does to it (one more simulation).
+    let lb_rounding = (!lb_within && lb_last_bits.is_none())
+        .then(|| rounding_sensitivity(&round.lowered.model, simulation, l))
+        .flatten()
+        .filter(|s| lb.within(&widened(tolerances, s)));
+    let resolution = match (&lb_last_bits, &lb_rounding) {
+        (Some(_), _) => last_bits_resolution(tolerances, &lb),
+        (None, Some(sensitivity)) => widened(tolerances, sensitivity),
         (None, None) => *tolerances,
     };
     let tolerances = &resolution;

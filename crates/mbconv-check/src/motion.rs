@@ -71,6 +71,9 @@ pub struct Motion {
     pub poses: Vec<Vec<Pose>>,
     /// The joints that reached a position limit, and when first.
     pub limits_reached: Vec<LimitReached>,
+    /// The integrator steps the run took, accepted and rejected: its work (0 for a motion
+    /// not integrated).
+    pub steps: usize,
 }
 
 impl Motion {
@@ -135,9 +138,11 @@ impl Motion {
             rotation: Vec::with_capacity(samples),
             poses: Vec::with_capacity(samples),
             limits_reached: Vec::new(),
+            steps: 0,
         };
         let mut initial: Vec<UnitQuaternion<f64>> = Vec::new();
-        let summary = mbconv_solver::simulate(model, &options, &mut |sample| {
+        let started = std::time::Instant::now();
+        let result = mbconv_solver::simulate(model, &options, &mut |sample| {
             let orientations: Vec<UnitQuaternion<f64>> = sample
                 .poses
                 .iter()
@@ -169,8 +174,25 @@ impl Motion {
                     .map(|(p, r)| Pose::new(Vector3::new(p[0], p[1], p[2]), *r))
                     .collect(),
             );
-        })?;
+        });
+        if std::env::var_os(TRACE).is_some() {
+            eprintln!(
+                "{TRACE}: simulated {:?} ({} bodies, {:?}, {} s) in {:.3} s{}",
+                model.name,
+                model.bodies.len(),
+                settings.integrator,
+                settings.duration,
+                started.elapsed().as_secs_f64(),
+                result
+                    .as_ref()
+                    .err()
+                    .map(|e| format!(": {e}"))
+                    .unwrap_or_default()
+            );
+        }
+        let summary = result?;
         motion.limits_reached = summary.limits_reached;
+        motion.steps = summary.steps + summary.rejected_steps;
         Ok(motion)
     }
 
@@ -219,6 +241,7 @@ impl Motion {
             void: self.void.clone(),
             times: self.times.clone(),
             limits_reached: self.limits_reached.clone(),
+            steps: self.steps,
             com: self
                 .com
                 .iter()
@@ -242,6 +265,10 @@ impl Motion {
         self.bodies.iter().position(|b| b == name)
     }
 }
+
+/// Set, this environment variable makes every simulation the check runs print a line to
+/// standard error (model, integrator, duration, wall time): how a check spends its time.
+pub const TRACE: &str = "MBCONV_CHECK_TRACE";
 
 /// The part of a model mbconv's solver reads: the model without what no simulation depends on
 /// (shapes and their contact materials, devices, format-specific extras, the model's name,

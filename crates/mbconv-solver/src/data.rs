@@ -58,6 +58,11 @@ pub struct Data {
     pub(crate) implicit_step: f64,
     /// Whether joint position limits are enforced after each step.
     pub(crate) joint_limits: bool,
+    /// The steps (accepted and rejected) an adaptive advance may still take before the run
+    /// stops with [`SolverError::StepBudget`](crate::SolverError::StepBudget); `None`: no
+    /// budget. Checked inside an advance, where a model whose error control cannot be
+    /// satisfied grinds toward a step-size underflow within one sample interval.
+    pub(crate) step_budget: Option<usize>,
     // Scratch for M⁻¹ products and constraints.
     pub(crate) pa2: Vec<Spatial>,
     pub(crate) acc2: Vec<Spatial>,
@@ -115,6 +120,7 @@ impl Data {
             extra_diagonal: model.armature.clone(),
             implicit_step: 0.0,
             joint_limits: false,
+            step_budget: None,
             pa2: vec![Spatial::zero(); n],
             acc2: vec![Spatial::zero(); n],
             uvec2: vec![[0.0; 6]; n],

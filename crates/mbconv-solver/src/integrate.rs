@@ -305,6 +305,18 @@ fn dopri_candidate(y: &[f64], k: &[Vec<f64>], step: f64, (rtol, atol): (f64, f64
     sum
 }
 
+/// Fails with [`SolverError::StepBudget`] when an advance that has taken `taken` steps has
+/// used up the run's remaining budget ([`Data::step_budget`]).
+pub(crate) fn over_budget(data: &Data, state: &State, taken: usize) -> Result<(), SolverError> {
+    match data.step_budget {
+        Some(budget) if taken >= budget && taken > 0 => Err(SolverError::StepBudget {
+            time: state.t,
+            steps: taken,
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Moves `state` to the candidate of the last [`dopri_trial`] and finishes the step.
 fn dopri_accept(model: &Model, data: &mut Data, state: &mut State, step: f64) -> Result<(), SolverError> {
     state.q.copy_from_slice(&data.err_q);
@@ -344,6 +356,7 @@ pub fn advance_dopri5(
         stops::begin(model, data, state)?;
     }
     while state.t < t_end - h_min {
+        over_budget(data, state, accepted + rejected)?;
         let step = h.min(t_end - state.t);
         // A trial step too long for the model (a stiff spring flinging a link through a
         // singular configuration: a non-positive articulated inertia, a non-finite state) is

@@ -233,6 +233,9 @@ pub fn simulate_model(
     let mut rosenbrock: Option<RosenbrockWork> = None;
     for k in 1..=steps {
         let t_end = k as f64 * options.dt;
+        data.step_budget = options
+            .max_steps
+            .map(|budget| budget.saturating_sub(summary.steps + summary.rejected_steps));
         match options.integrator {
             Integrator::SemiImplicitEuler => {
                 step_semi_implicit_euler(model, &mut data, &mut state, options.dt)?;
@@ -252,7 +255,8 @@ pub fn simulate_model(
                     rtol,
                     atol,
                     Some(&mut stiffness),
-                )?;
+                )
+                .map_err(counting(&summary))?;
                 summary.steps += a;
                 summary.rejected_steps += r;
                 if stiffness.is_stiff() {
@@ -260,7 +264,8 @@ pub fn simulate_model(
                     summary.stiff_from = Some(state.t);
                     let work = rosenbrock.insert(RosenbrockWork::new(model));
                     let (a, r) =
-                        advance_rosenbrock(model, &mut data, work, &mut state, t_end, &mut h, rtol, atol)?;
+                        advance_rosenbrock(model, &mut data, work, &mut state, t_end, &mut h, rtol, atol)
+                            .map_err(counting(&summary))?;
                     summary.steps += a;
                     summary.rejected_steps += r;
                 }
@@ -268,7 +273,8 @@ pub fn simulate_model(
             Integrator::Dopri5 { rtol, atol } | Integrator::Rosenbrock { rtol, atol } => {
                 let work = rosenbrock.get_or_insert_with(|| RosenbrockWork::new(model));
                 let (a, r) =
-                    advance_rosenbrock(model, &mut data, work, &mut state, t_end, &mut h, rtol, atol)?;
+                    advance_rosenbrock(model, &mut data, work, &mut state, t_end, &mut h, rtol, atol)
+                        .map_err(counting(&summary))?;
                 summary.steps += a;
                 summary.rejected_steps += r;
             }
@@ -433,5 +439,18 @@ impl Trajectory {
     pub fn write_json(&self, out: &mut dyn Write) -> std::io::Result<()> {
         serde_json::to_writer(&mut *out, self).map_err(std::io::Error::other)?;
         writeln!(out)
+    }
+}
+
+/// Makes a step-budget error raised inside an advance (which counts its own steps) count the
+/// run's steps before it too.
+fn counting(summary: &SimulationSummary) -> impl Fn(SolverError) -> SolverError + use<> {
+    let before = summary.steps + summary.rejected_steps;
+    move |error| match error {
+        SolverError::StepBudget { time, steps } => SolverError::StepBudget {
+            time,
+            steps: steps + before,
+        },
+        other => other,
     }
 }

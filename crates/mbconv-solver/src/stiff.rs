@@ -19,7 +19,7 @@
 use crate::data::{Data, State};
 use crate::dynamics::normalize;
 use crate::error::SolverError;
-use crate::integrate::{accelerations, finish_located_step};
+use crate::integrate::{accelerations, finish_located_step, over_budget};
 use crate::joint::{JointModel, RotationPart};
 use crate::model::Model;
 use crate::stops;
@@ -455,6 +455,7 @@ pub fn advance_rosenbrock(
         stops::begin(model, data, state)?;
     }
     while state.t < t_end - h_min {
+        over_budget(data, state, accepted + rejected)?;
         let step = h.min(t_end - state.t);
         // A trial that cannot be evaluated (a stage through a singular configuration) is
         // rejected like one whose error is too large.

@@ -8,7 +8,8 @@ use mbconv_ir::{
     MotorTarget, MotorType, Pose, TimeFunction,
 };
 use mbconv_solver::{
-    Data, Integrator, Model, SimulateOptions, SimulationSummary, State, advance_dopri5, assemble, simulate,
+    Data, Integrator, Model, SimulateOptions, SimulationSummary, SolverError, State, advance_dopri5,
+    assemble, simulate,
 };
 use nalgebra::Vector3;
 
@@ -425,4 +426,31 @@ fn rosenbrock_holds_a_coordinate_locked_from_the_start() {
         "held on the upper stop: {}",
         angle(&last)
     );
+}
+
+/// The step budget holds inside one sample interval: an adaptive run sampled once over its
+/// whole duration stops as soon as it has spent its budget, not at the next sample (a model
+/// whose error control cannot be met used to grind there until the step size underflowed).
+#[test]
+fn the_step_budget_holds_between_samples() {
+    let ir = pendulum(1.0, 0.0);
+    let options = |max_steps| SimulateOptions {
+        duration: 1.0,
+        dt: 1.0,
+        integrator: Integrator::Dopri5 {
+            rtol: 1e-12,
+            atol: 1e-12,
+        },
+        max_steps,
+        ..SimulateOptions::default()
+    };
+    let free = simulate(&ir, &options(None), &mut |_| {}).unwrap();
+    assert!(free.steps > 40, "{} steps", free.steps);
+    match simulate(&ir, &options(Some(20)), &mut |_| {}) {
+        Err(SolverError::StepBudget { time, steps }) => {
+            assert!(time < 1.0, "stopped at t = {time}");
+            assert_eq!(steps, 20);
+        }
+        other => panic!("expected the budget to stop the run: {other:?}"),
+    }
 }

@@ -196,6 +196,7 @@ fn resting(model: &Model) -> Motion {
         rotation: vec![vec![nalgebra::UnitQuaternion::identity(); model.bodies.len()]],
         poses: vec![model.bodies.iter().map(|b| b.pose).collect()],
         limits_reached: Vec::new(),
+        steps: 0,
     }
 }
 
