@@ -348,6 +348,7 @@ fn choreonoid_motion(trajectory: &Trajectory) -> Motion {
             })
             .collect(),
         limits_reached: Vec::new(),
+        steps: 0,
     }
 }
 
@@ -366,6 +367,7 @@ fn subsampled(motion: &Motion, every: usize) -> Motion {
             .map(|s| motion.poses[s].clone())
             .collect(),
         limits_reached: motion.limits_reached.clone(),
+        steps: motion.steps,
     }
 }
 
