@@ -2,7 +2,7 @@
 
 use crate::attribution::{Attribution, Known, attribute, summed_pass_motion};
 use crate::compare::{BodyMatch, Difference, Tolerances, com_path};
-use crate::motion::{DynamicsKey, Motion, SimulationSettings};
+use crate::motion::{DynamicsKey, LastBits, Motion, SimulationSettings};
 use crate::rounding::{ROUNDING_MARGIN, rounding_sensitivity, widened};
 use crate::roundtrip::{RoundTrip, Step, StepError, round_trip};
 use crate::verdict::{TargetCheck, Trace, Verdict};
@@ -593,15 +593,9 @@ fn decide(
         // Rounding alone moves this model further than the check calls exact: its motion
         // cannot prove the conversion either way.
         let message = format!(
-            "{}: not compared, as this model's motion hangs on its last bits: the read-back model is the lowered one but for the last bits of {} ({} apart at most), and those bits alone part their motions by {:.3e} m and {:.3e} rad ({}), more than a tenth of the widest tolerance the check calls exact ({:.1e} m); a shorter --duration may compare it",
+            "{}: not compared, as this model's motion hangs on its last bits: {} ({}), more than a tenth of the widest tolerance the check calls exact ({:.1e} m); a shorter --duration may compare it",
             describe(&ab),
-            plural(apart.numbers, "number"),
-            plural(
-                usize::try_from(apart.ulps).unwrap_or(usize::MAX),
-                "unit in the last place"
-            ),
-            lb.max_com_error,
-            lb.max_rotation_error,
+            last_bits_text(apart, &lb),
             last_bits_cause(l, b),
             tolerances.position
         );
@@ -714,13 +708,10 @@ fn decide(
     };
     if let Some(apart) = lb_last_bits {
         message.push_str(&format!(
-            " (compared within {:.1e} m and {:.1e} rad: the read-back model is the lowered one but for the last bits of {} ({} apart at most), and those bits alone part their motions by {:.3e} m and {:.3e} rad, {})",
+            " (compared within {:.1e} m and {:.1e} rad: {}, {})",
             tolerances.position,
             tolerances.rotation,
-            plural(apart.numbers, "number"),
-            plural(usize::try_from(apart.ulps).unwrap_or(usize::MAX), "unit in the last place"),
-            lb.max_com_error,
-            lb.max_rotation_error,
+            last_bits_text(apart, &lb),
             last_bits_cause(l, b)
         ));
     }
@@ -759,6 +750,21 @@ fn last_bits_resolution(tolerances: &Tolerances, lb: &Difference) -> Tolerances 
 /// for the two to count as one model rounded (a writer composing frames rounds each product
 /// once or twice; a wrong number is millions of units away).
 const LAST_BITS_ULPS: u64 = 16;
+
+/// What a read-back that is the lowered model but for its last bits differs in, and how far
+/// those bits alone part the two motions (`lb`).
+fn last_bits_text(apart: LastBits, lb: &Difference) -> String {
+    format!(
+        "the read-back model is the lowered one but for the last bits of {} ({} apart at most), and those bits alone part their motions by {:.3e} m and {:.3e} rad",
+        plural(apart.numbers, "number"),
+        plural(
+            usize::try_from(apart.ulps).unwrap_or(usize::MAX),
+            "unit in the last place"
+        ),
+        lb.max_com_error,
+        lb.max_rotation_error
+    )
+}
 
 /// Why rounding moves a model: its joint stops when any was reached, else chaos.
 fn last_bits_cause(lowered: &Motion, read_back: &Motion) -> &'static str {
