@@ -12,6 +12,10 @@ Run it in a venv of its own (do not install usd-core beside usd-exchange):
     python3 -m venv target/oracles/usd
     target/oracles/usd/bin/pip install usd-core==26.11
     target/oracles/usd/bin/python oracles/usd/usd_golden.py
+
+With `--held-out DIR` it parses the peers' USD that `cargo xtask peers-usd` left in DIR
+(target/peers-usd) instead, writing `openusd.json` beside each root layer (`cargo xtask golden
+usd` does both when DIR exists).
 """
 
 import json
@@ -85,7 +89,23 @@ def stage_golden(path):
     return out
 
 
+def held_out(root):
+    """OpenUSD's parse of every peer converter's root layer under `root` (the held-out set
+    `cargo xtask peers-usd` leaves in target/peers-usd/<robot>/peer/<name>.usda), written
+    beside each as `openusd.json`, for `formats/mbconv-usd/tests/golden.rs`."""
+    for path in sorted(pathlib.Path(root).glob("*/peer/*.usda")):
+        target = path.parent / "openusd.json"
+        try:
+            target.write_text(json.dumps(stage_golden(path), indent=1, sort_keys=True) + "\n")
+        except Exception as e:  # OpenUSD's refusal: recorded, the test skips the stage
+            target.write_text(json.dumps({"error": f"{type(e).__name__}: {e}"}) + "\n")
+        print(f"wrote {target}")
+    return 0
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--held-out":
+        return held_out(sys.argv[2])
     GOLDEN.mkdir(parents=True, exist_ok=True)
     stages = sorted(p for p in FIXTURES.rglob("*.usda") if "Payload" not in p.parts)
     for path in stages:

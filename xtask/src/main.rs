@@ -143,6 +143,29 @@ const TASKS: &[Task] = &[
         run: |rest| written::golden(&written::SDF, stale(rest)?),
     },
     Task {
+        words: &["golden", "usd"],
+        args: "",
+        about: "regenerate the USD reader's golden data: OpenUSD's parse \
+                (UsdPhysics.LoadUsdPhysicsFromRange, usd-core in target/oracles/usd) of every \
+                stage of fixtures/usd (formats/mbconv-usd/tests/golden)",
+        run: |rest| none(rest).and_then(|()| oracles::golden_usd()),
+    },
+    Task {
+        words: &["golden", "usd-newton"],
+        args: "[--stale]",
+        about: "regenerate the USD writer's golden data: Newton 1.8 (target/oracles/newton) \
+                loading mbconv's USD of every fixture of the other formats and of the URDF and \
+                MJCF corpus, and its 1 s Featherstone trajectories on the CPU \
+                (formats/mbconv-usd/tests/golden/newton)",
+        run: |rest| written::golden(&written::USD, stale(rest)?),
+    },
+    Task {
+        words: &["golden", "usd-written"],
+        args: "[--stale]",
+        about: "the same as golden usd-newton (the name the writers' tests give it)",
+        run: |rest| written::golden(&written::USD, stale(rest)?),
+    },
+    Task {
         words: &["golden", "sdf"],
         args: "",
         about: "regenerate the SDFormat golden data: Drake 1.51's reading of every SDF \

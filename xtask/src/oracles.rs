@@ -490,3 +490,42 @@ pub fn golden_sdf() -> Result<()> {
     }
     Ok(())
 }
+
+/// Creates (or reuses) the venv `target/oracles/<name>` with the pinned packages of
+/// `oracles/<name>/requirements.txt` (or the given requirements file) and returns its Python.
+/// Each USD judge has a venv of its own: usd-core and usd-exchange both ship a `pxr`.
+pub fn venv(name: &str, requirements: &str) -> Result<PathBuf> {
+    let venv = workspace_root().join("target/oracles").join(name);
+    let python = venv.join("bin/python");
+    if !python.exists() {
+        run("python3", &["-m", "venv", &venv.to_string_lossy()])?;
+    }
+    run(&python, &["-m", "pip", "install", "--quiet", "-r", requirements])?;
+    Ok(python)
+}
+
+/// The Python of the Newton venv (`target/oracles/newton`, `oracles/newton/requirements.txt`).
+pub fn newton_python() -> Result<PathBuf> {
+    venv("newton", "oracles/newton/requirements.txt")
+}
+
+/// OpenUSD's reading of the USD fixtures (`formats/mbconv-usd/tests/golden/*.json`), by
+/// `oracles/usd/usd_golden.py` in the venv `target/oracles/usd`; and, when `cargo xtask
+/// peers-usd` has left the peers' USD in `target/peers-usd`, OpenUSD's reading of each of those
+/// (the reader's held-out set, `openusd.json` beside each root layer, never in the repository).
+pub fn golden_usd() -> Result<()> {
+    let python = venv("usd", "oracles/usd/requirements.txt")?;
+    run(&python, &["oracles/usd/usd_golden.py"])?;
+    let held_out = workspace_root().join("target/peers-usd");
+    if held_out.is_dir() {
+        run(
+            &python,
+            &[
+                "oracles/usd/usd_golden.py",
+                "--held-out",
+                &held_out.to_string_lossy(),
+            ],
+        )?;
+    }
+    Ok(())
+}

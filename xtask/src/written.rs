@@ -42,6 +42,11 @@ pub struct Target {
     pub file_name: &'static str,
     /// The folders of `fixtures/` whose models are converted.
     pub fixture_dirs: &'static [&'static str],
+    /// The folders of `../shared/corpus/` whose models are converted (every file a format
+    /// reads below them); empty: the whole corpus.
+    pub corpus_dirs: &'static [&'static str],
+    /// The Python that runs the oracle (its venv made when missing).
+    pub python: fn() -> Result<PathBuf>,
 }
 
 /// The URDF writer, judged by MuJoCo, Pinocchio and Drake.
@@ -52,6 +57,8 @@ pub const URDF: Target = Target {
     file_reference: FileReference::Attribute("filename=\""),
     file_name: "model.urdf",
     fixture_dirs: &mbconv_test_support::JUDGED_FIXTURE_DIRS,
+    corpus_dirs: &[],
+    python: oracle_python,
 };
 
 /// The MJCF writer, judged by MuJoCo.
@@ -62,6 +69,8 @@ pub const MJCF: Target = Target {
     file_reference: FileReference::Attribute(" file=\""),
     file_name: "model.xml",
     fixture_dirs: &["body", "chrono", "ir", "shift", "skel", "urdf"],
+    corpus_dirs: &[],
+    python: oracle_python,
 };
 
 /// The SDFormat writer, judged by Drake (which refuses loops in SDFormat).
@@ -72,6 +81,22 @@ pub const SDF: Target = Target {
     file_reference: FileReference::ElementText("uri"),
     file_name: "model.sdf",
     fixture_dirs: &["body", "chrono", "ir", "mjcf", "shift", "skel", "urdf"],
+    corpus_dirs: &[],
+    python: oracle_python,
+};
+
+/// The USD writer, judged by Newton (its USD import and Featherstone solver on the CPU) on
+/// every fixture of the other formats and the URDF and MJCF robots of the corpus. The writer
+/// names no files (meshes are not embedded yet).
+pub const USD: Target = Target {
+    format: "usd",
+    golden: "formats/mbconv-usd/tests/golden/newton",
+    oracle: "oracles/newton/usd_newton_golden.py",
+    file_reference: FileReference::None,
+    file_name: "model.usda",
+    fixture_dirs: &["body", "chrono", "ir", "mjcf", "sdf", "shift", "skel", "urdf"],
+    corpus_dirs: &["mjcf", "urdf"],
+    python: crate::oracles::newton_python,
 };
 
 /// Where a written text names a file relative to itself.
@@ -81,6 +106,8 @@ pub enum FileReference {
     Attribute(&'static str),
     /// As the text of an element (`<uri>…</uri>`), given by its tag.
     ElementText(&'static str),
+    /// Nowhere: the format's writer names no files.
+    None,
 }
 
 impl FileReference {
@@ -89,6 +116,7 @@ impl FileReference {
         let (open, close) = match self {
             FileReference::Attribute(attribute) => (attribute.to_owned(), "\"".to_owned()),
             FileReference::ElementText(tag) => (format!("<{tag}>"), format!("</{tag}>")),
+            FileReference::None => return Vec::new(),
         };
         text.split(open.as_str())
             .skip(1)
@@ -158,7 +186,10 @@ fn entries(target: &Target, registry: &Registry) -> Result<Vec<Entry>> {
     if corpus.is_dir() {
         let mut files = Vec::new();
         crate::corpus::collect(&corpus, &mut |path| {
-            if crate::corpus::readable_kind(registry, path) {
+            let relative = path.strip_prefix(&corpus).unwrap_or(path);
+            let selected = target.corpus_dirs.is_empty()
+                || target.corpus_dirs.iter().any(|dir| relative.starts_with(dir));
+            if selected && crate::corpus::readable_kind(registry, path) {
                 files.push(path.to_path_buf());
             }
         })?;
@@ -239,7 +270,7 @@ fn judged_hash(path: &Path) -> Option<String> {
 
 /// Writes every model as `target`'s format and has the oracle judge those `judge` selects.
 pub fn golden(target: &Target, judge: Judge) -> Result<()> {
-    let python = oracle_python()?;
+    let python = (target.python)()?;
     let root = workspace_root();
     let registry = mbconv::formats();
     let scratch = root.join(format!("target/tmp/{}_written", target.format));

@@ -137,6 +137,9 @@ fn the_reader_reads_the_fixtures_as_openusd_does() {
     let mut seen = 0;
     for entry in std::fs::read_dir(root.join("tests/golden")).unwrap() {
         let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue; // golden/newton/: the writer's judgement by Newton (tests/newton.rs)
+        }
         let stage = path.file_stem().unwrap().to_string_lossy().replace("__", "/");
         let golden: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let file = root.join("../../fixtures/usd").join(format!("{stage}.usda"));

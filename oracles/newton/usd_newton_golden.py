@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Newton's judgement of mbconv's USD writer (`formats/mbconv-usd/tests/golden/newton`).
+
+`cargo xtask golden usd-newton` converts every fixture of the other formats and the URDF and
+MJCF robots of the corpus to USD with mbconv, writes the `.usda` files into a scratch directory
+and a manifest (JSON: a list of {"name", "source", "usd", "hash"}), and runs this script on
+it. For each entry this script opens the stage with OpenUSD (`pxr`, usd-core) and loads it in
+Newton 1.8 (`ModelBuilder.add_usd`, `finalize(device="cpu")`), and writes
+OUTDIR/<name>.json with the entry's source and hash and, under "newton":
+
+* `loads`, else `error` (Newton's refusal);
+* `articulation_root_added`: mbconv's writer applies no `PhysicsArticulationRootAPI`, and
+  Newton either refuses joints between bodies that belong to no articulation ("Found N
+  joint(s) not belonging to any articulation") or builds joints to the world outside any
+  articulation, which `SolverFeatherstone` does not move (the bodies stay where they are) or
+  integrates to NaN; such a stage is loaded again with the API applied to its default prim (in
+  memory, the file unchanged) and what happened as written kept as `error_as_written`;
+* `nv`, the bodies (`name`: the prim's `mbconv:name` when authored, else its name; `path`), each
+  body's mass and local centre of mass as Newton holds them;
+* a 1 s trajectory: `SolverFeatherstone` on the CPU (Warp, 32-bit floats), semi-implicit Euler
+  at dt 1e-3 (the step of `mbconv check`), no contact (no collision pipeline runs), gravity as
+  the stage's scene says, from the stage's own poses and velocities (the root as the stage
+  says: a body with no joint floats, a joint to the world holds it); every 0.1 s the world
+  pose (`[x, y, z, qw, qx, qy, qz]`) and world centre of mass of every body; `limits`: the
+  joints whose coordinate went past a limit at some step (Newton's limits are springs,
+  `limit_ke` 1e4, `limit_kd` 10, where mbconv's are exact), `finite`: whether every sample is
+  finite (when not: no samples, and `not_finite_at`, the first sample time that is not).
+  A stage Newton builds no rigid body from is refused ("Newton built no rigid body").
+
+Each file is loaded in a child process (`oracles/urdf/urdf_written_golden.py`'s `judge_all`): a
+file that kills the process or hangs it is recorded as an error and a new process goes on.
+Newton's first run compiles its CPU kernels (about 90 s), later runs take them from Warp's
+cache.
+
+Usage (the venv is made by `cargo xtask golden usd-newton` from oracles/newton/requirements.txt):
+
+    target/oracles/newton/bin/python oracles/newton/usd_newton_golden.py --manifest M --out OUTDIR
+
+Output is deterministic: keys sorted, floats written by Python's shortest repr.
+"""
+
+import json
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "urdf"))
+
+from urdf_written_golden import arguments, judge_all  # noqa: E402
+
+DURATION = 1.0
+DT = 1e-3
+EVERY = 100
+ORPHAN = "not belonging to any articulation"
+
+
+def floats(values):
+    return [float(v) for v in values]
+
+
+def body_names(stage, labels):
+    """(name, path) of every Newton body: the prim's `mbconv:name` when authored."""
+    out = []
+    for label in labels:
+        prim = stage.GetPrimAtPath(label)
+        name = label.rsplit("/", 1)[-1]
+        if prim and prim.IsValid():
+            attribute = prim.GetAttribute("mbconv:name")
+            if attribute and attribute.HasAuthoredValue():
+                name = str(attribute.Get())
+        out.append({"name": name, "path": label})
+    return out
+
+
+def build(path, articulation_root):
+    import newton
+    from pxr import Usd, UsdPhysics
+
+    stage = Usd.Stage.Open(path)
+    if articulation_root:
+        UsdPhysics.ArticulationRootAPI.Apply(stage.GetDefaultPrim())
+    builder = newton.ModelBuilder()
+    builder.add_usd(stage)
+    model = builder.finalize(device="cpu")
+    return stage, builder, model
+
+
+def simulate(builder, model):
+    import newton
+    import numpy as np
+    import warp as wp
+
+    solver = newton.solvers.SolverFeatherstone(model)
+    state, next_state = model.state(), model.state()
+    control = model.control()
+    newton.eval_fk(model, model.joint_q, model.joint_qd, state)
+    com_local = model.body_com.numpy().astype(np.float64)
+    lower = np.array(builder.joint_limit_lower, dtype=np.float64)
+    upper = np.array(builder.joint_limit_upper, dtype=np.float64)
+    # (joint, q index, dof index) of every one-coordinate joint with a finite limit
+    limited = []
+    for j, kind in enumerate(builder.joint_type):
+        if getattr(kind, "name", str(kind)) not in ("REVOLUTE", "PRISMATIC"):
+            continue
+        d, qi = builder.joint_qd_start[j], builder.joint_q_start[j]
+        if lower[d] > -1e9 or upper[d] < 1e9:
+            limited.append((j, qi, d))
+    hit = set()
+    samples = []
+    steps = round(DURATION / DT)
+
+    def sample(k):
+        q = state.body_q.numpy().astype(np.float64)
+        poses, coms = [], []
+        for b in range(q.shape[0]):
+            p, x = q[b, :3], q[b, 3:7]  # quaternion x, y, z, w
+            w, v = x[3], x[:3]
+            c = com_local[b]
+            rotated = c + 2.0 * np.cross(v, np.cross(v, c) + w * c)
+            poses.append(floats([p[0], p[1], p[2], w, v[0], v[1], v[2]]))
+            coms.append(floats(p + rotated))
+        samples.append({"t": round(k * DT, 12), "pose": poses, "com": coms})
+
+    sample(0)
+    for k in range(1, steps + 1):
+        solver.step(state, next_state, control, None, DT)
+        state, next_state = next_state, state
+        if limited:
+            q = state.joint_q.numpy() if state.joint_q is not None else None
+            if q is not None:
+                for j, qi, d in limited:
+                    if q[qi] < lower[d] - 1e-9 or q[qi] > upper[d] + 1e-9:
+                        hit.add(builder.joint_label[j])
+        if k % EVERY == 0:
+            sample(k)
+    finite = [all(math.isfinite(x) for c in s["com"] + s["pose"] for x in c) for s in samples]
+    if all(finite):
+        return samples, sorted(hit), True, None
+    return [], sorted(hit), False, samples[finite.index(False)]["t"]
+
+
+def load_newton(path):
+    import warp as wp
+
+    wp.config.quiet = True
+    result = {}
+    try:
+        stage, builder, model = build(path, False)
+        outside = sum(1 for a in builder.joint_articulation if a < 0)
+        result["articulation_root_added"] = outside > 0
+        if outside:
+            # accepted, but Featherstone does not move joints outside an articulation
+            result["error_as_written"] = f"{outside} joint(s) outside any articulation"
+            stage, builder, model = build(path, True)
+    except ValueError as e:
+        if ORPHAN not in str(e):
+            raise
+        result["error_as_written"] = f"{type(e).__name__}: {str(e).strip()}"
+        result["articulation_root_added"] = True
+        stage, builder, model = build(path, True)
+    if builder.body_count == 0:
+        raise ValueError("Newton built no rigid body")
+    samples, limits, finite, nan_at = simulate(builder, model)
+    result.update(
+        {
+            "nv": int(builder.joint_dof_count),
+            "bodies": body_names(stage, builder.body_label),
+            "mass": floats(builder.body_mass),
+            "com": [floats(c) for c in builder.body_com],
+            "joints": [getattr(t, "name", str(t)) for t in builder.joint_type],
+            "trajectory": {
+                "duration": DURATION,
+                "dt": DT,
+                "integrator": "semi_implicit_euler",
+                "solver": "featherstone",
+                "contact": False,
+                "gravity": floats(model.gravity.numpy()[0]),
+                "limits": limits,
+                "finite": finite,
+                "not_finite_at": nan_at,
+                "samples": samples,
+            },
+        }
+    )
+    return result
+
+
+LOADERS = {"newton": load_newton}
+
+
+def main():
+    args = arguments(__doc__.splitlines()[0], list(LOADERS), LOADERS)
+    with open(args.manifest) as f:
+        manifest = json.load(f)
+    scratch = os.path.dirname(os.path.abspath(args.manifest))
+    roots = sorted({scratch, os.path.realpath(scratch)}, key=len, reverse=True)
+    os.makedirs(args.out, exist_ok=True)
+    judged = judge_all("newton", [item["usd"] for item in manifest], roots, __file__)
+    for item, result in zip(manifest, judged):
+        data = {"source": item["source"], "hash": item["hash"], "newton": result}
+        with open(os.path.join(args.out, f"{item['name']}.json"), "w") as f:
+            json.dump(data, f, sort_keys=True, indent=1)
+            f.write("\n")
+        outcome = "ok" if result["loads"] else "refused"
+        print(f"{item['name']}: newton {outcome}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
