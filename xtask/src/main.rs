@@ -17,6 +17,7 @@ mod fuzz;
 mod open_problems;
 mod oracles;
 mod peers;
+mod peers_usd;
 mod simulators;
 mod urdf_golden;
 mod view_pages;
@@ -244,6 +245,17 @@ const TASKS: &[Task] = &[
                 welded, 1 s from a bent pose, contact off); writes docs/peers.md (--document: \
                 only the document again, from the last run's target/peers)",
         run: |rest| field::parse_plan(rest).and_then(|plan| peers::run_peers(&plan)),
+    },
+    Task {
+        words: &["peers-usd"],
+        args: "[--document]",
+        about: "every URDF and MJCF robot of the corpus converted to USD by NVIDIA's \
+                converters (urdf-usd-converter, mujoco-usd-converter; venv \
+                target/oracles/usd-peers) and by mbconv, each loaded in Newton and simulated \
+                against Pinocchio / MuJoCo (1 s from the zero pose, contact, limits and drives \
+                off); writes docs/peers-usd.md (--document: only the document again, from the \
+                last run's target/peers-usd)",
+        run: peers_usd::run,
     },
     Task {
         words: &["loss-matrix"],

@@ -8,6 +8,7 @@
 
 use mbconv_ir::format::{Format, Options, Source};
 use mbconv_ir::{BodyRef, JointKind, Model, Pose};
+use mbconv_test_support::written_golden::RefusalTally;
 use mbconv_usd::UsdFormat;
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 use serde_json::Value;
@@ -149,4 +150,137 @@ fn the_reader_reads_the_fixtures_as_openusd_does() {
         seen += 1;
     }
     assert!(seen >= 5, "{seen} golden stages");
+}
+
+/// Where the reader and OpenUSD part on the held-out set (measured on the 94 stages of NVIDIA's
+/// converters' outputs of the corpus: 67 read as OpenUSD reads them): the words of the failure,
+/// and why. The first two are the reader's open problems (formats/mbconv-usd/src), the last the
+/// comparison's.
+const HELD_OUT_KNOWN: &[(&str, &str)] = &[
+    (
+        "diagonalInertia is [-",
+        "a principal moment of -4e-22 written by the converter's eigen-decomposition: the reader \
+         refuses a negative moment, OpenUSD reports it as authored",
+    ),
+    (
+        "joint Physics",
+        "a joint's body0/body1: the converters target prims that are not rigid bodies (the \
+         reader takes the nearest rigid-body ancestor or the world, OpenUSD reports the target)",
+    ),
+    (
+        "body Body",
+        "several prims named `Body` (MuJoCo's unnamed bodies): this comparison matches bodies by \
+         prim name",
+    ),
+];
+
+/// The folder of the held-out set: `$MBCONV_USD_HELD_OUT`, else the workspace's
+/// `target/peers-usd` (where `cargo xtask peers-usd` leaves the peers' USD).
+fn held_out_root() -> std::path::PathBuf {
+    std::env::var_os("MBCONV_USD_HELD_OUT").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/peers-usd"),
+        std::path::PathBuf::from,
+    )
+}
+
+/// The held-out set: the USD NVIDIA's converters (`urdf-usd-converter`,
+/// `mujoco-usd-converter`) write from the corpus robots, left by `cargo xtask peers-usd` in
+/// `target/peers-usd/<robot>/peer/`, with OpenUSD's parse of each beside it (`openusd.json`,
+/// by `cargo xtask golden usd`). Neither is in the repository (the converters' outputs carry
+/// the robots' licences) nor in CI: the test says so and passes when they are absent. Each
+/// stage is read by mbconv and compared with OpenUSD's parse as the fixtures are.
+#[test]
+fn the_reader_reads_the_peers_usd_as_openusd_does() {
+    let root = held_out_root();
+    let mut parsed: Vec<std::path::PathBuf> = std::fs::read_dir(&root)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path().join("peer/openusd.json")))
+                .filter(|p| p.is_file())
+                .collect()
+        })
+        .unwrap_or_default();
+    if parsed.is_empty() {
+        eprintln!(
+            "note: no held-out USD in {} (cargo xtask peers-usd, then cargo xtask golden usd): \
+             skipped",
+            root.display()
+        );
+        return;
+    }
+    parsed.sort();
+    let (mut agree, mut refused_by_openusd) = (0, 0);
+    let mut failures = Vec::new();
+    for golden_path in &parsed {
+        let golden: Value = serde_json::from_str(&std::fs::read_to_string(golden_path).unwrap()).unwrap();
+        if golden.get("error").is_some() {
+            refused_by_openusd += 1;
+            continue;
+        }
+        let folder = golden_path.parent().unwrap();
+        let stage = std::fs::read_dir(folder)
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| p.extension().is_some_and(|e| e == "usda"))
+            .unwrap();
+        let robot = folder
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let model = match Source::from_path(&stage)
+            .map_err(|e| e.to_string())
+            .and_then(|source| {
+                UsdFormat
+                    .read(&source, &Options::default())
+                    .map_err(|e| e.to_string())
+            }) {
+            Ok(imported) => imported.model,
+            Err(e)
+                if e.contains("no rigid body") && golden["bodies"].as_array().is_some_and(Vec::is_empty) =>
+            {
+                agree += 1; // OpenUSD finds no rigid body either
+                continue;
+            }
+            Err(e) => {
+                failures.push(format!(
+                    "{robot}: not read: {}",
+                    e.lines().next().unwrap_or_default()
+                ));
+                continue;
+            }
+        };
+        match std::panic::catch_unwind(|| compare(&model, &golden, &robot)) {
+            Ok(()) => agree += 1,
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                    .unwrap_or_default();
+                failures.push(format!("{robot}: {}", message.lines().next().unwrap_or_default()));
+            }
+        }
+    }
+    eprintln!(
+        "held-out USD: {} stages, {agree} read as OpenUSD reads them, {refused_by_openusd} \
+         refused by OpenUSD, {} not:\n{}",
+        parsed.len(),
+        failures.len(),
+        failures.join("\n")
+    );
+    let mut tally = RefusalTally::new(HELD_OUT_KNOWN.iter().map(|(words, _)| *words));
+    let unexplained: Vec<&String> = failures
+        .iter()
+        .filter(|f| tally.explain(f, |_| true).is_none())
+        .collect();
+    for ((words, why), n) in HELD_OUT_KNOWN.iter().zip(tally.used()) {
+        eprintln!("{n} stages: {words}: {why}");
+    }
+    assert!(
+        unexplained.is_empty(),
+        "held-out stages not read as OpenUSD reads them: {unexplained:#?}"
+    );
 }
