@@ -236,7 +236,18 @@ pub struct Original {
     pub integration_error: Option<f64>,
     /// What the check does not compare (contact).
     pub not_compared: Vec<String>,
+    /// Why the accurate (error-controlled) integration of the original failed, when the check
+    /// fell back to the fixed-step scheme ([`FALLBACK_INTEGRATOR`]) for every motion it compares.
+    pub accurate_failure: Option<String>,
+    /// Why the original's motion is not determined by the model, when it could not be
+    /// simulated at all and a coordinate feels next to no inertia ([`DEGENERATE_INERTIA`]).
+    pub undetermined: Option<String>,
 }
+
+/// The inertia (kg m², or kg for a translation) below which a coordinate's motion counts as
+/// undetermined by the model: rounding of the model's own numbers is of that order, and any
+/// force gives such a coordinate an acceleration no integrator can follow.
+pub const DEGENERATE_INERTIA: f64 = 1e-12;
 
 /// Simulates the original with `settings`. With the accurate integration (the default) the
 /// original's integration error is estimated against a far more accurate reference run (see
@@ -250,8 +261,26 @@ pub fn simulate_original(model: &Model, settings: &CheckSettings) -> Original {
     // simulated with them from the start, once.
     simulation.joint_limits = has_position_limits(model);
     let mut motion = Motion::simulate(model, &simulation);
+    let mut accurate_failure = None;
+    if settings.integrator.is_none()
+        && let Err(error) = &motion
+        && !matches!(error, mbconv_solver::SolverError::StepBudget { .. })
+    {
+        // The error-controlled run broke down (a joint whose inertia about its axis is next
+        // to nothing, stops that chatter): the motions are compared as MuJoCo and DART step
+        // them, with a fixed step, rather than not at all.
+        let fixed = SimulationSettings {
+            integrator: FALLBACK_INTEGRATOR,
+            ..simulation.clone()
+        };
+        if let Ok(fixed_motion) = Motion::simulate(model, &fixed) {
+            accurate_failure = Some(error.to_string());
+            simulation = fixed;
+            motion = Ok(fixed_motion);
+        }
+    }
     let mut integration_error = None;
-    if settings.integrator.is_none() && motion.is_ok() {
+    if settings.integrator.is_none() && accurate_failure.is_none() && motion.is_ok() {
         let target = settings.tolerances.position / 10.0;
         let mut tolerance = ACCURATE_TOLERANCE;
         for attempt in 0..=TIGHTENINGS {
@@ -279,17 +308,52 @@ pub fn simulate_original(model: &Model, settings: &CheckSettings) -> Original {
             }
         }
     }
-    let not_compared = motion
+    let mut not_compared = motion
         .as_ref()
         .map(|m| crate::contact::contact_notes(model, m))
         .unwrap_or_default();
+    if let Some(failure) = &accurate_failure {
+        not_compared.push(format!(
+            "integration accuracy: the error-controlled integration of the original failed ({failure}); every motion is simulated with fixed-step semi-implicit Euler at {} s, as MuJoCo and DART step, and its integration error is not estimated",
+            simulation.dt
+        ));
+    }
+    let undetermined = motion.as_ref().err().and_then(|e| undetermined_motion(model, e));
     Original {
         simulation,
         motion: motion.map_err(|e| StepError::simulation(Step::SimulateOriginal, &e)),
         integration_error,
         not_compared,
+        accurate_failure,
+        undetermined,
     }
 }
+
+/// Why `model`'s motion is not determined, when its simulation failed with `error` and a
+/// coordinate feels less than [`DEGENERATE_INERTIA`] at the initial state.
+fn undetermined_motion(model: &Model, error: &mbconv_solver::SolverError) -> Option<String> {
+    let solver_model = mbconv_solver::Model::new(model).ok()?;
+    let state = mbconv_solver::State::initial(&solver_model);
+    let (joint, inertia) = mbconv_solver::least_coordinate_inertia(&solver_model, &state).ok()??;
+    let sliding = model
+        .joints
+        .iter()
+        .any(|j| j.name == joint && matches!(j.kind, mbconv_ir::JointKind::Prismatic { .. }));
+    let (unit, along) = if sliding {
+        ("kg", "along")
+    } else {
+        ("kg m²", "about")
+    };
+    (inertia < DEGENERATE_INERTIA).then(|| {
+        format!(
+            "the original's motion is not determined by the model: joint {joint:?} feels an inertia of {inertia:.1e} {unit} at the initial pose (a body with mass but next to no inertia {along} its axis), so any force accelerates it beyond what an integrator can follow (simulating it failed: {error})"
+        )
+    })
+}
+
+/// The scheme every motion of a check is simulated with when the error-controlled integration
+/// of the original fails: semi-implicit Euler at the sampling step, as MuJoCo and DART step.
+pub const FALLBACK_INTEGRATOR: Integrator = Integrator::SemiImplicitEuler;
 
 /// How much more work than the run it refines a reference or tightened run may take
 /// ([`REFINEMENT_WORK`] times its steps), within the budget the run had: a fifth-order
@@ -454,22 +518,23 @@ fn try_target(
     let default_options = Options::default();
     let write_options = settings.write_options.get(name).unwrap_or(&default_options);
     let round = round_trip(registry, format, model, write_options, settings.to_file)?;
-    if let Some(reason) = nothing_to_compare(model) {
+    if let Some(reason) = nothing_to_compare(model).or_else(|| original.undetermined.clone()) {
         return Ok(TargetCheck::unproven(name, Verdict::NotCompared, reason));
     }
-    let a = original.motion.as_ref().map_err(Clone::clone)?;
-    // L and B move in the converted world; a turn the conversion made (`up`) is undone before
-    // they are compared with A.
     // A model the solver reads as the one before it moves as that one: no simulation.
     let original_key = DynamicsKey::of(model);
     let lowered_key = DynamicsKey::of(&round.lowered.model);
+    let read_back_key = DynamicsKey::of(&round.read_back.model);
+    let a = original.motion.as_ref().map_err(Clone::clone)?;
+    // L and B move in the converted world; a turn the conversion made (`up`) is undone before
+    // they are compared with A.
     let l = if lowered_key == original_key {
         a.reused_for(&round.lowered.model)
     } else {
         Motion::simulate(&round.lowered.model, simulation)
             .map_err(|e| StepError::simulation(Step::SimulateLowered, &e))?
     };
-    let b = if DynamicsKey::of(&round.read_back.model) == lowered_key {
+    let b = if read_back_key == lowered_key {
         l.reused_for(&round.read_back.model)
     } else {
         Motion::simulate(&round.read_back.model, simulation)
@@ -490,6 +555,8 @@ fn try_target(
             simulation: with_limits.clone(),
             integration_error: original.integration_error,
             not_compared: original.not_compared.clone(),
+            accurate_failure: original.accurate_failure.clone(),
+            undetermined: original.undetermined.clone(),
         };
         return try_target(model, &original, &with_limits, registry, format, settings);
     }

@@ -1,6 +1,7 @@
 //! Verdicts that are not earned are not given: a model stepped coarsely is still compared at
 //! the check's own interval, a model without mass is `not compared`, a widened tolerance is
-//! capped and said, and an automatic check over its work budget is `skipped`.
+//! capped and said, an automatic check over its work budget is `skipped`, and a joint that
+//! feels no inertia about its axis makes the original `not compared`.
 
 mod common;
 use common::double_pendulum;
@@ -91,6 +92,8 @@ fn original_with_error(error: f64) -> Original {
         )),
         integration_error: Some(error),
         not_compared: Vec::new(),
+        accurate_failure: None,
+        undetermined: None,
     }
 }
 
@@ -145,4 +148,85 @@ fn an_automatic_check_over_its_work_budget_is_skipped_not_failed() {
         "{:?}",
         full.targets[0].message
     );
+}
+
+/// A pendulum whose bob carries mass but no inertia, its centre of mass `offset` (m) off the
+/// axis: the joint feels an inertia of `mass · offset²`.
+fn point_mass_on_the_axis(offset: f64, limits: bool) -> Model {
+    let mut model = Model::new("point mass");
+    let mut bob = Body::new("bob");
+    bob.inertial.mass = 1.0;
+    bob.inertial.inertia = mbconv_ir::Inertia::zero();
+    bob.inertial.com = Vector3::new(offset, 0.0, 0.0);
+    model.bodies.push(bob);
+    let mut joint = Joint::new(
+        "pivot",
+        JointKind::Revolute { axis: Vector3::y() },
+        BodyRef::World,
+        BodyRef::body("bob"),
+    );
+    if limits {
+        joint.dofs = vec![mbconv_ir::DofProperties {
+            position_limits: mbconv_ir::Limits::new(-0.1, 0.1),
+            ..Default::default()
+        }];
+    }
+    model.joints.push(joint);
+    model
+}
+
+#[test]
+fn a_joint_without_inertia_about_its_axis_is_not_compared() {
+    // No stop holds the bob: gravity spins it at 1e11 rad/s², which no integrator follows.
+    let model = point_mass_on_the_axis(1e-10, false);
+    let registry = registry();
+    let mbir = registry.get("mbir").expect("mbir");
+    let settings = CheckSettings {
+        work_budget: Some(100_000),
+        ..CheckSettings::default()
+    };
+    let report = check(&model, "point mass", &registry, &[mbir], &settings);
+    let target = &report.targets[0];
+    assert_eq!(target.verdict, Verdict::NotCompared, "{}", target.message);
+    assert!(
+        target
+            .message
+            .contains("joint \"pivot\" feels an inertia of 1.0e-20"),
+        "{}",
+        target.message
+    );
+    assert!(report.passed(), "an undetermined original is not a failed proof");
+}
+
+#[test]
+fn a_stop_determines_the_motion_of_a_joint_without_inertia() {
+    // Pressed onto its stop from the first instant, the bob stays there: a proof.
+    let model = point_mass_on_the_axis(1e-10, true);
+    let registry = registry();
+    let mbir = registry.get("mbir").expect("mbir");
+    let report = check(
+        &model,
+        "point mass",
+        &registry,
+        &[mbir],
+        &CheckSettings::default(),
+    );
+    assert_eq!(
+        report.targets[0].verdict,
+        Verdict::Exact,
+        "{}",
+        report.targets[0].message
+    );
+}
+
+#[test]
+fn a_determined_joint_feels_its_inertia() {
+    let model = point_mass_on_the_axis(0.5, false);
+    let solver = mbconv_solver::Model::new(&model).expect("solver model");
+    let state = mbconv_solver::State::initial(&solver);
+    let (joint, inertia) = mbconv_solver::least_coordinate_inertia(&solver, &state)
+        .expect("dynamics")
+        .expect("one coordinate");
+    assert_eq!(joint, "pivot");
+    assert!((inertia - 0.25).abs() < 1e-12, "{inertia}");
 }

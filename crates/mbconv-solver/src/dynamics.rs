@@ -320,6 +320,51 @@ pub fn tree_forward_dynamics<'a>(
     Ok(&data.qdd)
 }
 
+/// The coordinate whose motion `model` determines least at `state`: for each velocity
+/// coordinate, the inertia it feels with every other coordinate free, `1 / (M⁻¹)ᵢᵢ` (kg m² for
+/// a rotation, kg for a translation), measured as the acceleration a unit generalised force
+/// gives it through the articulated-body algorithm. Returns the smallest with the name of its
+/// joint, `None` for a model without a moving coordinate. A coordinate whose subtree has no
+/// mass at all is skipped: it does not accelerate (see [`tree_forward_dynamics`]).
+///
+/// A joint that carries mass but (next to) no inertia about its axis, a point mass on the axis,
+/// feels an inertia at the rounding floor: any force gives it an acceleration no integrator can
+/// follow, so its motion is not determined by the model.
+///
+/// ```
+/// use mbconv_ir::{Body, BodyRef, Joint, JointKind, Model as Ir};
+/// let mut ir = Ir::new("pendulum");
+/// let mut bob = Body::new("bob");
+/// bob.inertial.com = nalgebra::Vector3::new(1.0, 0.0, 0.0);
+/// ir.bodies.push(bob);
+/// ir.joints.push(Joint::new("pivot", JointKind::Revolute { axis: nalgebra::Vector3::y() }, BodyRef::World, BodyRef::body("bob")));
+/// let model = mbconv_solver::Model::new(&ir).unwrap();
+/// let state = mbconv_solver::State::initial(&model);
+/// let (joint, inertia) = mbconv_solver::least_coordinate_inertia(&model, &state).unwrap().unwrap();
+/// // Unit mass at 1 m with unit rotational inertia: 2 kg m² about the pivot.
+/// assert_eq!(joint, "pivot");
+/// assert!((inertia - 2.0).abs() < 1e-12);
+/// ```
+pub fn least_coordinate_inertia(model: &Model, state: &State) -> Result<Option<(String, f64)>, SolverError> {
+    let mut data = Data::new(model);
+    let nv = model.nv();
+    let mut tau = vec![0.0; nv];
+    let free = tree_forward_dynamics(model, &mut data, &state.q, &state.v, &tau)?.to_vec();
+    let mut least: Option<(String, f64)> = None;
+    for node in &model.nodes {
+        for i in node.v_index..node.v_index + node.joint.nv() {
+            tau[i] = 1.0;
+            let pushed = tree_forward_dynamics(model, &mut data, &state.q, &state.v, &tau)?[i];
+            tau[i] = 0.0;
+            let compliance = pushed - free[i];
+            if compliance > 0.0 && least.as_ref().is_none_or(|(_, m)| 1.0 / compliance < *m) {
+                least = Some((node.name.clone(), 1.0 / compliance));
+            }
+        }
+    }
+    Ok(least)
+}
+
 /// Kinetic energy of the links at the current kinematics.
 pub(crate) fn kinetic_energy(model: &Model, data: &Data) -> f64 {
     model

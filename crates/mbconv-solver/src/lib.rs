@@ -43,7 +43,7 @@ mod stiff;
 mod stops;
 
 pub use data::{Data, State};
-pub use dynamics::tree_forward_dynamics;
+pub use dynamics::{least_coordinate_inertia, tree_forward_dynamics};
 pub use error::SolverError;
 pub use forces::FRICTION_SPEED;
 pub use integrate::{
