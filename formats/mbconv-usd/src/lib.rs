@@ -11,7 +11,8 @@
 //! own small text emitter (deterministic, numbers by the kit's number policy); where a 32-bit
 //! schema attribute cannot hold the IR's double, the double is kept beside it in an
 //! `mbconv:` attribute this reader prefers. It is **not** a physics engine or a renderer, it
-//! does not write `.usdc` or `.usdz`, and it reads no animation.
+//! does not write `.usdc` or `.usdz` (a writer hands the facade text; an output path with
+//! those endings is refused, saying so), and it reads no animation.
 //!
 //! Inside: `raw` (the composed stage, prim by prim), `spec` (schema names, defaults, units,
 //! the `mbconv:` convention), `import` (stage -> IR) and `export` (`lower`, then `emit`). The
@@ -87,7 +88,10 @@ impl Format for UsdFormat {
         Ok(export::lower(model, tracing))
     }
 
-    fn emit(&self, model: &Model, _options: &Options) -> Result<Exported, FormatError> {
+    fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
+        if let Some(binary) = export::binary_output(options) {
+            return Err(binary);
+        }
         export::emit(model).map_err(|e| Box::new(e) as FormatError)
     }
 }

@@ -233,6 +233,7 @@ fn every_fixture_round_trips() {
             assert_eq!(a.pose, b.pose, "{name}: {}", a.name);
             assert_eq!(a.inertial, b.inertial, "{name}: {}", a.name);
         }
+        assert_eq!(first.constraints, again.constraints, "{name}");
         for (a, b) in first.joints.iter().zip(&again.joints) {
             assert_eq!(a.kind, b.kind, "{name}: {}", a.name);
             assert_eq!(a.dofs, b.dofs, "{name}: {}", a.name);
@@ -244,4 +245,77 @@ fn every_fixture_round_trips() {
             );
         }
     }
+}
+
+#[test]
+fn binary_layers_written_by_openusd_read_as_their_text() {
+    // Made by `fixtures/usd/binary/make.py` with OpenUSD (usd-core): a crate file, a package
+    // holding a crate file, and a package holding a root layer and its payload layer.
+    for (binary, text) in [
+        ("binary/pendulum.usdc", "pendulum.usda"),
+        (
+            "binary/double_pendulum_limits.usdz",
+            "double_pendulum_limits.usda",
+        ),
+        ("binary/robot.usdz", "composed/robot.usda"),
+    ] {
+        let path = fixture(binary);
+        let name = path.display().to_string();
+        let source = Source::from_string(name.clone(), "").with_path(name, Some(path));
+        let model = UsdFormat.read(&source, &Options::default()).unwrap().model;
+        assert_eq!(model, read(text).model, "{binary}");
+    }
+}
+
+#[test]
+fn materials_filters_distance_joints_and_joint_dynamics() {
+    let imported = read("contacts_and_joint_dynamics.usda");
+    let m = &imported.model;
+    // The material bound to both colliders (`material:binding:physics` and `material:binding`).
+    for (body, shape) in [("base", "block"), ("arm", "ball")] {
+        let b = m.body(body).unwrap();
+        assert_eq!(b.shapes[0].contact_material.as_deref(), Some("rubber"), "{shape}");
+        let material = &b.contact_materials[0];
+        assert_eq!(material.friction, Some(f(0.8)));
+        assert_eq!(material.restitution, Some(f(0.25)));
+    }
+    // Joint dynamics in the Newton, MuJoCo and PhysX spellings, SI units.
+    let shoulder = &m.joint("shoulder").unwrap().dofs[0];
+    assert_eq!(shoulder.rotor_inertia, f(0.02));
+    assert_eq!(shoulder.friction, f(0.1));
+    assert_eq!(shoulder.damping, f(0.3));
+    assert_relative_eq!(
+        shoulder.velocity_limits.upper.unwrap(),
+        std::f64::consts::PI,
+        epsilon = 1e-12
+    );
+    let slide = &m.joint("slide").unwrap().dofs[0];
+    assert_eq!((slide.rotor_inertia, slide.friction), (0.5, 2.0));
+    // A fixed-length distance joint is the IR's distance constraint; a range is kept.
+    assert_eq!(m.constraints.len(), 1);
+    match &m.constraints[0].kind {
+        mbconv_ir::ConstraintKind::Distance {
+            body1,
+            body2,
+            distance,
+            ..
+        } => {
+            assert_eq!(*body1, BodyRef::body("bob"));
+            assert_eq!(*body2, BodyRef::body("weight"));
+            assert_eq!(*distance, Some(f(0.6)));
+        }
+        other => panic!("{other:?}"),
+    }
+    let codes: Vec<&str> = imported.report.findings.iter().map(|f| f.code.as_str()).collect();
+    for code in [
+        "usd.distance_joint",
+        "usd.contact_filter",
+        "usd.static_friction",
+        "usd.joint_friction_coefficient",
+    ] {
+        assert!(codes.contains(&code), "{code} not in {codes:?}");
+    }
+    assert!(m.extras.get("usd.filtered_pairs").is_some());
+    assert!(m.extras.get("usd.collision_groups").is_some());
+    assert!(m.extras.get("usd.distance_joints").is_some());
 }

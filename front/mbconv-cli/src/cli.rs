@@ -16,8 +16,8 @@ Examples: mbconv convert robot.skel -o robot.yaml; mbconv check robot.urdf --via
 Exit codes: 0 ok, 1 a check failed (--strict refused, a difference no loss explains, a batch
 file failed), 2 bad input or usage, 3 a proof could not be completed. See docs/errors.md.";
 
-/// Convert multibody models between Chrono YAML, DART SKEL, Choreonoid Body, Shift JSON, URDF,
-/// MJCF and SDFormat through one neutral model; report what a conversion cannot carry.
+/// Convert multibody models between formats through one neutral model; report what a
+/// conversion cannot carry. ([`command`] names the formats the registry holds.)
 #[derive(Debug, Parser)]
 #[command(name = "mbconv", version, after_help = AFTER_HELP)]
 pub struct Cli {
@@ -572,7 +572,11 @@ pub enum Invocation {
 /// assert!(command.find_subcommand("convert").is_some());
 /// ```
 pub fn command(registry: &Registry) -> clap::Command {
-    let mut command = Cli::command();
+    let about = format!(
+        "Convert between {} through one neutral model.",
+        format_names(registry)
+    );
+    let mut command = Cli::command().about(about);
     for shortcut in registry.shortcuts() {
         let about = format!(
             "Convert {} -> {} (shortcut; `mbconv formats` names the formats).",
@@ -583,6 +587,24 @@ pub fn command(registry: &Registry) -> clap::Command {
         command = command.subcommand(subcommand.about(about).hide(true));
     }
     command
+}
+
+/// The registered formats by the short names their descriptions start with (the words before
+/// a parenthesis), in the registry's order: what `mbconv --help` says it converts between.
+///
+/// ```
+/// let names = mbconv_cli::cli::format_names(&mbconv::formats());
+/// assert!(names.contains("MuJoCo MJCF") && names.contains("OpenUSD physics"));
+/// ```
+pub fn format_names(registry: &Registry) -> String {
+    let names: Vec<&str> = registry
+        .formats()
+        .map(|f| f.info().description.split(" (").next().unwrap_or_default().trim())
+        .collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
 }
 
 /// Parses a command line (the program name first) against [`command`]`(registry)`.

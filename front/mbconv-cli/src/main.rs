@@ -1,6 +1,6 @@
 //! `mbconv`: convert, inspect, validate, check and view multibody models in every format the
 //! build registers (`mbconv formats`; by default Chrono YAML, DART SKEL, Choreonoid Body, Shift
-//! JSON, URDF, MJCF, SDFormat and the mbconv IR as JSON).
+//! JSON, URDF, MJCF, SDFormat, OpenUSD physics and the mbconv IR as JSON).
 //!
 //! The binary is thin: it parses arguments, calls the `mbconv` library's pipeline (which
 //! reads, validates, admits, writes atomically and checks) and prints what it did. Exit codes:

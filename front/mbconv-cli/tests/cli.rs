@@ -41,8 +41,8 @@ fn help_lists_every_command() {
     }
 }
 
-/// `mbconv --help` fits in 30 lines and names the seven formats; the 42 `x2y` shortcuts are one
-/// line that says how they are formed (not listed one by one) and still convert.
+/// `mbconv --help` fits in 30 lines and names every registered format; the 56 `x2y` shortcuts
+/// are one line that says how they are formed (not listed one by one) and still convert.
 #[test]
 fn help_is_short_names_the_formats_and_describes_the_shortcuts_in_one_line() {
     let help = stdout(&mbconv(&["--help"]));
@@ -57,6 +57,8 @@ fn help_is_short_names_the_formats_and_describes_the_shortcuts_in_one_line() {
         "URDF",
         "MJCF",
         "SDFormat",
+        "OpenUSD",
+        "mbconv IR",
     ] {
         assert!(
             one_line.contains(format),

@@ -68,11 +68,14 @@ impl Input {
     /// [`Error::Io`] for a file, [`Error::Stdio`] for standard input.
     pub fn source(&self) -> Result<Source, Error> {
         match self {
-            Self::File(path) => Source::from_path(path).map_err(|source| Error::Io {
-                path: path.clone(),
-                writing: false,
-                source,
-            }),
+            Self::File(path) => binary_usd_source(path)
+                .transpose()
+                .unwrap_or_else(|| Source::from_path(path))
+                .map_err(|source| Error::Io {
+                    path: path.clone(),
+                    writing: false,
+                    source,
+                }),
             Self::Stdin => {
                 let mut text = String::new();
                 std::io::stdin()
@@ -86,6 +89,26 @@ impl Input {
             Self::Text { name, text } => Ok(Source::from_string(name.clone(), text.clone())),
         }
     }
+}
+
+/// A binary USD layer (a `.usdc` crate file, whose first bytes are `PXR-USDC`, or a `.usdz`
+/// package) as a source with no text and its path: the USD reader opens such a layer from its
+/// file. `None` for every other file, which is read as UTF-8 text.
+fn binary_usd_source(path: &Path) -> std::io::Result<Option<Source>> {
+    let package = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("usdz"));
+    let mut magic = [0u8; 8];
+    let crate_file = std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok_and(|()| &magic == b"PXR-USDC");
+    if !package && !crate_file {
+        return Ok(None);
+    }
+    // The file must be there and readable, as for a text file.
+    std::fs::metadata(path)?;
+    let name = path.display().to_string();
+    Ok(Some(
+        Source::from_string(name.clone(), String::new()).with_path(name, Some(path.to_path_buf())),
+    ))
 }
 
 /// Where a model (or any text mbconv writes) goes.

@@ -11,9 +11,29 @@ mod emit;
 mod lower;
 mod support;
 
+use mbconv_ir::format::kit::Unsayable;
+use mbconv_ir::format::{FormatError, Options};
+
 pub(crate) use emit::emit;
 pub(crate) use lower::lower;
 pub(crate) use support::FEATURE_SUPPORT;
+
+/// The refusal of an output path ending in `.usdc` or `.usdz`: the writer emits a `.usda`
+/// text layer, and a format hands the facade text, so binary layers are not written (the
+/// `openusd` crate could encode them). `None` for any other output.
+pub(crate) fn binary_output(options: &Options) -> Option<FormatError> {
+    let path = options.output_path.as_deref()?;
+    let ending = path.extension()?.to_str()?.to_ascii_lowercase();
+    if ending != "usdc" && ending != "usdz" {
+        return None;
+    }
+    let message = format!(
+        "{}: mbconv writes USD as .usda text only; a .{ending} layer is binary. Write a .usda \
+         (or .usd) file and convert it with OpenUSD (`usdcat model.usda -o model.{ending}`)",
+        path.display()
+    );
+    Some(Box::new(Unsayable::new("USD", "model".to_owned(), message)))
+}
 
 /// A valid prim name for `name`: letters, digits and underscores, not starting with a digit.
 pub(crate) fn prim_name(name: &str) -> String {

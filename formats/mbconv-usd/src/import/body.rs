@@ -25,6 +25,16 @@ impl Importer<'_> {
             if !world.matrix.iter().all(|x| x.is_finite()) {
                 return Err(self.error("xform", &p.path, "the body's composed transform is not finite"));
             }
+            if world.scale.iter().any(|s| *s == 0.0) {
+                return Err(self.error(
+                    "xform",
+                    &p.path,
+                    format!(
+                        "the body's composed transform has a zero scale ({:?}): it has no frame",
+                        world.scale.as_slice()
+                    ),
+                ));
+            }
             if !world.is_rigid() {
                 let how = if world.sheared { "sheared" } else { "scaled" };
                 self.note(

@@ -14,7 +14,10 @@ use crate::spec::{
 };
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::report::path;
-use mbconv_ir::{BodyRef, Category, DofProperties, Joint, JointKind, Limits, Pose, Value as IrValue};
+use mbconv_ir::{
+    BodyRef, Category, Constraint, ConstraintKind, DofProperties, Joint, JointKind, Limits, Pose,
+    Value as IrValue,
+};
 use nalgebra::Vector3;
 
 /// The joint prim types.
@@ -37,13 +40,7 @@ impl Importer<'_> {
             .filter(|p| JOINT_TYPES.contains(&p.type_name.as_str()))
         {
             if p.type_name == prim::DISTANCE {
-                self.note(
-                    "distance_joint",
-                    Category::Ignored,
-                    "",
-                    &p.path,
-                    "PhysicsDistanceJoint is not read yet",
-                );
+                self.distance(p)?;
                 continue;
             }
             self.joint(p)?;
@@ -107,6 +104,7 @@ impl Importer<'_> {
         ) {
             let angular = angular_dof(&joint.kind, 0);
             self.drive(p, &at, &mut joint, angular);
+            self.dynamics(p, &at, &mut joint, angular);
         }
         self.model.joints.push(joint);
         Ok(())
@@ -119,7 +117,16 @@ impl Importer<'_> {
         let position = exact3(p, pos).map_or_else(Vector3::zeros, |(v, si)| {
             Vector3::from(v) * if si { 1.0 } else { l }
         });
-        let rotation = exact_quat(p, rot).map_or_else(nalgebra::UnitQuaternion::identity, |(q, _)| unit(q));
+        let rotation = match exact_quat(p, rot) {
+            None => nalgebra::UnitQuaternion::identity(),
+            Some((q, _)) => unit(q).ok_or_else(|| {
+                self.error(
+                    "joint_frame",
+                    &p.path,
+                    format!("{rot} is {q:?}, a zero quaternion, which is no rotation"),
+                )
+            })?,
+        };
         let local = Pose::new(position, rotation);
         let Some(target) = p.target(rel) else {
             return Ok((BodyRef::World, local));
@@ -153,6 +160,95 @@ impl Importer<'_> {
             Pose::new(rel_xf.pose.translation * l, rel_xf.pose.rotation) * local_in_target
         };
         Ok((BodyRef::body(self.model.bodies[body].name.clone()), frame))
+    }
+
+    /// A `PhysicsDistanceJoint`: the distance between `localPos0` on `body0` and `localPos1` on
+    /// `body1` kept between `minDistance` and `maxDistance` (negative: no bound). Equal bounds
+    /// are the IR's distance constraint; a range (a rope, a stop) is no constraint the IR
+    /// holds: kept in the model's extras and reported.
+    fn distance(&mut self, p: &RawPrim) -> SourceResult<()> {
+        let bound = |name: &str| exact(p, name).map(|(v, si)| (if si { v } else { v * self.length }, v));
+        let min = bound(attr::MIN_DISTANCE).filter(|(_, v)| *v >= 0.0);
+        let max = bound(attr::MAX_DISTANCE).filter(|(_, v)| *v >= 0.0);
+        for (name, b) in [(attr::MIN_DISTANCE, min), (attr::MAX_DISTANCE, max)] {
+            if let Some((_, v)) = b
+                && !v.is_finite()
+            {
+                return Err(self.error(
+                    "distance_joint",
+                    &p.path,
+                    format!("{name} is {v}; a distance is finite"),
+                ));
+            }
+        }
+        if let (Some((lo, _)), Some((hi, _))) = (min, max)
+            && lo > hi
+        {
+            return Err(self.error(
+                "distance_joint",
+                &p.path,
+                format!("physics:minDistance {lo} m is more than physics:maxDistance {hi} m"),
+            ));
+        }
+        let (body1, frame1) = self.side(p, attr::BODY0, attr::LOCAL_POS0, attr::LOCAL_ROT0)?;
+        let (body2, frame2) = self.side(p, attr::BODY1, attr::LOCAL_POS1, attr::LOCAL_ROT1)?;
+        let wanted = string(p, attr::MBCONV_NAME).unwrap_or_else(|| p.name.clone());
+        let name = self.session.unique_name("constraints", &wanted, "");
+        let at = path::item("constraints", &name);
+        match (min, max) {
+            (Some((lo, _)), Some((hi, _))) if lo == hi => {
+                if let Some(span) = crate::raw::prim_span(self.source, &p.path) {
+                    self.session.record(at, span);
+                }
+                let constraint = Constraint {
+                    name,
+                    kind: ConstraintKind::Distance {
+                        body1,
+                        point1: frame1.translation,
+                        body2,
+                        point2: frame2.translation,
+                        distance: Some(lo),
+                    },
+                    enabled: flag(p, attr::JOINT_ENABLED) != Some(false),
+                    extras: Default::default(),
+                };
+                self.model.constraints.push(constraint);
+            }
+            (None, None) => self.note(
+                "distance_joint",
+                Category::Note,
+                "",
+                &p.path,
+                "a PhysicsDistanceJoint with no bounds constrains nothing: not read",
+            ),
+            _ => {
+                let range = format!(
+                    "{} {} {}",
+                    name,
+                    min.map_or(-1.0, |b| b.0),
+                    max.map_or(-1.0, |b| b.0)
+                );
+                let kept = match self.model.extras.get("usd.distance_joints") {
+                    Some(IrValue::String(s)) => format!("{s}; {range}"),
+                    _ => range,
+                };
+                self.model
+                    .extras
+                    .insert("usd.distance_joints", IrValue::String(kept));
+                self.note(
+                    "distance_joint",
+                    Category::Ignored,
+                    "",
+                    &p.path,
+                    format!(
+                        "a distance kept between {:?} m and {:?} m (a rope or a stop) is no constraint the IR holds: kept in extras[\"usd.distance_joints\"], not simulated",
+                        min.map(|b| b.0),
+                        max.map(|b| b.0)
+                    ),
+                );
+            }
+        }
+        Ok(())
     }
 
     /// `physics:axis` (X when unauthored).
@@ -319,6 +415,72 @@ impl Importer<'_> {
         dof.spring_stiffness = stiffness;
         dof.spring_rest_position = if stiffness != 0.0 { target } else { 0.0 };
         dof.damping = damping;
+    }
+}
+
+impl Importer<'_> {
+    /// Joint friction, armature, passive damping and velocity limit of a single-axis joint, in
+    /// the schemas that carry them (none of them is UsdPhysics'): Newton's `newton:`, MuJoCo's
+    /// `mjc:` and PhysX's `physxJoint:` attributes, read in that order, in SI units (Newton's
+    /// and MuJoCo's converters write them so). PhysX's `jointFriction` is a coefficient on the
+    /// constraint force, not a Coulomb torque: kept in extras and reported.
+    fn dynamics(&mut self, p: &RawPrim, at: &str, joint: &mut Joint, angular: bool) {
+        let first = |names: &[&str]| names.iter().find_map(|n| exact(p, n).map(|(v, _)| v));
+        let armature = first(&attr::ARMATURE);
+        let friction = first(&attr::FRICTION);
+        let damping = first(&attr::PASSIVE_DAMPING);
+        let max_velocity = exact(p, attr::MAX_JOINT_VELOCITY);
+        let coefficient = p.attribute(attr::PHYSX_JOINT_FRICTION).and_then(number);
+        if armature.is_none()
+            && friction.is_none()
+            && damping.is_none()
+            && max_velocity.is_none()
+            && coefficient.is_none()
+        {
+            return;
+        }
+        if joint.dofs.is_empty() {
+            joint.dofs.push(DofProperties::default());
+        }
+        let dof = &mut joint.dofs[0];
+        let usable = |v: Option<f64>| v.filter(|x| x.is_finite() && *x >= 0.0);
+        if let Some(a) = usable(armature) {
+            dof.rotor_inertia = a;
+        }
+        if let Some(f) = usable(friction) {
+            dof.friction = f;
+        }
+        if let Some(d) = usable(damping)
+            && dof.damping == 0.0
+        {
+            dof.damping = d;
+        }
+        // PhysX's maximum joint velocity is per degree for an angular joint.
+        if let Some((v, si)) = max_velocity.filter(|(v, _)| v.is_finite() && *v > 0.0 && *v < 1.0e30) {
+            let v = match (si, angular) {
+                (true, _) => v,
+                (false, true) => v / DEGREES_PER_RADIAN,
+                (false, false) => v * self.length,
+            };
+            dof.velocity_limits = Limits {
+                lower: Some(-v),
+                upper: Some(v),
+            };
+        }
+        // An armature of 0 (the writer states it for Newton) is the IR's default.
+        if joint.dofs.iter().all(|d| *d == DofProperties::default()) {
+            joint.dofs.clear();
+        }
+        if let Some(c) = coefficient.filter(|c| *c != 0.0) {
+            joint.extras.insert("usd.physx_joint_friction", IrValue::Float(c));
+            self.note(
+                "joint_friction_coefficient",
+                Category::Ignored,
+                at,
+                &p.path,
+                format!("physxJoint:jointFriction {c} is a coefficient on the joint's constraint force, not a Coulomb friction torque: kept in extras, not simulated"),
+            );
+        }
     }
 }
 

@@ -175,7 +175,8 @@ impl Importer<'_> {
             let rotation = p
                 .attribute(EXACT_INERTIA_ROTATION)
                 .and_then(quat)
-                .map_or_else(UnitQuaternion::identity, unit);
+                .and_then(unit)
+                .unwrap_or_else(UnitQuaternion::identity);
             let m = [[v[0], v[1], v[2]], [v[3], v[4], v[5]], [v[6], v[7], v[8]]];
             return Some((Inertia(m), rotation));
         }
@@ -188,20 +189,25 @@ impl Importer<'_> {
         let rotation = p
             .attribute(attr::PRINCIPAL_AXES)
             .and_then(quat)
-            .filter(|q| *q != [0.0; 4])
-            .map_or_else(UnitQuaternion::identity, unit);
+            .and_then(unit)
+            .unwrap_or_else(UnitQuaternion::identity);
         Some((Inertia::from_moments_products(d, [0.0; 3]), rotation))
     }
 }
 
 /// A quaternion as a rotation: as written when it is unit to the last bits of a double (a
 /// double the writer wrote from the IR's rotation, which the IR never renormalises),
-/// normalised otherwise (a float, or a hand-written quaternion).
-pub(super) fn unit([w, x, y, z]: [f64; 4]) -> UnitQuaternion<f64> {
+/// normalised otherwise (a float, or a hand-written quaternion); `None` for a zero or not
+/// finite quaternion, which is no rotation.
+pub(super) fn unit([w, x, y, z]: [f64; 4]) -> Option<UnitQuaternion<f64>> {
     let q = Quaternion::new(w, x, y, z);
-    if (q.norm() - 1.0).abs() <= 4.0 * f64::EPSILON {
+    let norm = q.norm();
+    if !(norm.is_finite() && norm > 0.0) {
+        return None;
+    }
+    Some(if (norm - 1.0).abs() <= 4.0 * f64::EPSILON {
         UnitQuaternion::new_unchecked(q)
     } else {
         UnitQuaternion::new_normalize(q)
-    }
+    })
 }

@@ -47,6 +47,7 @@ pub(crate) fn import(source: &Source) -> SourceResult<Imported> {
         return Err(no_rigid_body(source, &stage));
     }
     importer.joints()?;
+    importer.filters();
     let Importer { session, model, .. } = importer;
     Ok(session.finish(model))
 }
@@ -243,6 +244,64 @@ impl<'s> Importer<'s> {
             _ => EARTH_GRAVITY,
         };
         self.model.simulation.gravity = Some(direction * magnitude);
+    }
+}
+
+impl Importer<'_> {
+    /// Contact filters (`PhysicsFilteredPairsAPI`'s pairs, `PhysicsCollisionGroup`s with their
+    /// colliders and filtered groups): the IR has no contact filter, so they are kept in the
+    /// model's extras (`usd.filtered_pairs`, `usd.collision_groups`) and reported.
+    fn filters(&mut self) {
+        let stage = self.stage;
+        let targets = |p: &RawPrim, rel: &str| p.relationships.get(rel).cloned().unwrap_or_default();
+        let mut pairs = Vec::new();
+        for p in stage.prims.iter().filter(|p| p.has_api(api::FILTERED_PAIRS)) {
+            for t in targets(p, attr::FILTERED_PAIRS) {
+                pairs.push(format!("{} ~ {t}", p.path));
+            }
+        }
+        let mut groups = Vec::new();
+        for p in stage
+            .prims
+            .iter()
+            .filter(|p| p.type_name == prim::COLLISION_GROUP)
+        {
+            groups.push(format!(
+                "{}: colliders [{}], filtered groups [{}]",
+                p.path,
+                targets(p, attr::COLLIDERS_INCLUDES).join(", "),
+                targets(p, attr::FILTERED_GROUPS).join(", ")
+            ));
+        }
+        for (key, list, what) in [
+            (
+                "usd.filtered_pairs",
+                pairs,
+                "filtered pairs (PhysicsFilteredPairsAPI)",
+            ),
+            (
+                "usd.collision_groups",
+                groups,
+                "collision groups (PhysicsCollisionGroup)",
+            ),
+        ] {
+            if list.is_empty() {
+                continue;
+            }
+            self.session.finding(
+                "contact_filter",
+                Severity::Warning,
+                Category::Ignored,
+                "model",
+                None,
+                format!(
+                    "{} {what}: the IR has no contact filter, kept in extras[{key:?}] and not simulated ({})",
+                    list.len(),
+                    list.join("; ")
+                ),
+            );
+            self.model.extras.insert(key, IrValue::String(list.join("; ")));
+        }
     }
 }
 

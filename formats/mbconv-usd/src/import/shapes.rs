@@ -10,7 +10,7 @@ use crate::raw::{RawPrim, number, vec3};
 use crate::spec::{api, attr, axis_vector, prim};
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::report::path;
-use mbconv_ir::{Appearance, Category, Geometry, Pose, Shape, ShapeRole};
+use mbconv_ir::{Appearance, Category, ContactMaterial, Geometry, Pose, Shape, ShapeRole};
 use nalgebra::{UnitQuaternion, Vector3};
 use openusd::sdf::Value;
 
@@ -45,10 +45,75 @@ impl Importer<'_> {
                     "the gprim's transform has a shear: read with the scale along its own axes",
                 );
             }
-            let shape = self.shape(p, &rel)?;
+            let mut shape = self.shape(p, &rel)?;
+            if shape.role != ShapeRole::Visual {
+                shape.contact_material = self.material(p, b)?;
+            }
             self.model.bodies[b].shapes.push(shape);
         }
         Ok(())
+    }
+
+    /// The physics material bound to the collider `p` (`material:binding:physics`, else
+    /// `material:binding`), as a contact material of body `b` named after the material prim:
+    /// `physics:dynamicFriction` is the IR's friction coefficient and `physics:restitution`
+    /// its restitution; a `staticFriction` that differs is reported (the IR has one
+    /// coefficient). `None` when nothing with `PhysicsMaterialAPI` is bound.
+    fn material(&mut self, p: &RawPrim, b: usize) -> SourceResult<Option<String>> {
+        let stage = self.stage;
+        let Some(m) = [attr::PHYSICS_BINDING, attr::BINDING]
+            .iter()
+            .find_map(|r| p.target(r))
+            .and_then(|t| stage.index_of(t))
+            .map(|i| &stage.prims[i])
+            .filter(|m| m.has_api(api::MATERIAL))
+        else {
+            return Ok(None);
+        };
+        let read = |name: &str| m.attribute(name).and_then(number);
+        let (dynamic, stat, restitution) = (
+            read(attr::DYNAMIC_FRICTION),
+            read(attr::STATIC_FRICTION),
+            read(attr::RESTITUTION),
+        );
+        for (name, v) in [
+            (attr::DYNAMIC_FRICTION, dynamic),
+            (attr::STATIC_FRICTION, stat),
+            (attr::RESTITUTION, restitution),
+        ] {
+            if let Some(v) = v
+                && !(v.is_finite() && v >= 0.0)
+            {
+                return Err(self.error(
+                    "material",
+                    &m.path,
+                    format!(
+                        "{name} is {v}; a friction or restitution coefficient is a finite number, 0 or more"
+                    ),
+                ));
+            }
+        }
+        let at = path::item("bodies", &self.model.bodies[b].name);
+        if let (Some(d), Some(s)) = (dynamic, stat)
+            && d != s
+        {
+            self.note(
+                "static_friction",
+                Category::Approximated,
+                &at,
+                &m.path,
+                format!("static friction {s} differs from dynamic friction {d}: the IR has one coefficient, the dynamic one is read"),
+            );
+        }
+        let name = m.name.clone();
+        let body = &mut self.model.bodies[b];
+        if !body.contact_materials.iter().any(|c| c.name == name) {
+            let mut material = ContactMaterial::new(name.clone());
+            material.friction = dynamic.or(stat);
+            material.restitution = restitution;
+            body.contact_materials.push(material);
+        }
+        Ok(Some(name))
     }
 
     /// The rigid body a prim belongs to: itself or its nearest ancestor with
@@ -66,6 +131,18 @@ impl Importer<'_> {
     fn shape(&mut self, p: &RawPrim, rel: &Xf) -> SourceResult<Shape> {
         let l = self.length;
         let s = rel.scale.abs();
+        // A size is a finite length, 0 or more.
+        for name in ["size", "radius", "height"] {
+            if let Some(v) = p.attribute(name).and_then(number)
+                && !(v.is_finite() && v >= 0.0)
+            {
+                return Err(self.error(
+                    "shape",
+                    &p.path,
+                    format!("{name} is {v}; a size is a finite length, 0 or more"),
+                ));
+            }
+        }
         let size = |name: &str, fallback: f64| p.attribute(name).and_then(number).unwrap_or(fallback) * l;
         let mut pose = Pose::new(rel.pose.translation * l, rel.pose.rotation);
         let geometry = match p.type_name.as_str() {

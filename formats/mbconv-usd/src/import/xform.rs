@@ -158,7 +158,11 @@ fn op(prim: &RawPrim, name: &str) -> Result<Xf, XformError> {
     Ok(match kind {
         "translate" => Xf::from_pose_scale(Pose::from_translation(v3()?), Vector3::repeat(1.0)),
         "scale" => Xf::from_pose_scale(Pose::identity(), v3()?),
-        "orient" => rigid(super::mass::unit(quat(value).ok_or_else(wrong)?)),
+        "orient" => {
+            rigid(super::mass::unit(quat(value).ok_or_else(wrong)?).ok_or_else(|| {
+                XformError::Op(format!("{name} is a zero quaternion, which is no rotation"))
+            })?)
+        }
         "rotateX" | "rotateY" | "rotateZ" => {
             let degrees = number(value).ok_or_else(wrong)?;
             let axis = match kind {

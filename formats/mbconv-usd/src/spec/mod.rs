@@ -29,6 +29,10 @@ pub(crate) mod api {
     pub(crate) const COLLISION: &str = "PhysicsCollisionAPI";
     /// A drive on a joint axis (multiple-apply: `PhysicsDriveAPI:angular`, `:linear`, ...).
     pub(crate) const DRIVE: &str = "PhysicsDriveAPI";
+    /// A physics material (on a `Material` prim bound to colliders).
+    pub(crate) const MATERIAL: &str = "PhysicsMaterialAPI";
+    /// Pairs of bodies or colliders that do not collide (`physics:filteredPairs`).
+    pub(crate) const FILTERED_PAIRS: &str = "PhysicsFilteredPairsAPI";
     /// A limit on a joint axis (multiple-apply: `PhysicsLimitAPI:rotX`, ...).
     pub(crate) const LIMIT: &str = "PhysicsLimitAPI";
 }
@@ -61,6 +65,26 @@ pub(crate) mod attr {
     pub(crate) const CONE0: &str = "physics:coneAngle0Limit";
     pub(crate) const CONE1: &str = "physics:coneAngle1Limit";
     pub(crate) const JOINT_ENABLED: &str = "physics:jointEnabled";
+    /// Joint armature (rotor inertia), by the schemas that carry it, in reading order.
+    pub(crate) const ARMATURE: [&str; 3] = ["newton:armature", "mjc:armature", "physxJoint:armature"];
+    /// Coulomb joint friction (a force or torque), by the schemas that carry it.
+    pub(crate) const FRICTION: [&str; 2] = ["newton:friction", "mjc:frictionloss"];
+    /// Passive joint damping, by the schemas that carry it.
+    pub(crate) const PASSIVE_DAMPING: [&str; 2] = ["newton:damping", "mjc:damping"];
+    /// PhysX's joint friction coefficient (unitless).
+    pub(crate) const PHYSX_JOINT_FRICTION: &str = "physxJoint:jointFriction";
+    /// PhysX's maximum joint velocity (degrees per second for an angular joint).
+    pub(crate) const MAX_JOINT_VELOCITY: &str = "physxJoint:maxJointVelocity";
+    pub(crate) const PHYSICS_BINDING: &str = "material:binding:physics";
+    pub(crate) const BINDING: &str = "material:binding";
+    pub(crate) const DYNAMIC_FRICTION: &str = "physics:dynamicFriction";
+    pub(crate) const STATIC_FRICTION: &str = "physics:staticFriction";
+    pub(crate) const RESTITUTION: &str = "physics:restitution";
+    pub(crate) const FILTERED_PAIRS: &str = "physics:filteredPairs";
+    pub(crate) const FILTERED_GROUPS: &str = "physics:filteredGroups";
+    pub(crate) const COLLIDERS_INCLUDES: &str = "collection:colliders:includes";
+    pub(crate) const MIN_DISTANCE: &str = "physics:minDistance";
+    pub(crate) const MAX_DISTANCE: &str = "physics:maxDistance";
     pub(crate) const DISABLE_GRAVITY: &str = "physxRigidBody:disableGravity";
     pub(crate) const COLLISION_ENABLED: &str = "physics:collisionEnabled";
     pub(crate) const XFORM_OP_ORDER: &str = "xformOpOrder";
@@ -91,6 +115,7 @@ pub(crate) mod prim {
     pub(crate) const CONE: &str = "Cone";
     pub(crate) const PLANE: &str = "Plane";
     pub(crate) const MESH: &str = "Mesh";
+    pub(crate) const COLLISION_GROUP: &str = "PhysicsCollisionGroup";
 }
 
 /// The drive instance of a joint's single axis: `angular` for rotation, `linear` for
