@@ -112,6 +112,56 @@ def _settings(given: Mapping[str, SettingValue], write: bool) -> Dict[str, str]:
     return out
 
 
+# --- progress -------------------------------------------------------------------------------
+
+Progress = Union[None, bool, Callable[..., Any]]
+
+
+class _Bar:
+    """How long work reports progress: the caller's callable, a ``tqdm`` bar, or nothing.
+
+    ``progress`` is a callable (called as each function says), ``True`` (a ``tqdm`` bar; a
+    notice when ``tqdm`` is not installed), ``False`` (nothing) or ``None`` (a ``tqdm`` bar when
+    ``tqdm`` is installed and standard error is a terminal, else nothing)."""
+
+    def __init__(self, progress: Progress, what: str, unit: str) -> None:
+        self.callable: Optional[Callable[..., Any]] = progress if callable(progress) else None
+        self.bar: Any = None
+        if progress is False or self.callable is not None:
+            return
+        import sys
+
+        if progress is None and not (hasattr(sys.stderr, "isatty") and sys.stderr.isatty()):
+            return
+        try:
+            import importlib
+
+            tqdm = importlib.import_module("tqdm.auto").tqdm
+        except ImportError:
+            if progress is True:
+                import warnings
+
+                warnings.warn("progress=True shows a tqdm bar: pip install tqdm", stacklevel=3)
+            return
+        self.bar = tqdm(desc=what, unit=unit)
+
+    def __call__(self, done: float, total: float, *rest: Any) -> None:
+        if self.callable is not None:
+            self.callable(done, total, *rest)
+        elif self.bar is not None:
+            self.bar.total = total
+            self.bar.n = done
+            self.bar.refresh()
+
+    @property
+    def active(self) -> bool:
+        return self.callable is not None or self.bar is not None
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
 # --- the model ------------------------------------------------------------------------------
 
 
@@ -158,6 +208,11 @@ class Model:
 
     def __repr__(self) -> str:
         return f"<mbconv.Model {self.name!r}: {len(self.bodies)} bodies, {len(self.joints)} joints>"
+
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
+        """Pickled as the IR's JSON and its findings (how Ray and ``multiprocessing`` send a
+        model to another process)."""
+        return (_unpickle_model, (self.to_json(), self.findings))
 
     @property
     def name(self) -> str:
@@ -267,6 +322,11 @@ class Model:
         return simulate(self, duration=duration, dt=dt, **options)
 
 
+def _unpickle_model(text: str, findings: List[Finding]) -> Model:
+    native, _ = _native.Model.from_json(text, "<pickled model>")
+    return Model(native, list(findings))
+
+
 def read(path: PathLike, format: Optional[str] = None, **settings: SettingValue) -> Model:
     """Reads the model in the file ``path``, its format ``format`` (a name or alias:
     ``urdf``, ``yaml``, ...) or else found by extension and content, with the reader's
@@ -322,12 +382,33 @@ class ErrorTrace:
 
 
 @dataclass(frozen=True)
+class BodyErrors:
+    """Every body's error over time, original against conversion, as the verdict measures it:
+    ``t`` (n,) the sample times (s), ``position`` (n, bodies) the distance between each body's
+    centres of mass (m), ``rotation`` (n, bodies) the angle between its rotations since t = 0
+    (rad), the columns in the order of ``body_names`` (the original's bodies); NaN for a body
+    the conversion lost."""
+
+    body_names: Tuple[str, ...]
+    t: Any
+    position: Any
+    rotation: Any
+
+    def __getitem__(self, body: str) -> Tuple[Any, Any]:
+        """``(position, rotation)`` errors (n,) of one body."""
+        i = self.body_names.index(body)
+        return self.position[:, i], self.rotation[:, i]
+
+
+@dataclass(frozen=True)
 class TargetCheck:
     """The check of one target format: ``verdict`` as ``mbconv check`` spells it (``exact``,
     ``explained``, ``unexplained``, ``failed``, ``not compared``, ``skipped``), the largest
-    errors and where, the findings (codes) that record a loss, ``explained_by``, and
-    ``trace``, the worst body's paths as numpy arrays. ``data`` is the target as ``mbconv
-    check --json`` prints it."""
+    errors and where, the findings (codes) that record a loss, ``explained_by``, ``errors``
+    (:class:`BodyErrors`: every body's position and rotation error over time as numpy arrays)
+    and ``trace``, the worst body's paths as numpy arrays (``None`` when no body parted at
+    all). ``errors`` and ``trace`` are ``None`` when no motions were compared. ``data`` is the
+    target as ``mbconv check --json`` prints it."""
 
     format: str
     verdict: str
@@ -341,6 +422,7 @@ class TargetCheck:
     explained_by: Tuple[Explanation, ...]
     trace: Optional[ErrorTrace]
     data: Dict[str, Any] = field(repr=False, compare=False)
+    errors: Optional[BodyErrors] = field(default=None, repr=False, compare=False)
 
     @property
     def passed(self) -> bool:
@@ -375,7 +457,11 @@ def _floats(raw: bytes, *shape: int) -> Any:
     return np.frombuffer(raw, dtype=np.float64).reshape(shape)
 
 
-def _target(data: Dict[str, Any], traces: Dict[str, ErrorTrace]) -> TargetCheck:
+def _target(
+    data: Dict[str, Any],
+    traces: Dict[str, ErrorTrace],
+    errors: Optional[Dict[str, BodyErrors]] = None,
+) -> TargetCheck:
     return TargetCheck(
         format=data["format"],
         verdict=data["verdict"],
@@ -392,6 +478,7 @@ def _target(data: Dict[str, Any], traces: Dict[str, ErrorTrace]) -> TargetCheck:
         ),
         trace=traces.get(data["format"]),
         data=data,
+        errors=(errors or {}).get(data["format"]),
     )
 
 
@@ -405,33 +492,52 @@ def check(
     tol_pos: float = 1e-6,
     tol_rot: float = 1e-6,
     format: Optional[str] = None,
+    progress: Progress = None,
     **settings: SettingValue,
 ) -> CheckReport:
     """Proves conversions by simulation, as ``mbconv check`` does: converts ``model`` (a
     :class:`Model`, or a file read with ``format`` and the reader's ``settings``) to each
     format of ``via`` (``all=True`` or no ``via``: every format), reads each back, simulates
     the original and the conversions for ``duration`` seconds and compares the bodies'
-    motions within ``tol_pos`` (m) and ``tol_rot`` (rad)."""
+    motions within ``tol_pos`` (m) and ``tol_rot`` (rad). ``progress(done, total, step)`` is
+    called after the original's simulation (``step`` is ``"original"``) and after each target
+    (its format); ``progress=True`` shows a ``tqdm`` bar (see :func:`convert_many`). The GIL is
+    released while Rust works."""
     if isinstance(model, Model):
         name = model.name
     else:
         name = os.fspath(model)
         model = read(model, format=format, **settings)
     targets = [] if all or via is None else list(via)
-    report, traces = _native.check(model._native, name, targets, duration, dt, integrator, tol_pos, tol_rot)
-    data = json.loads(report)
-    by_format = {
-        f: ErrorTrace(
-            body=body,
-            t=_floats(t, -1),
-            original=_floats(original, -1, 3),
-            converted=_floats(converted, -1, 3),
+    bar = _Bar(progress, f"check {name}", "step")
+    try:
+        report, traces = _native.check(
+            model._native, name, targets, duration, dt, integrator, tol_pos, tol_rot, bar if bar.active else None
         )
-        for f, body, t, original, converted in traces
-    }
+    finally:
+        bar.close()
+    data = json.loads(report)
+    by_format: Dict[str, ErrorTrace] = {}
+    errors: Dict[str, BodyErrors] = {}
+    for f, body, t, original, converted, bodies, position, rotation in traces:
+        times = _floats(t, -1)
+        if body is not None:
+            by_format[f] = ErrorTrace(
+                body=body,
+                t=times,
+                original=_floats(original, -1, 3),
+                converted=_floats(converted, -1, 3),
+            )
+        rows = len(position) // 8 // max(len(bodies), 1)
+        errors[f] = BodyErrors(
+            body_names=tuple(bodies),
+            t=times[:rows],
+            position=_floats(position, rows, len(bodies)),
+            rotation=_floats(rotation, rows, len(bodies)),
+        )
     return CheckReport(
         model=data["model"],
-        targets=tuple(_target(t, by_format) for t in data["targets"]),
+        targets=tuple(_target(t, by_format, errors) for t in data["targets"]),
         data=data,
     )
 
@@ -529,20 +635,20 @@ class BatchItem:
         return self.error is None
 
 
-def _batch_jobs(paths: Iterable[PathLike], to: str, out_dir: PathLike, recursive: bool) -> List[Tuple[str, str]]:
-    """(input, output) for every file, and for every model file in a folder (its
-    sub-folders' with ``recursive``, kept as sub-folders of ``out_dir``)."""
-    jobs = []
-    for given in paths:
-        path = os.fspath(given)
-        if os.path.isdir(path):
-            for rel in _native.models_in(path, recursive):
-                name = os.fspath(_native.default_output(os.fspath(rel), to))
-                jobs.append((os.path.join(path, os.fspath(rel)), os.path.join(os.fspath(out_dir), name)))
-        else:
-            name = os.path.basename(os.fspath(_native.default_output(path, to)))
-            jobs.append((path, os.path.join(os.fspath(out_dir), name)))
-    return jobs
+def _batch_item(raw: Tuple[Any, Any, Any, Any]) -> BatchItem:
+    """A :class:`BatchItem` from what the extension hands back for one file."""
+    src, dst, converted, error = raw
+    conversion = None
+    if converted is not None:
+        native, files, report, checked = converted
+        found = findings_of(json.loads(report))
+        conversion = Conversion(
+            model=Model(native, found),
+            files=tuple(os.fspath(f) for f in files),
+            findings=tuple(found),
+            check=_target(json.loads(checked), {}) if checked else None,
+        )
+    return BatchItem(os.fspath(src), os.fspath(dst), conversion=conversion, error=error)
 
 
 def convert_many(
@@ -551,43 +657,49 @@ def convert_many(
     out_dir: PathLike,
     check: Union[bool, str] = False,
     *,
+    from_format: Optional[str] = None,
     recursive: bool = False,
     force: bool = False,
     strict: bool = False,
-    workers: Optional[int] = None,
-    progress: Optional[Callable[[int, int, BatchItem], None]] = None,
+    read_settings: Optional[Mapping[str, SettingValue]] = None,
+    progress: Progress = None,
     **settings: SettingValue,
 ) -> List[BatchItem]:
     """Converts every file of ``paths`` (a folder: the model files in it, with ``recursive``
-    its sub-folders' too) to the format ``to`` into ``out_dir``, as ``mbconv convert IN...
-    --to F -o DIR`` does, on ``workers`` threads (default: every core; the GIL is released
-    while Rust converts, so the threads run in parallel). A file that fails does not stop the
-    others: its item holds the :class:`Error`. ``progress(done, total, item)`` is called
-    after each file. Findings are in each item's conversion; they are not issued as
-    warnings."""
-    from concurrent.futures import ThreadPoolExecutor, as_completed
+    its sub-folders' too, kept as sub-folders of ``out_dir``) to the format ``to`` into
+    ``out_dir``, as ``mbconv convert IN... --to F -o DIR`` does: in Rust, on every local core,
+    with the GIL released. Outputs are named as the command names them. A file that fails does
+    not stop the others: its item holds the :class:`Error`. ``check`` is as in
+    :func:`convert` (default: no check). ``progress(done, total, item)`` is called as each file
+    ends; ``progress=True`` shows a ``tqdm`` bar (``None``, the default: a bar when ``tqdm`` is
+    installed and standard error is a terminal; ``False``: none). Findings are in each item's
+    conversion; they are not issued as warnings. A folder with no model file, or standard
+    input among ``paths``, raises :class:`ReadError` before anything is converted."""
+    how = "full" if check == "full" else ("auto" if check else "none")
+    bar = _Bar(progress, f"convert to {to}", "file")
 
-    jobs = _batch_jobs(paths, to, out_dir, recursive)
-    total = len(jobs)
+    def sink(done: int, total: int, raw: Tuple[Any, Any, Any, Any]) -> BatchItem:
+        item = _batch_item(raw)
+        bar(done, total, item)
+        return item
 
-    def one(job: Tuple[str, str]) -> BatchItem:
-        src, dst = job
-        try:
-            os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
-            done = _convert(src, dst, check, None, to, force, strict, {}, settings, emit=False)
-            return BatchItem(src, dst, conversion=done)
-        except Error as e:
-            return BatchItem(src, dst, error=e)
-
-    items: Dict[int, BatchItem] = {}
-    with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
-        futures = {pool.submit(one, job): i for i, job in enumerate(jobs)}
-        for count, future in enumerate(as_completed(futures), start=1):
-            item = future.result()
-            items[futures[future]] = item
-            if progress is not None:
-                progress(count, total, item)
-    return [items[i] for i in range(total)]
+    try:
+        items: List[BatchItem] = _native.convert_many(
+            [os.fspath(p) for p in paths],
+            to,
+            os.fspath(out_dir),
+            sink,
+            from_format,
+            _settings(read_settings or {}, write=False),
+            _settings(settings, write=True),
+            force,
+            strict,
+            recursive,
+            how,
+        )
+    finally:
+        bar.close()
+    return items
 
 
 # --- simulation -----------------------------------------------------------------------------
@@ -620,14 +732,22 @@ def simulate(
     every: int = 1,
     energy: bool = False,
     joint_limits: bool = False,
+    progress: Progress = None,
 ) -> Trajectory:
     """Simulates ``model`` from its initial state as ``mbconv simulate`` does: for
     ``duration`` seconds with step ``dt`` (default: the model's hint, else 1 ms) and
     ``integrator`` (``semi-implicit-euler``, ``rk4``, ``dopri5``, ``rosenbrock``; the last
-    two adaptive within ``rtol`` and ``atol``), keeping every ``every``-th sample."""
-    t, position, orientation, names, energies, summary = _native.simulate(
-        model._native, duration, dt, integrator, rtol, atol, every, energy, joint_limits
-    )
+    two adaptive within ``rtol`` and ``atol``), keeping every ``every``-th sample.
+    ``progress(t, duration)`` is called at every hundredth of the duration simulated;
+    ``progress=True`` shows a ``tqdm`` bar (see :func:`convert_many`). The GIL is released
+    while Rust simulates."""
+    bar = _Bar(progress, f"simulate {model.name}", "s")
+    try:
+        t, position, orientation, names, energies, summary = _native.simulate(
+            model._native, duration, dt, integrator, rtol, atol, every, energy, joint_limits, bar if bar.active else None
+        )
+    finally:
+        bar.close()
     n, b = len(t) // 8, len(names)
     return Trajectory(
         t=_floats(t, n),
@@ -658,6 +778,7 @@ def main(argv: Optional[Iterable[str]] = None) -> int:
 __all__ = [
     "BatchItem",
     "Body",
+    "BodyErrors",
     "CheckError",
     "CheckReport",
     "Conversion",

@@ -47,6 +47,10 @@ class Error(Exception):
 
         self.findings = findings_of(json.loads(findings)) if findings else []
 
+    def __reduce__(self) -> "tuple[object, ...]":
+        """Pickled with its code, location and findings (how Ray sends it back)."""
+        return (_rebuild, (type(self), self.message, self.code, self.file, self.line, self.column, self.rendered, self.findings))
+
     def __str__(self) -> str:
         where = ""
         if self.file is not None:
@@ -56,6 +60,21 @@ class Error(Exception):
             if not self.message.startswith(where):
                 return f"{where}: {self.message}"
         return self.message
+
+
+def _rebuild(
+    cls: "type[Error]",
+    message: str,
+    code: Optional[str],
+    file: Optional[str],
+    line: Optional[int],
+    column: Optional[int],
+    rendered: str,
+    findings: "List[Finding]",
+) -> Error:
+    error = cls(message, code, file, line, column, rendered)
+    error.findings = list(findings)
+    return error
 
 
 class ReadError(Error):

@@ -1,9 +1,9 @@
 """Types of the extension module `mbconv._native` (the Rust crate `mbconv-python`)."""
 
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple, final
+from typing import Any, Callable, Dict, List, Optional, Tuple, final
 
-__all__ = ["__version__", "Model", "check", "convert", "default_output", "formats", "models_in", "read", "read_string", "run_cli", "simulate"]
+__all__ = ["__version__", "Model", "check", "convert", "convert_many", "formats", "plan_batch", "read", "read_string", "run_cli", "simulate"]
 __version__: str
 
 @final
@@ -43,7 +43,8 @@ def check(
     integrator_name: Optional[str] = None,
     tol_pos: float = 1e-6,
     tol_rot: float = 1e-6,
-) -> Tuple[str, List[Tuple[str, str, bytes, bytes, bytes]]]: ...
+    progress: Optional[Callable[[int, int, str], object]] = None,
+) -> Tuple[str, List[Tuple[str, Optional[str], bytes, bytes, bytes, List[str], bytes, bytes]]]: ...
 def simulate(
     model: Model,
     duration: float,
@@ -54,8 +55,21 @@ def simulate(
     every: int = 1,
     energy: bool = False,
     joint_limits: bool = False,
+    progress: Optional[Callable[[float, float], object]] = None,
 ) -> Tuple[bytes, bytes, bytes, List[str], Optional[Tuple[bytes, bytes]], str]: ...
+def convert_many(
+    inputs: List[str],
+    to: str,
+    out_dir: str,
+    sink: Callable[[int, int, Tuple[Path, Path, Optional[Tuple[Model, List[Path], str, Optional[str]]], Optional[BaseException]]], Any],
+    from_format: Optional[str] = None,
+    read_settings: Dict[str, str] = ...,
+    write_settings: Dict[str, str] = ...,
+    force: bool = False,
+    strict: bool = False,
+    recursive: bool = False,
+    check: str = "none",
+) -> List[Any]: ...
 def formats() -> str: ...
-def default_output(input: str, format: str) -> Path: ...
-def models_in(dir: str, recursive: bool) -> List[Path]: ...
+def plan_batch(inputs: List[str], to: str, out_dir: str, recursive: bool) -> List[Tuple[Path, Path, Optional[str]]]: ...
 def run_cli(argv: List[str]) -> int: ...

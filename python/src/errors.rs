@@ -39,6 +39,10 @@ fn class(error: &mbconv::Error, code: Option<&str>, phase: Phase) -> &'static st
         Error::Dubious { .. } | Error::Lossy { .. } => "StrictError",
         Error::Invalid { .. } => "InvalidModelError",
         Error::Solver(_) => "SimulationError",
+        Error::Batch(
+            mbconv::batch::BatchError::Clash { .. } | mbconv::batch::BatchError::OutputFolder { .. },
+        ) => "WriteError",
+        Error::Batch(_) => "ReadError",
         Error::Format(_) if code.is_some_and(|c| c.ends_with("_setting")) => "SettingError",
         Error::Format(_) if code == Some("mbconv::integrator") => "SettingError",
         Error::Format(_) => match phase {

@@ -9,7 +9,7 @@
 //! file, line, column and the diagnostic as the CLI prints it.
 //!
 //! Inside: [`Model`], the functions of the module (`read`, `read_string`, `convert`, `check`,
-//! `simulate`, `formats`, `default_output`, `models_in`, `run_cli`) and the error mapping (`errors`). The Python API (typed,
+//! `simulate`, `convert_many`, `plan_batch`, `formats`, `run_cli`) and the error mapping (`errors`). The Python API (typed,
 //! documented) is in `mbconv/__init__.py`; `mbconv/_native.pyi` types this module.
 
 mod errors;
@@ -36,6 +36,58 @@ fn settings(items: BTreeMap<String, String>) -> Settings {
         settings.set(key, value);
     }
     settings
+}
+
+/// A Python progress callable, called from Rust code that runs without the GIL: each call
+/// takes the GIL for itself, and the first exception the callable raises is kept (and later
+/// calls skipped) so that the caller raises it once the work is done.
+struct Progress {
+    callable: Option<Py<PyAny>>,
+    raised: std::sync::Mutex<Option<PyErr>>,
+}
+
+impl Progress {
+    fn new(callable: Option<Py<PyAny>>) -> Self {
+        Self {
+            callable,
+            raised: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// Calls the callable with `args` (nothing without one, or after it raised); `None` when
+    /// it was not called or raised.
+    fn call<A>(&self, args: A) -> Option<Py<PyAny>>
+    where
+        A: for<'py> pyo3::call::PyCallArgs<'py>,
+    {
+        let callable = self.callable.as_ref()?;
+        let mut raised = self
+            .raised
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if raised.is_some() {
+            return None;
+        }
+        Python::attach(|py| match callable.bind(py).call1(args) {
+            Ok(value) => Some(value.unbind()),
+            Err(e) => {
+                *raised = Some(e);
+                None
+            }
+        })
+    }
+
+    /// The exception the callable raised, if any.
+    fn finish(self) -> PyResult<()> {
+        match self
+            .raised
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The JSON of a value the facade serialises (reports, summaries, checks).
@@ -247,6 +299,78 @@ fn convert(
     Ok((Model { model }, files, report, checked))
 }
 
+/// Converts every file of `inputs` (a folder: its model files, with `recursive` its
+/// sub-folders' too) to `to` into `out_dir` on every core, as `mbconv convert IN... --to F -o
+/// DIR` does (the facade's [`mbconv::batch::Batch`]), with the GIL released. `sink(done,
+/// total, item)` is called (with the GIL) as each file ends, `item` being `(input, output,
+/// conversion or None, exception or None)`, the conversion as `convert` returns it; what
+/// `sink` returns is kept, and the list of those, in input order, is returned.
+#[pyfunction]
+#[pyo3(signature = (inputs, to, out_dir, sink, from_format=None, read_settings=BTreeMap::new(), write_settings=BTreeMap::new(), force=false, strict=false, recursive=false, check="none"))]
+#[allow(clippy::too_many_arguments)] // one argument per option of the command
+fn convert_many(
+    py: Python<'_>,
+    inputs: Vec<PathBuf>,
+    to: String,
+    out_dir: PathBuf,
+    sink: Py<PyAny>,
+    from_format: Option<String>,
+    read_settings: BTreeMap<String, String>,
+    write_settings: BTreeMap<String, String>,
+    force: bool,
+    strict: bool,
+    recursive: bool,
+    check: &str,
+) -> PyResult<Vec<Py<PyAny>>> {
+    use mbconv::batch::{Batch, CheckMode};
+    let options = Options {
+        from: from_format,
+        to: Some(to.clone()),
+        read: settings(read_settings),
+        write: settings(write_settings),
+        force,
+        strict,
+        accept_ir: false,
+    };
+    let mode = match check {
+        "none" => CheckMode::None,
+        "full" => CheckMode::Full,
+        _ => CheckMode::Budgeted,
+    };
+    let sink = Progress::new(Some(sink));
+    let done = py.detach(|| -> Result<_, mbconv::Error> {
+        let pipeline = Pipeline::new();
+        let target = pipeline.registry().get(&to)?;
+        pipeline.check_write_settings(target, &options.write)?;
+        let batch = Batch::plan(&pipeline, &inputs, &out_dir, target, recursive)?;
+        let total = batch.jobs.len();
+        Ok(batch.convert(&pipeline, &options, mode, &|job, count, result| {
+            let item = Python::attach(|py| {
+                let (converted, error) = match result {
+                    Ok(done) => {
+                        let checked = done.check.as_deref().map(json);
+                        let files = done.converted.files;
+                        let report = json(&done.converted.report);
+                        let model = Model {
+                            model: done.converted.loaded.imported.model,
+                        };
+                        (Some((model, files, report, checked)), None)
+                    }
+                    Err(e) => (None, Some(raise(py, e, Phase::Read).into_value(py))),
+                };
+                (job.input.clone(), job.output.clone(), converted, error)
+            });
+            sink.call((count, total, item))
+        }))
+    });
+    let done = done.map_err(|e| raise(py, e, Phase::Read))?;
+    sink.finish()?;
+    Ok(done
+        .into_iter()
+        .map(|item| item.unwrap_or_else(|| py.None()))
+        .collect())
+}
+
 /// A solver integrator by the command's name (`semi-implicit-euler`, `rk4`, `dopri5`,
 /// `rosenbrock`), with the tolerances of the adaptive ones.
 fn integrator(name: &str, rtol: f64, atol: f64) -> Result<mbconv::Integrator, mbconv::Error> {
@@ -267,24 +391,31 @@ fn integrator(name: &str, rtol: f64, atol: f64) -> Result<mbconv::Integrator, mb
     })
 }
 
-/// A check's result: the report as `mbconv check --json` prints it, and per target the worst
-/// body's centre-of-mass paths (format, body, times, original and converted positions as
-/// packed `f64`s).
-type Checked<'py> = (
+/// One target's motions, as [`mbconv::checker::Trace`] holds them: the format, the body that
+/// parted most, the times, that body's centre-of-mass paths in the original and the
+/// conversion (`[x, y, z]` per sample), the bodies, and every body's position and rotation
+/// error per sample (all packed `f64`s).
+type Traced<'py> = (
     String,
-    Vec<(
-        String,
-        String,
-        Bound<'py, PyBytes>,
-        Bound<'py, PyBytes>,
-        Bound<'py, PyBytes>,
-    )>,
+    Option<String>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Vec<String>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
 );
+
+/// A check's result: the report as `mbconv check --json` prints it, and the motions of each
+/// compared target.
+type Checked<'py> = (String, Vec<Traced<'py>>);
 
 /// Proves conversions of `model` (named `name` in the report) by simulation, as `mbconv
 /// check` does: to each of `via` (every format for none), read back, simulated and compared.
+/// `progress(done, total, step)` is called after the original's simulation (`step` is
+/// `"original"`) and after each target (its format).
 #[pyfunction]
-#[pyo3(signature = (model, name, via, duration, dt=None, integrator_name=None, tol_pos=1e-6, tol_rot=1e-6))]
+#[pyo3(signature = (model, name, via, duration, dt=None, integrator_name=None, tol_pos=1e-6, tol_rot=1e-6, progress=None))]
 #[allow(clippy::too_many_arguments)] // one argument per option of the command
 fn check<'py>(
     py: Python<'py>,
@@ -296,7 +427,9 @@ fn check<'py>(
     integrator_name: Option<String>,
     tol_pos: f64,
     tol_rot: f64,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<Checked<'py>> {
+    let progress = Progress::new(progress);
     let report = py.detach(|| -> Result<_, mbconv::Error> {
         let pipeline = Pipeline::new();
         let integrator = integrator_name
@@ -314,20 +447,35 @@ fn check<'py>(
         };
         let via: Vec<&str> = via.iter().map(|v| v.trim()).collect();
         let formats = pipeline.formats_named(&via)?;
-        Ok(mbconv::checker::check(
-            &model.model,
-            &name,
-            pipeline.registry(),
-            &formats,
-            &settings,
-        ))
+        // `mbconv::checker::check`, one step at a time for the progress.
+        let total = formats.len() + 1;
+        let original = mbconv::checker::simulate_original(&model.model, &settings);
+        progress.call((1, total, "original"));
+        let targets = formats
+            .iter()
+            .enumerate()
+            .map(|(i, format)| {
+                let target = mbconv::checker::check_target(
+                    &model.model,
+                    &original,
+                    pipeline.registry(),
+                    *format,
+                    &settings,
+                );
+                progress.call((i + 2, total, format.info().name));
+                target
+            })
+            .collect();
+        Ok(mbconv::CheckReport { model: name, targets })
     });
     let report = report.map_err(|e| raise(py, e, Phase::Check))?;
+    progress.finish()?;
     let traces = report
         .targets
         .iter()
         .filter_map(|target| {
             let trace = target.trace.as_ref()?;
+            let flat = |rows: &[Vec<f64>]| -> Vec<f64> { rows.iter().flatten().copied().collect() };
             Some((
                 target.format.clone(),
                 trace.body.clone(),
@@ -348,6 +496,9 @@ fn check<'py>(
                         .flat_map(|p| [p.x, p.y, p.z])
                         .collect::<Vec<f64>>(),
                 ),
+                trace.bodies.clone(),
+                bytes(py, &flat(&trace.position_error)),
+                bytes(py, &flat(&trace.rotation_error)),
             ))
         })
         .collect();
@@ -375,7 +526,7 @@ type Simulated<'py> = (
 /// Simulates `model` as `mbconv simulate` does: the step `dt`, else the model's hint, else
 /// 1 ms; every `every`-th sample kept.
 #[pyfunction]
-#[pyo3(signature = (model, duration, dt=None, integrator_name="semi-implicit-euler", rtol=1e-8, atol=1e-10, every=1, energy=false, joint_limits=false))]
+#[pyo3(signature = (model, duration, dt=None, integrator_name="semi-implicit-euler", rtol=1e-8, atol=1e-10, every=1, energy=false, joint_limits=false, progress=None))]
 #[allow(clippy::too_many_arguments)] // one argument per option of the command
 fn simulate<'py>(
     py: Python<'py>,
@@ -388,8 +539,10 @@ fn simulate<'py>(
     every: usize,
     energy: bool,
     joint_limits: bool,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<Simulated<'py>> {
     let integrator_name = integrator_name.to_owned();
+    let progress = Progress::new(progress);
     let simulated = py.detach(|| -> Result<_, mbconv::Error> {
         let options = mbconv::SimulateOptions {
             duration,
@@ -400,7 +553,18 @@ fn simulate<'py>(
             joint_limits,
             max_steps: None,
         };
-        let simulated = mbconv::simulate(&model.model, &options)?;
+        // `mbconv::simulate`, with `progress(t, duration)` at every hundredth of the duration.
+        let names = model.model.bodies.iter().map(|b| b.name.clone()).collect();
+        let mut trajectory = mbconv::Trajectory::new(names, energy);
+        let mut next = 0.0;
+        let summary = mbconv::solver::simulate(&model.model, &options, &mut |sample| {
+            trajectory.push(sample);
+            if sample.t >= next {
+                progress.call((sample.t, duration));
+                next = sample.t + duration / 100.0;
+            }
+        })?;
+        let simulated = mbconv::Simulated { trajectory, summary };
         let trajectory = &simulated.trajectory;
         let (mut position, mut orientation) = (Vec::new(), Vec::new());
         for sample in &trajectory.poses {
@@ -420,6 +584,7 @@ fn simulate<'py>(
     });
     let (trajectory, position, orientation, summary) =
         simulated.map_err(|e| raise(py, e, Phase::Simulate))?;
+    progress.finish()?;
     let energies = trajectory
         .kinetic
         .as_ref()
@@ -465,23 +630,38 @@ fn formats() -> String {
     serde_json::Value::Array(all).to_string()
 }
 
-/// The file a conversion of `input` to `format` writes by default (`mbconv convert IN --to
-/// FORMAT` without `-o`): the input's stem with the format's extension, beside the input.
+/// The files a batch of `inputs` converted to `to` into `out_dir` reads and writes (the
+/// facade's [`mbconv::batch::Batch::plan`], as `mbconv convert IN... --to F -o DIR` plans
+/// them): `(input, output, clash)`, `clash` the message refusing a file whose output an
+/// earlier file writes.
 #[pyfunction]
-fn default_output(py: Python<'_>, input: PathBuf, format: String) -> PyResult<PathBuf> {
-    let registry = mbconv::formats();
-    let format = registry
-        .get(&format)
-        .map_err(|e| raise(py, e.into(), Phase::Write))?;
-    Ok(mbconv::files::default_output(&input, format))
-}
-
-/// The model files of the folder `dir` (those a format reads by extension), sorted, relative
-/// to `dir`; with `recursive`, its sub-folders' too.
-#[pyfunction]
-fn models_in(py: Python<'_>, dir: PathBuf, recursive: bool) -> PyResult<Vec<PathBuf>> {
-    let found = py.detach(|| Pipeline::new().models_in(&dir, recursive));
-    found.map_err(|e| raise(py, e, Phase::Read))
+fn plan_batch(
+    py: Python<'_>,
+    inputs: Vec<PathBuf>,
+    to: String,
+    out_dir: PathBuf,
+    recursive: bool,
+) -> PyResult<Vec<(PathBuf, PathBuf, Option<String>)>> {
+    let planned = py.detach(|| -> Result<_, mbconv::Error> {
+        let pipeline = Pipeline::new();
+        let target = pipeline.registry().get(&to)?;
+        let batch = mbconv::batch::Batch::plan(&pipeline, &inputs, &out_dir, target, recursive)?;
+        Ok(batch
+            .jobs
+            .into_iter()
+            .map(|job| {
+                // A clash is refused before anything is made (prepare makes no folder then).
+                let clash = job
+                    .clash
+                    .is_some()
+                    .then(|| job.prepare().err())
+                    .flatten()
+                    .map(|e| e.to_string());
+                (job.input, job.output, clash)
+            })
+            .collect())
+    });
+    planned.map_err(|e| raise(py, e, Phase::Read))
 }
 
 /// Runs the `mbconv` command with `argv` (the program's name first) and returns its exit code.
@@ -497,11 +677,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add_function(wrap_pyfunction!(read_string, m)?)?;
     m.add_function(wrap_pyfunction!(convert, m)?)?;
+    m.add_function(wrap_pyfunction!(convert_many, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(formats, m)?)?;
-    m.add_function(wrap_pyfunction!(default_output, m)?)?;
-    m.add_function(wrap_pyfunction!(models_in, m)?)?;
+    m.add_function(wrap_pyfunction!(plan_batch, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

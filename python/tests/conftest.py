@@ -16,8 +16,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
 # The fixture folders of the formats, and the files in them a format reads by extension.
-FORMAT_DIRS = ["ir", "chrono", "skel", "body", "shift", "urdf", "mjcf", "sdf"]
-EXTENSIONS = (".mbir.json", ".yaml", ".skel", ".body", ".cnoid", ".json", ".urdf", ".xml", ".mjcf", ".sdf")
+FORMAT_DIRS = ["ir", "chrono", "skel", "body", "shift", "urdf", "mjcf", "sdf", "usd", "xacro"]
+EXTENSIONS = (".mbir.json", ".yaml", ".skel", ".body", ".cnoid", ".json", ".urdf", ".xml", ".mjcf", ".sdf", ".usda", ".urdf.xacro")
 
 
 def fixture_files() -> List[Path]:

@@ -1,8 +1,8 @@
 //! The Python package's tests, run by `cargo test --workspace` (the README's one test
 //! command): makes a virtual environment under `target/python-tests/`, installs the package
 //! into it from `python/` with pip (maturin builds the extension module with the `dev`
-//! profile, sharing the workspace's build), installs pytest, mypy, MuJoCo and Pinocchio from
-//! PyPI (once: the environment is kept between runs), and runs the pytest
+//! profile, sharing the workspace's build), installs pytest, mypy, MuJoCo, Pinocchio, Ray and
+//! tqdm from PyPI (once: the environment is kept between runs), and runs the pytest
 //! suite in `python/tests/` (which also type-checks the package's stubs with mypy and runs the
 //! examples of `docs/python.md`).
 //!
@@ -15,15 +15,18 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-/// The packages the suite needs beside the package: numpy, pytest and mypy, and MuJoCo and
+/// The packages the suite needs beside the package: numpy, pytest and mypy; MuJoCo and
 /// Pinocchio at the versions `cargo xtask oracles` uses (`test_simulators.py` loads what the
-/// package writes with them).
+/// package writes with them); Ray, pinned (wheels for CPython 3.9 to 3.13 on Linux x86_64), for
+/// `mbconv.ray` on a local instance of two workers (`test_ray.py`); tqdm for the progress bars.
 const TEST_PACKAGES: &[&str] = &[
     "numpy>=1.21",
     "pytest>=7",
     "mypy>=1.5",
     "mujoco==4.0.0",
     "pin==4.1.0",
+    "ray==2.60.0",
+    "tqdm==4.70.1",
 ];
 
 fn workspace() -> PathBuf {
@@ -92,7 +95,7 @@ fn the_python_package_installs_and_passes_its_tests() {
         let mut install = Command::new(bin.join("python"));
         install.args(["-m", "pip", "install", "--quiet", "--upgrade", "pip"]);
         install.args(TEST_PACKAGES);
-        run(&mut install, "pip install numpy pytest mypy mujoco pin");
+        run(&mut install, "pip install numpy pytest mypy mujoco pin ray tqdm");
         std::fs::write(&marker, wanted).unwrap();
     }
     // The package itself, rebuilt and reinstalled every run (cargo decides what to rebuild).

@@ -51,6 +51,75 @@ def test_check_traces_are_arrays() -> None:
     assert float(trace.error.max()) <= 1e-6 or report["chrono"].verdict != "exact"
 
 
+def test_check_gives_every_bodys_error_over_time() -> None:
+    """`targets[i].errors`: time (n,), position and rotation errors (n, bodies) as numpy
+    arrays, whose largest values are the JSON's largest errors."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mbconv.FindingWarning)
+        report = mbconv.check("fixtures/urdf/floating_base.urdf", via=["mjcf", "skel"], duration=0.2)
+    for target in report.targets:
+        errors = target.errors
+        assert errors is not None, target.format
+        n, b = errors.position.shape
+        assert errors.t.shape == (n,) and errors.rotation.shape == (n, b)
+        assert errors.body_names == tuple(b.name for b in mbconv.read("fixtures/urdf/floating_base.urdf").bodies)
+        assert b == len(errors.body_names) == 3
+        assert errors.position.dtype == np.float64
+        assert float(np.nanmax(errors.position)) == target.max_com_error
+        assert float(np.nanmax(errors.rotation)) == target.max_rotation_error
+        worst = target.max_com_error_body
+        if worst is not None:
+            position, _ = errors[worst]
+            assert float(position.max()) == target.max_com_error
+
+
+def test_check_and_simulate_report_progress() -> None:
+    steps: list = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mbconv.FindingWarning)
+        mbconv.check("fixtures/ir/double_pendulum.mbir.json", via=["mjcf", "sdf"], duration=0.1,
+                      progress=lambda done, total, step: steps.append((done, total, step)))
+    assert steps == [(1, 3, "original"), (2, 3, "mjcf"), (3, 3, "sdf")]
+    times: list = []
+    model = mbconv.read("fixtures/ir/double_pendulum.mbir.json")
+    mbconv.simulate(model, duration=1.0, progress=lambda t, duration: times.append((t, duration)))
+    assert 90 <= len(times) <= 102 and times[0] == (0.0, 1.0)
+    assert times == sorted(times) and times[-1][0] >= 0.99
+
+
+def test_an_exception_in_a_progress_callback_is_raised() -> None:
+    def broken(*_: object) -> None:
+        raise KeyError("stop")
+
+    model = mbconv.read("fixtures/ir/double_pendulum.mbir.json")
+    with pytest.raises(KeyError):
+        mbconv.simulate(model, duration=0.1, progress=broken)
+
+
+def test_a_python_thread_keeps_running_during_a_check() -> None:
+    """The GIL is released while Rust checks: a ticking thread keeps ticking."""
+    ticks = []
+    done = threading.Event()
+
+    def tick() -> None:
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.001)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    started = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mbconv.FindingWarning)
+        mbconv.check("fixtures/urdf/floating_base.urdf", via=["mjcf", "sdf", "chrono"], duration=1.0)
+    elapsed = time.perf_counter() - started
+    done.set()
+    ticker.join()
+    during = [t for t in ticks if started < t < started + elapsed]
+    # A thread that ticks every millisecond gets at least a tick per 20 ms of the check.
+    assert elapsed < 0.05 or len(during) >= elapsed / 0.02, (elapsed, len(during))
+
+
 @pytest.mark.parametrize("integrator", ["semi-implicit-euler", "rk4", "dopri5"])
 def test_trajectory_equals_the_cli_csv(integrator: str) -> None:
     path = "fixtures/ir/double_pendulum.mbir.json"

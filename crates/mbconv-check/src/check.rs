@@ -944,13 +944,19 @@ fn describe(d: &Difference) -> String {
 }
 
 fn trace(a: &Motion, b: &Motion, matching: &BodyMatch, d: &Difference) -> Option<Trace> {
-    let body = d.max_com_error_body.as_deref()?;
-    let i = a.body_index(body)?;
-    let j = matching.pairs.iter().find(|(k, _)| *k == i)?.1?;
+    let worst = d.max_com_error_body.as_deref().and_then(|body| {
+        let i = a.body_index(body)?;
+        let j = matching.pairs.iter().find(|(k, _)| *k == i)?.1?;
+        Some((body, i, j))
+    });
+    let (position_error, rotation_error) = crate::compare::body_errors(a, b, matching);
     Some(Trace {
-        body: body.to_owned(),
+        body: worst.map(|(body, _, _)| body.to_owned()),
         times: a.times.clone(),
-        original: com_path(a, i),
-        converted: com_path(b, j),
+        original: worst.map_or_else(Vec::new, |(_, i, _)| com_path(a, i)),
+        converted: worst.map_or_else(Vec::new, |(_, _, j)| com_path(b, j)),
+        bodies: a.bodies.clone(),
+        position_error,
+        rotation_error,
     })
 }

@@ -172,6 +172,23 @@ pub(crate) fn moved_bodies(
     moved
 }
 
+/// Every body's error at every sample both motions reached: `(position, rotation)`, each
+/// `[sample][body of a]`, the centre-of-mass distance (m) and the rotation angle (rad) that
+/// [`Difference::between`] takes the largest of; NaN for a body with no match in `b`.
+pub(crate) fn body_errors(a: &Motion, b: &Motion, matching: &BodyMatch) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
+    let samples = a.times.len().min(b.times.len());
+    let mut position = vec![vec![f64::NAN; a.bodies.len()]; samples];
+    let mut rotation = position.clone();
+    for &(i, j) in &matching.pairs {
+        let Some(j) = j else { continue };
+        for s in 0..samples {
+            position[s][i] = com_distance(a, b, s, i, j);
+            rotation[s][i] = finite_or_infinite(a.rotation[s][i].angle_to(&b.rotation[s][j]));
+        }
+    }
+    (position, rotation)
+}
+
 /// The distance between the centres of mass of body `i` of `a` and body `j` of `b` at sample
 /// `s`; zero when either body carries nothing ([`Motion::is_void`]: it has no centre of mass).
 fn com_distance(a: &Motion, b: &Motion, s: usize, i: usize, j: usize) -> f64 {

@@ -39,7 +39,10 @@ pub fn plot_svg(report: &CheckReport) -> Result<String, PlotError> {
     let traced: Vec<_> = report
         .targets
         .iter()
-        .filter_map(|t| t.trace.as_ref().map(|trace| (t, trace)))
+        .filter_map(|t| {
+            let trace = t.trace.as_ref()?;
+            Some((t, trace, trace.body.as_deref()?))
+        })
         .collect();
     let panels = traced.len().max(1) as u32;
     let mut svg = String::new();
@@ -56,7 +59,7 @@ pub fn plot_svg(report: &CheckReport) -> Result<String, PlotError> {
             .map_err(error)?;
         }
         let areas = root.split_evenly((traced.len().max(1), 1));
-        for ((target, trace), panel) in traced.iter().zip(areas) {
+        for ((target, trace, body), panel) in traced.iter().zip(areas) {
             let (area, error_area) = panel.split_horizontally(PANEL_WIDTH * 62 / 100);
             let (lo, hi) = trace
                 .original
@@ -74,7 +77,7 @@ pub fn plot_svg(report: &CheckReport) -> Result<String, PlotError> {
                 .caption(
                     format!(
                         "{} -> {}: body {:?} ({}, COM error {:.3e} m)",
-                        report.model, target.format, trace.body, target.verdict, target.max_com_error
+                        report.model, target.format, body, target.verdict, target.max_com_error
                     ),
                     ("sans-serif", 15),
                 )

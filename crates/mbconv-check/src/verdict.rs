@@ -103,18 +103,30 @@ impl FindingCounts {
     }
 }
 
-/// The centre-of-mass paths of the body that parted most, original against converted, for
-/// plots.
+/// The motions a target was compared by: the centre-of-mass paths of the body that parted
+/// most, original against converted (for plots), and every body's error at every sample (for
+/// callers that look at more than the worst body: the Python package's arrays).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trace {
-    /// The body (original name).
-    pub body: String,
+    /// The body that parted most (original name), whose paths `original` and `converted` are;
+    /// `None` when no body parted at all (both paths are then empty).
+    pub body: Option<String>,
     /// Sample times (s).
     pub times: Vec<f64>,
     /// Its centre of mass in the original.
     pub original: Vec<Vector3<f64>>,
     /// Its centre of mass in the converted model.
     pub converted: Vec<Vector3<f64>>,
+    /// The bodies of the original (names, in model order): the columns of the errors below.
+    pub bodies: Vec<String>,
+    /// `position_error[sample][body]`: the distance between the body's centres of mass in the
+    /// original and the converted model (m), as the verdict measures it (zero for a body
+    /// that carries nothing), at the first `position_error.len()` of `times` (the samples both
+    /// simulations reached); NaN for a body the conversion lost.
+    pub position_error: Vec<Vec<f64>>,
+    /// `rotation_error[sample][body]`: the angle between the body's rotations since t = 0
+    /// (rad), at the same samples; NaN for a body the conversion lost.
+    pub rotation_error: Vec<Vec<f64>>,
 }
 
 /// The result of checking one target format (or one `--against` file).

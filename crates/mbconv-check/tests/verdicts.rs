@@ -264,6 +264,39 @@ fn a_writer_that_moves_a_centre_of_mass_is_caught() {
     assert!(t.max_com_error >= 0.01 - 1e-12);
 }
 
+/// The trace carries every body's error at every sample, and its largest is the verdict's.
+#[test]
+fn the_trace_holds_every_bodys_error_over_time() {
+    let t = verdict_of(Fault::MoveComInEmit);
+    let trace = t.trace.as_ref().expect("a compared target has a trace");
+    assert_eq!(
+        trace.bodies,
+        model().bodies.iter().map(|b| b.name.clone()).collect::<Vec<_>>()
+    );
+    assert_eq!(trace.position_error.len(), trace.times.len());
+    assert!(
+        trace
+            .position_error
+            .iter()
+            .all(|row| row.len() == trace.bodies.len())
+    );
+    let tumbler = trace.bodies.iter().position(|b| b == "tumbler").expect("tumbler");
+    let largest = trace
+        .position_error
+        .iter()
+        .map(|row| row[tumbler])
+        .fold(0.0, f64::max);
+    assert_eq!(largest, t.max_com_error);
+    let rotation = trace.rotation_error.iter().flatten().copied().fold(0.0, f64::max);
+    assert_eq!(rotation, t.max_rotation_error);
+    assert_eq!(trace.body.as_deref(), Some("tumbler"));
+    // An exact target has its (zero) errors too, and no worst body.
+    let exact = verdict_of(Fault::None);
+    let trace = exact.trace.as_ref().expect("a compared target has a trace");
+    assert!(trace.body.is_none() && trace.original.is_empty());
+    assert!(trace.position_error.iter().flatten().all(|e| *e == 0.0));
+}
+
 #[test]
 fn a_reported_loss_in_lower_is_explained() {
     let t = verdict_of(Fault::DropQ0InLowerReported);

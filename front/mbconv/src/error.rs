@@ -93,6 +93,10 @@ pub enum Error {
     /// The simulation failed (diverged, or could not close a loop).
     #[error(transparent)]
     Solver(#[from] mbconv_solver::SolverError),
+    /// A batch could not be planned, or one of its files not be started
+    /// ([`crate::batch`]).
+    #[error(transparent)]
+    Batch(#[from] crate::batch::BatchError),
 }
 
 fn first_error(report: &Report) -> String {
@@ -115,6 +119,7 @@ impl miette::Diagnostic for Error {
             Self::NoOutputFormat => Some(Box::new("mbconv::no_output_format")),
             Self::Dubious { .. } | Self::Lossy { .. } => Some(Box::new("mbconv::strict")),
             Self::Solver(e) => e.code(),
+            Self::Batch(_) => Some(Box::new("mbconv::batch")),
         }
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {

@@ -6,7 +6,8 @@
 //! [`check`], [`simulate`], [`formats`]), and a [`Report`] with every conversion that says
 //! what it could not carry. Every model goes in and out through one [`Pipeline`] (read ->
 //! validate -> admit -> lower and emit -> atomic write -> check), which the functions and the
-//! `mbconv` command share; [`files`] says where models come from and go to.
+//! `mbconv` command share; [`files`] says where models come from and go to, and [`batch`]
+//! converts many files on every core.
 //!
 //! It is not the command-line tool (that is the `mbconv` binary of the `mbconv-cli` package,
 //! a user of this crate), and it holds no format, solver or check logic of its own: formats
@@ -31,6 +32,7 @@
 //! # }
 //! ```
 
+pub mod batch;
 pub mod demo;
 mod error;
 pub mod files;

@@ -4,10 +4,10 @@
 use crate::cli::ConversionFlags;
 use crate::failure::Failure;
 use crate::render::{Log, Printer, Tally, Verbosity, reading_findings};
+use mbconv::batch::Batch;
 use mbconv::files::{Input, Output, default_output, ensure_new, ensure_not_input};
 use mbconv::ir::Report;
 use mbconv::{Format, Pipeline, Settings, Step};
-use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -208,12 +208,6 @@ fn convert_one(
     })
 }
 
-/// A batch: the inputs, each with its output path under the output directory.
-struct Batch {
-    /// `(input, output)` in a stable order (the order of the arguments, directories sorted).
-    jobs: Vec<(PathBuf, PathBuf)>,
-}
-
 /// True when `convert`'s arguments ask for a batch: several inputs, a directory input, or an
 /// output that is a directory (or ends with `/`).
 pub fn is_batch(inputs: &[PathBuf], output: Option<&Path>) -> bool {
@@ -222,68 +216,6 @@ pub fn is_batch(inputs: &[PathBuf], output: Option<&Path>) -> bool {
             && (o.is_dir() || o.as_os_str().to_string_lossy().ends_with(['/', '\\']))
     });
     inputs.len() > 1 || inputs.iter().any(|p| p.is_dir()) || to_directory
-}
-
-/// The models of directory `dir` ([`Pipeline::models_in`]), a directory that cannot be listed
-/// named as one.
-fn models_in(pipeline: &Pipeline, dir: &Path, recursive: bool) -> Result<Vec<PathBuf>, Failure> {
-    pipeline.models_in(dir, recursive).map_err(|e| match e {
-        mbconv::Error::Io { path, source, .. } => Failure::bad_input(miette::miette!(
-            "cannot read the directory {}: {source}",
-            path.display()
-        )),
-        e => e.into(),
-    })
-}
-
-/// The output name of `relative` (an input path relative to where it was found): its stem with
-/// the target's extension, in the same relative directory under `out_dir`.
-fn batch_output(out_dir: &Path, relative: &Path, format: &dyn Format) -> PathBuf {
-    let beside = default_output(relative, format);
-    out_dir.join(beside)
-}
-
-impl Batch {
-    fn plan(
-        pipeline: &Pipeline,
-        inputs: &[PathBuf],
-        out_dir: &Path,
-        format: &dyn Format,
-        recursive: bool,
-    ) -> Result<Self, Failure> {
-        let mut jobs = Vec::new();
-        for input in inputs {
-            if Input::from_arg(input) == Input::Stdin {
-                return Err(Failure::bad_input(miette::miette!(
-                    "standard input (`-`) cannot be part of a batch"
-                )));
-            }
-            if input.is_dir() {
-                let models = models_in(pipeline, input, recursive)?;
-                if models.is_empty() {
-                    // A directory where a model file was meant, or one with nothing to convert:
-                    // either way the request cannot be carried out.
-                    return Err(Failure::bad_input(miette::miette!(
-                        "{} is a directory with no model file that a format of this build reads{}",
-                        input.display(),
-                        if recursive {
-                            ""
-                        } else {
-                            " (--recursive descends into sub-directories)"
-                        }
-                    )));
-                }
-                for relative in models {
-                    let output = batch_output(out_dir, &relative, format);
-                    jobs.push((input.join(relative), output));
-                }
-            } else {
-                let name = input.file_name().map(PathBuf::from).unwrap_or_default();
-                jobs.push((input.clone(), batch_output(out_dir, &name, format)));
-            }
-        }
-        Ok(Self { jobs })
-    }
 }
 
 /// How one file of a batch went.
@@ -302,7 +234,6 @@ pub fn batch(
     args: &crate::cli::ConvertArgs,
     verbosity: Verbosity,
 ) -> Result<(), Failure> {
-    use rayon::prelude::*;
     if args.flags.view.is_some() {
         return Err(Failure::bad_input(miette::miette!(
             "--view writes the page of one conversion: give one input file (or run `mbconv view` on each)"
@@ -330,57 +261,28 @@ pub fn batch(
     }
     let out_format = pipeline.registry().get(to)?;
     let write_options = write_options(pipeline, out_format, &args.flags)?;
-    let batch = Batch::plan(pipeline, inputs, out_dir, out_format, args.recursive)?;
-    // Two inputs with the same stem would write the same file: the later ones fail.
-    let mut first_for: BTreeMap<&Path, &Path> = BTreeMap::new();
-    let clashes: Vec<Option<&Path>> = batch
-        .jobs
-        .iter()
-        .map(|(input, output)| match first_for.get(output.as_path()) {
-            Some(first) => Some(*first),
-            None => {
-                first_for.insert(output, input);
-                None
-            }
-        })
-        .collect();
+    let batch = Batch::plan(pipeline, inputs, out_dir, out_format, args.recursive)
+        .map_err(|e| Failure::bad_input(miette::miette!("{e}")))?;
 
     let bar = progress_bar(batch.jobs.len() as u64, verbosity.is_quiet());
-    let results: Vec<(Outcome, String)> = batch
-        .jobs
-        .par_iter()
-        .zip(clashes.par_iter())
-        .map(|((input, output), clash)| {
+    let results: Vec<(Outcome, String)> = batch.run(
+        |job| {
             let mut log = Log::buffered();
-            let result = match clash {
-                Some(first) => Err(Failure::bad_input(miette::miette!(
-                    "{} would be written to {} as {} is: rename one",
-                    input.display(),
-                    output.display(),
-                    first.display()
-                ))),
-                None => output
-                    .parent()
-                    .map_or(Ok(()), std::fs::create_dir_all)
-                    .map_err(|e| {
-                        Failure::bad_input(miette::miette!(
-                            "cannot create the directory of {}: {e}",
-                            output.display()
-                        ))
-                    })
-                    .and_then(|()| {
-                        let request = Request {
-                            input,
-                            output: Some(output),
-                            from: args.from.as_deref(),
-                            to: Some(to),
-                            flags: &args.flags,
-                            ir_input_accepted: false,
-                            verbosity,
-                        };
-                        convert_one(pipeline, &request, out_format, &write_options, &mut log)
-                    }),
-            };
+            let result = job
+                .prepare()
+                .map_err(|e| Failure::bad_input(miette::miette!("{e}")))
+                .and_then(|()| {
+                    let request = Request {
+                        input: &job.input,
+                        output: Some(&job.output),
+                        from: args.from.as_deref(),
+                        to: Some(to),
+                        flags: &args.flags,
+                        ir_input_accepted: false,
+                        verbosity,
+                    };
+                    convert_one(pipeline, &request, out_format, &write_options, &mut log)
+                });
             let outcome = match result {
                 Ok(converted) => {
                     if let Some(message) = &converted.proof {
@@ -391,20 +293,23 @@ pub fn batch(
                 Err(failure) => {
                     let message = failure.message();
                     log.write(&message);
-                    log.line(format!("{}: failed", input.display()));
+                    log.line(format!("{}: failed", job.input.display()));
                     Outcome::Failed(message.trim_end().to_owned())
                 }
             };
-            bar.inc(1);
             (outcome, log.take())
-        })
-        .collect();
+        },
+        &|_, _, result| {
+            bar.inc(1);
+            result
+        },
+    );
     bar.finish_and_clear();
 
     let (mut converted, mut with_losses, mut failed) = (0, 0, 0);
     let (mut unexplained, mut unproven) = (0, 0);
     let mut entries = Vec::new();
-    for ((outcome, messages), (input, output)) in results.iter().zip(&batch.jobs) {
+    for ((outcome, messages), job) in results.iter().zip(&batch.jobs) {
         eprint!("{messages}");
         match outcome {
             Outcome::Converted(c) => {
@@ -423,7 +328,7 @@ pub fn batch(
                 Outcome::Converted(c) => Ok(c),
                 Outcome::Failed(message) => Err(message.clone()),
             };
-            entries.push(json_entry(input, output, result));
+            entries.push(json_entry(&job.input, &job.output, result));
         }
     }
     let mut verdicts = String::new();
