@@ -1,7 +1,8 @@
 //! The Python package's tests, run by `cargo test --workspace` (the README's one test
-//! command): makes a virtual environment under `target/python-tests/`, installs the package
-//! into it from `python/` with pip (maturin builds the extension module with the `dev`
-//! profile, sharing the workspace's build), installs pytest, mypy, MuJoCo, Pinocchio, Ray and
+//! command): makes a virtual environment under `target/python-tests/`, builds the package's
+//! wheel from `python/` with pip (maturin builds the extension module with the `dev` profile,
+//! sharing the workspace's build), checks it is the abi3 wheel for CPython 3.9+ (`cp39-abi3`)
+//! and installs it, installs pytest, mypy, MuJoCo, Pinocchio, Ray and
 //! tqdm from PyPI (once: the environment is kept between runs), and runs the pytest
 //! suite in `python/tests/` (which also type-checks the package's stubs with mypy and runs the
 //! examples of `docs/python.md`).
@@ -98,7 +99,31 @@ fn the_python_package_installs_and_passes_its_tests() {
         run(&mut install, "pip install numpy pytest mypy mujoco pin ray tqdm");
         std::fs::write(&marker, wanted).unwrap();
     }
-    // The package itself, rebuilt and reinstalled every run (cargo decides what to rebuild).
+    // The package itself, rebuilt every run (cargo decides what to rebuild) as the wheel a
+    // release publishes (one abi3 wheel for CPython 3.9 and later: its tag says so), and that
+    // wheel installed.
+    let wheels = target_dir().join("python-tests").join("wheels");
+    let _ = std::fs::remove_dir_all(&wheels);
+    run(
+        Command::new(bin.join("python"))
+            .args(["-m", "pip", "wheel", "--quiet", "--no-deps", "-w"])
+            .arg(&wheels)
+            .arg(root.join("python"))
+            .env("MATURIN_PEP517_ARGS", "--profile dev")
+            .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"),
+        "pip wheel ./python",
+    );
+    let wheel = std::fs::read_dir(&wheels)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "whl"))
+        .expect("pip wheel wrote a wheel");
+    let name = wheel.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with("mbconv-") && name.contains("-cp39-abi3-"),
+        "the wheel is one abi3 wheel for CPython 3.9 and later: {name}"
+    );
     run(
         Command::new(bin.join("python"))
             .args([
@@ -109,10 +134,9 @@ fn the_python_package_installs_and_passes_its_tests() {
                 "--force-reinstall",
                 "--no-deps",
             ])
-            .arg(root.join("python"))
-            .env("MATURIN_PEP517_ARGS", "--profile dev")
+            .arg(&wheel)
             .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"),
-        "pip install ./python",
+        "pip install the wheel",
     );
     let mut pytest = Command::new(bin.join("python"));
     pytest
