@@ -8,6 +8,7 @@ import json
 import threading
 import time
 import warnings
+from typing import Callable, Tuple
 
 import numpy as np
 import pytest
@@ -96,8 +97,9 @@ def test_an_exception_in_a_progress_callback_is_raised() -> None:
         mbconv.simulate(model, duration=0.1, progress=broken)
 
 
-def test_a_python_thread_keeps_running_during_a_check() -> None:
-    """The GIL is released while Rust checks: a ticking thread keeps ticking."""
+def ticks_during(work: "Callable[[], object]") -> "Tuple[float, int]":
+    """Runs `work` while another thread ticks every millisecond: how long it took and how many
+    ticks fell within it (none if `work` held the GIL)."""
     ticks = []
     done = threading.Event()
 
@@ -109,15 +111,22 @@ def test_a_python_thread_keeps_running_during_a_check() -> None:
     ticker = threading.Thread(target=tick)
     ticker.start()
     started = time.perf_counter()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", mbconv.FindingWarning)
-        mbconv.check("fixtures/urdf/floating_base.urdf", via=["mjcf", "sdf", "chrono"], duration=1.0)
+    work()
     elapsed = time.perf_counter() - started
     done.set()
     ticker.join()
-    during = [t for t in ticks if started < t < started + elapsed]
+    return elapsed, len([t for t in ticks if started < t < started + elapsed])
+
+
+def test_a_python_thread_keeps_running_during_a_check() -> None:
+    """The GIL is released while Rust checks: a ticking thread keeps ticking."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mbconv.FindingWarning)
+        elapsed, during = ticks_during(
+            lambda: mbconv.check("fixtures/urdf/floating_base.urdf", via=["mjcf", "sdf", "chrono"], duration=1.0)
+        )
     # A thread that ticks every millisecond gets at least a tick per 20 ms of the check.
-    assert elapsed < 0.05 or len(during) >= elapsed / 0.02, (elapsed, len(during))
+    assert elapsed < 0.05 or during >= elapsed / 0.02, (elapsed, during)
 
 
 @pytest.mark.parametrize("integrator", ["semi-implicit-euler", "rk4", "dopri5"])
@@ -149,23 +158,8 @@ def test_energy_and_every() -> None:
 def test_the_gil_is_released_while_rust_works() -> None:
     """A Python thread keeps running while a simulation runs in another."""
     model = mbconv.read("fixtures/ir/double_pendulum.mbir.json")
-    ticks = []
-    done = threading.Event()
-
-    def tick() -> None:
-        while not done.is_set():
-            ticks.append(time.perf_counter())
-            time.sleep(0.001)
-
-    ticker = threading.Thread(target=tick)
-    ticker.start()
-    started = time.perf_counter()
-    mbconv.simulate(model, duration=20.0, dt=1e-3, integrator="rk4")
-    elapsed = time.perf_counter() - started
-    done.set()
-    ticker.join()
-    during = [t for t in ticks if started < t < started + elapsed]
-    assert elapsed < 0.05 or len(during) >= 5, (elapsed, len(during))
+    elapsed, during = ticks_during(lambda: mbconv.simulate(model, duration=20.0, dt=1e-3, integrator="rk4"))
+    assert elapsed < 0.05 or during >= 5, (elapsed, during)
 
 
 def test_a_diverging_simulation_raises() -> None:
