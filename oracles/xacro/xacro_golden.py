@@ -34,7 +34,7 @@ root = sys.argv[1]
 def find(pkg):
     if pkg not in packages:
         raise sa.SubstitutionException("package '%s' not found" % pkg)
-    return os.path.join(root, packages[pkg])
+    return os.path.normpath(os.path.join(root, packages[pkg]))
 sa._eval_find = find
 sa._eval_dict["find"] = find
 mappings = dict(a.split("=", 1) for a in sys.argv[4].split(",") if a)

@@ -397,6 +397,12 @@ fn has_method(obj: &Value, name: &str) -> bool {
                 | "swapcase"
                 | "removeprefix"
                 | "removesuffix"
+                | "center"
+                | "ljust"
+                | "rjust"
+                | "partition"
+                | "rpartition"
+                | "rindex"
         ),
         Value::List(_) => matches!(name, "index" | "count" | "append" | "extend" | "copy"),
         Value::Tuple(_) => matches!(name, "index" | "count"),
@@ -775,6 +781,24 @@ fn round(args: &[Value]) -> EResult<Value> {
     match (&args[0], ndigits) {
         (v @ (Value::Int(_) | Value::Bool(_)), None) => to_int(v),
         (v @ (Value::Int(_) | Value::Bool(_)), Some(n)) if n >= 0 => to_int(v),
+        (v @ (Value::Int(_) | Value::Bool(_)), Some(n)) => {
+            let Value::Int(i) = to_int(v)? else {
+                return int_overflow();
+            };
+            let Some(p) = u32::try_from(-n).ok().and_then(|k| 10i128.checked_pow(k)) else {
+                return Ok(Value::Int(0));
+            };
+            let i = i128::from(i);
+            let (q, r) = (i.div_euclid(p), i.rem_euclid(p));
+            let q = match (2 * r).cmp(&p) {
+                std::cmp::Ordering::Greater => q + 1,
+                std::cmp::Ordering::Equal if q % 2 != 0 => q + 1,
+                _ => q,
+            };
+            q.checked_mul(p)
+                .and_then(|v| i64::try_from(v).ok())
+                .map_or_else(int_overflow, |v| Ok(Value::Int(v)))
+        }
         (v, None) => {
             let f = to_f(v, "round()")?;
             let r = f.round_ties_even();
@@ -799,31 +823,37 @@ fn round(args: &[Value]) -> EResult<Value> {
     }
 }
 
-fn min_max(name: &str, args: Vec<Value>, kwargs: &[(String, Value)]) -> EResult<Value> {
+fn min_max(ev: &mut Eval, name: &str, args: Vec<Value>, kwargs: &[(String, Value)]) -> EResult<Value> {
     let mut default = None;
+    let mut key = None;
     for (k, v) in kwargs {
         match k.as_str() {
             "default" => default = Some(v.clone()),
-            "key" => return fail(format!("{name}() with key= is not supported by mbconv's xacro")),
+            "key" if !matches!(v, Value::None) => key = Some(v.clone()),
+            "key" => {}
             _ => return fail(format!("{name}() got an unexpected keyword argument '{k}'")),
         }
     }
     let items = if args.len() == 1 { iterate(&args[0])? } else { args };
-    let mut best: Option<Value> = None;
+    let mut best: Option<(Value, Value)> = None;
     for v in items {
+        let k = match &key {
+            Some(f) => ev.call(f, vec![v.clone()], Vec::new())?,
+            None => v.clone(),
+        };
         best = Some(match best {
-            None => v,
-            Some(b) => {
+            None => (v, k),
+            Some((bv, bk)) => {
                 let better = if name == "min" {
-                    compare("<", &v, &b)?
+                    compare("<", &k, &bk)?
                 } else {
-                    compare(">", &v, &b)?
+                    compare(">", &k, &bk)?
                 };
-                if better { v } else { b }
+                if better { (v, k) } else { (bv, bk) }
             }
         });
     }
-    match best.or(default) {
+    match best.map(|(v, _)| v).or(default) {
         Some(v) => Ok(v),
         None => fail(format!("{name}() arg is an empty sequence")),
     }
@@ -923,8 +953,34 @@ pub(crate) fn call(
                 let (Value::Str(s), base) = (&args[0], as_index(&args[1])?) else {
                     return fail("int() can't convert non-string with explicit base");
                 };
+                if base != 0 && !(2..=36).contains(&base) {
+                    return fail("int() base must be >= 2 and <= 36, or 0");
+                }
                 let t: String = s.trim().chars().filter(|c| *c != '_').collect();
-                let u32_base = u32::try_from(base).unwrap_or(10);
+                let (sign, digits) = match t.strip_prefix('-') {
+                    Some(rest) => ("-", rest),
+                    None => ("", t.strip_prefix('+').unwrap_or(&t)),
+                };
+                let lower = digits.to_ascii_lowercase();
+                let prefixed = [("0x", 16), ("0o", 8), ("0b", 2)]
+                    .into_iter()
+                    .find(|(p, b)| lower.starts_with(p) && (base == 0 || base == *b));
+                let (digits, base_used) = match prefixed {
+                    Some((_, b)) => (&digits[2..], b),
+                    // Base 0 without a prefix is decimal, and refuses leading zeros.
+                    None if base == 0
+                        && digits.len() > 1
+                        && digits.starts_with('0')
+                        && digits.trim_start_matches('0').is_empty() =>
+                    {
+                        ("0", 10)
+                    }
+                    None if base == 0 && digits.len() > 1 && digits.starts_with('0') => ("?", 10),
+                    None if base == 0 => (digits, 10),
+                    None => (digits, base),
+                };
+                let t = format!("{sign}{digits}");
+                let u32_base = u32::try_from(base_used).unwrap_or(10);
                 return i64::from_str_radix(&t, u32_base).map_or_else(
                     |_| {
                         fail(format!(
@@ -983,7 +1039,7 @@ pub(crate) fn call(
             }
             Ok(Value::dict(d))
         }
-        "min" | "max" => min_max(name, args, &kwargs),
+        "min" | "max" => min_max(ev, name, args, &kwargs),
         "round" => {
             if let Some((k, v)) = kwargs.first() {
                 if k != "ndigits" {
@@ -999,11 +1055,48 @@ pub(crate) fn call(
             arity(name, &args, 1, 1)?;
             let mut items = iterate(&args[0])?;
             let mut reverse = false;
+            let mut key = None;
             for (k, v) in &kwargs {
                 match k.as_str() {
                     "reverse" => reverse = v.truthy(),
-                    _ => return fail(format!("sorted() with {k}= is not supported by mbconv's xacro")),
+                    "key" if !matches!(v, Value::None) => key = Some(v.clone()),
+                    "key" => {}
+                    _ => return fail(format!("sort() got an unexpected keyword argument '{k}'")),
                 }
+            }
+            if let Some(f) = key {
+                // Python's sort is stable and compares the keys only; reverse keeps the
+                // original order of equal keys.
+                let mut keyed = Vec::with_capacity(items.len());
+                for v in items {
+                    keyed.push((ev.call(&f, vec![v.clone()], Vec::new())?, v));
+                }
+                let mut err = None;
+                keyed.sort_by(|a, b| {
+                    let o = ordering(&a.0, &b.0).unwrap_or_else(|e| {
+                        err = Some(e);
+                        std::cmp::Ordering::Equal
+                    });
+                    if reverse { o.reverse() } else { o }
+                });
+                if let Some(e) = err {
+                    return Err(e);
+                }
+                return Ok(Value::list(keyed.into_iter().map(|(_, v)| v).collect()));
+            }
+            if reverse {
+                // Stable in reverse: equal items keep their order.
+                let mut err = None;
+                items.sort_by(|a, b| {
+                    ordering(b, a).unwrap_or_else(|e| {
+                        err = Some(e);
+                        std::cmp::Ordering::Equal
+                    })
+                });
+                if let Some(e) = err {
+                    return Err(e);
+                }
+                return Ok(Value::list(items));
             }
             sort(&mut items)?;
             if reverse {
@@ -1224,6 +1317,107 @@ pub(crate) fn call(
                 .collect::<EResult<Vec<f64>>>()?;
             Ok(Value::Float(exact_sum(&v)))
         }
+        "comb" | "perm" => {
+            arity(name, &args, if name == "perm" { 1 } else { 2 }, 2)?;
+            let n = as_index(&args[0])?;
+            let k = args.get(1).map(as_index).transpose()?.unwrap_or(n);
+            if n < 0 || k < 0 {
+                return fail(format!(
+                    "{} must be a non-negative integer",
+                    if n < 0 { "n" } else { "k" }
+                ));
+            }
+            if k > n {
+                return Ok(Value::Int(0));
+            }
+            let k = if name == "comb" { k.min(n - k) } else { k };
+            let mut acc: i128 = 1;
+            for i in 0..k {
+                acc = acc
+                    .checked_mul(i128::from(n - i))
+                    .ok_or(())
+                    .or_else(|()| int_overflow())?;
+                if name == "comb" {
+                    acc /= i128::from(i + 1);
+                }
+            }
+            i64::try_from(acc).map_or_else(|_| int_overflow(), |v| Ok(Value::Int(v)))
+        }
+        "isqrt" => {
+            arity(name, &args, 1, 1)?;
+            let n = as_index(&args[0])?;
+            if n < 0 {
+                return fail("isqrt() argument must be nonnegative");
+            }
+            let mut r = u64::try_from(n).unwrap_or(0).isqrt();
+            while r.checked_mul(r).is_none_or(|sq| sq > n.unsigned_abs()) {
+                r -= 1;
+            }
+            Ok(Value::Int(i64::try_from(r).unwrap_or(0)))
+        }
+        "dist" => {
+            arity(name, &args, 2, 2)?;
+            let (p, q) = (iterate(&args[0])?, iterate(&args[1])?);
+            if p.len() != q.len() {
+                return fail("both points must have the same number of dimensions");
+            }
+            let mut d = Vec::with_capacity(p.len());
+            for (a, b) in p.iter().zip(&q) {
+                d.push(to_f(a, "dist()")? - to_f(b, "dist()")?);
+            }
+            Ok(Value::Float(match d.as_slice() {
+                [x] => x.abs(),
+                [x, y] => x.hypot(*y),
+                _ => d.iter().map(|x| x * x).sum::<f64>().sqrt(),
+            }))
+        }
+        "modf" => {
+            arity(name, &args, 1, 1)?;
+            let x = to_f(&args[0], "modf()")?;
+            let int = x.trunc();
+            let frac = if x.is_infinite() {
+                0f64.copysign(x)
+            } else {
+                x - int
+            };
+            Ok(Value::Tuple(Rc::new(vec![Value::Float(frac), Value::Float(int)])))
+        }
+        "frexp" => {
+            arity(name, &args, 1, 1)?;
+            let x = to_f(&args[0], "frexp()")?;
+            if x == 0.0 || !x.is_finite() {
+                return Ok(Value::Tuple(Rc::new(vec![Value::Float(x), Value::Int(0)])));
+            }
+            // x = m * 2**e with 0.5 <= |m| < 1; subnormals scaled up first.
+            let (x, shift) = if x.abs() < f64::MIN_POSITIVE {
+                (x * 2f64.powi(64), -64)
+            } else {
+                (x, 0)
+            };
+            let bits = x.to_bits();
+            let exp = i64::try_from((bits >> 52) & 0x7ff).unwrap_or(0) - 1022;
+            let m = f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52));
+            Ok(Value::Tuple(Rc::new(vec![
+                Value::Float(m),
+                Value::Int(exp + shift),
+            ])))
+        }
+        "nextafter" => {
+            arity(name, &args, 2, 2)?;
+            let (x, y) = (to_f(&args[0], name)?, to_f(&args[1], name)?);
+            Ok(Value::Float(next_after(x, y)))
+        }
+        "ulp" => {
+            arity(name, &args, 1, 1)?;
+            let x = to_f(&args[0], name)?.abs();
+            Ok(Value::Float(if x.is_nan() || x.is_infinite() {
+                x
+            } else if x == f64::MAX {
+                x - next_after(x, 0.0)
+            } else {
+                next_after(x, f64::INFINITY) - x
+            }))
+        }
         "load_yaml" | "abs_filename" | "dotify" => ev.env.call_xacro(name, args, kwargs),
         n if MATH_FUNCS.contains(&n) => {
             arity(n, &args, 1, 1)?;
@@ -1232,6 +1426,22 @@ pub(crate) fn call(
         }
         other => fail(format!("{other}() is not supported by mbconv's xacro")),
     }
+}
+
+/// The next float after `x` toward `y` (C's `nextafter`).
+fn next_after(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        return f64::NAN;
+    }
+    if x == y {
+        return y;
+    }
+    if x == 0.0 {
+        return f64::from_bits(1).copysign(y);
+    }
+    let bits = x.to_bits();
+    let up = (y > x) == (x > 0.0);
+    f64::from_bits(if up { bits + 1 } else { bits - 1 })
 }
 
 /// The correctly rounded sum of `xs` (Python's `math.fsum`, Shewchuk's algorithm).
@@ -1423,16 +1633,55 @@ pub(crate) fn method(
                 s.strip_suffix(str_arg(&args, 0, name)?.unwrap_or(""))
                     .unwrap_or(s),
             ),
-            "find" | "rfind" | "index" => {
+            "center" | "ljust" | "rjust" => {
+                arity(name, &args, 1, 2)?;
+                let width = usize::try_from(as_index(&args[0])?).unwrap_or(0);
+                let fill = match str_arg(&args, 1, name)? {
+                    None => ' ',
+                    Some(f) if f.chars().count() == 1 => f.chars().next().unwrap_or(' '),
+                    Some(_) => return fail("The fill character must be exactly one character long"),
+                };
+                let n = s.chars().count();
+                let margin = width.saturating_sub(n);
+                // CPython's pad(): center puts the odd character left when the width is odd.
+                let left = match name {
+                    "ljust" => 0,
+                    "rjust" => margin,
+                    _ => margin / 2 + (margin & width & 1),
+                };
+                let pad = |k: usize| std::iter::repeat_n(fill, k).collect::<String>();
+                Value::str(&format!("{}{s}{}", pad(left), pad(margin - left)))
+            }
+            "partition" | "rpartition" => {
+                arity(name, &args, 1, 1)?;
+                let Some(sep) = str_arg(&args, 0, name)? else {
+                    return fail(format!("must be str, not {}", args[0].type_name()));
+                };
+                if sep.is_empty() {
+                    return fail("empty separator");
+                }
+                let at = if name == "partition" {
+                    s.find(sep)
+                } else {
+                    s.rfind(sep)
+                };
+                let parts = match at {
+                    Some(b) => [&s[..b], sep, &s[b + sep.len()..]],
+                    None if name == "partition" => [s, "", ""],
+                    None => ["", "", s],
+                };
+                Value::Tuple(Rc::new(parts.iter().map(|p| Value::str(p)).collect()))
+            }
+            "find" | "rfind" | "index" | "rindex" => {
                 let sub = str_arg(&args, 0, name)?.unwrap_or("");
-                let at = if name == "rfind" {
+                let at = if name == "rfind" || name == "rindex" {
                     s.rfind(sub)
                 } else {
                     s.find(sub)
                 };
                 match at {
                     Some(b) => Value::Int(i64::try_from(s[..b].chars().count()).unwrap_or(0)),
-                    None if name == "index" => return fail("substring not found"),
+                    None if name.ends_with("index") => return fail("substring not found"),
                     None => Value::Int(-1),
                 }
             }

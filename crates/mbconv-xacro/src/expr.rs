@@ -294,6 +294,11 @@ impl Parser {
     fn peek(&self) -> &Tok {
         &self.toks[self.pos]
     }
+    /// The token after the next one (the last, the end, when there is none).
+    fn peek_second(&self) -> &Tok {
+        let at = (self.pos + 1).min(self.toks.len().saturating_sub(1));
+        &self.toks[at]
+    }
     fn next(&mut self) -> Tok {
         let t = self.toks[self.pos].clone();
         if self.pos + 1 < self.toks.len() {
@@ -390,7 +395,7 @@ impl Parser {
                 self.next();
                 return Some(if self.eat_kw("not") { "is not" } else { "is" });
             }
-            Tok::Name(n) if n == "not" && matches!(&self.toks[self.pos + 1], Tok::Name(m) if m == "in") => {
+            Tok::Name(n) if n == "not" && matches!(self.peek_second(), Tok::Name(m) if m == "in") => {
                 self.next();
                 self.next();
                 return Some("not in");
@@ -476,9 +481,7 @@ impl Parser {
                         args.push(Arg::Star(self.test()?));
                     } else if self.is_op("**") {
                         return fail("'**' arguments are not supported by mbconv's xacro");
-                    } else if let (Tok::Name(n), Tok::Op("=")) =
-                        (self.peek().clone(), &self.toks[self.pos + 1])
-                    {
+                    } else if let (Tok::Name(n), Tok::Op("=")) = (self.peek().clone(), self.peek_second()) {
                         self.next();
                         self.next();
                         args.push(Arg::Kw(n, self.test()?));

@@ -353,11 +353,50 @@ pub(crate) fn percent(fmt: &str, args: &Value) -> EResult<Value> {
                 out.push_str(&apply(&s, text, numeric));
             }
             'd' | 'i' | 'u' => {
+                if !matches!(v, Value::Int(_) | Value::Bool(_) | Value::Float(_)) {
+                    return fail(format!(
+                        "%{kind} format: a real number is required, not {}",
+                        v.type_name()
+                    ));
+                }
                 let i = match crate::builtins::to_int(&v)? {
                     Value::Int(i) => i,
                     _ => 0,
                 };
                 out.push_str(&apply(&s, i.to_string(), true));
+            }
+            'c' => {
+                let c = match &v {
+                    Value::Int(i) => u32::try_from(*i).ok().and_then(char::from_u32),
+                    Value::Str(t) if t.chars().count() == 1 => t.chars().next(),
+                    _ => None,
+                };
+                let Some(c) = c else {
+                    return fail("%c requires int or char");
+                };
+                if s.align.is_none() {
+                    s.align = Some('>');
+                }
+                out.push_str(&apply(&s, c.to_string(), false));
+            }
+            'x' | 'X' | 'o' => {
+                let i = match v {
+                    Value::Int(i) => i,
+                    Value::Bool(b) => i64::from(b),
+                    other => {
+                        return fail(format!(
+                            "%{kind} format: an integer is required, not {}",
+                            other.type_name()
+                        ));
+                    }
+                };
+                let magnitude = match kind {
+                    'x' => format!("{:x}", i.unsigned_abs()),
+                    'X' => format!("{:X}", i.unsigned_abs()),
+                    _ => format!("{:o}", i.unsigned_abs()),
+                };
+                let sign = if i < 0 { "-" } else { "" };
+                out.push_str(&apply(&s, format!("{sign}{magnitude}"), true));
             }
             'f' | 'F' | 'e' | 'E' | 'g' | 'G' => {
                 let x = crate::expr::number_of(&v, "%-format")?.to_f64();

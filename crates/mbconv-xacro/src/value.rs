@@ -208,6 +208,11 @@ impl Value {
             Value::Lambda(_) => out.push_str("<function <lambda>>"),
             Value::Namespace(_) => out.push_str("<NameSpace>"),
             Value::Block(_) => out.push_str("<DOM Element>"),
+            Value::Iter(items, kind) if kind.starts_with("dict_") => {
+                let _ = write!(out, "{kind}(");
+                Value::List(Rc::new(std::cell::RefCell::new(items.to_vec()))).write_repr(out);
+                out.push(')');
+            }
             Value::Iter(_, kind) => {
                 let _ = write!(out, "<{kind} object>");
             }
