@@ -466,6 +466,62 @@ fn int_pow(base: i64, exp: i64) -> EResult<Value> {
         .map_or_else(int_overflow, |v| Ok(Value::Int(v)))
 }
 
+/// The longest text an expression may make (a budget: a runaway expansion is stopped with an
+/// error instead of running out of memory).
+pub(crate) const MAX_TEXT: usize = 16 << 20;
+
+/// The error of a text beyond [`MAX_TEXT`].
+pub(crate) fn too_long<T>() -> EResult<T> {
+    fail(format!(
+        "the text would be longer than {} MiB: the expansion is stopped",
+        MAX_TEXT >> 20
+    ))
+}
+
+/// Fails when printing `v` would make a text longer than [`MAX_TEXT`] (estimated without
+/// printing: nested repetitions share their items, so a small value can print huge).
+pub(crate) fn printable(v: &Value) -> EResult<()> {
+    fn size(v: &Value, budget: &mut usize) -> bool {
+        let own = match v {
+            Value::Str(s) => s.len() + 2,
+            Value::List(l) => {
+                for item in l.borrow().iter() {
+                    if !size(item, budget) {
+                        return false;
+                    }
+                }
+                2
+            }
+            Value::Tuple(t) | Value::Iter(t, _) => {
+                for item in t.iter() {
+                    if !size(item, budget) {
+                        return false;
+                    }
+                }
+                2
+            }
+            Value::Dict(d) => {
+                for (k, item) in &d.borrow().entries {
+                    if !size(k, budget) || !size(item, budget) {
+                        return false;
+                    }
+                }
+                2
+            }
+            _ => 24,
+        };
+        match budget.checked_sub(own + 2) {
+            Some(rest) => {
+                *budget = rest;
+                true
+            }
+            None => false,
+        }
+    }
+    let mut budget = MAX_TEXT;
+    if size(v, &mut budget) { Ok(()) } else { too_long() }
+}
+
 fn repeat<T: Clone>(items: &[T], n: i64) -> EResult<Vec<T>> {
     let n = usize::try_from(n.max(0)).unwrap_or(0);
     if items.len().saturating_mul(n) > 10_000_000 {
@@ -480,7 +536,12 @@ pub(crate) fn binary(op: &str, a: &Value, b: &Value) -> EResult<Value> {
         return numeric(op, x, y);
     }
     match (op, a, b) {
-        ("+", Value::Str(x), Value::Str(y)) => Ok(Value::str(&format!("{x}{y}"))),
+        ("+", Value::Str(x), Value::Str(y)) => {
+            if x.len() + y.len() > MAX_TEXT {
+                return too_long();
+            }
+            Ok(Value::str(&format!("{x}{y}")))
+        }
         ("+", Value::List(x), Value::List(y)) => {
             let mut v = x.borrow().clone();
             v.extend(y.borrow().iter().cloned());
@@ -935,12 +996,16 @@ pub(crate) fn call(
         }
         "str" => {
             arity(name, &args, 0, 1)?;
+            if let Some(v) = args.first() {
+                printable(v)?;
+            }
             Ok(Value::str(
                 &args.first().map(Value::to_py_str).unwrap_or_default(),
             ))
         }
         "repr" => {
             arity(name, &args, 1, 1)?;
+            printable(&args[0])?;
             Ok(Value::str(&args[0].repr()))
         }
         "float" => {
@@ -1594,6 +1659,11 @@ pub(crate) fn method(
                         }
                     }
                 }
+                let total =
+                    parts.iter().map(String::len).sum::<usize>() + s.len().saturating_mul(parts.len());
+                if total > MAX_TEXT {
+                    return too_long();
+                }
                 Value::str(&parts.join(s))
             }
             "replace" => {
@@ -1636,6 +1706,9 @@ pub(crate) fn method(
             "center" | "ljust" | "rjust" => {
                 arity(name, &args, 1, 2)?;
                 let width = usize::try_from(as_index(&args[0])?).unwrap_or(0);
+                if width > MAX_TEXT {
+                    return too_long();
+                }
                 let fill = match str_arg(&args, 1, name)? {
                     None => ' ',
                     Some(f) if f.chars().count() == 1 => f.chars().next().unwrap_or(' '),
@@ -1725,6 +1798,9 @@ pub(crate) fn method(
             }
             "zfill" => {
                 let width = usize::try_from(as_index(args.first().unwrap_or(&Value::Int(0)))?).unwrap_or(0);
+                if width > MAX_TEXT {
+                    return too_long();
+                }
                 let n = s.chars().count();
                 if n >= width {
                     Value::str(s)

@@ -40,9 +40,30 @@ pub(crate) struct DeclaredArg {
     pub default: String,
 }
 
+/// The largest file an include or `load_yaml` reads.
+const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Reads an included or YAML file: a regular file of at most [`MAX_FILE_BYTES`] (a device
+/// such as `/dev/zero` or a pipe would never end).
+fn read_file(path: &std::path::Path) -> std::io::Result<String> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MiB, the most mbconv's xacro reads",
+            MAX_FILE_BYTES >> 20
+        )));
+    }
+    std::fs::read_to_string(path)
+}
+
 /// Budgets that stop runaway expansions.
 const MAX_DEPTH: usize = 400;
 const MAX_NODES: usize = 1_000_000;
+/// The most text (attribute values and text nodes) an expansion makes.
+const MAX_TEXT_BYTES: usize = 256 << 20;
 const MAX_MACRO_DEPTH: usize = 150;
 
 /// How the environment is read.
@@ -68,6 +89,8 @@ pub(crate) struct Expander {
     macro_stack: Vec<(String, Loc)>,
     pub marker: u64,
     nodes: usize,
+    /// Bytes of attribute values and text made so far (the budget MAX_TEXT_BYTES).
+    text_bytes: usize,
     depth: usize,
     cache: HashMap<String, Rc<Expr>>,
     /// Where the node being evaluated is (for errors raised deep in an expression).
@@ -440,6 +463,7 @@ impl Expander {
             macro_stack: Vec::new(),
             marker: 0,
             nodes: 0,
+            text_bytes: 0,
             depth: 0,
             cache: HashMap::new(),
             here: None,
@@ -583,6 +607,7 @@ impl Expander {
         }
         .eval(&parsed);
         let inner_err = env.inner.take();
+        let result = result.and_then(|v| builtins::printable(&v).map(|()| v));
         match result {
             Ok(v) => Ok(v),
             Err(e) => Err(match inner_err {
@@ -683,6 +708,23 @@ impl Expander {
         Ok(())
     }
 
+    /// Counts `bytes` of text made at `at` against [`MAX_TEXT_BYTES`].
+    fn account_text(&mut self, bytes: usize, at: Loc) -> R<()> {
+        self.text_bytes += bytes;
+        if self.text_bytes > MAX_TEXT_BYTES {
+            return Err(self.error(
+                "xacro.budget",
+                Some(at),
+                format!(
+                    "the expansion makes more than {} MiB of text: an exponential or endless \
+                     expansion is stopped",
+                    MAX_TEXT_BYTES >> 20
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// xacro's `eval_all` on an element: its attributes, then its children.
     pub(crate) fn eval_all(&mut self, el: &mut Element, macros: &Macros, symbols: &Scope) -> R<()> {
         self.count(el.at)?;
@@ -703,10 +745,9 @@ impl Expander {
             }
             self.here = Some(a.at);
             let v = self.eval_text(&a.value, symbols)?;
-            el.attrs.push(xml::Attr {
-                value: text_of(&v),
-                ..a
-            });
+            let value = text_of(&v);
+            self.account_text(value.len(), a.at)?;
+            el.attrs.push(xml::Attr { value, ..a });
         }
         el.remove_attr("xmlns:xacro");
         self.eval_children(el, macros, symbols)?;
@@ -883,11 +924,14 @@ impl Expander {
                 }
                 XNode::Text(t) => {
                     if t.data.contains('$') {
+                        let t_at = t.at;
                         self.here = Some(t.at);
                         let data = std::mem::take(&mut t.data);
                         let v = self.eval_text(&data, symbols)?;
+                        let data = text_of(&v);
+                        self.account_text(data.len(), t_at)?;
                         if let XNode::Text(t) = &mut el.children[i] {
-                            t.data = text_of(&v);
+                            t.data = data;
                         }
                     }
                     if let XNode::Text(t) = &el.children[i]
@@ -1471,7 +1515,7 @@ impl Expander {
         };
         let mut included = Vec::new();
         for path in files {
-            let text = match std::fs::read_to_string(&path) {
+            let text = match read_file(&path) {
                 Ok(t) => t,
                 Err(_) if optional => continue,
                 Err(e) => {
@@ -1521,7 +1565,7 @@ impl Expander {
     /// `xacro.load_yaml(filename)`.
     fn load_yaml(&mut self, spec: &str) -> EResult<Value> {
         let path = self.abs_filename(spec);
-        let text = std::fs::read_to_string(&path).map_err(|e| {
+        let text = read_file(&path).map_err(|e| {
             EvalError(format!(
                 "[Errno 2] {}: '{}'",
                 if e.kind() == std::io::ErrorKind::NotFound {

@@ -75,6 +75,9 @@ fn parse_spec(spec: &str) -> EResult<Spec> {
             "the format specifier '{spec}' is not supported by mbconv's xacro"
         ));
     }
+    if s.width > crate::builtins::MAX_TEXT || s.precision.is_some_and(|p| p > crate::builtins::MAX_TEXT) {
+        return crate::builtins::too_long();
+    }
     Ok(s)
 }
 
@@ -340,6 +343,7 @@ pub(crate) fn percent(fmt: &str, args: &Value) -> EResult<Value> {
         }
         match kind {
             's' | 'r' => {
+                crate::builtins::printable(&v)?;
                 let text = if kind == 's' { v.to_py_str() } else { v.repr() };
                 let text = match s.precision {
                     Some(p) => text.chars().take(p).collect(),

@@ -47,3 +47,44 @@ fn every_bad_xacro_is_refused_with_its_place() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Endless recursion, exponential growth (of elements or of text) and a never-ending include
+/// are stopped by a budget with an error that says so, never a hang or an out-of-memory.
+#[test]
+fn runaway_expansions_are_stopped_by_budgets() {
+    let dir = mbconv_test_support::workspace_root().join("fixtures/bad");
+    let settings = mbconv_xacro::Settings {
+        env: Some(BTreeMap::new()),
+        ..Default::default()
+    };
+    for (file, code, says) in [
+        (
+            "xacro_infinite_recursion.urdf.xacro",
+            "xacro.budget",
+            "endless recursion is stopped",
+        ),
+        (
+            "xacro_exponential_blowup.urdf.xacro",
+            "xacro.budget",
+            "is stopped",
+        ),
+        ("xacro_text_blowup.urdf.xacro", "xacro.budget", "MiB of text"),
+        ("xacro_string_bomb.urdf.xacro", "xacro.expression", "too large"),
+        ("xacro_nested_repetition.urdf.xacro", "xacro.expression", "16 MiB"),
+        (
+            "xacro_device_include.urdf.xacro",
+            "xacro.include",
+            "not a regular file",
+        ),
+    ] {
+        let start = Instant::now();
+        let e = mbconv_xacro::expand_file(&dir.join(file), &settings).unwrap_err();
+        assert_eq!(e.code, code, "{file}: {e}");
+        assert!(e.to_string().contains(says), "{file}: {e}");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{file}: {:?}",
+            start.elapsed()
+        );
+    }
+}
