@@ -29,7 +29,27 @@ impl XacroInput {
     pub fn args(&self) -> &[mbconv_xacro::Arg] {
         &self.expansion.args
     }
+
+    /// The files the expansion read (the input, its includes, YAML files), each once, in the
+    /// order first read.
+    pub fn files(&self) -> Vec<&Path> {
+        let mut files: Vec<&Path> = Vec::new();
+        for f in &self.expansion.files {
+            if !files.contains(&f.as_path()) {
+                files.push(f);
+            }
+        }
+        files
+    }
 }
+
+/// What `mbconv formats --settings` says about xacro inputs: the read settings a `.xacro`
+/// input takes besides those of the format its expansion is read as.
+pub const SETTINGS_HELP: &str = "xacro inputs (*.urdf.xacro, *.sdf.xacro, *.xacro): expanded as xacro 2.1 \
+expands them, then read as the format of the name without .xacro (else of the expansion's root)
+    read settings (--read-option KEY=VALUE), besides the format's:
+      arg:NAME=text  (default: the <xacro:arg> default) the argument NAME (xacro's NAME:=VALUE); `mbconv info` lists a file's arguments
+      package_path=dir[:dir...]  (default: ROS_PACKAGE_PATH, then AMENT_PREFIX_PATH's share/) where $(find PKG) looks, as for package:// URIs";
 
 /// True when `path` names a xacro file.
 ///
@@ -124,13 +144,7 @@ impl XacroInput {
 
     /// The note that says the file was expanded, from which files and with which arguments.
     pub(crate) fn note(&self) -> Finding {
-        let mut files: Vec<String> = Vec::new();
-        for f in &self.expansion.files {
-            let f = f.display().to_string();
-            if !files.contains(&f) {
-                files.push(f);
-            }
-        }
+        let files: Vec<String> = self.files().iter().map(|f| f.display().to_string()).collect();
         let args: Vec<String> = self
             .expansion
             .args

@@ -160,3 +160,106 @@ fn a_xacro_file_converts_with_its_arguments_and_errors_point_into_it() {
     options.from = Some("mjcf".into());
     assert!(mbconv::convert(&out, dir.path().join("again.urdf"), &options).is_err());
 }
+
+/// Reads the xacro file `file` with the read settings `settings` through the facade, checks
+/// that the report says it was expanded and from which files, and proves its conversion to
+/// MJCF, SDFormat and USD by simulation (`mbconv check`'s proof: every target exact or
+/// explained).
+fn assert_converts_with_proof(file: &Path, settings: &Settings, format: &str, least_files: usize) {
+    let pipeline = Pipeline::new();
+    let loaded = pipeline
+        .read(
+            &Input::File(file.to_path_buf()),
+            &ReadOptions {
+                settings: settings.clone(),
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    assert_eq!(loaded.format.info().name, format, "{}", file.display());
+    let note = loaded
+        .imported
+        .report
+        .findings
+        .iter()
+        .find(|f| f.code == "xacro.expanded")
+        .unwrap_or_else(|| panic!("{}: no xacro.expanded note", file.display()));
+    assert!(
+        note.message.contains(&file.display().to_string()),
+        "{}",
+        note.message
+    );
+    let xacro = loaded.xacro.as_ref().unwrap();
+    assert!(xacro.files().len() >= least_files, "{}", note.message);
+    let check = mbconv::CheckSettings {
+        duration: 0.5,
+        ..Default::default()
+    };
+    let targets = ["mjcf", "sdf", "usd"];
+    let report = mbconv::check(&loaded.imported.model, &targets, &check).unwrap();
+    let verdicts: Vec<String> = report
+        .targets
+        .iter()
+        .map(|t| format!("{} {:?} ({} m)", t.format, t.verdict, t.max_com_error))
+        .collect();
+    assert_eq!(report.targets.len(), targets.len(), "{verdicts:?}");
+    assert!(report.passed(), "{}: {verdicts:?}", file.display());
+}
+
+#[test]
+fn the_xacro_fixture_robots_convert_to_mjcf_sdf_and_usd_with_the_checks_proof() {
+    let dir = mbconv_test_support::workspace_root().join("fixtures/xacro");
+    let mut settings = Settings::default();
+    settings.set("package_path", dir.display().to_string());
+    // The URDF arm: macros, an include, a YAML file and arguments.
+    assert_converts_with_proof(&dir.join("arm.urdf.xacro"), &settings, "urdf", 3);
+    let mut given = settings.clone();
+    given.set("arg:prefix", "r_");
+    given.set("arg:damping", "0.2");
+    assert_converts_with_proof(&dir.join("arm.urdf.xacro"), &given, "urdf", 3);
+    // The SDFormat pendulum: `.sdf.xacro` expands and is read by the SDFormat reader.
+    assert_converts_with_proof(&dir.join("arm.sdf.xacro"), &settings, "sdf", 1);
+}
+
+#[test]
+fn an_sdf_xacro_file_converts_to_mjcf() {
+    let dir = mbconv_test_support::workspace_root().join("fixtures/xacro");
+    let out = tempfile::tempdir().unwrap();
+    let mut options = mbconv::Options::default();
+    options.read.set("arg:length", "0.8");
+    options.to = Some("mjcf".into());
+    let written = out.path().join("pendulum.xml");
+    let conversion = mbconv::convert(dir.join("arm.sdf.xacro"), &written, &options).unwrap();
+    assert!(conversion.report.contains("xacro.expanded"));
+    let lower = conversion
+        .model
+        .bodies
+        .iter()
+        .find(|b| b.name == "lower")
+        .unwrap();
+    assert_eq!(lower.inertial.mass, 0.5);
+    assert!(std::fs::read_to_string(&written).unwrap().contains("<mujoco"));
+}
+
+#[test]
+fn the_field_robots_convert_to_mjcf_sdf_and_usd_with_the_checks_proof() {
+    let Some(root) = std::env::var_os("MBCONV_XACRO_FIELD") else {
+        eprintln!("notice: MBCONV_XACRO_FIELD is not set; the UR and Franka conversions are not checked");
+        return;
+    };
+    let root = Path::new(&root);
+    for (file, args) in [
+        (
+            "ur_description/urdf/ur.urdf.xacro",
+            &[("ur_type", "ur5e"), ("name", "ur5e")][..],
+        ),
+        ("franka_description/robots/fr3/fr3.urdf.xacro", &[][..]),
+    ] {
+        let mut settings = Settings::default();
+        settings.set("package_path", root.display().to_string());
+        for (k, v) in args {
+            settings.set(format!("arg:{k}"), *v);
+        }
+        assert_converts_with_proof(&root.join(file), &settings, "urdf", 3);
+    }
+}

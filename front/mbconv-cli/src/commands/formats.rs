@@ -24,6 +24,9 @@ pub fn list(registry: &Registry, settings: bool) {
             print_settings("write", &registry.write_settings(f));
         }
     }
+    if settings {
+        println!("{}", mbconv::xacro::SETTINGS_HELP);
+    }
     let shortcuts: Vec<String> = registry.shortcuts().into_iter().map(|s| s.name).collect();
     if !shortcuts.is_empty() {
         println!(

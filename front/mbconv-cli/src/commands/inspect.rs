@@ -17,9 +17,13 @@ pub fn info(pipeline: &Pipeline, args: &InspectArgs, verbosity: Verbosity) -> Re
     crate::render::admit(&loaded, args.strict, verbosity)?;
     let summary = ModelSummary::new(&loaded.imported.model);
     if args.json {
+        let mut json = serde_json::to_value(&summary).map_err(anyhow::Error::from)?;
+        if let (Some(x), Some(object)) = (&loaded.xacro, json.as_object_mut()) {
+            object.insert("xacro".to_owned(), xacro_json(x));
+        }
         println!(
             "{}",
-            serde_json::to_string_pretty(&summary).map_err(anyhow::Error::from)?
+            serde_json::to_string_pretty(&json).map_err(anyhow::Error::from)?
         );
         return Ok(());
     }
@@ -63,7 +67,44 @@ pub fn info(pipeline: &Pipeline, args: &InspectArgs, verbosity: Verbosity) -> Re
         "also     {} constraints, {} force elements, {} motors, {} loads, {} devices, {} groups, {} shapes",
         c.constraints, c.force_elements, c.motors, c.loads, c.devices, c.groups, c.shapes
     );
+    if let Some(x) = &loaded.xacro {
+        print_xacro(x);
+    }
     Ok(())
+}
+
+/// The files a xacro input was expanded from and the arguments it declares.
+fn print_xacro(x: &mbconv::xacro::XacroInput) {
+    let files = x.files();
+    println!(
+        "xacro    expanded from {} file{}; arguments (--read-option arg:NAME=VALUE): {}",
+        files.len(),
+        if files.len() == 1 { "" } else { "s" },
+        x.args().len()
+    );
+    for a in x.args() {
+        let given = if a.value == a.default {
+            String::new()
+        } else {
+            format!("  value {:?}", a.value)
+        };
+        println!("  arg   {:<24} default {:?}{given}", a.name, a.default);
+    }
+    for f in files {
+        println!("  file  {}", f.display());
+    }
+}
+
+/// The same, for `--json`: `{"files": [...], "args": [{"name", "default", "value"}]}`.
+fn xacro_json(x: &mbconv::xacro::XacroInput) -> serde_json::Value {
+    serde_json::json!({
+        "files": x.files().iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
+        "args": x.args().iter().map(|a| serde_json::json!({
+            "name": a.name,
+            "default": a.default,
+            "value": a.value,
+        })).collect::<Vec<_>>(),
+    })
 }
 
 /// Validates a model; exit 2 when it has errors.
