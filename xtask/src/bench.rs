@@ -2,6 +2,7 @@
 //! ratios; `cargo xtask bench convert` ([`convert`]): conversion time and memory at scale.
 
 pub mod convert;
+pub mod xacro;
 
 use crate::{cargo, oracles, workspace_root};
 use anyhow::{Context, Result, bail};

@@ -284,6 +284,18 @@ const TASKS: &[Task] = &[
         run: |rest| bench::convert::convert(&bench::convert::parse_plan(rest)?),
     },
     Task {
+        words: &["bench", "xacro"],
+        args: "[--rounds N]",
+        about: "expanding the PR2 (xacro 2.1.1's test inputs) and, with MBCONV_XACRO_FIELD, the \
+                UR and Franka descriptions: mbconv-xacro (release) beside the reference xacro \
+                2.1.1, median of N (default 20) in-process expansions each",
+        run: |rest| match rest {
+            [] => bench::xacro::bench(20),
+            ["--rounds", n] => bench::xacro::bench(n.parse()?),
+            _ => unexpected(rest),
+        },
+    },
+    Task {
         words: &["bench", "view"],
         args: "[--bodies N] [--rounds R]",
         about: "the mbconv view page of an N-body chain (default 1000) simulated for 5 s, \

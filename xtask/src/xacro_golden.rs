@@ -18,7 +18,7 @@ const XACRO: &str = "xacro==2.1.1";
 
 /// Creates (or reuses) `target/xacro-venv` with the reference and returns its Python; the
 /// environment variable `MBCONV_XACRO_PYTHON` names another Python that has it.
-fn python() -> Result<PathBuf> {
+pub fn python() -> Result<PathBuf> {
     if let Some(python) = std::env::var_os("MBCONV_XACRO_PYTHON") {
         return Ok(PathBuf::from(python));
     }
