@@ -1,7 +1,9 @@
 //! `cargo xtask bench solver`: mbconv beside Pinocchio and MuJoCo, alternated rounds, with
-//! ratios; `cargo xtask bench convert` ([`convert`]): conversion time and memory at scale.
+//! ratios; `cargo xtask bench convert` ([`convert`]): conversion time and memory at scale;
+//! `cargo xtask bench python` ([`python`]): the Python package beside the command.
 
 pub mod convert;
+pub mod python;
 pub mod xacro;
 
 use crate::{cargo, oracles, workspace_root};

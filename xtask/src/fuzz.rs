@@ -173,7 +173,10 @@ mod tests {
     #[test]
     fn refuses_unknown_targets() {
         let refused = parse_plan(&["--targets", "gltf"]).err().map(|e| e.to_string());
-        assert!(refused.is_some_and(|e| e.contains("usd")), "the message lists the targets");
+        assert!(
+            refused.is_some_and(|e| e.contains("usd")),
+            "the message lists the targets"
+        );
         let plan = parse_plan(&["--seconds", "5", "--targets", "skel"]).unwrap_or_else(|_| Plan {
             seconds: 0,
             targets: Vec::new(),

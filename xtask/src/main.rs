@@ -296,6 +296,14 @@ const TASKS: &[Task] = &[
         },
     },
     Task {
+        words: &["bench", "python"],
+        args: "[--links N [--rounds R]]",
+        about: "the N-link chain (default 10 000) converted from Python (mbconv.convert, the \
+                package built in release mode) beside the mbconv command, R alternated rounds \
+                (default 3): wall time, the call alone, peak RSS, ratio",
+        run: bench::python::bench,
+    },
+    Task {
         words: &["bench", "view"],
         args: "[--bodies N] [--rounds R]",
         about: "the mbconv view page of an N-body chain (default 1000) simulated for 5 s, \
