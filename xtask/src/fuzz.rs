@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// Every target, with the fixtures directory that seeds its corpus.
-pub const TARGETS: [(&str, &str); 9] = [
+pub const TARGETS: [(&str, &str); 10] = [
     ("chrono", "fixtures/chrono"),
     ("skel", "fixtures/skel"),
     ("body", "fixtures/body"),
@@ -20,6 +20,7 @@ pub const TARGETS: [(&str, &str); 9] = [
     ("mjcf", "fixtures/mjcf"),
     ("sdf", "fixtures/sdf"),
     ("usd", "fixtures/usd"),
+    ("xacro", "fixtures/xacro"),
 ];
 
 /// What to run.
