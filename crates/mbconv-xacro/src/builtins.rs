@@ -4,7 +4,8 @@
 //! dictionaries that robot descriptions call.
 
 use crate::expr::{EResult, Eval, fail, number_of};
-use crate::value::{Builtin, Dict, Num, Value, float_repr, parse_float, parse_int};
+use crate::value::{Builtin, Dict, Num, Value, float_repr, parse_float, parse_int_value};
+use num_bigint::BigInt;
 use std::rc::Rc;
 
 /// The built-ins xacro exposes directly and in its `python` namespace.
@@ -197,6 +198,28 @@ fn int_overflow<T>() -> EResult<T> {
     fail("integer overflow: mbconv's xacro evaluates integers in 64 bits")
 }
 
+/// `a op b` for integers, in 64 bits when the result fits, else exactly (`bignum`).
+fn int_op(op: &str, a: i64, b: i64) -> EResult<Value> {
+    crate::bignum::binary(op, &BigInt::from(a), &BigInt::from(b))
+}
+
+/// Compares two numbers of which one may be an integer beyond 64 bits, exactly (`None`:
+/// not both numbers, or a NaN).
+pub(crate) fn int_cmp(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+    match (crate::bignum::of(a), crate::bignum::of(b)) {
+        (Some(x), Some(y)) => Some(x.cmp(&y)),
+        (Some(x), None) => match b {
+            Value::Float(f) => crate::bignum::cmp_float(&x, *f),
+            _ => None,
+        },
+        (None, Some(y)) => match a {
+            Value::Float(f) => crate::bignum::cmp_float(&y, *f).map(std::cmp::Ordering::reverse),
+            _ => None,
+        },
+        (None, None) => None,
+    }
+}
+
 /// A value usable as a dictionary key.
 pub(crate) fn hashable(v: &Value) -> EResult<()> {
     match v {
@@ -211,6 +234,7 @@ pub(crate) fn as_index(v: &Value) -> EResult<i64> {
     match v {
         Value::Int(i) => Ok(*i),
         Value::Bool(b) => Ok(i64::from(*b)),
+        Value::Big(_) => fail("cannot fit 'int' into an index-sized integer"),
         other => fail(format!(
             "indices must be integers or slices, not {}",
             other.type_name()
@@ -224,6 +248,18 @@ pub(crate) fn iterate(v: &Value) -> EResult<Vec<Value>> {
         Value::List(l) => Ok(l.borrow().clone()),
         Value::Tuple(t) => Ok(t.to_vec()),
         Value::Iter(items, _) => Ok(items.to_vec()),
+        Value::Range(start, stop, step) => {
+            if range_len(*start, *stop, *step) > 10_000_000 {
+                return fail("range() is too long for mbconv's xacro (more than 10 million items)");
+            }
+            let mut out = Vec::new();
+            let mut i = *start;
+            while (*step > 0 && i < *stop) || (*step < 0 && i > *stop) {
+                out.push(Value::Int(i));
+                i += step;
+            }
+            Ok(out)
+        }
         Value::Str(s) => Ok(s.chars().map(|c| Value::str(&c.to_string())).collect()),
         Value::Dict(d) => Ok(d.borrow().entries.iter().map(|(k, _)| k.clone()).collect()),
         other => fail(format!("'{}' object is not iterable", other.type_name())),
@@ -247,6 +283,16 @@ pub(crate) fn index(obj: &Value, index: &Value) -> EResult<Value> {
             Ok(l[norm_index(as_index_of(index, "list")?, l.len(), "list")?].clone())
         }
         Value::Tuple(t) => Ok(t[norm_index(as_index_of(index, "tuple")?, t.len(), "tuple")?].clone()),
+        Value::Range(start, _, step) => {
+            let len = usize::try_from(range_len_of(obj)).unwrap_or(usize::MAX);
+            let i = i64::try_from(norm_index(
+                as_index_of(index, "range object")?,
+                len,
+                "range object",
+            )?)
+            .unwrap_or(0);
+            Ok(Value::Int(start + i * step))
+        }
         Value::Str(s) => {
             let chars: Vec<char> = s.chars().collect();
             let i = norm_index(as_index_of(index, "string")?, chars.len(), "string")?;
@@ -276,33 +322,60 @@ fn as_index_of(v: &Value, what: &str) -> EResult<i64> {
     }
 }
 
-fn slice_indices(len: usize, bounds: [Option<i64>; 3]) -> EResult<Vec<usize>> {
-    let n = i64::try_from(len).unwrap_or(i64::MAX);
+/// Python's `slice.indices(len)`: start, stop and step within a sequence of `len` items.
+fn slice_bounds(len: i64, bounds: [Option<i64>; 3]) -> EResult<(i64, i64, i64)> {
+    let n = len;
     let step = bounds[2].unwrap_or(1);
     if step == 0 {
         return fail("slice step cannot be zero");
     }
     let clamp = |i: i64, lo: i64, hi: i64| {
-        let i = if i < 0 { i + n } else { i };
+        let i = if i < 0 { i.saturating_add(n) } else { i };
         i.clamp(lo, hi)
     };
-    let mut out = Vec::new();
-    if step > 0 {
-        let start = bounds[0].map_or(0, |i| clamp(i, 0, n));
-        let stop = bounds[1].map_or(n, |i| clamp(i, 0, n));
-        let mut i = start;
-        while i < stop {
-            out.push(usize::try_from(i).unwrap_or(0));
-            i += step;
-        }
+    Ok(if step > 0 {
+        (
+            bounds[0].map_or(0, |i| clamp(i, 0, n)),
+            bounds[1].map_or(n, |i| clamp(i, 0, n)),
+            step,
+        )
     } else {
-        let start = bounds[0].map_or(n - 1, |i| clamp(i, -1, n - 1));
-        let stop = bounds[1].map_or(-1, |i| clamp(i, -1, n - 1));
-        let mut i = start;
-        while i > stop {
-            out.push(usize::try_from(i).unwrap_or(0));
-            i += step;
-        }
+        (
+            bounds[0].map_or(n - 1, |i| clamp(i, -1, n - 1)),
+            bounds[1].map_or(-1, |i| clamp(i, -1, n - 1)),
+            step,
+        )
+    })
+}
+
+fn range_len_of(v: &Value) -> i64 {
+    match v {
+        Value::Range(a, b, c) => range_len(*a, *b, *c),
+        _ => 0,
+    }
+}
+
+/// The number of items of `range(start, stop, step)`.
+pub(crate) fn range_len(start: i64, stop: i64, step: i64) -> i64 {
+    let (lo, hi, st) = if step > 0 {
+        (i128::from(start), i128::from(stop), i128::from(step))
+    } else {
+        (i128::from(stop), i128::from(start), -i128::from(step))
+    };
+    if lo >= hi {
+        0
+    } else {
+        i64::try_from((hi - lo - 1) / st + 1).unwrap_or(i64::MAX)
+    }
+}
+
+fn slice_indices(len: usize, bounds: [Option<i64>; 3]) -> EResult<Vec<usize>> {
+    let (start, stop, step) = slice_bounds(i64::try_from(len).unwrap_or(i64::MAX), bounds)?;
+    let mut out = Vec::new();
+    let mut i = start;
+    while (step > 0 && i < stop) || (step < 0 && i > stop) {
+        out.push(usize::try_from(i).unwrap_or(0));
+        i += step;
     }
     Ok(out)
 }
@@ -325,6 +398,16 @@ pub(crate) fn slice(obj: &Value, bounds: [Option<i64>; 3]) -> EResult<Value> {
             let chars: Vec<char> = s.chars().collect();
             let idx = slice_indices(chars.len(), bounds)?;
             Ok(Value::str(&idx.into_iter().map(|i| chars[i]).collect::<String>()))
+        }
+        Value::Range(start, _, step) => {
+            let (a, b, c) = slice_bounds(range_len_of(obj), bounds)?;
+            let at = |i: i64| i128::from(*start) + i128::from(i) * i128::from(*step);
+            let fit = |v: i128| i64::try_from(v).map_or_else(|_| int_overflow(), Ok);
+            Ok(Value::Range(
+                fit(at(a))?,
+                fit(at(b))?,
+                fit(i128::from(*step) * i128::from(c))?,
+            ))
         }
         other => fail(format!("'{}' object is not subscriptable", other.type_name())),
     }
@@ -415,11 +498,21 @@ fn has_method(obj: &Value, name: &str) -> bool {
 /// Unary operators.
 pub(crate) fn unary(op: &str, x: &Value) -> EResult<Value> {
     match (op, x.as_number()) {
-        ("-", Some(Num::Int(i))) => i.checked_neg().map_or_else(int_overflow, |v| Ok(Value::Int(v))),
+        ("-", Some(Num::Int(i))) => i
+            .checked_neg()
+            .map_or_else(|| int_op("-", 0, i), |v| Ok(Value::Int(v))),
         ("-", Some(Num::Float(f))) => Ok(Value::Float(-f)),
         ("+", Some(Num::Int(i))) => Ok(Value::Int(i)),
         ("+", Some(Num::Float(f))) => Ok(Value::Float(f)),
         ("~", Some(Num::Int(i))) => Ok(Value::Int(!i)),
+        (_, None) if matches!(x, Value::Big(_)) => {
+            let b = crate::bignum::of(x).unwrap_or_default();
+            match op {
+                "-" => Ok(crate::bignum::value(-b)),
+                "+" => Ok(x.clone()),
+                _ => Ok(crate::bignum::value(-b - 1)),
+            }
+        }
         _ => fail(format!("bad operand type for unary {op}: '{}'", x.type_name())),
     }
 }
@@ -459,11 +552,10 @@ fn int_pow(base: i64, exp: i64) -> EResult<Value> {
         }
         return Ok(Value::Float(b.powf(e)));
     }
-    let Ok(e) = u32::try_from(exp) else {
-        return int_overflow();
-    };
-    base.checked_pow(e)
-        .map_or_else(int_overflow, |v| Ok(Value::Int(v)))
+    match u32::try_from(exp).ok().and_then(|e| base.checked_pow(e)) {
+        Some(v) => Ok(Value::Int(v)),
+        None => int_op("**", base, exp),
+    }
 }
 
 /// The longest text an expression may make (a budget: a runaway expansion is stopped with an
@@ -484,6 +576,7 @@ pub(crate) fn printable(v: &Value) -> EResult<()> {
     fn size(v: &Value, budget: &mut usize) -> bool {
         let own = match v {
             Value::Str(s) => s.len() + 2,
+            Value::Big(b) if crate::bignum::text(b).is_err() => return false,
             Value::List(l) => {
                 for item in l.borrow().iter() {
                     if !size(item, budget) {
@@ -518,6 +611,9 @@ pub(crate) fn printable(v: &Value) -> EResult<()> {
             None => false,
         }
     }
+    if let Value::Big(b) = v {
+        crate::bignum::text(b)?;
+    }
     let mut budget = MAX_TEXT;
     if size(v, &mut budget) { Ok(()) } else { too_long() }
 }
@@ -534,6 +630,9 @@ fn repeat<T: Clone>(items: &[T], n: i64) -> EResult<Vec<T>> {
 pub(crate) fn binary(op: &str, a: &Value, b: &Value) -> EResult<Value> {
     if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
         return numeric(op, x, y);
+    }
+    if let Some(v) = big_binary(op, a, b) {
+        return v;
     }
     match (op, a, b) {
         ("+", Value::Str(x), Value::Str(y)) => {
@@ -577,6 +676,26 @@ pub(crate) fn binary(op: &str, a: &Value, b: &Value) -> EResult<Value> {
     }
 }
 
+/// A binary operation with an integer beyond 64 bits and a number (`None`: not that case).
+fn big_binary(op: &str, a: &Value, b: &Value) -> Option<EResult<Value>> {
+    if !matches!(a, Value::Big(_)) && !matches!(b, Value::Big(_)) {
+        return None;
+    }
+    let as_float = |v: &Value| match v {
+        Value::Float(f) => Ok(*f),
+        v => crate::bignum::of(v).map_or(Ok(f64::NAN), |i| crate::bignum::to_f64(&i)),
+    };
+    match (crate::bignum::of(a), crate::bignum::of(b)) {
+        (Some(x), Some(y)) => Some(crate::bignum::binary(op, &x, &y)),
+        _ if matches!(a, Value::Float(_)) || matches!(b, Value::Float(_)) => Some(
+            as_float(a)
+                .and_then(|x| Ok((x, as_float(b)?)))
+                .and_then(|(x, y)| numeric(op, Num::Float(x), Num::Float(y))),
+        ),
+        _ => None,
+    }
+}
+
 fn numeric(op: &str, x: Num, y: Num) -> EResult<Value> {
     use Num::Int;
     let zero = || {
@@ -588,22 +707,29 @@ fn numeric(op: &str, x: Num, y: Num) -> EResult<Value> {
     };
     match (x, y) {
         (Int(a), Int(b)) => match op {
-            "+" => a.checked_add(b).map_or_else(int_overflow, |v| Ok(Value::Int(v))),
-            "-" => a.checked_sub(b).map_or_else(int_overflow, |v| Ok(Value::Int(v))),
-            "*" => a.checked_mul(b).map_or_else(int_overflow, |v| Ok(Value::Int(v))),
+            "+" => a
+                .checked_add(b)
+                .map_or_else(|| int_op(op, a, b), |v| Ok(Value::Int(v))),
+            "-" => a
+                .checked_sub(b)
+                .map_or_else(|| int_op(op, a, b), |v| Ok(Value::Int(v))),
+            "*" => a
+                .checked_mul(b)
+                .map_or_else(|| int_op(op, a, b), |v| Ok(Value::Int(v))),
             "/" => {
                 if b == 0 {
                     return zero();
                 }
-                // Python divides integers exactly rounded; through f64 when both fit.
-                #[allow(clippy::cast_precision_loss)]
-                Ok(Value::Float(a as f64 / b as f64))
+                // Python divides integers exactly rounded (through f64 when both fit 53 bits).
+                crate::bignum::true_div(&BigInt::from(a), &BigInt::from(b)).map(Value::Float)
             }
             "//" => {
                 if b == 0 {
                     return zero();
                 }
-                let q = a.checked_div(b).map_or_else(int_overflow, Ok)?;
+                let Some(q) = a.checked_div(b) else {
+                    return int_op(op, a, b);
+                };
                 Ok(Value::Int(if (a % b != 0) && ((a < 0) != (b < 0)) {
                     q - 1
                 } else {
@@ -626,7 +752,7 @@ fn numeric(op: &str, x: Num, y: Num) -> EResult<Value> {
                     u32::try_from(b).map_err(|_| crate::expr::EvalError("negative shift count".into()))?;
                 a.checked_shl(s)
                     .filter(|v| v >> s == a)
-                    .map_or_else(int_overflow, |v| Ok(Value::Int(v)))
+                    .map_or_else(|| int_op(op, a, b), |v| Ok(Value::Int(v)))
             }
             ">>" => {
                 let s =
@@ -687,8 +813,19 @@ fn ordering(a: &Value, b: &Value) -> EResult<std::cmp::Ordering> {
     if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
         return Ok(match (x, y) {
             (Num::Int(x), Num::Int(y)) => x.cmp(&y),
+            (Num::Int(i), Num::Float(f)) if i.unsigned_abs() > 1 << 53 => {
+                crate::bignum::cmp_float(&i.into(), f).unwrap_or(Ordering::Equal)
+            }
+            (Num::Float(f), Num::Int(i)) if i.unsigned_abs() > 1 << 53 => {
+                crate::bignum::cmp_float(&i.into(), f).map_or(Ordering::Equal, Ordering::reverse)
+            }
             (x, y) => x.to_f64().partial_cmp(&y.to_f64()).unwrap_or(Ordering::Equal),
         });
+    }
+    if (matches!(a, Value::Big(_)) || matches!(b, Value::Big(_)))
+        && let Some(o) = int_cmp(a, b)
+    {
+        return Ok(o);
     }
     let seq = |x: &[Value], y: &[Value]| -> EResult<Ordering> {
         for (p, q) in x.iter().zip(y) {
@@ -732,6 +869,9 @@ fn contains(container: &Value, item: &Value) -> EResult<bool> {
 pub(crate) fn compare(op: &str, a: &Value, b: &Value) -> EResult<bool> {
     use std::cmp::Ordering::{Equal, Greater, Less};
     let nan = |v: &Value| matches!(v, Value::Float(f) if f.is_nan());
+    if (nan(a) || nan(b)) && (matches!(a, Value::Big(_)) || matches!(b, Value::Big(_))) {
+        return Ok(op == "!=" || op == "not in" && contains(b, a).is_ok_and(|c| !c));
+    }
     Ok(match op {
         "==" => a.py_eq(b),
         "!=" => !a.py_eq(b),
@@ -786,29 +926,17 @@ fn no_kwargs(name: &str, kwargs: &[(String, Value)]) -> EResult<()> {
 pub(crate) fn to_int(v: &Value) -> EResult<Value> {
     match v {
         Value::Int(i) => Ok(Value::Int(*i)),
+        Value::Big(_) => Ok(v.clone()),
         Value::Bool(b) => Ok(Value::Int(i64::from(*b))),
-        Value::Float(f) => {
-            if f.is_nan() {
-                return fail("cannot convert float NaN to integer");
-            }
-            if f.is_infinite() {
-                return fail("cannot convert float infinity to integer");
-            }
-            let t = f.trunc();
-            if t.abs() >= 9.223_372_036_854_776e18 {
-                return int_overflow();
-            }
-            #[allow(clippy::cast_possible_truncation)]
-            Ok(Value::Int(t as i64))
-        }
-        Value::Str(s) => parse_int(s).map_or_else(
+        Value::Float(f) => crate::bignum::from_f64(*f),
+        Value::Str(s) => parse_int_value(s)?.map_or_else(
             || {
                 fail(format!(
                     "invalid literal for int() with base 10: {}",
                     crate::value::str_repr(s)
                 ))
             },
-            |i| Ok(Value::Int(i)),
+            Ok,
         ),
         other => fail(format!(
             "int() argument must be a string, a bytes-like object or a real number, not '{}'",
@@ -840,8 +968,22 @@ fn round(args: &[Value]) -> EResult<Value> {
         Some(v) => Some(as_index(v)?),
     };
     match (&args[0], ndigits) {
-        (v @ (Value::Int(_) | Value::Bool(_)), None) => to_int(v),
-        (v @ (Value::Int(_) | Value::Bool(_)), Some(n)) if n >= 0 => to_int(v),
+        (v @ (Value::Int(_) | Value::Bool(_) | Value::Big(_)), None) => to_int(v),
+        (v @ (Value::Int(_) | Value::Bool(_) | Value::Big(_)), Some(n)) if n >= 0 => to_int(v),
+        (v @ Value::Big(_), Some(n)) => {
+            let p = crate::bignum::binary("**", &BigInt::from(10), &BigInt::from(-i128::from(n)))?;
+            let (Some(i), Some(p)) = (crate::bignum::of(v), crate::bignum::of(&p)) else {
+                return int_overflow();
+            };
+            let (q, r) = num_integer::Integer::div_mod_floor(&i, &p);
+            let twice: BigInt = &r * 2;
+            let q = match twice.cmp(&p) {
+                std::cmp::Ordering::Greater => q + 1,
+                std::cmp::Ordering::Equal if num_integer::Integer::is_odd(&q) => q + 1,
+                _ => q,
+            };
+            crate::bignum::binary("*", &q, &p)
+        }
         (v @ (Value::Int(_) | Value::Bool(_)), Some(n)) => {
             let Value::Int(i) = to_int(v)? else {
                 return int_overflow();
@@ -979,6 +1121,10 @@ pub(crate) fn call(
     args: Vec<Value>,
     kwargs: Vec<(String, Value)>,
 ) -> EResult<Value> {
+    let (mut args, mut kwargs) = (args, kwargs);
+    if name == "int" && args.len() == 1 && kwargs.len() == 1 && kwargs[0].0 == "base" {
+        args.extend(kwargs.pop().map(|(_, v)| v));
+    }
     if !matches!(name, "min" | "max" | "sorted" | "round" | "isclose" | "dict") {
         no_kwargs(name, &kwargs)?;
     }
@@ -990,6 +1136,7 @@ pub(crate) fn call(
                 Value::List(l) => l.borrow().len(),
                 Value::Tuple(t) => t.len(),
                 Value::Dict(d) => d.borrow().entries.len(),
+                r @ Value::Range(..) => usize::try_from(range_len_of(r)).unwrap_or(usize::MAX),
                 other => return fail(format!("object of type '{}' has no len()", other.type_name())),
             };
             Ok(Value::Int(i64::try_from(n).unwrap_or(i64::MAX)))
@@ -1046,15 +1193,18 @@ pub(crate) fn call(
                 };
                 let t = format!("{sign}{digits}");
                 let u32_base = u32::try_from(base_used).unwrap_or(10);
-                return i64::from_str_radix(&t, u32_base).map_or_else(
-                    |_| {
-                        fail(format!(
-                            "invalid literal for int() with base {base}: {}",
-                            crate::value::str_repr(s)
-                        ))
-                    },
-                    |v| Ok(Value::Int(v)),
-                );
+                let valid = !digits.is_empty() && digits.chars().all(|c| c.is_digit(u32_base));
+                return match valid
+                    .then(|| crate::bignum::parse(&t, u32_base))
+                    .transpose()?
+                    .flatten()
+                {
+                    Some(v) => Ok(v),
+                    None => fail(format!(
+                        "invalid literal for int() with base {base}: {}",
+                        crate::value::str_repr(s)
+                    )),
+                };
             }
             args.first().map_or(Ok(Value::Int(0)), to_int)
         }
@@ -1065,7 +1215,9 @@ pub(crate) fn call(
         "abs" => {
             arity(name, &args, 1, 1)?;
             match number_of(&args[0], "abs()")? {
-                Num::Int(i) => i.checked_abs().map_or_else(int_overflow, |v| Ok(Value::Int(v))),
+                Num::Int(i) => i
+                    .checked_abs()
+                    .map_or_else(|| int_op("-", 0, i), |v| Ok(Value::Int(v))),
                 Num::Float(f) => Ok(Value::Float(f.abs())),
             }
         }
@@ -1181,16 +1333,7 @@ pub(crate) fn call(
             if step == 0 {
                 return fail("range() arg 3 must not be zero");
             }
-            let mut out = Vec::new();
-            let mut i = start;
-            while (step > 0 && i < stop) || (step < 0 && i > stop) {
-                if out.len() >= 10_000_000 {
-                    return fail("range() is too long for mbconv's xacro (more than 10 million items)");
-                }
-                out.push(Value::Int(i));
-                i += step;
-            }
-            Ok(Value::Iter(Rc::new(out), "range"))
+            Ok(Value::Range(start, stop, step))
         }
         "map" => {
             if args.len() < 2 {
@@ -1348,23 +1491,27 @@ pub(crate) fn call(
             if n < 0 {
                 return fail("factorial() not defined for negative values");
             }
-            let mut acc: i64 = 1;
-            for k in 2..=n {
-                acc = acc.checked_mul(k).map_or_else(int_overflow, Ok)?;
+            if n > 20_000 {
+                return fail("factorial() of a number this large is too large for mbconv's xacro");
             }
-            Ok(Value::Int(acc))
+            let mut acc = BigInt::from(1);
+            for k in 2..=n {
+                acc *= k;
+            }
+            Ok(crate::bignum::value(acc))
         }
         "gcd" => {
-            let mut g: i64 = 0;
+            let mut g = BigInt::from(0);
             for a in &args {
-                let mut x = as_index(a)?.abs();
-                let mut y = g;
-                while y != 0 {
-                    (x, y) = (y, x % y);
-                }
-                g = x;
+                let Some(x) = crate::bignum::of(a) else {
+                    return fail(format!(
+                        "'{}' object cannot be interpreted as an integer",
+                        a.type_name()
+                    ));
+                };
+                g = num_integer::Integer::gcd(&g, &x);
             }
-            Ok(Value::Int(g))
+            Ok(crate::bignum::value(g))
         }
         "fsum" | "prod" => {
             arity(name, &args, 1, 1)?;
@@ -1396,20 +1543,28 @@ pub(crate) fn call(
                 return Ok(Value::Int(0));
             }
             let k = if name == "comb" { k.min(n - k) } else { k };
-            let mut acc: i128 = 1;
+            if k > 100_000 {
+                return fail(format!(
+                    "{name}() of numbers this large is too large for mbconv's xacro"
+                ));
+            }
+            let mut acc = BigInt::from(1);
             for i in 0..k {
-                acc = acc
-                    .checked_mul(i128::from(n - i))
-                    .ok_or(())
-                    .or_else(|()| int_overflow())?;
+                acc *= n - i;
                 if name == "comb" {
-                    acc /= i128::from(i + 1);
+                    acc /= i + 1;
                 }
             }
-            i64::try_from(acc).map_or_else(|_| int_overflow(), |v| Ok(Value::Int(v)))
+            Ok(crate::bignum::value(acc))
         }
         "isqrt" => {
             arity(name, &args, 1, 1)?;
+            if let Value::Big(b) = &args[0] {
+                if num_traits::Signed::is_negative(&**b) {
+                    return fail("isqrt() argument must be nonnegative");
+                }
+                return Ok(crate::bignum::value(b.sqrt()));
+            }
             let n = as_index(&args[0])?;
             if n < 0 {
                 return fail("isqrt() argument must be nonnegative");

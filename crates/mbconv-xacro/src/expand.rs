@@ -126,8 +126,8 @@ fn eval_literal(v: Value) -> Value {
     if s.contains('_') {
         return v;
     }
-    if let Some(i) = parse_int(s) {
-        return Value::Int(i);
+    if let Ok(Some(i)) = crate::value::parse_int_value(s) {
+        return i;
     }
     if let Some(f) = parse_float(s) {
         return Value::Float(f);
@@ -589,7 +589,7 @@ impl Expander {
         let parsed = match self.cache.get(src) {
             Some(e) => e.clone(),
             None => {
-                let e = expr::parse(src).map_err(|e| self.expr_error(&e, inner))?;
+                let e = expr::parse_checked(src).map_err(|e| self.expr_error(&e, inner))?;
                 let e = Rc::new(e);
                 self.cache.insert(src.to_owned(), e.clone());
                 e

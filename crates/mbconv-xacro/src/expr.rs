@@ -56,6 +56,11 @@ pub(crate) enum Expr {
     List(Vec<Expr>),
     Tuple(Vec<Expr>),
     Dict(Vec<(Expr, Expr)>),
+    /// An f-string.
+    FString(Vec<FPart>),
+    /// A construct parsed but refused when evaluated (Python evaluates lazily: `x if c else
+    /// b'...'` is fine while `c` holds).
+    Unsupported(&'static str),
     /// `[elt for target in iter if cond ...]` (one `for`).
     ListComp(Box<Expr>, Vec<String>, Box<Expr>, Vec<Expr>),
     Lambda(Rc<(Vec<String>, Expr)>),
@@ -73,8 +78,13 @@ pub(crate) enum Arg {
 enum Tok {
     Name(String),
     Int(i64),
+    Big(Rc<num_bigint::BigInt>),
     Float(f64),
     Str(String),
+    /// A bytes literal (refused when evaluated, as a value mbconv does not have).
+    Bytes,
+    /// An f-string: literal text and fields (expression text, conversion, format spec).
+    FStr(Vec<FPiece>),
     Op(&'static str),
     End,
 }
@@ -111,13 +121,17 @@ fn tokenize(src: &str) -> EResult<Vec<Tok>> {
             {
                 let lower = word.to_ascii_lowercase();
                 if lower.contains('f') {
-                    return fail("f-strings are not supported by mbconv's xacro");
-                }
-                if lower.contains('b') {
-                    return fail("bytes literals are not supported by mbconv's xacro");
+                    let (s, len) = string(&rest[end..], lower.contains('r'))?;
+                    toks.push(Tok::FStr(fstring_pieces(&s)?));
+                    i += end + len;
+                    continue;
                 }
                 let (s, len) = string(&rest[end..], lower.contains('r'))?;
-                toks.push(Tok::Str(s));
+                toks.push(if lower.contains('b') {
+                    Tok::Bytes
+                } else {
+                    Tok::Str(s)
+                });
                 i += end + len;
                 continue;
             }
@@ -149,6 +163,14 @@ fn tokenize(src: &str) -> EResult<Vec<Tok>> {
     Ok(toks)
 }
 
+fn int_token(v: num_bigint::BigInt) -> Tok {
+    match crate::bignum::value(v) {
+        Value::Big(b) => Tok::Big(b),
+        Value::Int(i) => Tok::Int(i),
+        _ => Tok::Int(0),
+    }
+}
+
 fn number(s: &str) -> EResult<(Tok, usize)> {
     let b = s.as_bytes();
     if b.len() > 1 && b[0] == b'0' && matches!(b[1], b'x' | b'X' | b'o' | b'O' | b'b' | b'B') {
@@ -161,9 +183,9 @@ fn number(s: &str) -> EResult<(Tok, usize)> {
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .map_or(s.len(), |j| j + 2);
         let digits: String = s[2..end].chars().filter(|c| *c != '_').collect();
-        return match i64::from_str_radix(&digits, radix) {
-            Ok(v) => Ok((Tok::Int(v), end)),
-            Err(_) => fail(format!("invalid number literal {:?}", &s[..end])),
+        return match num_bigint::BigInt::parse_bytes(digits.as_bytes(), radix) {
+            Some(v) if !digits.starts_with(['+', '-']) => Ok((int_token(v), end)),
+            _ => fail(format!("invalid number literal {:?}", &s[..end])),
         };
     }
     let mut end = 0;
@@ -210,13 +232,98 @@ fn number(s: &str) -> EResult<(Tok, usize)> {
                 "leading zeros in decimal integer literals are not permitted: {text}"
             ));
         }
-        match clean.parse::<i64>() {
-            Ok(v) => Ok((Tok::Int(v), end)),
-            Err(_) => fail(format!(
-                "the integer {text} does not fit in 64 bits (mbconv's xacro evaluates integers in 64 bits)"
-            )),
+        match crate::bignum::parse(&clean, 10)? {
+            Some(Value::Int(v)) => Ok((Tok::Int(v), end)),
+            Some(Value::Big(v)) => Ok((Tok::Big(v), end)),
+            _ => fail(format!("invalid decimal literal {text:?}")),
         }
     }
+}
+
+/// A piece of an f-string as written.
+#[derive(Debug, Clone, PartialEq)]
+enum FPiece {
+    Lit(String),
+    Field(String, Option<char>, String),
+}
+
+/// A piece of an f-string parsed.
+#[derive(Debug, Clone)]
+pub(crate) enum FPart {
+    Lit(String),
+    Field(Expr, Option<char>, String),
+}
+
+/// Splits the text of an f-string into literal text and `{expr!c:spec}` fields.
+fn fstring_pieces(s: &str) -> EResult<Vec<FPiece>> {
+    let mut pieces = Vec::new();
+    let mut lit = String::new();
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                lit.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                lit.push('}');
+            }
+            '}' => return fail("f-string: single '}' is not allowed"),
+            '{' => {
+                pieces.push(FPiece::Lit(std::mem::take(&mut lit)));
+                // The expression: up to a `!`, `:` or `}` outside brackets and strings.
+                let (mut expr, mut depth, mut quote) = (String::new(), 0usize, None);
+                let stop = loop {
+                    let Some(c) = chars.next() else {
+                        return fail("f-string: expecting '}'");
+                    };
+                    match (quote, c) {
+                        (Some(q), c) if c == q => quote = None,
+                        (Some(_), _) => {}
+                        (None, '\'' | '"') => quote = Some(c),
+                        (None, '(' | '[' | '{') => depth += 1,
+                        (None, ')' | ']' | '}') if depth > 0 => depth -= 1,
+                        (None, '!') if depth == 0 && chars.peek() != Some(&'=') => break '!',
+                        (None, ':' | '}') if depth == 0 => break c,
+                        _ => {}
+                    }
+                    expr.push(c);
+                };
+                if expr.trim().is_empty() {
+                    return fail("f-string: empty expression not allowed");
+                }
+                let mut conv = None;
+                let mut stop = stop;
+                if stop == '!' {
+                    conv = chars.next();
+                    stop = chars.next().unwrap_or(' ');
+                    if !matches!(conv, Some('r' | 's' | 'a')) || !matches!(stop, ':' | '}') {
+                        return fail("f-string: invalid conversion character: expected 's', 'r', or 'a'");
+                    }
+                }
+                let mut spec = String::new();
+                if stop == ':' {
+                    loop {
+                        match chars.next() {
+                            Some('}') => break,
+                            Some('{') => {
+                                return fail(
+                                    "nested fields in an f-string's format spec are not supported by mbconv's xacro",
+                                );
+                            }
+                            Some(c) => spec.push(c),
+                            None => return fail("f-string: expecting '}'"),
+                        }
+                    }
+                }
+                pieces.push(FPiece::Field(expr, conv, spec));
+            }
+            c => lit.push(c),
+        }
+    }
+    pieces.push(FPiece::Lit(lit));
+    Ok(pieces)
 }
 
 fn string(s: &str, raw: bool) -> EResult<(String, usize)> {
@@ -561,18 +668,47 @@ impl Parser {
         Ok(items)
     }
 
+    /// An f-string and the strings and f-strings written right after it (one literal).
+    fn fstring(&mut self, mut pieces: Vec<FPiece>) -> EResult<Expr> {
+        loop {
+            match self.peek().clone() {
+                Tok::Str(s) => pieces.push(FPiece::Lit(s)),
+                Tok::FStr(more) => pieces.extend(more),
+                _ => break,
+            }
+            self.next();
+        }
+        let mut parts = Vec::new();
+        for piece in pieces {
+            parts.push(match piece {
+                FPiece::Lit(t) => FPart::Lit(t),
+                FPiece::Field(src, conv, spec) => FPart::Field(parse(&format!("({src})"))?, conv, spec),
+            });
+        }
+        Ok(Expr::FString(parts))
+    }
+
     fn atom(&mut self) -> EResult<Expr> {
         match self.next() {
             Tok::Int(i) => Ok(Expr::Const(Value::Int(i))),
+            Tok::Big(b) => Ok(Expr::Const(Value::Big(b))),
+            Tok::Bytes => Ok(Expr::Unsupported(
+                "bytes literals are not supported by mbconv's xacro",
+            )),
+            Tok::FStr(pieces) => self.fstring(pieces),
             Tok::Float(f) => Ok(Expr::Const(Value::Float(f))),
-            Tok::Str(s) => {
+            Tok::Str(s) if !matches!(self.peek(), Tok::FStr(_)) => {
                 let mut s = s;
                 while let Tok::Str(more) = self.peek().clone() {
                     self.next();
                     s.push_str(&more);
                 }
+                if matches!(self.peek(), Tok::FStr(_)) {
+                    return self.fstring(vec![FPiece::Lit(s)]);
+                }
                 Ok(Expr::Const(Value::str(&s)))
             }
+            Tok::Str(s) => self.fstring(vec![FPiece::Lit(s)]),
             Tok::Name(n) => match n.as_str() {
                 "None" => Ok(Expr::Const(Value::None)),
                 "True" => Ok(Expr::Const(Value::Bool(true))),
@@ -660,11 +796,83 @@ fn describe(t: &Tok) -> String {
     match t {
         Tok::Name(n) => format!("'{n}'"),
         Tok::Int(i) => format!("'{i}'"),
+        Tok::Big(b) => format!("'{b}'"),
+        Tok::FStr(_) => "an f-string".to_owned(),
+        Tok::Bytes => "a bytes literal".to_owned(),
         Tok::Float(f) => format!("'{f}'"),
         Tok::Str(s) => crate::value::str_repr(s),
         Tok::Op(o) => format!("'{o}'"),
         Tok::End => "the end of the expression".to_owned(),
     }
+}
+
+/// The names beginning with `__` that the expression's own code uses (Python's `co_names`:
+/// global names and attributes, not those inside a lambda or a comprehension's body),
+/// which xacro refuses.
+fn dunder_names(e: &Expr, out: &mut Vec<String>) {
+    let mut push = |n: &str| {
+        if n.starts_with("__") && !out.iter().any(|o| o == n) {
+            out.push(n.to_owned());
+        }
+    };
+    match e {
+        Expr::Name(n) => push(n),
+        Expr::Attr(o, n) => {
+            dunder_names(o, out);
+            if n.starts_with("__") && !out.iter().any(|o| **o == **n) {
+                out.push(n.to_string());
+            }
+        }
+        Expr::Const(_) | Expr::Lambda(_) | Expr::Unsupported(_) => {}
+        Expr::Index(a, b) | Expr::Binary(_, a, b) | Expr::And(a, b) | Expr::Or(a, b) => {
+            dunder_names(a, out);
+            dunder_names(b, out);
+        }
+        Expr::Slice(a, bounds) => {
+            dunder_names(a, out);
+            bounds.iter().flatten().for_each(|b| dunder_names(b, out));
+        }
+        Expr::Call(f, args) => {
+            dunder_names(f, out);
+            for a in args {
+                match a {
+                    Arg::Pos(e) | Arg::Star(e) | Arg::Kw(_, e) => dunder_names(e, out),
+                }
+            }
+        }
+        Expr::Unary(_, a) | Expr::Not(a) => dunder_names(a, out),
+        Expr::Compare(a, rest) => {
+            dunder_names(a, out);
+            rest.iter().for_each(|(_, e)| dunder_names(e, out));
+        }
+        Expr::IfElse(a, b, c) => {
+            for x in [a, b, c] {
+                dunder_names(x, out);
+            }
+        }
+        Expr::List(items) | Expr::Tuple(items) => items.iter().for_each(|e| dunder_names(e, out)),
+        Expr::Dict(items) => items.iter().for_each(|(k, v)| {
+            dunder_names(k, out);
+            dunder_names(v, out);
+        }),
+        Expr::FString(parts) => parts.iter().for_each(|p| {
+            if let FPart::Field(e, _, _) = p {
+                dunder_names(e, out);
+            }
+        }),
+        Expr::ListComp(_, _, iter, _) => dunder_names(iter, out),
+    }
+}
+
+/// Parses a `${...}` expression as xacro does: refuses the names beginning with `__`.
+pub(crate) fn parse_checked(src: &str) -> EResult<Expr> {
+    let e = parse(src)?;
+    let mut names = Vec::new();
+    dunder_names(&e, &mut names);
+    if !names.is_empty() {
+        return fail(format!("Use of invalid name(s):  {}", names.join(", ")));
+    }
+    Ok(e)
 }
 
 /// Parses a whole expression.
@@ -723,6 +931,28 @@ impl Eval<'_> {
     fn eval_inner(&mut self, e: &Expr) -> EResult<Value> {
         match e {
             Expr::Const(v) => Ok(v.clone()),
+            Expr::Unsupported(what) => fail(*what),
+            Expr::FString(parts) => {
+                let mut out = String::new();
+                for part in parts {
+                    match part {
+                        FPart::Lit(t) => out.push_str(t),
+                        FPart::Field(e, conv, spec) => {
+                            let v = self.eval(e)?;
+                            let v = match conv {
+                                Some('r' | 'a') => Value::str(&v.repr()),
+                                Some(_) => Value::str(&v.to_py_str()),
+                                None => v,
+                            };
+                            out.push_str(&crate::format::format_value(&v, spec)?);
+                        }
+                    }
+                    if out.len() > crate::builtins::MAX_TEXT {
+                        return crate::builtins::too_long();
+                    }
+                }
+                Ok(Value::str(&out))
+            }
             Expr::Name(n) => self.name(n),
             Expr::Attr(obj, name) => {
                 let obj = self.eval(obj)?;
@@ -909,6 +1139,9 @@ pub(crate) fn evaluate(src: &str, env: &mut dyn Env) -> EResult<Value> {
 
 /// The number in `v`, for the numeric built-ins.
 pub(crate) fn number_of(v: &Value, what: &str) -> EResult<Num> {
+    if let Value::Big(b) = v {
+        return crate::bignum::to_f64(b).map(Num::Float);
+    }
     v.as_number().map_or_else(
         || fail(format!("must be real number, not {} ({what})", v.type_name())),
         Ok,

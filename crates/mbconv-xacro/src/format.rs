@@ -4,6 +4,7 @@
 
 use crate::expr::{EResult, fail};
 use crate::value::{Num, Value, float_repr};
+use num_traits::ToPrimitive;
 
 /// A parsed format spec.
 #[derive(Default)]
@@ -70,7 +71,7 @@ fn parse_spec(spec: &str) -> EResult<Spec> {
     if i < chars.len() {
         return fail(format!("Invalid format specifier '{spec}'"));
     }
-    if s.alternate || s.grouping.is_some() {
+    if (s.alternate && !matches!(s.kind, Some('b' | 'o' | 'x' | 'X'))) || (s.grouping.is_some() && s.zero) {
         return fail(format!(
             "the format specifier '{spec}' is not supported by mbconv's xacro"
         ));
@@ -152,6 +153,15 @@ fn float_text(x: f64, spec: &Spec) -> EResult<String> {
     })
 }
 
+fn grouped_float(body: String, spec: &Spec) -> String {
+    match spec.grouping {
+        Some(sep) if body.starts_with(|c: char| c == '-' || c.is_ascii_digit()) => {
+            group(&body, sep, 3, false)
+        }
+        _ => body,
+    }
+}
+
 fn apply(spec: &Spec, body: String, numeric: bool) -> String {
     let (sign, digits) = match body.strip_prefix('-') {
         Some(rest) if numeric => ("-".to_owned(), rest.to_owned()),
@@ -190,9 +200,78 @@ fn apply(spec: &Spec, body: String, numeric: bool) -> String {
     }
 }
 
+/// Separates the digits of the integer part of `body` (after a sign, up to a point or an
+/// exponent) in groups of `every` with `sep`.
+fn group(body: &str, sep: char, every: usize, int_only: bool) -> String {
+    let (sign, rest) = body.strip_prefix('-').map_or(("", body), |r| ("-", r));
+    let end = if int_only {
+        rest.len()
+    } else {
+        rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len())
+    };
+    let (int, tail) = rest.split_at(end);
+    let mut out = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % every == 0 {
+            out.push(sep);
+        }
+        out.push(c);
+    }
+    format!("{sign}{out}{tail}")
+}
+
+/// An integer in a format spec's kind (`d`, `n`, `b`, `o`, `x`, `X`), grouped as asked.
+fn int_text(i: &num_bigint::BigInt, spec: &Spec) -> String {
+    let neg = i.sign() == num_bigint::Sign::Minus;
+    let m = i.magnitude();
+    let (digits, prefix) = match spec.kind {
+        Some('b') => (m.to_str_radix(2), "0b"),
+        Some('o') => (m.to_str_radix(8), "0o"),
+        Some('x') => (m.to_str_radix(16), "0x"),
+        Some('X') => (m.to_str_radix(16).to_uppercase(), "0X"),
+        _ => (m.to_string(), ""),
+    };
+    let radix = !prefix.is_empty();
+    let digits = match spec.grouping {
+        Some(sep) => group(&digits, sep, if radix { 4 } else { 3 }, true),
+        None => digits,
+    };
+    let prefix = if spec.alternate { prefix } else { "" };
+    format!("{}{prefix}{digits}", if neg { "-" } else { "" })
+}
+
 /// `format(value, spec)`.
-fn format_value(v: &Value, spec_text: &str) -> EResult<String> {
+pub(crate) fn format_value(v: &Value, spec_text: &str) -> EResult<String> {
+    if spec_text.is_empty() {
+        crate::builtins::printable(v)?;
+        return Ok(v.to_py_str());
+    }
     let spec = parse_spec(spec_text)?;
+    let int_kind = matches!(spec.kind, None | Some('d' | 'n' | 'b' | 'o' | 'x' | 'X'));
+    if let Some(i) = crate::bignum::of(v) {
+        if int_kind && !(matches!(v, Value::Bool(_)) && spec.kind.is_none() && spec_text.is_empty()) {
+            if matches!(v, Value::Big(_))
+                && spec.grouping.is_none()
+                && !matches!(spec.kind, Some('b' | 'o' | 'x' | 'X'))
+            {
+                crate::bignum::text(&i)?;
+            }
+            return Ok(apply(&spec, int_text(&i, &spec), true));
+        }
+        if spec.kind == Some('c') {
+            let c = i.to_u32().and_then(char::from_u32);
+            return c.map_or_else(
+                || fail("%c arg not in range(0x110000)"),
+                |c| Ok(apply(&spec, c.to_string(), false)),
+            );
+        }
+        if let Value::Big(b) = v
+            && spec.kind != Some('s')
+        {
+            let x = crate::bignum::to_f64(b)?;
+            return Ok(apply(&spec, grouped_float(float_text(x, &spec)?, &spec), true));
+        }
+    }
     let numeric_kind =
         |k: Option<char>| matches!(k, Some('d' | 'f' | 'F' | 'e' | 'E' | 'g' | 'G' | '%' | 'n'));
     match v {
@@ -204,17 +283,15 @@ fn format_value(v: &Value, spec_text: &str) -> EResult<String> {
             Ok(apply(&spec, s, false))
         }
         v => match v.as_number() {
-            Some(Num::Int(i))
-                if matches!(spec.kind, None | Some('d' | 'n'))
-                    && !matches!(v, Value::Bool(_) if spec.kind.is_none() && spec_text.is_empty()) =>
-            {
-                Ok(apply(&spec, i.to_string(), true))
-            }
             Some(n) if spec.kind != Some('s') => {
-                if matches!(n, Num::Float(_)) && spec.kind == Some('d') {
-                    return fail("Unknown format code 'd' for object of type 'float'");
+                if let (Num::Float(_), Some(k @ ('d' | 'b' | 'o' | 'x' | 'X' | 'c'))) = (n, spec.kind) {
+                    return fail(format!("Unknown format code '{k}' for object of type 'float'"));
                 }
-                Ok(apply(&spec, float_text(n.to_f64(), &spec)?, true))
+                Ok(apply(
+                    &spec,
+                    grouped_float(float_text(n.to_f64(), &spec)?, &spec),
+                    true,
+                ))
             }
             _ if spec_text.is_empty() => Ok(v.to_py_str()),
             _ => fail(format!(
@@ -357,17 +434,18 @@ pub(crate) fn percent(fmt: &str, args: &Value) -> EResult<Value> {
                 out.push_str(&apply(&s, text, numeric));
             }
             'd' | 'i' | 'u' => {
-                if !matches!(v, Value::Int(_) | Value::Bool(_) | Value::Float(_)) {
+                if !matches!(
+                    v,
+                    Value::Int(_) | Value::Big(_) | Value::Bool(_) | Value::Float(_)
+                ) {
                     return fail(format!(
                         "%{kind} format: a real number is required, not {}",
                         v.type_name()
                     ));
                 }
-                let i = match crate::builtins::to_int(&v)? {
-                    Value::Int(i) => i,
-                    _ => 0,
-                };
-                out.push_str(&apply(&s, i.to_string(), true));
+                let i = crate::builtins::to_int(&v)?;
+                crate::builtins::printable(&i)?;
+                out.push_str(&apply(&s, i.repr(), true));
             }
             'c' => {
                 let c = match &v {
@@ -384,6 +462,12 @@ pub(crate) fn percent(fmt: &str, args: &Value) -> EResult<Value> {
                 out.push_str(&apply(&s, c.to_string(), false));
             }
             'x' | 'X' | 'o' => {
+                if let Value::Big(b) = &v {
+                    s.kind = Some(kind);
+                    s.alternate = false;
+                    out.push_str(&apply(&s, int_text(b, &s), true));
+                    continue;
+                }
                 let i = match v {
                     Value::Int(i) => i,
                     Value::Bool(b) => i64::from(b),

@@ -19,8 +19,8 @@
 //! Errors name file, line and column, the includes and the macro calls that led there; a
 //! runaway expansion (endless recursion, exponential growth) is stopped by a budget.
 //!
-//! Inside: `xml` (the tree with places, its parser and printer), `value`, `expr`, `builtins`
-//! and `format` (the expression language), `scope` (symbol and macro tables), `subst`
+//! Inside: `xml` (the tree with places, its parser and printer), `value`, `bignum`, `expr`,
+//! `builtins` and `format` (the expression language), `scope` (symbol and macro tables), `subst`
 //! (`$(...)`), `expand` (the expansion). See `docs/xacro.md`.
 //!
 //! ```
@@ -43,6 +43,7 @@
 //! std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
+mod bignum;
 mod builtins;
 mod expand;
 mod expr;

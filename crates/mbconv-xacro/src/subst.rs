@@ -6,7 +6,7 @@
 use crate::builtins;
 use crate::expr::{EResult, Env, EvalError, fail};
 use crate::scope::Scope;
-use crate::value::{Value, parse_float, parse_int};
+use crate::value::{Value, parse_float};
 use std::collections::BTreeMap;
 
 /// What a substitution needs from the expander.
@@ -150,7 +150,7 @@ fn auto(value: &str) -> Value {
     let number = if value.contains('.') {
         parse_float(value).map(Value::Float)
     } else {
-        parse_int(value).map(Value::Int)
+        crate::value::parse_int_value(value).ok().flatten()
     };
     if let Some(n) = number {
         return n;

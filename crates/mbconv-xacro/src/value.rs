@@ -40,6 +40,8 @@ pub(crate) enum Value {
     None,
     Bool(bool),
     Int(i64),
+    /// An integer beyond 64 bits (Python's are unbounded; see `bignum`).
+    Big(Rc<num_bigint::BigInt>),
     Float(f64),
     Str(Rc<str>),
     List(Rc<RefCell<Vec<Value>>>),
@@ -55,6 +57,8 @@ pub(crate) enum Value {
     Namespace(crate::scope::Scope),
     /// An XML block (a `*block` parameter or a block property).
     Block(Rc<XNode>),
+    /// `range(start, stop, step)`.
+    Range(i64, i64, i64),
     /// An iterator made by `map`, `zip`, `reversed`, `enumerate`, `filter`: its items.
     Iter(Rc<Vec<Value>>, &'static str),
 }
@@ -75,7 +79,7 @@ impl Value {
         match self {
             Value::None => "NoneType",
             Value::Bool(_) => "bool",
-            Value::Int(_) => "int",
+            Value::Int(_) | Value::Big(_) => "int",
             Value::Float(_) => "float",
             Value::Str(_) => "str",
             Value::List(_) => "list",
@@ -86,6 +90,7 @@ impl Value {
             Value::Namespace(_) => "NameSpace",
             Value::Block(_) => "Element",
             Value::Iter(_, kind) => kind,
+            Value::Range(..) => "range",
         }
     }
 
@@ -97,6 +102,8 @@ impl Value {
             Value::Int(i) => *i != 0,
             Value::Float(f) => *f != 0.0,
             Value::Str(s) => !s.is_empty(),
+            Value::Big(_) => true,
+            Value::Range(a, b, c) => crate::builtins::range_len(*a, *b, *c) > 0,
             Value::List(l) => !l.borrow().is_empty(),
             Value::Tuple(t) => !t.is_empty(),
             Value::Dict(d) => !d.borrow().entries.is_empty(),
@@ -119,8 +126,14 @@ impl Value {
         if let (Some(a), Some(b)) = (self.as_number(), other.as_number()) {
             return match (a, b) {
                 (Num::Int(a), Num::Int(b)) => a == b,
+                (Num::Int(i), Num::Float(f)) | (Num::Float(f), Num::Int(i)) if i.unsigned_abs() > 1 << 53 => {
+                    crate::bignum::cmp_float(&i.into(), f) == Some(std::cmp::Ordering::Equal)
+                }
                 (a, b) => a.to_f64() == b.to_f64(),
             };
+        }
+        if matches!(self, Value::Big(_)) || matches!(other, Value::Big(_)) {
+            return crate::builtins::int_cmp(self, other) == Some(std::cmp::Ordering::Equal);
         }
         match (self, other) {
             (Value::None, Value::None) => true,
@@ -135,6 +148,13 @@ impl Value {
                         .all(|(k, v)| b.get(k).is_some_and(|w| v.py_eq(w)))
             }
             (Value::Func(a), Value::Func(b)) => a == b,
+            (Value::Range(a, b, c), Value::Range(x, y, z)) => {
+                let (n, m) = (
+                    crate::builtins::range_len(*a, *b, *c),
+                    crate::builtins::range_len(*x, *y, *z),
+                );
+                n == m && (n == 0 || a == x && (n == 1 || c == z))
+            }
             _ => false,
         }
     }
@@ -161,6 +181,9 @@ impl Value {
             Value::Bool(false) => out.push_str("False"),
             Value::Int(i) => {
                 let _ = write!(out, "{i}");
+            }
+            Value::Big(b) => {
+                let _ = write!(out, "{b}");
             }
             Value::Float(f) => out.push_str(&float_repr(*f)),
             Value::Str(s) => out.push_str(&str_repr(s)),
@@ -215,6 +238,12 @@ impl Value {
             }
             Value::Iter(_, kind) => {
                 let _ = write!(out, "<{kind} object>");
+            }
+            Value::Range(a, b, 1) => {
+                let _ = write!(out, "range({a}, {b})");
+            }
+            Value::Range(a, b, c) => {
+                let _ = write!(out, "range({a}, {b}, {c})");
             }
         }
     }
@@ -334,6 +363,26 @@ pub(crate) fn parse_int(text: &str) -> Option<i64> {
     let clean: String = digits.chars().filter(|c| *c != '_').collect();
     let v: i64 = clean.parse().ok()?;
     Some(if neg { -v } else { v })
+}
+
+/// Python's `int(text)` as a value: beyond 64 bits too (an error past 4300 digits).
+pub(crate) fn parse_int_value(text: &str) -> crate::expr::EResult<Option<Value>> {
+    if let Some(i) = parse_int(text) {
+        return Ok(Some(Value::Int(i)));
+    }
+    let t = text.trim();
+    let body = t.trim_start_matches(['+', '-']);
+    if t.len() - body.len() > 1
+        || body.is_empty()
+        || body.starts_with('_')
+        || body.ends_with('_')
+        || body.contains("__")
+        || !body.chars().all(|c| c.is_ascii_digit() || c == '_')
+    {
+        return Ok(None);
+    }
+    let clean: String = t.chars().filter(|c| *c != '_').collect();
+    crate::bignum::parse(&clean, 10)
 }
 
 /// Python's `float(text)`: decimal forms, `inf`, `infinity`, `nan` in any case, with
