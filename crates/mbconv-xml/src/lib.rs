@@ -115,6 +115,21 @@ impl Dialect {
     /// assert_eq!(e.to_string(), "a.skel:1:1: expected the root element <skel>, found <robot>");
     /// ```
     pub fn parse<'s>(&self, source: &'s Source) -> SourceResult<Document<'s>> {
+        self.parse_nested(source, MAX_DEPTH)
+    }
+
+    /// [`Dialect::parse`] with another nesting limit than [`MAX_DEPTH`]: for a format whose
+    /// reference loader reads deeper documents (MJCF nests a kinematic tree's bodies, and
+    /// MuJoCo reads them to a depth of about 500), so that no file the loader reads is refused.
+    ///
+    /// ```
+    /// use mbconv_ir::format::Source;
+    /// let d = mbconv_xml::Dialect { root: "a", prefix: "skel", name: "SKEL", numbers: mbconv_xml::Numbers::Rust };
+    /// let deep = format!("{}{}", "<a>".repeat(200), "</a>".repeat(200));
+    /// assert!(d.parse(&Source::from_string("deep.xml", &deep)).is_err());
+    /// assert!(d.parse_nested(&Source::from_string("deep.xml", &deep), 500).is_ok());
+    /// ```
+    pub fn parse_nested<'s>(&self, source: &'s Source, max_depth: usize) -> SourceResult<Document<'s>> {
         let text = source.text.as_str();
         let start = text.len() - text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']).len();
         if !text[start..].starts_with('<') {
@@ -156,7 +171,7 @@ impl Dialect {
             let span = SourceSpan::at_line_column(text, pos.row as usize, pos.col as usize);
             self.error(source, "xml", Some(span), format!("malformed XML: {e}"))
         })?;
-        self.refuse_deep_nesting(source, &document)?;
+        self.refuse_deep_nesting(source, &document, max_depth)?;
         let root = document.root_element();
         if root.tag_name().name() != self.root {
             return Err(self.error(
@@ -173,17 +188,22 @@ impl Dialect {
         Ok(document)
     }
 
-    /// Refuses a document nested deeper than [`MAX_DEPTH`], pointing at the first element too
+    /// Refuses a document nested deeper than `max_depth`, pointing at the first element too
     /// deep. One walk with an explicit stack: linear, and no recursion however deep the file.
-    fn refuse_deep_nesting(&self, source: &Source, document: &Document) -> SourceResult<()> {
+    fn refuse_deep_nesting(
+        &self,
+        source: &Source,
+        document: &Document,
+        max_depth: usize,
+    ) -> SourceResult<()> {
         let mut stack = vec![(document.root(), 0usize)];
         while let Some((node, depth)) = stack.pop() {
-            if depth > MAX_DEPTH {
+            if depth > max_depth {
                 return Err(self.error(
                     source,
                     "xml",
                     Some(span_of_node(source, node)),
-                    format!("elements nested deeper than {MAX_DEPTH} levels are refused"),
+                    format!("elements nested deeper than {max_depth} levels are refused"),
                 ));
             }
             stack.extend(node.children().filter(Node::is_element).map(|c| (c, depth + 1)));

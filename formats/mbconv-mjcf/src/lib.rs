@@ -39,6 +39,12 @@ use mbconv_ir::format::{
     Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, SettingKind, SettingSpec, Source,
 };
 
+/// The most `<body>` elements MuJoCo reads nested in each other (measured with MuJoCo 4.0.0:
+/// its XML parser, tinyxml2, refuses elements nested about 500 deep, and `<mujoco>` and
+/// `<worldbody>` take two levels). The writer refuses a kinematic tree deeper than this: MJCF
+/// writes a tree only by nesting, so a longer chain cannot be written as MJCF MuJoCo loads.
+pub const MUJOCO_MAX_NESTED_BODIES: usize = 496;
+
 /// Name, extensions and description, as the registry will show them.
 pub const INFO: FormatInfo = FormatInfo {
     name: "mjcf",

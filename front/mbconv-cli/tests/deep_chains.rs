@@ -1,7 +1,8 @@
 //! A model nests as deep as its kinematic tree, and the readers and writers that follow the
 //! nesting recurse once per level: a 10 000-link chain written as MJCF (each body inside its
 //! parent) overflowed the main thread's stack and aborted. The command runs on a thread with
-//! a stack made for it.
+//! a stack made for it, and the MJCF writer refuses a tree deeper than MuJoCo reads (496
+//! nested bodies), with a message.
 
 #![allow(clippy::unwrap_used, missing_docs)]
 
@@ -28,24 +29,47 @@ fn chain(n: usize) -> String {
     urdf
 }
 
+/// Converts `source` to `format` into `target`, quietly and without the check.
+fn convert(source: &std::path::Path, format: &str, target: &std::path::Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_mbconv"))
+        .arg("convert")
+        .arg(source)
+        .args(["--to", format, "--no-check", "-q", "-o"])
+        .arg(target)
+        .output()
+        .unwrap()
+}
+
 #[test]
-fn a_ten_thousand_link_chain_is_written_as_nested_mjcf_without_overflowing() {
+fn a_ten_thousand_link_chain_converts_to_the_flat_formats_without_overflowing() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("chain.urdf");
+    std::fs::write(&source, chain(10_000)).unwrap();
+    for (format, file, element) in [
+        ("sdf", "chain.sdf", "<link "),
+        ("usd", "chain.usda", "PhysicsRevoluteJoint"),
+    ] {
+        let target = dir.path().join(file);
+        let output = convert(&source, format, &target);
+        assert!(
+            output.status.success(),
+            "{format}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let written = std::fs::read_to_string(&target).unwrap();
+        assert!(written.matches(element).count() >= 9_999, "{format}");
+    }
+}
+
+#[test]
+fn a_chain_deeper_than_mujoco_reads_is_refused_as_mjcf_with_a_message_not_an_abort() {
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("chain.urdf");
     std::fs::write(&source, chain(10_000)).unwrap();
     let target = dir.path().join("chain.xml");
-    let output = Command::new(env!("CARGO_BIN_EXE_mbconv"))
-        .arg("convert")
-        .arg(&source)
-        .args(["--to", "mjcf", "--no-check", "-q", "-o"])
-        .arg(&target)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let written = std::fs::read_to_string(&target).unwrap();
-    assert_eq!(written.matches("<body ").count(), 10_000);
+    let output = convert(&source, "mjcf", &target);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(stderr.contains("MuJoCo reads at most 496"), "{stderr}");
+    assert!(!target.exists(), "no file is written");
 }

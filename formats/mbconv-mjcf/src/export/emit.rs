@@ -40,6 +40,17 @@ pub(crate) enum EmitError {
     /// A tree joint met from its child side.
     #[error("joint '{0}' points towards the root: lower the model first")]
     Reversed(String),
+    /// A kinematic tree nested deeper than MuJoCo reads.
+    #[error(
+        "body '{body}' would be the {depth}th <body> nested in the one before it, and MuJoCo reads at most {max} (its XML parser refuses deeper nesting); MJCF writes a kinematic tree only by nesting bodies, so this model cannot be written as MJCF MuJoCo loads: write it to a format that lists bodies flat (URDF, SDFormat, USD)",
+        max = crate::MUJOCO_MAX_NESTED_BODIES
+    )]
+    TooDeep {
+        /// The first body past the limit.
+        body: String,
+        /// How many `<body>` elements it would be nested in, itself included.
+        depth: usize,
+    },
 }
 
 impl miette::Diagnostic for EmitError {}
@@ -85,6 +96,7 @@ fn placed(mut e: XmlElement, p: &Pose) -> XmlElement {
 /// [`INITIAL_KEY`]: super::keyframe::INITIAL_KEY
 pub(crate) fn emit_exported(model: &Model, output: Option<&std::path::Path>) -> Result<Exported, EmitError> {
     let plan = Plan::new(model);
+    refuse_deep_trees(model, &plan)?;
     let mut read_back = Options::default();
     let mut root = XmlElement::new("mujoco").attr("model", model.name.as_str());
     root = root.child(
@@ -165,6 +177,24 @@ pub(crate) fn emit_exported(model: &Model, output: Option<&std::path::Path>) -> 
     let mut exported = Exported::text(serialize(&root), Report::default());
     exported.read_back = read_back;
     Ok(exported)
+}
+
+/// Refuses a tree whose `<body>` elements would nest deeper than MuJoCo reads
+/// ([`crate::MUJOCO_MAX_NESTED_BODIES`]), naming the first body past the limit. One walk with an
+/// explicit stack, so the writer's recursion ([`body_element`]) stays bounded.
+fn refuse_deep_trees(model: &Model, plan: &Plan) -> Result<(), EmitError> {
+    let n = model.bodies.len();
+    let mut stack: Vec<(usize, usize)> = plan.children[n].iter().map(|&b| (b, 1)).collect();
+    while let Some((b, depth)) = stack.pop() {
+        if depth > crate::MUJOCO_MAX_NESTED_BODIES {
+            return Err(EmitError::TooDeep {
+                body: model.bodies[b].name.clone(),
+                depth,
+            });
+        }
+        stack.extend(plan.children[b].iter().map(|&c| (c, depth + 1)));
+    }
+    Ok(())
 }
 
 /// The body's `<camera>`, `<light>` and `<plugin>` elements the reader kept (`mjcf.kept`).
