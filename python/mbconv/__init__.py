@@ -339,10 +339,12 @@ def read(path: PathLike, format: Optional[str] = None, **settings: SettingValue)
     return Model(native, found)
 
 
-def read_string(text: str, format: str, **settings: SettingValue) -> Model:
-    """Reads a model from ``text`` in ``format``, as :func:`read` reads a file. Relative
-    references (meshes, included files) resolve against the working directory."""
-    native, report = _native.read_string(text, format, _settings(settings, write=False))
+def read_string(text: str, format: str, *, name: Optional[str] = None, **settings: SettingValue) -> Model:
+    """Reads a model from ``text`` in ``format``, as :func:`read` reads a file, with the
+    reader's settings. ``name`` is the file name its findings and errors give (default
+    ``<FORMAT text>``, e.g. ``<urdf text>``). Relative references (meshes, included files)
+    resolve against the working directory."""
+    native, report = _native.read_string(text, format, _settings(settings, write=False), name)
     found = findings_of(json.loads(report))
     warn(found)
     return Model(native, found)

@@ -57,7 +57,7 @@ class Error(Exception):
             where = self.file
             if self.line is not None:
                 where += f":{self.line}:{self.column}"
-            if not self.message.startswith(where):
+            if where not in self.message:
                 return f"{where}: {self.message}"
         return self.message
 

@@ -32,6 +32,10 @@ def _convert_one(
     """One file, in a Ray task: converted, or the error that stopped it."""
     try:
         os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
+    except OSError as e:
+        message = f"cannot create the directory of {dst}: {e.strerror or e}"
+        return BatchItem(src, dst, error=WriteError(message, code="mbconv::batch", file=dst))
+    try:
         done = _convert(src, dst, check, from_format, to, force, strict, read_settings, settings, emit=False)
         return BatchItem(src, dst, conversion=done)
     except Error as e:

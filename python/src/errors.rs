@@ -3,8 +3,10 @@
 //! message, the diagnostic rendered as the CLI prints it, and the findings of an invalid
 //! model's report.
 
+use mbconv::batch::BatchError;
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, SourceSpan};
 use pyo3::prelude::*;
+use std::path::Path;
 
 /// What was being done when the error came: a reader's diagnostic is a `ReadError`, a
 /// writer's a `WriteError`.
@@ -39,9 +41,7 @@ fn class(error: &mbconv::Error, code: Option<&str>, phase: Phase) -> &'static st
         Error::Dubious { .. } | Error::Lossy { .. } => "StrictError",
         Error::Invalid { .. } => "InvalidModelError",
         Error::Solver(_) => "SimulationError",
-        Error::Batch(
-            mbconv::batch::BatchError::Clash { .. } | mbconv::batch::BatchError::OutputFolder { .. },
-        ) => "WriteError",
+        Error::Batch(BatchError::Clash { .. } | BatchError::OutputFolder { .. }) => "WriteError",
         Error::Batch(_) => "ReadError",
         Error::Format(_) if code.is_some_and(|c| c.ends_with("_setting")) => "SettingError",
         Error::Format(_) if code == Some("mbconv::integrator") => "SettingError",
@@ -101,6 +101,12 @@ fn rendered(diagnostic: &dyn Diagnostic) -> String {
 
 /// The Python exception for `error`, met while doing `phase`.
 pub fn raise(py: Python<'_>, error: mbconv::Error, phase: Phase) -> PyErr {
+    raise_about(py, error, phase, None)
+}
+
+/// The Python exception for `error`, met while doing `phase` to the file `about` (a batch's
+/// input): its `file` when the error names none.
+pub fn raise_about(py: Python<'_>, error: mbconv::Error, phase: Phase, about: Option<&Path>) -> PyErr {
     let code = error.code().map(|c| c.to_string());
     let class_name = class(&error, code.as_deref(), phase);
     let mut location = match &error {
@@ -112,9 +118,16 @@ pub fn raise(py: Python<'_>, error: mbconv::Error, phase: Phase) -> PyErr {
         mbconv::Error::Io { path, .. }
         | mbconv::Error::Create { path, .. }
         | mbconv::Error::Exists { path }
-        | mbconv::Error::OverwritesInput { path } => {
+        | mbconv::Error::OverwritesInput { path }
+        | mbconv::Error::Batch(
+            BatchError::Clash { input: path, .. }
+            | BatchError::OutputFolder { output: path, .. }
+            | BatchError::NoModels { dir: path, .. }
+            | BatchError::Listing { path, .. },
+        ) => {
             location.file = Some(path.display().to_string());
         }
+        mbconv::Error::Dubious { name, .. } => location.file = Some(name.clone()),
         mbconv::Error::Invalid { name, report } => {
             let mut report = report.clone();
             report.file.get_or_insert_with(|| name.clone());
@@ -126,6 +139,9 @@ pub fn raise(py: Python<'_>, error: mbconv::Error, phase: Phase) -> PyErr {
             findings = serde_json::to_string(&report).ok();
         }
         _ => {}
+    }
+    if location.file.is_none() {
+        location.file = about.map(|p| p.display().to_string());
     }
     let message = error.to_string();
     let rendered = rendered(&error);

@@ -14,7 +14,7 @@
 
 mod errors;
 
-use errors::{Phase, raise};
+use errors::{Phase, raise, raise_about};
 use mbconv::files::{Input, Output};
 use mbconv::ir::ModelSummary;
 use mbconv::{Options, Pipeline, ReadOptions, Settings};
@@ -27,6 +27,43 @@ use std::path::PathBuf;
 #[pyclass(module = "mbconv._native", frozen)]
 struct Model {
     model: mbconv::Model,
+}
+
+/// The stack of the threads the extension works on, as the `mbconv` command's: models nest as
+/// deep as their kinematic trees, and the readers and writers that follow the nesting recurse
+/// once per level (a 10 000-link chain written as MJCF needs more than a Python thread's 8
+/// MiB). Reserved, not committed: only the pages the work touches are.
+const STACK_BYTES: usize = 1 << 30;
+
+/// Runs `work` with the GIL released on a thread with a [`STACK_BYTES`] stack (on the calling
+/// thread if no such thread can be made), and returns what it returns; a panic in `work` is
+/// resumed on the calling thread.
+fn deep<T: Send>(py: Python<'_>, work: impl FnOnce() -> T + Send) -> T {
+    py.detach(|| {
+        let slot = std::sync::Mutex::new(Some(work));
+        let take = || {
+            slot.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take()
+        };
+        let spawned = std::thread::scope(|scope| {
+            let thread = std::thread::Builder::new()
+                .name("mbconv".into())
+                .stack_size(STACK_BYTES)
+                .spawn_scoped(scope, || take().map(|work| work()));
+            thread.ok().map(|thread| match thread.join() {
+                Ok(done) => done,
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+        });
+        match spawned.flatten() {
+            Some(done) => done,
+            None => match take() {
+                Some(work) => work(),
+                None => unreachable!("the work ran on its thread"),
+            },
+        }
+    })
 }
 
 /// Settings as the registry takes them (`key=value`, as `--read-option` and `--write-option`).
@@ -116,12 +153,14 @@ impl Model {
 
     /// The model's summary at its initial state, as `mbconv info --json` prints it.
     fn summary_json(&self, py: Python<'_>) -> String {
-        py.detach(|| serde_json::to_string_pretty(&ModelSummary::new(&self.model)).unwrap_or_default())
+        deep(py, || {
+            serde_json::to_string_pretty(&ModelSummary::new(&self.model)).unwrap_or_default()
+        })
     }
 
     /// The model as the IR's JSON (`.mbir.json`).
     fn to_json(&self, py: Python<'_>) -> String {
-        py.detach(|| mbconv::ir::mbir::to_string(&self.model))
+        deep(py, || mbconv::ir::mbir::to_string(&self.model))
     }
 
     /// A model from the IR's JSON, validated and admitted as `read` admits it; `name` is the
@@ -133,7 +172,7 @@ impl Model {
             from: Some("mbir".to_owned()),
             ..ReadOptions::default()
         };
-        let read = py.detach(|| read_input(&input, &options));
+        let read = deep(py, || read_input(&input, &options));
         let (model, report) = read.map_err(|e| raise(py, e, Phase::Read))?;
         Ok((Model { model }, report))
     }
@@ -149,7 +188,7 @@ impl Model {
         format: Option<String>,
         write_settings: BTreeMap<String, String>,
     ) -> PyResult<(Vec<PathBuf>, String)> {
-        let written = py.detach(|| -> Result<_, mbconv::Error> {
+        let written = deep(py, || -> Result<_, mbconv::Error> {
             let pipeline = Pipeline::new();
             let output = Output::File(path);
             let target = pipeline.target(format.as_deref(), &output)?;
@@ -173,7 +212,7 @@ impl Model {
         format: String,
         write_settings: BTreeMap<String, String>,
     ) -> PyResult<(String, String)> {
-        let emitted = py.detach(|| -> Result<_, mbconv::Error> {
+        let emitted = deep(py, || -> Result<_, mbconv::Error> {
             let pipeline = Pipeline::new();
             let target = pipeline.target(Some(&format), &Output::Stdout)?;
             let settings = settings(write_settings);
@@ -202,7 +241,7 @@ fn read(
         settings: settings(read_settings),
         accept_ir: false,
     };
-    let read = py.detach(|| read_input(&Input::File(path), &options));
+    let read = deep(py, || read_input(&Input::File(path), &options));
     let (model, report) = read.map_err(|e| raise(py, e, Phase::Read))?;
     Ok((Model { model }, report))
 }
@@ -218,7 +257,7 @@ fn read_string(
     read_settings: BTreeMap<String, String>,
     name: Option<String>,
 ) -> PyResult<(Model, String)> {
-    let read = py.detach(|| -> Result<_, mbconv::Error> {
+    let read = deep(py, || -> Result<_, mbconv::Error> {
         let format = Pipeline::new().registry().get(&format)?.info().name;
         let input = Input::Text {
             name: name.unwrap_or_else(|| format!("<{format} text>")),
@@ -267,7 +306,8 @@ fn convert(
         accept_ir: false,
     };
     let check = check.to_owned();
-    let converted = py.detach(|| {
+    let about = input.clone();
+    let converted = deep(py, || {
         let pipeline = Pipeline::new();
         let mut phase = Phase::Read;
         let converted = pipeline.convert(
@@ -295,7 +335,8 @@ fn convert(
             checked,
         ))
     });
-    let (model, files, report, checked) = converted.map_err(|(e, phase)| raise(py, e, phase))?;
+    let (model, files, report, checked) =
+        converted.map_err(|(e, phase)| raise_about(py, e, phase, Some(&about)))?;
     Ok((Model { model }, files, report, checked))
 }
 
@@ -338,13 +379,28 @@ fn convert_many(
         _ => CheckMode::Budgeted,
     };
     let sink = Progress::new(Some(sink));
-    let done = py.detach(|| -> Result<_, mbconv::Error> {
+    let done = deep(py, || -> Result<_, mbconv::Error> {
         let pipeline = Pipeline::new();
         let target = pipeline.registry().get(&to)?;
         pipeline.check_write_settings(target, &options.write)?;
         let batch = Batch::plan(&pipeline, &inputs, &out_dir, target, recursive)?;
         let total = batch.jobs.len();
-        Ok(batch.convert(&pipeline, &options, mode, &|job, count, result| {
+        let options = Options {
+            to: Some(batch.to.clone()),
+            ..options
+        };
+        // Each file as `Batch::convert` converts it, the step it failed at kept so that a
+        // writer's refusal is a `WriteError`, as in `convert`.
+        let work = |job: &mbconv::batch::Job| {
+            let mut phase = Phase::Read;
+            let result = job.convert(&pipeline, &options, mode, &mut |step| {
+                if let mbconv::Step::Read { refused: false, .. } = step {
+                    phase = Phase::Write;
+                }
+            });
+            (result, phase)
+        };
+        Ok(batch.run(work, &|job, count, (result, phase)| {
             let item = Python::attach(|py| {
                 let (converted, error) = match result {
                     Ok(done) => {
@@ -356,7 +412,10 @@ fn convert_many(
                         };
                         (Some((model, files, report, checked)), None)
                     }
-                    Err(e) => (None, Some(raise(py, e, Phase::Read).into_value(py))),
+                    Err(e) => (
+                        None,
+                        Some(raise_about(py, e, phase, Some(&job.input)).into_value(py)),
+                    ),
                 };
                 (job.input.clone(), job.output.clone(), converted, error)
             });
@@ -389,6 +448,23 @@ fn integrator(name: &str, rtol: f64, atol: f64) -> Result<mbconv::Integrator, mb
             )));
         }
     })
+}
+
+/// The check's duration, step and tolerances, refused when out of range (a check of a negative
+/// or endless duration, or with a step of zero, cannot run).
+fn check_arguments(duration: f64, dt: Option<f64>, tol_pos: f64, tol_rot: f64) -> Result<(), mbconv::Error> {
+    let why = if !(duration.is_finite() && duration > 0.0) {
+        format!("the duration must be positive and finite, got {duration}")
+    } else if let Some(dt) = dt.filter(|dt| !(dt.is_finite() && *dt > 0.0)) {
+        format!("the step dt must be positive and finite, got {dt}")
+    } else if !(tol_pos.is_finite() && tol_pos >= 0.0 && tol_rot.is_finite() && tol_rot >= 0.0) {
+        format!("the tolerances must be finite and not negative, got tol_pos={tol_pos}, tol_rot={tol_rot}")
+    } else {
+        return Ok(());
+    };
+    Err(mbconv::Error::Format(Box::new(
+        miette::MietteDiagnostic::new(format!("cannot check: {why}")).with_code("mbconv::check"),
+    )))
 }
 
 /// One target's motions, as [`mbconv::checker::Trace`] holds them: the format, the body that
@@ -430,7 +506,8 @@ fn check<'py>(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Checked<'py>> {
     let progress = Progress::new(progress);
-    let report = py.detach(|| -> Result<_, mbconv::Error> {
+    let report = deep(py, || -> Result<_, mbconv::Error> {
+        check_arguments(duration, dt, tol_pos, tol_rot)?;
         let pipeline = Pipeline::new();
         let integrator = integrator_name
             .map(|n| integrator(&n, mbconv::solver::DEFAULT_RTOL, mbconv::solver::DEFAULT_ATOL))
@@ -543,7 +620,7 @@ fn simulate<'py>(
 ) -> PyResult<Simulated<'py>> {
     let integrator_name = integrator_name.to_owned();
     let progress = Progress::new(progress);
-    let simulated = py.detach(|| -> Result<_, mbconv::Error> {
+    let simulated = deep(py, || -> Result<_, mbconv::Error> {
         let options = mbconv::SimulateOptions {
             duration,
             dt: dt.or(model.model.simulation.time_step).unwrap_or(1e-3),
@@ -642,7 +719,7 @@ fn plan_batch(
     out_dir: PathBuf,
     recursive: bool,
 ) -> PyResult<Vec<(PathBuf, PathBuf, Option<String>)>> {
-    let planned = py.detach(|| -> Result<_, mbconv::Error> {
+    let planned = deep(py, || -> Result<_, mbconv::Error> {
         let pipeline = Pipeline::new();
         let target = pipeline.registry().get(&to)?;
         let batch = mbconv::batch::Batch::plan(&pipeline, &inputs, &out_dir, target, recursive)?;
@@ -667,12 +744,18 @@ fn plan_batch(
 /// Runs the `mbconv` command with `argv` (the program's name first) and returns its exit code.
 #[pyfunction]
 fn run_cli(py: Python<'_>, argv: Vec<String>) -> u8 {
-    py.detach(|| mbconv_cli::run(argv))
+    deep(py, move || mbconv_cli::run(argv))
 }
 
 /// The extension module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // `convert_many`'s workers (rayon's pool, this module's own) nest as deep as the models do,
+    // like `deep`'s thread. Without such threads on this machine, rayon's default pool serves.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .stack_size(STACK_BYTES)
+        .thread_name(|i| format!("mbconv-batch-{i}"))
+        .build_global();
     m.add_class::<Model>()?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add_function(wrap_pyfunction!(read_string, m)?)?;

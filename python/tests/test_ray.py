@@ -71,3 +71,26 @@ def test_mbconv_imports_without_ray() -> None:
     code = "import sys, mbconv, mbconv.ray; assert 'ray' not in sys.modules, 'ray imported'"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_ray_items_hold_each_files_exception(ray_two_workers: object, tmp_path: Path) -> None:
+    """A file that cannot be read or written is an item with the exception the local batch
+    gives, class, code and file alike (a write failure is a WriteError naming the output)."""
+    import mbconv.ray
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    inputs = ["fixtures/skel/joint_free.skel", "no/such.skel"]
+    # The output folder cannot be made; a companion file (Chrono's simulation file) cannot be
+    # written, and an input is missing.
+    expected = {blocker: [mbconv.WriteError, mbconv.WriteError], tmp_path / "out": [mbconv.WriteError, mbconv.ReadError]}
+    for out_dir, classes in expected.items():
+        remote = mbconv.ray.convert_many(inputs, to="chrono", out_dir=out_dir, sim_out=str(blocker / "sim.yaml"))
+        local = mbconv.convert_many(inputs, to="chrono", out_dir=out_dir, sim_out=str(blocker / "sim.yaml"))
+        for a, b in zip(local, remote):
+            assert a.error is not None and b.error is not None
+            assert (type(b.error), b.error.code, b.error.file) == (type(a.error), a.error.code, a.error.file)
+            assert b.error.message
+        assert [type(i.error) for i in remote] == classes
+    assert remote[0].error is not None and remote[0].error.file == str(blocker / "sim.yaml")
+    assert remote[1].error is not None and remote[1].error.file == "no/such.skel"

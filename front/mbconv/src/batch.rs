@@ -26,7 +26,7 @@
 //! ```
 
 use crate::files::{Input, Output, default_output};
-use crate::pipeline::{ConversionCheck, Converted, Pipeline};
+use crate::pipeline::{ConversionCheck, Converted, Pipeline, Step};
 use crate::{Error, Format, Options, TargetCheck};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -113,6 +113,51 @@ impl Job {
             }),
             None => Ok(()),
         }
+    }
+}
+
+impl Job {
+    /// Converts this job's file ([`Job::prepare`], then [`Pipeline::convert`] with `options`,
+    /// whose `to` names the target, then the check `check` asks for): one file of
+    /// [`Batch::convert`]. `watch` sees each step of the conversion as it ends, so that a
+    /// caller can tell an error of the reading from one of the writing.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), mbconv::Error> {
+    /// use mbconv::batch::{CheckMode, Job};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let input = dir.path().join("a.mbir.json");
+    /// mbconv::write(&mbconv::demo::pendulum(), &input)?;
+    /// let job = Job { input, output: dir.path().join("out/a.skel"), clash: None };
+    /// let options = mbconv::Options { to: Some("skel".into()), ..mbconv::Options::default() };
+    /// let (pipeline, mut steps) = (mbconv::Pipeline::new(), 0);
+    /// let done = job.convert(&pipeline, &options, CheckMode::None, &mut |_| steps += 1)?;
+    /// assert_eq!((steps, done.converted.files.len()), (2, 1));
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    /// The first step that fails (see [`Job::prepare`] and [`Pipeline::convert`]).
+    pub fn convert<'r>(
+        &self,
+        pipeline: &'r Pipeline,
+        options: &Options,
+        check: CheckMode,
+        watch: &mut dyn FnMut(Step<'_>),
+    ) -> Converting<'r> {
+        self.prepare()?;
+        let input = Input::File(self.input.clone());
+        let output = Output::File(self.output.clone());
+        let converted = pipeline.convert(&input, &output, options, watch)?;
+        let check = match check {
+            CheckMode::None => None,
+            mode => match pipeline.check_conversion(&converted, mode == CheckMode::Full) {
+                ConversionCheck::Checked(target) => Some(target),
+                ConversionCheck::Empty => None,
+            },
+        };
+        Ok(BatchConverted { converted, check })
     }
 }
 
@@ -248,22 +293,6 @@ impl Batch {
             to: Some(self.to.clone()),
             ..options.clone()
         };
-        self.run(
-            |job| {
-                job.prepare()?;
-                let input = Input::File(job.input.clone());
-                let output = Output::File(job.output.clone());
-                let converted = pipeline.convert(&input, &output, &options, &mut |_| {})?;
-                let check = match check {
-                    CheckMode::None => None,
-                    mode => match pipeline.check_conversion(&converted, mode == CheckMode::Full) {
-                        ConversionCheck::Checked(target) => Some(target),
-                        ConversionCheck::Empty => None,
-                    },
-                };
-                Ok(BatchConverted { converted, check })
-            },
-            done,
-        )
+        self.run(|job| job.convert(pipeline, &options, check, &mut |_| {}), done)
     }
 }

@@ -38,10 +38,12 @@ pub enum Error {
     },
     /// The temporary file of an atomic write could not be created (a missing or read-only
     /// directory).
-    #[error("cannot create {}: {source}", path.display())]
+    #[error("cannot write {}: cannot create its temporary file {}: {source}", path.display(), temporary.display())]
     Create {
-        /// The temporary file.
+        /// The file being written.
         path: PathBuf,
+        /// Its temporary file, beside it.
+        temporary: PathBuf,
         /// What the system said.
         #[source]
         source: std::io::Error,

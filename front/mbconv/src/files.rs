@@ -344,7 +344,8 @@ impl Staged {
             path: path.to_path_buf(),
         };
         write(&staged.tmp).map_err(|source| Error::Create {
-            path: staged.tmp.clone(),
+            path: staged.path.clone(),
+            temporary: staged.tmp.clone(),
             source,
         })?;
         Ok(staged)
