@@ -216,6 +216,7 @@ fn every_fixture_round_trips() {
         "slider_units.usda",
         "spherical_fixed.usda",
         "composed/robot.usda",
+        "contacts_and_joint_dynamics.usda",
     ] {
         let first = read(name).model;
         let written = UsdFormat.write(&first, &Options::default()).unwrap();

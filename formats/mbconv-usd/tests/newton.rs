@@ -85,6 +85,13 @@ const JOINT_VELOCITY: &str = "initial velocities of jointed bodies: Newton start
 /// damping's integration, is not isolated yet).
 const DRIVES: &str = "drives (springs and dampers): Newton moves 1e-4 to 3e-3 m away";
 
+/// Newton loads a `PhysicsDistanceJoint` (`DISTANCE`) but `SolverFeatherstone` does not hold it:
+/// the bodies part (0.5 m over 1 s).
+const DISTANCE: &str = "distance joints: SolverFeatherstone does not hold them";
+/// A joint with Coulomb friction (`newton:friction`) and a velocity bound
+/// (`physxJoint:maxJointVelocity`): Newton moves 6e-4 m away (which of the two, not isolated).
+const FRICTION: &str = "joint friction and velocity bound: Newton moves 6e-4 m away";
+
 /// Models whose trajectory in Newton is not mbconv's, measured, and why: Newton's law (or how
 /// it builds the stage) differs. Each must still differ (else the line is stale).
 const DIFFERS: &[(&str, &str)] = &[
@@ -124,6 +131,8 @@ const DIFFERS: &[(&str, &str)] = &[
     ("fixtures__skel__overlapping_links.skel", JOINT_VELOCITY),
     ("fixtures__skel__sprung_arm.skel", JOINT_VELOCITY),
     ("fixtures__skel__sprung_chain.skel", JOINT_VELOCITY),
+    ("fixtures__chrono__constraints.yaml", DISTANCE),
+    ("fixtures__urdf__rotated_inertia.urdf", FRICTION),
     ("fixtures__mjcf__flags_constraint.xml", DRIVES),
     ("fixtures__mjcf__flags_off.xml", DRIVES),
     ("fixtures__sdf__degrees_1_12.sdf", DRIVES),

@@ -166,10 +166,15 @@ def Xform "W"
 fn what_usd_cannot_say_is_reported() {
     let mut m = every_kind();
     m.simulation.time_step = Some(0.001);
-    m.joints[2].dofs = vec![DofProperties {
+    // Friction and armature: Newton's attributes on a single-axis joint (the prismatic one),
+    // lost on a universal joint.
+    let rough = DofProperties {
         friction: 0.5,
+        rotor_inertia: 0.25,
         ..DofProperties::default()
-    }];
+    };
+    m.joints[2].dofs = vec![rough.clone()];
+    m.joints[5].dofs = vec![rough.clone(), DofProperties::default()];
     m.joints[3].q0 = vec![0.1, 0.0, 0.0];
     m.bodies[4].inertial.inertia_rotation = UnitQuaternion::from_euler_angles(0.1, 0.2, 0.3);
     let lowered = UsdFormat.lower(&m, &Options::default()).unwrap();
@@ -183,4 +188,49 @@ fn what_usd_cannot_say_is_reported() {
         assert_eq!(a.pose, b.pose);
         assert_eq!(a.inertial, b.inertial);
     }
+    assert_eq!(back.joints[2].dofs, [rough]);
+}
+
+#[test]
+fn mesh_files_are_embedded_and_distances_written_as_distance_joints() {
+    let mut m = every_kind();
+    let stl = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/urdf/mesh_assets/mesh_assets_demo/meshes/base.stl");
+    let mut mesh = mbconv_ir::MeshRef::new("meshes/base.stl");
+    mesh.resolved_path = Some(stl.display().to_string());
+    mesh.scale = [2.0, 2.0, 2.0];
+    let file = mbconv_mesh::read(&stl).unwrap();
+    m.bodies[1].shapes.push(mbconv_ir::Shape::new(
+        mbconv_ir::ShapeRole::Both,
+        mbconv_ir::Geometry::Mesh(mesh),
+    ));
+    let (a, b) = (m.bodies[1].name.clone(), m.bodies[2].name.clone());
+    m.constraints.push(mbconv_ir::Constraint {
+        name: "rod".into(),
+        kind: mbconv_ir::ConstraintKind::Distance {
+            body1: BodyRef::body(a),
+            point1: Vector3::new(0.1, 0.0, 0.0),
+            body2: BodyRef::body(b),
+            point2: Vector3::zeros(),
+            distance: None,
+        },
+        enabled: true,
+        extras: Default::default(),
+    });
+    let (text, back) = round_trip(&m);
+    assert!(text.contains("def Mesh"), "{text}");
+    assert!(text.contains("def PhysicsDistanceJoint \"rod\""), "{text}");
+    let Some(mbconv_ir::Geometry::TriangleMesh { vertices, triangles }) =
+        back.bodies[1].shapes.last().map(|s| s.geometry.clone())
+    else {
+        panic!("no mesh came back: {:?}", back.bodies[1].shapes);
+    };
+    assert_eq!(triangles.len(), file.faces.len());
+    assert_eq!(vertices[0], file.vertices[0].map(|x| 2.0 * x));
+    assert_eq!(back.constraints.len(), 1);
+    // A binary output is refused, saying how to get one.
+    let mut options = Options::default();
+    options.output_path = Some("robot.usdc".into());
+    let refused = UsdFormat.write(&m, &options).err().unwrap().to_string();
+    assert!(refused.contains("usdcat"), "{refused}");
 }

@@ -25,6 +25,9 @@ pub(super) fn shapes(s: &mut LowerSession, m: &mut Model) {
         let at = path::item("bodies", &body.name);
         let mut kept = Vec::new();
         for mut shape in std::mem::take(&mut body.shapes) {
+            if let Some(embedded) = embedded_mesh(s, &at, &shape.geometry) {
+                shape.geometry = embedded;
+            }
             let said = matches!(
                 shape.geometry,
                 Geometry::Box { .. }
@@ -38,7 +41,7 @@ pub(super) fn shapes(s: &mut LowerSession, m: &mut Model) {
             );
             if !said {
                 let what = if matches!(shape.geometry, Geometry::Mesh(_) | Geometry::ConvexHull(_)) {
-                    "a mesh file (not embedded yet)"
+                    "a mesh file that could not be read"
                 } else {
                     "a geometry UsdGeom has no gprim for"
                 };
@@ -77,4 +80,67 @@ pub(super) fn shapes(s: &mut LowerSession, m: &mut Model) {
         }
         body.shapes = kept;
     }
+}
+
+/// A mesh file (or its convex hull) as a mesh given inline, which the emitter writes as a
+/// UsdGeom `Mesh` (points and triangles): the file's triangles, scaled, in the shape's frame,
+/// as the source's loader reads them (`mbconv-mesh`). `None` for other geometries and for a
+/// file that is not there or does not read (then lost, reported by the caller).
+fn embedded_mesh(s: &mut LowerSession, at: &str, geometry: &Geometry) -> Option<Geometry> {
+    let (mesh, hull) = match geometry {
+        Geometry::Mesh(m) => (m, false),
+        Geometry::ConvexHull(m) => (m, true),
+        _ => return None,
+    };
+    let path = mesh.resolved_path.as_deref()?;
+    let read = mbconv_mesh::read(std::path::Path::new(path)).map_err(|e| e.to_string());
+    let mut triangles = match read {
+        Ok(t) if !t.faces.is_empty() => t,
+        Ok(_) => return None,
+        Err(e) => {
+            s.lost_note(
+                "mesh_unread",
+                Feature::Meshes,
+                at,
+                format!("the mesh file {} does not read: {e}", mesh.uri),
+            );
+            return None;
+        }
+    };
+    if hull {
+        let faces = mbconv_mesh::convex_hull(&triangles.vertices).ok()?;
+        triangles.faces = faces;
+    }
+    let scaled = triangles.scaled(mesh.scale, [0.0; 3]);
+    let faces: Option<Vec<[u32; 3]>> = scaled
+        .faces
+        .iter()
+        .map(|f| {
+            Some([
+                u32::try_from(f[0]).ok()?,
+                u32::try_from(f[1]).ok()?,
+                u32::try_from(f[2]).ok()?,
+            ])
+        })
+        .collect();
+    let what = if hull {
+        "the convex hull of the mesh file"
+    } else {
+        "the mesh file"
+    };
+    s.note(
+        "mesh_embedded",
+        Feature::Meshes,
+        at,
+        format!(
+            "{what} {} written as a UsdGeom Mesh of {} points and {} triangles",
+            mesh.uri,
+            scaled.vertices.len(),
+            scaled.faces.len()
+        ),
+    );
+    Some(Geometry::TriangleMesh {
+        vertices: scaled.vertices,
+        triangles: faces?,
+    })
 }

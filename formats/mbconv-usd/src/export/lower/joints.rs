@@ -5,7 +5,7 @@
 use mbconv_ir::format::kit::LowerSession;
 use mbconv_ir::format::support::Feature;
 use mbconv_ir::report::path;
-use mbconv_ir::{DofProperties, Joint, JointKind, Model};
+use mbconv_ir::{BodyRef, ConstraintKind, DofProperties, Joint, JointKind, Limits, Model};
 use nalgebra::{Matrix3, Rotation3, UnitQuaternion, Vector3};
 
 /// Free joints constrain nothing: they are left out and the body floats (its initial velocity
@@ -175,19 +175,20 @@ pub(super) fn joint_data(s: &mut LowerSession, m: &mut Model) {
                 dof.position_limits = Default::default();
                 lost.push(("limits", Feature::JointLimits));
             }
-            if !dof.velocity_limits.is_unlimited()
-                || !dof.effort_limits.is_unlimited()
-                || !dof.acceleration_limits.is_unlimited()
-            {
+            // PhysX's maximum joint velocity holds a single-axis joint's symmetric bound.
+            let velocity_said = single
+                && matches!(dof.velocity_limits, Limits { lower: Some(lo), upper: Some(hi) } if lo == -hi && hi > 0.0);
+            let velocity_lost = !velocity_said && !dof.velocity_limits.is_unlimited();
+            if velocity_lost || !dof.effort_limits.is_unlimited() || !dof.acceleration_limits.is_unlimited() {
                 lost.push((
                     "velocity, acceleration and effort limits",
                     Feature::JointVelocityEffortLimits,
                 ));
             }
-            if dof.friction != 0.0 {
+            if !single && dof.friction != 0.0 {
                 lost.push(("friction", Feature::JointFriction));
             }
-            if dof.rotor_inertia != 0.0 || dof.gear_ratio != 1.0 {
+            if !single && (dof.rotor_inertia != 0.0 || dof.gear_ratio != 1.0) {
                 lost.push(("rotor inertia and gear ratio", Feature::JointActuators));
             }
             if !single && (dof.spring_stiffness != 0.0 || dof.damping != 0.0) {
@@ -201,6 +202,13 @@ pub(super) fn joint_data(s: &mut LowerSession, m: &mut Model) {
                 kept.spring_stiffness = dof.spring_stiffness;
                 kept.spring_rest_position = dof.spring_rest_position;
                 kept.damping = dof.damping;
+                // Friction and armature in Newton's attributes; the armature is the inertia the
+                // rotor reflects through its gear (`gear_ratio² · rotor_inertia`).
+                kept.friction = dof.friction;
+                if velocity_said {
+                    kept.velocity_limits = dof.velocity_limits;
+                }
+                kept.rotor_inertia = dof.rotor_inertia * dof.gear_ratio * dof.gear_ratio;
             }
             if !limits_said {
                 kept.position_limits = Default::default();
@@ -234,4 +242,50 @@ pub(super) fn joint_data(s: &mut LowerSession, m: &mut Model) {
         s.strip_foreign_extras(&mut extras, &at);
         joint.extras = extras;
     }
+}
+
+/// Distance constraints as `PhysicsDistanceJoint`s whose `minDistance` and `maxDistance` are
+/// the distance (the distance in the stored configuration when the model leaves it to that);
+/// other constraints have no UsdPhysics joint and are lost; a switched-off one is not written.
+pub(super) fn constraints(s: &mut LowerSession, m: &mut Model) {
+    let mut kept = Vec::new();
+    for mut constraint in std::mem::take(&mut m.constraints) {
+        let at = path::item("constraints", &constraint.name);
+        if !constraint.enabled {
+            s.note(
+                "disabled_constraint_omitted",
+                Feature::Constraints,
+                &at,
+                "a switched-off constraint is not written (without it the bodies move the same)",
+            );
+            continue;
+        }
+        let world = |body: &BodyRef, point: &Vector3<f64>| match body {
+            BodyRef::World => Some(*point),
+            BodyRef::Body(n) => m.body(n).map(|b| b.pose.transform_point(point)),
+        };
+        match &mut constraint.kind {
+            ConstraintKind::Distance {
+                body1,
+                point1,
+                body2,
+                point2,
+                distance,
+            } => {
+                if distance.is_none()
+                    && let (Some(a), Some(b)) = (world(body1, point1), world(body2, point2))
+                {
+                    *distance = Some((a - b).norm());
+                }
+                kept.push(constraint);
+            }
+            other => s.lost(
+                "constraint_lost",
+                Feature::Constraints,
+                &at,
+                format!("a {} constraint: UsdPhysics has no such joint", other.type_name()),
+            ),
+        }
+    }
+    m.constraints = kept;
 }

@@ -43,7 +43,8 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
     s.run("body_data", |s| s.lose_unsayable_body_data(CollisionSwitch::Said));
     pass(&mut s, "bodies", bodies::bodies);
     pass(&mut s, "shapes", bodies::shapes);
-    s.lose_unsayable_items(&[]);
+    s.lose_unsayable_items(&[Feature::Constraints]);
+    pass(&mut s, "constraints", joints::constraints);
     s.run("model_extras", LowerSession::strip_foreign_model_extras);
     pass(&mut s, "simulation_settings", |s, m| {
         let sim = m.simulation.clone();
@@ -85,7 +86,14 @@ fn other_spring_dampers(s: &mut LowerSession, m: &mut Model) {
 fn prim_names(s: &mut LowerSession, m: &mut Model) {
     let lists: [(&str, Vec<&str>); 2] = [
         ("bodies", m.bodies.iter().map(|b| b.name.as_str()).collect()),
-        ("joints", m.joints.iter().map(|j| j.name.as_str()).collect()),
+        (
+            "joints",
+            m.joints
+                .iter()
+                .map(|j| j.name.as_str())
+                .chain(m.constraints.iter().map(|c| c.name.as_str()))
+                .collect(),
+        ),
     ];
     for (list, names) in lists {
         let written = super::prim_names(names.iter().copied());

@@ -15,8 +15,8 @@ use mbconv_ir::format::kit::Unsayable;
 use mbconv_ir::format::kit::numbers::format_number;
 use mbconv_ir::report::path;
 use mbconv_ir::{
-    Body, BodyRef, Category, DofProperties, Finding, Geometry, Joint, JointKind, Model, Pose, Report,
-    Severity, Shape, ShapeRole,
+    Body, BodyRef, Category, ConstraintKind, DofProperties, Finding, Geometry, Joint, JointKind, Model, Pose,
+    Report, Severity, Shape, ShapeRole,
 };
 use nalgebra::{Matrix3, Rotation3, SymmetricEigen, UnitQuaternion, Vector3};
 use std::fmt::Write;
@@ -26,7 +26,13 @@ pub(crate) fn emit(model: &Model) -> Result<Exported, Unsayable> {
     let mut w = Writer::default();
     let root = super::prim_name(&model.name);
     let body_prims = prim_names(model.bodies.iter().map(|b| b.name.as_str()));
-    let joint_prims = prim_names(model.joints.iter().map(|j| j.name.as_str()));
+    let joint_prims = prim_names(
+        model
+            .joints
+            .iter()
+            .map(|j| j.name.as_str())
+            .chain(model.constraints.iter().map(|c| c.name.as_str())),
+    );
     let _ = writeln!(
         w.text,
         "{USDA_HEADER}\n(\n    defaultPrim = \"{root}\"\n    kilogramsPerUnit = 1\n    metersPerUnit = 1\n    upAxis = \"Z\"\n)\n"
@@ -41,26 +47,46 @@ pub(crate) fn emit(model: &Model) -> Result<Exported, Unsayable> {
         w.body(body, prim_name)?;
     }
     w.close();
-    if !model.joints.is_empty() {
+    if !model.joints.is_empty() || !model.constraints.is_empty() {
         w.open("def Scope \"joints\"", &[]);
+        let target = |r: &BodyRef, at: String| -> Result<Option<String>, Unsayable> {
+            match r {
+                BodyRef::World => Ok(None),
+                BodyRef::Body(n) => model
+                    .body_index(n)
+                    .map(|i| Some(format!("/{root}/bodies/{}", body_prims[i])))
+                    .ok_or_else(|| Unsayable::new("USD", at, format!("names the unknown body {n:?}"))),
+            }
+        };
         for (joint, prim_name) in model.joints.iter().zip(&joint_prims) {
-            let target = |r: &BodyRef| -> Result<Option<String>, Unsayable> {
-                match r {
-                    BodyRef::World => Ok(None),
-                    BodyRef::Body(n) => model
-                        .body_index(n)
-                        .map(|i| Some(format!("/{root}/bodies/{}", body_prims[i])))
-                        .ok_or_else(|| {
-                            Unsayable::new(
-                                "USD",
-                                path::item("joints", &joint.name),
-                                format!("names the unknown body {n:?}"),
-                            )
-                        }),
-                }
-            };
-            let (body0, body1) = (target(&joint.parent)?, target(&joint.child)?);
+            let at = || path::item("joints", &joint.name);
+            let (body0, body1) = (target(&joint.parent, at())?, target(&joint.child, at())?);
             w.joint(joint, prim_name, body0.as_deref(), body1.as_deref())?;
+        }
+        for (constraint, prim_name) in model.constraints.iter().zip(&joint_prims[model.joints.len()..]) {
+            let ConstraintKind::Distance {
+                body1,
+                point1,
+                body2,
+                point2,
+                distance,
+            } = &constraint.kind
+            else {
+                return Err(Unsayable::new(
+                    "USD",
+                    path::item("constraints", &constraint.name),
+                    "a constraint that is not a distance",
+                ));
+            };
+            let at = || path::item("constraints", &constraint.name);
+            let (body0, body1) = (target(body1, at())?, target(body2, at())?);
+            w.distance_joint(
+                &constraint.name,
+                prim_name,
+                [body0.as_deref(), body1.as_deref()],
+                [point1, point2],
+                distance.unwrap_or_default(),
+            );
         }
         w.close();
     }
@@ -509,6 +535,35 @@ impl Writer {
         Ok(())
     }
 
+    /// A distance constraint as a `PhysicsDistanceJoint` with equal minimum and maximum.
+    fn distance_joint(
+        &mut self,
+        name: &str,
+        prim_name: &str,
+        bodies: [Option<&str>; 2],
+        points: [&Vector3<f64>; 2],
+        distance: f64,
+    ) {
+        self.at = format!("joints/{prim_name}");
+        self.open(&format!("def {} \"{prim_name}\"", prim::DISTANCE), &[]);
+        self.name(name, prim_name);
+        for ((body, rel), (point, pos)) in bodies
+            .iter()
+            .zip([attr::BODY0, attr::BODY1])
+            .zip(points.iter().zip([attr::LOCAL_POS0, attr::LOCAL_POS1]))
+        {
+            if let Some(b) = body {
+                self.line(&format!("rel {rel} = <{b}>"));
+            }
+            let p = [point.x, point.y, point.z];
+            self.floats("point3f", pos, &p, &p, |x| x);
+        }
+        for bound in [attr::MIN_DISTANCE, attr::MAX_DISTANCE] {
+            self.floats("float", bound, &[distance], &[distance], |x| x);
+        }
+        self.close();
+    }
+
     fn joint(
         &mut self,
         joint: &Joint,
@@ -599,6 +654,23 @@ impl Writer {
         }
         if drive {
             self.drive(&dof, angular);
+        }
+        if token.is_some() {
+            // Newton takes an unauthored armature as 0.01: the joint's own is always written.
+            let [armature, friction] = [attr::ARMATURE[0], attr::FRICTION[0]];
+            self.floats(
+                "float",
+                armature,
+                &[dof.rotor_inertia],
+                &[dof.rotor_inertia],
+                |x| x,
+            );
+            if dof.friction != 0.0 {
+                self.floats("float", friction, &[dof.friction], &[dof.friction], |x| x);
+            }
+            if let Some(v) = dof.velocity_limits.upper {
+                self.floats("float", attr::MAX_JOINT_VELOCITY, &[to_usd(v)], &[v], from_usd);
+            }
         }
         self.generic_limits(joint, &generic);
         self.close();
