@@ -199,15 +199,15 @@ class Model:
     are what the reading found.
     """
 
-    __slots__ = ("_native", "findings", "_info")
+    __slots__ = ("_native", "findings")
 
     def __init__(self, native: _native.Model, findings: Optional[List[Finding]] = None) -> None:
         self._native = native
         self.findings: List[Finding] = findings or []
-        self._info: Optional[Dict[str, Any]] = None
 
     def __repr__(self) -> str:
-        return f"<mbconv.Model {self.name!r}: {len(self.bodies)} bodies, {len(self.joints)} joints>"
+        summary = self.info()
+        return f"<mbconv.Model {self.name!r}: {len(summary['bodies'])} bodies, {len(summary['joints'])} joints>"
 
     def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
         """Pickled as the IR's JSON and its findings (how Ray and ``multiprocessing`` send a
@@ -223,26 +223,24 @@ class Model:
         """The model's summary at its initial state, as ``mbconv info --json`` prints it:
         name, gravity, time step, bodies, joints, ``dof_total``, ``loop_count`` and counts of
         everything else."""
-        if self._info is None:
-            self._info = json.loads(self._native.summary_json())
-        copy: Dict[str, Any] = json.loads(json.dumps(self._info))
-        return copy
+        summary: Dict[str, Any] = json.loads(self._native.summary_json())
+        return summary
 
     @property
     def gravity(self) -> Optional[Tuple[float, float, float]]:
         """The gravity vector (m/s²), or ``None`` when the model does not give one."""
-        g = self.info()["gravity"]
-        return None if g is None else (g[0], g[1], g[2])
+        return self._native.gravity
 
     @property
     def time_step(self) -> Optional[float]:
         """The model's time step hint (s), or ``None``."""
-        step = self.info()["time_step"]
-        return None if step is None else float(step)
+        return self._native.time_step
 
     @property
     def bodies(self) -> List[Body]:
-        """The bodies, in model order, at the initial state."""
+        """The bodies, in model order, at the initial state: a new list made from the Rust
+        model at each access (nothing is cached beside it), so keep it in a variable rather
+        than indexing ``model.bodies[i]`` in a loop."""
         return [
             Body(
                 name=b["name"],
@@ -257,7 +255,7 @@ class Model:
 
     @property
     def joints(self) -> List[Joint]:
-        """The joints, in model order."""
+        """The joints, in model order (a new list at each access, as :attr:`bodies`)."""
         return [
             Joint(
                 name=j["name"],

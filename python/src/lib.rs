@@ -151,6 +151,18 @@ impl Model {
         &self.model.name
     }
 
+    /// The gravity vector (m/s²), if the model states one.
+    #[getter]
+    fn gravity(&self) -> Option<(f64, f64, f64)> {
+        self.model.simulation.gravity.map(|g| (g[0], g[1], g[2]))
+    }
+
+    /// The time step hint (s), if the model states one.
+    #[getter]
+    fn time_step(&self) -> Option<f64> {
+        self.model.simulation.time_step
+    }
+
     /// The model's summary at its initial state, as `mbconv info --json` prints it.
     fn summary_json(&self, py: Python<'_>) -> String {
         deep(py, || {

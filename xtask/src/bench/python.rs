@@ -117,21 +117,36 @@ pub fn bench(args: &[&str]) -> Result<()> {
         "The {links}-link SKEL chain of `cargo xtask bench convert` converted without a check, best of {rounds} alternated rounds: \
          the command (`mbconv convert IN --to F -o OUT --no-check --quiet`, release) and Python \
          (`python -c \"import mbconv; mbconv.convert(IN, OUT, to=F, check=False)\"`, the package built by pip in release \
-         mode): wall seconds of the whole process, the `mbconv.convert` call alone, and peak RSS.\n"
+         mode; the `read + write` rows: `model = mbconv.read(IN); model.write(OUT)`, the model held in Python while it is written): \
+         wall seconds of the whole process, the Python call(s) alone, and peak RSS, each also over what the process \
+         holds before it reads (the command: `mbconv --version`; Python: the interpreter with `mbconv` and numpy imported).\n"
     );
     let _ = writeln!(
         table,
-        "| to | command s | Python process s | Python call s | call / command | command MiB | Python MiB | Python MiB over its import |"
+        "| to | command s | Python process s | Python call s | call / command | command MiB | Python MiB | command MiB over its start | Python MiB over its import |"
     );
-    let _ = writeln!(table, "|---|---|---|---|---|---|---|---|");
-    // The interpreter with the package (and numpy) imported, converting nothing.
+    let _ = writeln!(table, "|---|---|---|---|---|---|---|---|---|");
+    // The interpreter with the package (and numpy) imported, converting nothing; the command
+    // doing nothing.
     let idle: Vec<Cost> = (0..rounds)
         .map(|_| measure(&python, &["-c", "import mbconv, numpy"], &dir))
         .collect::<Result<_>>()?;
     let idle = best(&idle);
-    // Not MJCF: `mbconv convert` of the 10 000-link chain to MJCF overflows the main thread's
-    // stack (the writer nests one <body> per link recursively), in the command as in Python.
-    for to in ["mbir", "urdf", "sdf", "chrono"] {
+    let cli_idle: Vec<Cost> = (0..rounds)
+        .map(|_| measure(&mbconv, &["--version"], &dir))
+        .collect::<Result<_>>()?;
+    let cli_idle = best(&cli_idle);
+    // Not MJCF: the MJCF writer refuses a tree nested deeper than MuJoCo reads (496 bodies).
+    let rows = [
+        ("mbir", false),
+        ("urdf", false),
+        ("sdf", false),
+        ("chrono", false),
+        ("usd", false),
+        ("mbir", true),
+        ("urdf", true),
+    ];
+    for (to, held) in rows {
         let (mut cli, mut py) = (Vec::new(), Vec::new());
         for round in 0..rounds {
             let out = dir.join(format!("cli-{to}-{round}.out"));
@@ -152,34 +167,50 @@ pub fn bench(args: &[&str]) -> Result<()> {
                 &dir,
             )?);
             let out = dir.join(format!("py-{to}-{round}.out"));
+            let call = if held {
+                format!(
+                    "model = mbconv.read({skel_text:?})\nmodel.write({:?}, format={to:?})",
+                    out.to_string_lossy()
+                )
+            } else {
+                format!(
+                    "mbconv.convert({skel_text:?}, {:?}, to={to:?}, check=False, force=True)",
+                    out.to_string_lossy()
+                )
+            };
             let script = format!(
                 "import time, warnings, mbconv\nwarnings.simplefilter('ignore')\nt = time.perf_counter()\n\
-                 mbconv.convert({skel_text:?}, {:?}, to={to:?}, check=False, force=True)\nprint(time.perf_counter() - t)\n",
-                out.to_string_lossy()
+                 {call}\nprint(time.perf_counter() - t)\n"
             );
             py.push(measure(&python, &["-c", &script], &dir)?);
         }
         let (cli, py) = (best(&cli), best(&py));
         let call = py.call.unwrap_or(py.seconds);
+        let label = if held {
+            format!("{to} (read + write)")
+        } else {
+            to.to_owned()
+        };
         eprintln!(
-            "{links} links to {to}: command {:.3} s {:.0} MiB, Python {:.3} s (call {call:.3} s) {:.0} MiB",
+            "{links} links to {label}: command {:.3} s {:.0} MiB, Python {:.3} s (call {call:.3} s) {:.0} MiB",
             cli.seconds, cli.peak_mib, py.seconds, py.peak_mib
         );
         let _ = writeln!(
             table,
-            "| {to} | {:.3} | {:.3} | {call:.3} | {:.2}x | {:.0} | {:.0} | {:.0} |",
+            "| {label} | {:.3} | {:.3} | {call:.3} | {:.2}x | {:.0} | {:.0} | {:.0} | {:.0} |",
             cli.seconds,
             py.seconds,
             call / cli.seconds,
             cli.peak_mib,
             py.peak_mib,
+            cli.peak_mib - cli_idle.peak_mib,
             py.peak_mib - idle.peak_mib
         );
     }
     let _ = writeln!(
         table,
-        "\nThe interpreter with `mbconv` and numpy imported: {:.3} s, {:.0} MiB.",
-        idle.seconds, idle.peak_mib
+        "\nThe interpreter with `mbconv` and numpy imported: {:.3} s, {:.0} MiB; `mbconv --version`: {:.3} s, {:.0} MiB.",
+        idle.seconds, idle.peak_mib, cli_idle.seconds, cli_idle.peak_mib
     );
     std::fs::remove_dir_all(&dir)?;
     println!("{table}");
