@@ -11,9 +11,9 @@ use mbconv_ir::SourceSpan;
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::format::{Source, SourceError};
 use openusd::ar::{Asset, DefaultResolver, ResolvedPath, Resolver};
-use openusd::sdf::Value;
+use openusd::sdf::{SpecData, SpecType, Value};
 use openusd::usd;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io;
 use std::path::PathBuf;
 
@@ -73,12 +73,14 @@ pub(crate) struct RawStage {
     pub default_prim: Option<String>,
     /// The composition errors the stage recovered from (a reference that does not resolve, ...).
     pub composition_errors: Vec<String>,
+    /// The index in [`Self::prims`] of each prim path.
+    pub by_path: HashMap<String, usize>,
 }
 
 impl RawStage {
     /// The index of the prim at `path`.
     pub(crate) fn index_of(&self, path: &str) -> Option<usize> {
-        self.prims.iter().position(|p| p.path == path)
+        self.by_path.get(path).copied()
     }
 }
 
@@ -162,8 +164,11 @@ pub(crate) fn open(source: &Source) -> SourceResult<RawStage> {
     let inner = DefaultResolver::new();
     let root_id = inner.create_identifier(&root.to_string_lossy(), None);
     let from_file = source.text.is_empty() && root.exists();
-    if !from_file && let Some(error) = syntax_error(source) {
-        return Err(error);
+    if !from_file {
+        let specs = parse_root(source)?;
+        if let Some(error) = beyond_bounds(source, &specs) {
+            return Err(error);
+        }
     }
     let builder = usd::Stage::builder();
     let opened = if from_file {
@@ -202,27 +207,156 @@ pub(crate) fn open(source: &Source) -> SourceResult<RawStage> {
     })
 }
 
-/// The root layer's first syntax error, located, when its text does not parse as `.usda`.
-fn syntax_error(source: &Source) -> Option<Box<SourceError>> {
+/// The root layer's specs, or its first syntax error, located, when its text does not parse as
+/// `.usda`.
+fn parse_root(source: &Source) -> SourceResult<HashMap<openusd::sdf::Path, SpecData>> {
     if !source.text.trim_start().starts_with("#usda") {
         let message = "not a text USD layer: a .usda layer starts with `#usda 1.0` (binary .usdc and .usdz layers are read from their file)";
-        return Some(Box::new(source.error(
+        return Err(Box::new(source.error(
             &format!("{FORMAT}.header"),
             Some(start_span(source)),
             message,
         )));
     }
+    if let Some(at) = nested_past_bound(&source.text) {
+        let message = format!(
+            "blocks are nested more than {} levels deep here: the reader composes prims nested up to {MAX_PRIM_DEPTH} levels",
+            MAX_PRIM_DEPTH + BLOCK_MARGIN
+        );
+        return Err(Box::new(source.error(
+            &format!("{FORMAT}.too_deep"),
+            Some(source.span(at, 1)),
+            message,
+        )));
+    }
     let mut parser = openusd::usda::parser::Parser::new(&source.text);
-    let error = parser.parse().err()?;
-    let span = parser.last_error_highlight().map_or_else(
-        || start_span(source),
-        |h| SourceSpan::at_line_column(&source.text, h.line, h.column),
-    );
-    Some(Box::new(source.error(
-        &format!("{FORMAT}.syntax"),
-        Some(span),
-        format!("the layer does not parse: {error:#}"),
-    )))
+    parser.parse().map_err(|error| {
+        let span = parser.last_error_highlight().map_or_else(
+            || start_span(source),
+            |h| SourceSpan::at_line_column(&source.text, h.line, h.column),
+        );
+        Box::new(source.error(
+            &format!("{FORMAT}.syntax"),
+            Some(span),
+            format!("the layer does not parse: {error:#}"),
+        ))
+    })
+}
+
+/// The deepest prim nesting the reader composes. The `openusd` crate (0.6) works out each
+/// prim's status (active, defined, ...) by walking its ancestors for every field, so a stage's
+/// cost grows with the cube of its depth (400 levels: 2 s; 2 000: minutes); robots are a few
+/// dozen levels deep.
+pub(crate) const MAX_PRIM_DEPTH: usize = 256;
+
+/// A refusal, located, for a root layer the `openusd` crate would not finish composing: prims
+/// nested deeper than [`MAX_PRIM_DEPTH`], or a prim that inherits (or specializes) the prim its
+/// ancestor's own inherit already brings it (`/A/x` inheriting `/B/x` where `/A` inherits `/B`:
+/// redundant to OpenUSD, which composes the arc once; the crate's pre-caching of inherit targets
+/// maps the target back onto the prim and recurses without end, overflowing any stack). Both are
+/// checked on the root layer's specs, iteratively, before composition.
+fn beyond_bounds(source: &Source, specs: &HashMap<openusd::sdf::Path, SpecData>) -> Option<Box<SourceError>> {
+    let prims: Vec<&openusd::sdf::Path> = specs
+        .iter()
+        .filter(|(_, s)| s.ty == SpecType::Prim)
+        .map(|(p, _)| p)
+        .collect();
+    if let Some(deep) = prims
+        .iter()
+        .filter(|p| p.as_str().matches('/').count() > MAX_PRIM_DEPTH)
+        .min_by_key(|p| p.as_str().len())
+    {
+        let message = format!(
+            "prims are nested more than {MAX_PRIM_DEPTH} levels deep (first past it: {}): the reader composes stages up to that depth",
+            ancestor_at(deep.as_str(), MAX_PRIM_DEPTH + 1)
+        );
+        return Some(prim_error(source, "too_deep", deep.as_str(), message));
+    }
+    let arcs = |path: &openusd::sdf::Path| -> Vec<String> {
+        let Some(spec) = specs.get(path) else {
+            return Vec::new();
+        };
+        spec.fields
+            .iter()
+            .filter(|(name, _)| name == "inheritPaths" || name == "specializes")
+            .filter_map(|(_, value)| match value {
+                Value::PathListOp(list) => Some(list.flatten()),
+                _ => None,
+            })
+            .flatten()
+            .map(|target| path.make_absolute(&target).as_str().to_owned())
+            .collect()
+    };
+    let mut sorted = prims;
+    sorted.sort();
+    for path in sorted {
+        let own = arcs(path);
+        if own.is_empty() {
+            continue;
+        }
+        let mut ancestor = path.parent();
+        while let Some(a) = ancestor.filter(|a| a.as_str() != "/") {
+            let below = &path.as_str()[a.as_str().len()..];
+            for class in arcs(&a) {
+                let implied = format!("{class}{below}");
+                if own.contains(&implied) {
+                    let message = format!(
+                        "it inherits {implied}, which its ancestor {} already brings it through its own arc to {class}; OpenUSD composes the arc once, but the USD library this reader uses (openusd 0.6) composes it without end. Remove the redundant arc",
+                        a.as_str()
+                    );
+                    return Some(prim_error(source, "inherit_cycle", path.as_str(), message));
+                }
+            }
+            ancestor = a.parent();
+        }
+    }
+    None
+}
+
+/// The `{` blocks a layer may nest beyond [`MAX_PRIM_DEPTH`] (dictionaries in metadata, variant
+/// sets) before the text is refused unparsed.
+const BLOCK_MARGIN: usize = 16;
+
+/// The byte offset of the first `{` nested deeper than `MAX_PRIM_DEPTH + BLOCK_MARGIN` in a
+/// `.usda` text (strings and comments skipped): the `openusd` crate parses blocks recursively,
+/// and a text nested thousands deep would overflow the stack before the specs' own check.
+fn nested_past_bound(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let (mut depth, mut i) = (0usize, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            quote @ (b'"' | b'\'') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != quote {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'{' => {
+                depth += 1;
+                if depth > MAX_PRIM_DEPTH + BLOCK_MARGIN {
+                    return Some(i);
+                }
+            }
+            b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The first `depth` elements of the prim path `path`.
+fn ancestor_at(path: &str, depth: usize) -> &str {
+    let end = path
+        .match_indices('/')
+        .nth(depth)
+        .map_or(path.len(), |(at, _)| at);
+    &path[..end]
 }
 
 /// The first character of the source: where an error about the whole stage points.
@@ -272,8 +406,10 @@ fn collect(stage: &usd::Stage) -> anyhow::Result<RawStage> {
         });
     }
     let metadata = |key: &str| stage.stage_metadata(key).ok().flatten();
+    let by_path = index.into_iter().collect();
     Ok(RawStage {
         prims,
+        by_path,
         up_axis: metadata(attr::UP_AXIS).and_then(|v| match v {
             Value::Token(t) => Some(t.as_str().to_owned()),
             Value::String(s) => Some(s),

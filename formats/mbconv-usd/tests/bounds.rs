@@ -1,0 +1,91 @@
+//! Generated stages at the reader's bounds: wide ones (thousands of bodies and joints) read in
+//! time linear in their size; prims nested past `MAX_PRIM_DEPTH` (256) and a prim inheriting
+//! what its ancestor's inherit already brings it (the pattern of Newton's `ant_multi.usda`,
+//! which the `openusd` crate composes without end) are refused, located, instead of running
+//! for minutes or overflowing the stack.
+#![allow(clippy::unwrap_used)]
+
+use mbconv_ir::format::{Format, Options, Source};
+use mbconv_usd::UsdFormat;
+use std::fmt::Write;
+
+const HEADER: &str = "#usda 1.0\n(\n    metersPerUnit = 1\n    upAxis = \"Z\"\n)\n";
+
+fn body(name: &str, depth: usize) -> String {
+    let pad = "    ".repeat(depth);
+    format!(
+        "{pad}def Xform \"{name}\" (\n{pad}    prepend apiSchemas = [\"PhysicsRigidBodyAPI\"]\n{pad})\n{pad}{{\n{pad}    float physics:mass = 1\n{pad}}}\n"
+    )
+}
+
+/// A body under `depth` nested Xforms.
+fn deep(depth: usize) -> String {
+    let mut text = HEADER.to_owned();
+    for i in 0..depth {
+        let pad = "    ".repeat(i);
+        let _ = write!(text, "{pad}def Xform \"x{i}\"\n{pad}{{\n");
+    }
+    text.push_str(&body("bob", depth));
+    for i in (0..depth).rev() {
+        let _ = writeln!(text, "{}}}", "    ".repeat(i));
+    }
+    text
+}
+
+fn read(name: &str, text: String) -> Result<mbconv_ir::Model, String> {
+    UsdFormat
+        .read(&Source::from_string(name, text), &Options::default())
+        .map(|i| i.model)
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_wide_chain_of_thousands_of_bodies_reads() {
+    let n = 3000;
+    let mut text = format!("{HEADER}def Xform \"W\"\n{{\n");
+    for i in 0..n {
+        text.push_str(&body(&format!("b{i}"), 1));
+    }
+    for i in 1..n {
+        let _ = writeln!(
+            text,
+            "    def PhysicsRevoluteJoint \"j{i}\"\n    {{\n        rel physics:body0 = </W/b{}>\n        rel physics:body1 = </W/b{i}>\n    }}",
+            i - 1
+        );
+    }
+    text.push_str("}\n");
+    let model = read("wide.usda", text).unwrap();
+    assert_eq!((model.bodies.len(), model.joints.len()), (n, n - 1));
+}
+
+#[test]
+fn nesting_is_read_to_a_bound_and_refused_past_it() {
+    let model = read("deep.usda", deep(100)).unwrap();
+    assert_eq!(model.bodies.len(), 1);
+    // past the bound in the specs: refused before composition, naming the prim
+    let error = read("deeper.usda", deep(260)).unwrap_err();
+    assert!(error.contains("more than 256 levels deep"), "{error}");
+    assert!(error.contains("/x0/x1/"), "{error}");
+    assert!(error.contains("deeper.usda:"), "located: {error}");
+    // far past it: refused before parsing (the parser recurses per block)
+    let error = read("deepest.usda", deep(2000)).unwrap_err();
+    assert!(error.contains("nested more than 272 levels deep"), "{error}");
+    assert!(error.contains("deepest.usda:551:"), "located: {error}");
+}
+
+#[test]
+fn a_prim_inheriting_what_its_ancestor_brings_it_is_refused_not_a_stack_overflow() {
+    let mut text = format!("{HEADER}def Xform \"World\"\n{{\n    def Xform \"env_0\"\n    {{\n");
+    text.push_str(&body("Robot", 2));
+    text.push_str("    }\n");
+    for k in 1..4 {
+        let _ = write!(
+            text,
+            "    def Xform \"env_{k}\" (\n        prepend inherits = </World/env_0>\n    )\n    {{\n        over \"Robot\" (\n            prepend inherits = </World/env_0/Robot>\n        )\n        {{\n        }}\n    }}\n"
+        );
+    }
+    text.push_str("}\n");
+    let error = read("multi.usda", text).unwrap_err();
+    assert!(error.contains("composes it without end"), "{error}");
+    assert!(error.contains("multi.usda:21:14: /World/env_1/Robot"), "{error}");
+}
