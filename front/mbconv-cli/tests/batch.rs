@@ -225,3 +225,40 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// A ROS description package as it is kept: `.urdf.xacro` robots, a `.xacro` macro library
+/// they include and the package's `package.xml` manifest, with an MJCF `.xml` model beside.
+#[test]
+fn a_description_folder_converts_its_xacro_robots_and_skips_the_manifest_and_macro_libraries() {
+    let input = tempfile::tempdir().unwrap();
+    let root = input.path();
+    std::fs::write(
+        root.join("arm.urdf.xacro"),
+        "<robot name=\"arm\" xmlns:xacro=\"http://www.ros.org/wiki/xacro\"><xacro:property name=\"m\" value=\"2\"/><link name=\"base\"><inertial><mass value=\"${m}\"/><inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link></robot>",
+    )
+    .unwrap();
+    std::fs::copy(fixtures().join("xacro/package.xml"), root.join("package.xml")).unwrap();
+    std::fs::write(
+        root.join("colors.xacro"),
+        "<robot xmlns:xacro=\"http://www.ros.org/wiki/xacro\"><xacro:property name=\"red\" value=\"1 0 0 1\"/></robot>",
+    )
+    .unwrap();
+    std::fs::copy(
+        fixtures().join("mjcf/joint_coupling.xml"),
+        root.join("pendulum.xml"),
+    )
+    .unwrap();
+    let out_dir = tempfile::tempdir().unwrap();
+    let target = out_dir.path().join("out");
+    let (i, o) = (root.to_str().unwrap(), target.to_str().unwrap());
+    let out = mbconv(&["convert", i, "--to", "sdf", "-o", o, "--no-check"]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    let mut written: Vec<String> = std::fs::read_dir(&target)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(written, ["arm.sdf", "pendulum.sdf"], "{err}");
+    assert!(err.contains("2 files"), "{err}");
+}

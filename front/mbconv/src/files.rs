@@ -198,17 +198,19 @@ pub fn default_output(input: &Path, format: &dyn Format) -> PathBuf {
 }
 
 /// A model file's name without its extension: the longest known compound extension first
-/// (`.mbir.json`), else the last one; `model` for a path without a (UTF-8) file name.
+/// (`.mbir.json`, and the xacro descriptions' `.urdf.xacro` and `.sdf.xacro`), else the last
+/// one; `model` for a path without a (UTF-8) file name.
 ///
 /// ```
 /// use mbconv::files::model_stem;
 /// assert_eq!(model_stem("ir/arm.mbir.json".as_ref()), "arm");
 /// assert_eq!(model_stem("robot.urdf".as_ref()), "robot");
+/// assert_eq!(model_stem("ur5e.urdf.xacro".as_ref()), "ur5e");
 /// ```
 pub fn model_stem(path: &Path) -> &str {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("model");
     let lower = name.to_ascii_lowercase();
-    [".mbir.json"]
+    [".mbir.json", ".urdf.xacro", ".sdf.xacro"]
         .iter()
         .find_map(|ext| lower.ends_with(ext).then(|| &name[..name.len() - ext.len()]))
         .unwrap_or_else(|| name.rsplit_once('.').map_or(name, |(stem, _)| stem))

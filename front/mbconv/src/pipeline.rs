@@ -698,8 +698,11 @@ impl Pipeline {
         page
     }
 
-    /// The files of directory `dir` that a format reads by extension, sorted, with their paths
-    /// relative to `dir`; with `recursive`, the sub-directories' too.
+    /// The model files of directory `dir`, sorted, with their paths relative to `dir`; with
+    /// `recursive`, the sub-directories' too. A model file is one a format reads by extension,
+    /// or a robot description kept as `*.urdf.xacro` or `*.sdf.xacro` (a plain `*.xacro` is
+    /// most often a library of macros that other files include). A ROS package's manifest,
+    /// `package.xml` (root `<package>`), is not a model, though `.xml` is an MJCF extension.
     ///
     /// # Errors
     /// [`Error::Io`] when a directory cannot be listed.
@@ -720,7 +723,7 @@ impl Pipeline {
                     if recursive {
                         pending.push(name);
                     }
-                } else if self.registry.formats().any(|f| f.info().matches_extension(&path)) {
+                } else if self.is_model_file(&path) {
                     found.push(name);
                 }
             }
@@ -728,4 +731,27 @@ impl Pipeline {
         found.sort();
         Ok(found)
     }
+
+    /// See [`Pipeline::models_in`].
+    fn is_model_file(&self, path: &Path) -> bool {
+        let by_extension = |p: &Path| self.registry.formats().any(|f| f.info().matches_extension(p));
+        if crate::xacro::is_xacro(path) {
+            let described = crate::xacro::detection_path(path);
+            return described.extension().is_some() && by_extension(&described);
+        }
+        by_extension(path) && !is_package_manifest(path)
+    }
+}
+
+/// True for a ROS package manifest: a file named `package.xml` whose root element is
+/// `<package>` (a model file of that name is still read).
+fn is_package_manifest(path: &Path) -> bool {
+    let named = path
+        .file_name()
+        .is_some_and(|n| n.eq_ignore_ascii_case("package.xml"));
+    named
+        && std::fs::read_to_string(path).is_ok_and(|text| {
+            mbconv_xml::roxmltree::Document::parse(&text)
+                .is_ok_and(|d| d.root_element().has_tag_name("package"))
+        })
 }
