@@ -61,9 +61,9 @@ fn read_file(path: &std::path::Path) -> std::io::Result<String> {
 
 /// Budgets that stop runaway expansions.
 const MAX_DEPTH: usize = 400;
-const MAX_NODES: usize = 1_000_000;
+const MAX_NODES: usize = 200_000;
 /// The most text (attribute values and text nodes) an expansion makes.
-const MAX_TEXT_BYTES: usize = 256 << 20;
+const MAX_TEXT_BYTES: usize = 64 << 20;
 const MAX_MACRO_DEPTH: usize = 150;
 
 /// How the environment is read.
@@ -96,6 +96,8 @@ pub(crate) struct Expander {
     /// Where the node being evaluated is (for errors raised deep in an expression).
     here: Option<Loc>,
     packages: HashMap<String, PathBuf>,
+    /// The tables that hold include namespaces (emptied when the expansion ends).
+    cycles: crate::scope::Registry,
 }
 
 fn is_space(s: &str) -> bool {
@@ -466,6 +468,7 @@ impl Expander {
             text_bytes: 0,
             depth: 0,
             cache: HashMap::new(),
+            cycles: crate::scope::Registry::default(),
             here: None,
             packages: HashMap::new(),
         }
@@ -1475,6 +1478,8 @@ impl Expander {
                 let nm = Macros::new(None);
                 macros.set(&ns, MacroEntry::Namespace(nm.clone()));
                 let scope = Scope::namespace(symbols);
+                self.cycles.keep(symbols);
+                self.cycles.keep(&scope);
                 self.set_symbol(symbols, &ns, Value::Namespace(scope.clone()), true, node.at);
                 (nm, scope)
             }
@@ -1864,6 +1869,7 @@ pub(crate) fn expand_document(ex: &mut Expander, file: u32) -> R<xml::Document> 
     let mut doc = ex.parse_file(file)?;
     let macros = Macros::new(None);
     let symbols = Scope::child(&Scope::globals());
+    ex.cycles.keep(&symbols);
     if let Some(target) = doc.root.attr("xacro:targetNamespace").map(str::to_owned) {
         doc.root.remove_attr("xacro:targetNamespace");
         let at = doc.root.at;

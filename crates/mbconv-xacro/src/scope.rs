@@ -123,6 +123,31 @@ impl Scope {
     }
 }
 
+/// The symbol tables an expansion links in cycles (a table holds the namespace of an
+/// include, whose parent is that table): their symbols are dropped with the registry, so
+/// that the tables are freed (reference counting alone never frees a cycle).
+#[derive(Debug, Default)]
+pub(crate) struct Registry(Vec<Scope>);
+
+impl Registry {
+    /// Remembers `scope`, to empty it when the expansion ends.
+    pub fn keep(&mut self, scope: &Scope) {
+        if !self.0.iter().any(|s| Rc::ptr_eq(&s.0, &scope.0)) {
+            self.0.push(scope.clone());
+        }
+    }
+}
+
+impl Drop for Registry {
+    fn drop(&mut self) {
+        for scope in self.0.drain(..) {
+            // Taken out before being dropped: dropping a value may drop another table.
+            let vars = std::mem::take(&mut *scope.0.vars.borrow_mut());
+            drop(vars);
+        }
+    }
+}
+
 /// A macro definition.
 #[derive(Debug)]
 pub(crate) struct Macro {
@@ -173,5 +198,26 @@ impl Macros {
     }
     pub fn set(&self, name: &str, entry: MacroEntry) {
         self.0.map.borrow_mut().insert(name.to_owned(), entry);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_holding_its_own_namespace_is_freed_with_the_registry() {
+        let table = Scope::child(&Scope::globals());
+        let ns = Scope::namespace(&table);
+        table.set("ns", Entry::Value(Value::Namespace(ns.clone())));
+        ns.set("x", Entry::Value(Value::Int(1)));
+        let (weak_table, weak_ns) = (Rc::downgrade(&table.0), Rc::downgrade(&ns.0));
+        let mut registry = Registry::default();
+        registry.keep(&table);
+        registry.keep(&ns);
+        drop((table, ns));
+        assert!(weak_table.upgrade().is_some(), "the cycle holds the tables");
+        drop(registry);
+        assert!(weak_table.upgrade().is_none() && weak_ns.upgrade().is_none());
     }
 }
