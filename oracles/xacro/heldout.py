@@ -54,6 +54,17 @@ def packages(root):
     return found
 
 
+def xacro_files(dirs, arg_specs):
+    """Every `.xacro` file under the folders, in order, with the arguments of the
+    `FILE-GLOB:NAME=VALUE` specs whose glob matches it: (folder, file, ["NAME=VALUE", ...])."""
+    for root in dirs:
+        files = sorted(os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs
+                       if f.endswith(".xacro"))
+        for f in files:
+            yield root, f, [a.split(":", 1)[1] for a in arg_specs
+                            if fnmatch.fnmatch(f, "*" + a.split(":", 1)[0])]
+
+
 def canonical(text):
     doc = xml.dom.minidom.parseString(text.encode())
     out = []
@@ -94,38 +105,33 @@ def main():
             pk.setdefault(name, d)
     pmap = ";".join("%s=%s" % kv for kv in pk.items())
     package_path = [a for d in pk.values() for a in ("--package-path", d)]
-    for root in opts.dirs:
-        files = sorted(os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs
-                       if f.endswith(".xacro"))
-        for f in files:
-            args = [a.split(":", 1)[1] for a in opts.arg
-                    if fnmatch.fnmatch(f, "*" + a.split(":", 1)[0])]
-            here = os.path.dirname(os.path.abspath(f))
-            ref = subprocess.run([opts.python, "-c", WORKER, os.path.abspath(f), pmap] + args,
-                                 capture_output=True, text=True, cwd=here, env=env, timeout=300)
-            mine = subprocess.run([opts.mbconv, os.path.abspath(f)] + package_path + args,
-                                  capture_output=True, text=True, cwd=here, env=env, timeout=300)
-            r_ok, m_ok = ref.returncode == 0, mine.returncode == 0
-            rel = os.path.relpath(f, root)
-            if not r_ok and not m_ok:
-                counts["both refuse"] += 1
-                print("both refuse %s\n   ref: %s\n   mbc: %s" % (rel, ref.stdout.strip()[:200] or ref.stderr.strip()[-200:], mine.stdout.strip().splitlines()[0][:200]))
-                continue
-            if r_ok != m_ok:
-                counts["diff"] += 1
-                print("DIFF %s: reference %s, mbconv %s" % (
-                    rel, "expands" if r_ok else "refuses: " + (ref.stdout.strip() or ref.stderr.strip()[-300:]),
-                    "expands" if m_ok else "refuses: " + mine.stdout.strip()[:600]))
-                continue
-            a, b = canonical(ref.stdout), canonical(mine.stdout)
-            if a == b:
-                counts["same"] += 1
-                print("same %s" % rel)
-            else:
-                counts["diff"] += 1
-                i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-                print("DIFF %s at %d:\n   ref: %s\n   mbc: %s" % (
-                    rel, i, a[i] if i < len(a) else "(end)", b[i] if i < len(b) else "(end)"))
+    for root, f, args in xacro_files(opts.dirs, opts.arg):
+        here = os.path.dirname(os.path.abspath(f))
+        ref = subprocess.run([opts.python, "-c", WORKER, os.path.abspath(f), pmap] + args,
+                             capture_output=True, text=True, cwd=here, env=env, timeout=300)
+        mine = subprocess.run([opts.mbconv, os.path.abspath(f)] + package_path + args,
+                              capture_output=True, text=True, cwd=here, env=env, timeout=300)
+        r_ok, m_ok = ref.returncode == 0, mine.returncode == 0
+        rel = os.path.relpath(f, root)
+        if not r_ok and not m_ok:
+            counts["both refuse"] += 1
+            print("both refuse %s\n   ref: %s\n   mbc: %s" % (rel, ref.stdout.strip()[:200] or ref.stderr.strip()[-200:], mine.stdout.strip().splitlines()[0][:200]))
+            continue
+        if r_ok != m_ok:
+            counts["diff"] += 1
+            print("DIFF %s: reference %s, mbconv %s" % (
+                rel, "expands" if r_ok else "refuses: " + (ref.stdout.strip() or ref.stderr.strip()[-300:]),
+                "expands" if m_ok else "refuses: " + mine.stdout.strip()[:600]))
+            continue
+        a, b = canonical(ref.stdout), canonical(mine.stdout)
+        if a == b:
+            counts["same"] += 1
+            print("same %s" % rel)
+        else:
+            counts["diff"] += 1
+            i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+            print("DIFF %s at %d:\n   ref: %s\n   mbc: %s" % (
+                rel, i, a[i] if i < len(a) else "(end)", b[i] if i < len(b) else "(end)"))
     print("summary:", counts)
     sys.exit(1 if counts["diff"] else 0)
 

@@ -17,14 +17,13 @@ Exits 1 when a check is `unexplained` or `failed`, or mbconv crashed.
 
 import argparse
 import collections
-import fnmatch
 import json
 import os
 import subprocess
 import sys
 import tempfile
 
-from heldout import packages  # the package map, as the expansion judge makes it
+from heldout import packages, xacro_files  # as the expansion judge finds them
 
 TARGETS = ["mjcf", "sdf", "usd"]
 
@@ -50,89 +49,84 @@ def main():
     work = tempfile.mkdtemp(prefix="mbconv-heldout-")
     refused = collections.Counter()
     bad = False
-    for root in opts.dirs:
-        files = sorted(os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs
-                       if f.endswith(".xacro"))
-        for f in files:
-            args = [a.split(":", 1)[1] for a in opts.arg
-                    if fnmatch.fnmatch(f, "*" + a.split(":", 1)[0])]
-            read = ["--read-option", "package_path=" + package_path]
-            for a in args:
-                name, value = a.split(":=", 1) if ":=" in a else a.split("=", 1)
-                read += ["--read-option", "arg:%s=%s" % (name, value)]
-            rel = os.path.join(os.path.basename(os.path.abspath(root)), os.path.relpath(f, root))
-            info = subprocess.run([opts.mbconv, "info", "--json", os.path.abspath(f)] + read,
-                                  capture_output=True, text=True, env=env, timeout=opts.timeout)
-            if info.returncode != 0:
-                first = (info.stderr.strip().splitlines() or ["?"])[0]
-                if "panicked" in info.stderr or info.returncode not in (1, 2, 3):
-                    bad = True
-                    print("CRASH info %s: %s" % (rel, info.stderr.strip()[-400:]))
-                    cases.append((rel, "all", "crash", first))
-                else:
-                    refused[first.split(":")[0] if first.startswith("error") else "refused"] += 1
-                    print("not read %s: %s" % (rel, first[:200]))
+    for root, f, args in xacro_files(opts.dirs, opts.arg):
+        read = ["--read-option", "package_path=" + package_path]
+        for a in args:
+            name, value = a.split(":=", 1) if ":=" in a else a.split("=", 1)
+            read += ["--read-option", "arg:%s=%s" % (name, value)]
+        rel = os.path.join(os.path.basename(os.path.abspath(root)), os.path.relpath(f, root))
+        info = subprocess.run([opts.mbconv, "info", "--json", os.path.abspath(f)] + read,
+                              capture_output=True, text=True, env=env, timeout=opts.timeout)
+        if info.returncode != 0:
+            first = (info.stderr.strip().splitlines() or ["?"])[0]
+            if "panicked" in info.stderr or info.returncode not in (1, 2, 3):
+                bad = True
+                print("CRASH info %s: %s" % (rel, info.stderr.strip()[-400:]))
+                cases.append((rel, "all", "crash", first))
+            else:
+                refused[first.split(":")[0] if first.startswith("error") else "refused"] += 1
+                print("not read %s: %s" % (rel, first[:200]))
+            continue
+        try:
+            summary = json.loads(info.stdout)
+        except ValueError:
+            summary = {}
+        bodies = summary.get("bodies", summary.get("model", {}).get("bodies", 0))
+        if isinstance(bodies, list):
+            bodies = len(bodies)
+        if not bodies or bodies < 2:
+            print("no robot %s (%s bodies)" % (rel, bodies))
+            continue
+        line = []
+        for target in TARGETS:
+            out = os.path.join(work, "out." + {"mjcf": "xml", "sdf": "sdf", "usd": "usda"}[target])
+            try:
+                run = subprocess.run([opts.mbconv, "convert", os.path.abspath(f), "-o", out,
+                                      "--to", target, "--force", "--json"] + read,
+                                     capture_output=True, text=True, env=env,
+                                     timeout=opts.timeout)
+            except subprocess.TimeoutExpired:
+                counts[target]["timeout"] += 1
+                cases.append((rel, target, "timeout", "over %d s" % opts.timeout))
+                line.append("%s timeout" % target)
+                continue
+            if "panicked" in run.stderr or run.returncode not in (0, 1, 3):
+                bad = True
+                counts[target]["crash"] += 1
+                cases.append((rel, target, "crash", run.stderr.strip()[-300:]))
+                line.append("%s CRASH" % target)
                 continue
             try:
-                summary = json.loads(info.stdout)
+                report = json.loads(run.stdout)
             except ValueError:
-                summary = {}
-            bodies = summary.get("bodies", summary.get("model", {}).get("bodies", 0))
-            if isinstance(bodies, list):
-                bodies = len(bodies)
-            if not bodies or bodies < 2:
-                print("no robot %s (%s bodies)" % (rel, bodies))
-                continue
-            line = []
-            for target in TARGETS:
-                out = os.path.join(work, "out." + {"mjcf": "xml", "sdf": "sdf", "usd": "usda"}[target])
+                report = {}
+            verdict = report.get("verdict") or "failed"
+            check = report.get("check") or {}
+            if verdict == "skipped" and opts.skipped_duration > 0:
+                # Beyond the automatic check's work budget: the full check, over a
+                # shorter simulated time.
                 try:
-                    run = subprocess.run([opts.mbconv, "convert", os.path.abspath(f), "-o", out,
-                                          "--to", target, "--force", "--json"] + read,
-                                         capture_output=True, text=True, env=env,
-                                         timeout=opts.timeout)
-                except subprocess.TimeoutExpired:
-                    counts[target]["timeout"] += 1
-                    cases.append((rel, target, "timeout", "over %d s" % opts.timeout))
-                    line.append("%s timeout" % target)
-                    continue
-                if "panicked" in run.stderr or run.returncode not in (0, 1, 3):
+                    full = subprocess.run([opts.mbconv, "check", os.path.abspath(f), "--via",
+                                           target, "--json", "--duration",
+                                           str(opts.skipped_duration)] + read,
+                                          capture_output=True, text=True, env=env,
+                                          timeout=opts.timeout)
+                    check = (json.loads(full.stdout).get("targets") or [{}])[0]
+                    verdict = "%s (%g s)" % (check.get("verdict", "failed"), opts.skipped_duration)
+                except (subprocess.TimeoutExpired, ValueError):
+                    verdict = "skipped"
+            counts[target][verdict] += 1
+            line.append("%s %s" % (target, verdict))
+            if verdict != "exact":
+                why = check.get("message") or (run.stderr.strip().splitlines() or ["?"])[0]
+                if check.get("explained_by"):
+                    why += " (explained by %s)" % ", ".join(
+                        str(e.get("code", e)) if isinstance(e, dict) else str(e)
+                        for e in check["explained_by"][:4])
+                cases.append((rel, target, verdict, why[:300]))
+                if verdict.split()[0] in ("unexplained", "failed"):
                     bad = True
-                    counts[target]["crash"] += 1
-                    cases.append((rel, target, "crash", run.stderr.strip()[-300:]))
-                    line.append("%s CRASH" % target)
-                    continue
-                try:
-                    report = json.loads(run.stdout)
-                except ValueError:
-                    report = {}
-                verdict = report.get("verdict") or "failed"
-                check = report.get("check") or {}
-                if verdict == "skipped" and opts.skipped_duration > 0:
-                    # Beyond the automatic check's work budget: the full check, over a
-                    # shorter simulated time.
-                    try:
-                        full = subprocess.run([opts.mbconv, "check", os.path.abspath(f), "--via",
-                                               target, "--json", "--duration",
-                                               str(opts.skipped_duration)] + read,
-                                              capture_output=True, text=True, env=env,
-                                              timeout=opts.timeout)
-                        check = (json.loads(full.stdout).get("targets") or [{}])[0]
-                        verdict = "%s (%g s)" % (check.get("verdict", "failed"), opts.skipped_duration)
-                    except (subprocess.TimeoutExpired, ValueError):
-                        verdict = "skipped"
-                counts[target][verdict] += 1
-                line.append("%s %s" % (target, verdict))
-                if verdict != "exact":
-                    why = check.get("message") or (run.stderr.strip().splitlines() or ["?"])[0]
-                    if check.get("explained_by"):
-                        why += " (explained by %s)" % ", ".join(
-                            str(e.get("code", e)) if isinstance(e, dict) else str(e)
-                            for e in check["explained_by"][:4])
-                    cases.append((rel, target, verdict, why[:300]))
-                    if verdict.split()[0] in ("unexplained", "failed"):
-                        bad = True
-            print("%s (%d bodies): %s" % (rel, bodies, ", ".join(line)), flush=True)
+        print("%s (%d bodies): %s" % (rel, bodies, ", ".join(line)), flush=True)
     verdicts = sorted({v for c in counts.values() for v in c})
     print()
     print("| target | " + " | ".join(verdicts) + " |")
