@@ -164,8 +164,11 @@ const HELD_OUT_KNOWN: &[(&str, &str)] = &[
     ),
     (
         "joint Physics",
-        "a joint's body0/body1: the converters target prims that are not rigid bodies (the \
-         reader takes the nearest rigid-body ancestor or the world, OpenUSD reports the target)",
+        "a joint's body0/body1: the converters target prims that are not rigid bodies. OpenUSD's \
+         rule, measured with usd-core 26.11 on a generated stage, is the reader's: the nearest \
+         rigid-body ancestor of the target, itself included, else the world (a target not on the \
+         stage too), the local pose carried into that body's frame; what still parts the two \
+         here is not found yet",
     ),
     (
         "body Body",
