@@ -357,8 +357,8 @@ pub const FALLBACK_INTEGRATOR: Integrator = Integrator::SemiImplicitEuler;
 
 /// How much more work than the run it refines a reference or tightened run may take
 /// ([`REFINEMENT_WORK`] times its steps), within the budget the run had: a fifth-order
-/// scheme at a tenth of the tolerance and half the sampling interval takes about two to
-/// three times the steps, and a model whose error control cannot reach the tighter tolerance (a
+/// scheme at a hundredth of the tolerance and half the sampling interval takes about five
+/// times the steps, and a model whose error control cannot reach the tighter tolerance (a
 /// loop's projection at its rounding floor) would otherwise grind until the step size
 /// underflows, minutes for an estimate the check then does without.
 fn within_budget(budget: Option<usize>, run_steps: usize) -> usize {
@@ -368,13 +368,6 @@ fn within_budget(budget: Option<usize>, run_steps: usize) -> usize {
 
 /// See [`within_budget`].
 const REFINEMENT_WORK: usize = 8;
-
-/// How many times tighter than the run it refines the reference run's tolerance is
-/// ([`reference_gap`]). Ten, not a hundred: a fifth-order run at a hundredth of the tolerance
-/// takes about 2.5 times the steps of one at a tenth (100^(1/5) against 10^(1/5)), and on robots
-/// whose joint stops make every step short (Talos, 60 bodies) the reference was five times the
-/// cost of the run it judged, most of a check's time.
-const REFERENCE_ACCURACY: f64 = 10.0;
 
 /// True when a moving joint of `model` has a position limit.
 fn has_position_limits(model: &Model) -> bool {
@@ -389,11 +382,9 @@ fn has_position_limits(model: &Model) -> bool {
 /// estimated against a reference run that is far more accurate in either regime of the
 /// adaptive integrator: sampled at half the interval (its steps are clipped at the samples, so
 /// a run whose steps the sampling limits takes half steps, 32 times more accurate at fifth
-/// order) at [`REFERENCE_ACCURACY`] times smaller a tolerance (as many times more accurate
-/// where the error control limits the steps). The largest COM distance between the two at the
-/// run's samples is then the run's error to within about a tenth of itself, enough to tell an
-/// error above a tenth of the position tolerance from one below it. `None` when the reference
-/// run fails.
+/// order) at a hundredth of the tolerance (100 times more accurate where the error control
+/// limits the steps). The largest COM distance between the two at the run's samples is then
+/// the run's error to within a few percent. `None` when the reference run fails.
 fn reference_gap(
     model: &Model,
     simulation: &SimulationSettings,
@@ -402,7 +393,7 @@ fn reference_gap(
 ) -> Option<f64> {
     let reference_settings = SimulationSettings {
         dt: simulation.dt / 2.0,
-        integrator: accurate(tolerance / REFERENCE_ACCURACY),
+        integrator: accurate(tolerance / 100.0),
         max_steps: Some(within_budget(simulation.max_steps, run.steps)),
         ..simulation.clone()
     };
