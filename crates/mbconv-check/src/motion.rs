@@ -128,6 +128,8 @@ impl Motion {
             joint_limits: settings.joint_limits,
             max_steps: settings.max_steps,
         };
+        // Refused before the sample buffers are sized from duration / dt.
+        options.validate()?;
         let local_com: Vec<Vector3<f64>> = model.bodies.iter().map(|b| b.inertial.com).collect();
         let samples = (settings.duration / settings.dt).round() as usize / every.max(1) + 1;
         let mut motion = Motion {

@@ -42,6 +42,46 @@ pub struct SimulateOptions {
     pub max_steps: Option<usize>,
 }
 
+impl SimulateOptions {
+    /// Refuses options no run can follow: a step that is not positive and finite, a duration
+    /// that is negative or not finite, `every` of 0, adaptive tolerances that are not positive.
+    ///
+    /// ```
+    /// let mut options = mbconv_solver::SimulateOptions::default();
+    /// assert!(options.validate().is_ok());
+    /// options.dt = 0.0;
+    /// assert_eq!(options.validate().unwrap_err().to_string(), "invalid simulation options: dt must be positive, got 0");
+    /// ```
+    ///
+    /// # Errors
+    /// [`SolverError::Options`], saying which option and its value.
+    pub fn validate(&self) -> Result<(), SolverError> {
+        if !(self.dt > 0.0 && self.dt.is_finite()) {
+            return Err(SolverError::Options(format!(
+                "dt must be positive, got {}",
+                self.dt
+            )));
+        }
+        if !(self.duration >= 0.0 && self.duration.is_finite()) {
+            return Err(SolverError::Options(format!(
+                "duration must be non-negative, got {}",
+                self.duration
+            )));
+        }
+        if self.every == 0 {
+            return Err(SolverError::Options("every must be at least 1".into()));
+        }
+        if let Integrator::Dopri5 { rtol, atol } | Integrator::Rosenbrock { rtol, atol } = self.integrator
+            && !(rtol > 0.0 && atol > 0.0)
+        {
+            return Err(SolverError::Options(
+                "the adaptive integrators need positive rtol and atol".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
 impl Default for SimulateOptions {
     fn default() -> Self {
         Self {
@@ -166,28 +206,7 @@ pub fn simulate_model(
     options: &SimulateOptions,
     sink: &mut dyn FnMut(&Sample),
 ) -> Result<SimulationSummary, SolverError> {
-    if !(options.dt > 0.0 && options.dt.is_finite()) {
-        return Err(SolverError::Options(format!(
-            "dt must be positive, got {}",
-            options.dt
-        )));
-    }
-    if !(options.duration >= 0.0 && options.duration.is_finite()) {
-        return Err(SolverError::Options(format!(
-            "duration must be non-negative, got {}",
-            options.duration
-        )));
-    }
-    if options.every == 0 {
-        return Err(SolverError::Options("every must be at least 1".into()));
-    }
-    if let Integrator::Dopri5 { rtol, atol } | Integrator::Rosenbrock { rtol, atol } = options.integrator
-        && !(rtol > 0.0 && atol > 0.0)
-    {
-        return Err(SolverError::Options(
-            "the adaptive integrators need positive rtol and atol".into(),
-        ));
-    }
+    options.validate()?;
     let mut data = Data::new(model);
     data.set_joint_limits(options.joint_limits);
     let mut state = State::initial(model);

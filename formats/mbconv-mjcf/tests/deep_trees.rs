@@ -77,4 +77,6 @@ fn a_chain_deeper_than_mujoco_reads_is_refused_naming_the_body_past_the_limit() 
     assert!(message.contains("body 'b496'"), "{message}");
     assert!(message.contains("MuJoCo reads at most 496"), "{message}");
     assert!(message.contains("URDF, SDFormat, USD"), "{message}");
+    let code = miette::Diagnostic::code(&*error).map(|c| c.to_string());
+    assert_eq!(code.as_deref(), Some("mjcf.too_deep"));
 }

@@ -180,10 +180,10 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FORMAT")]
     pub from: Option<String>,
     /// Simulated time in seconds.
-    #[arg(long, default_value_t = mbconv::checker::DEFAULT_DURATION)]
+    #[arg(long, default_value_t = mbconv::checker::DEFAULT_DURATION, value_parser = positive_number)]
     pub duration: f64,
     /// Time step in seconds. Default: the model's own, else 1e-3.
-    #[arg(long)]
+    #[arg(long, value_parser = positive_number)]
     pub dt: Option<f64>,
     /// Integration scheme (the same for every simulation of the check). Default: adaptive
     /// Dormand–Prince at a tolerance tight enough that only the physics counts (its estimated
@@ -191,10 +191,10 @@ pub struct CheckArgs {
     #[arg(long, value_enum)]
     pub integrator: Option<IntegratorName>,
     /// Largest centre-of-mass distance that counts as the same motion (m).
-    #[arg(long, default_value_t = 1e-6, value_name = "M")]
+    #[arg(long, default_value_t = 1e-6, value_name = "M", value_parser = positive_number)]
     pub tol_pos: f64,
     /// Largest rotation angle that counts as the same motion (rad).
-    #[arg(long, default_value_t = 1e-6, value_name = "RAD")]
+    #[arg(long, default_value_t = 1e-6, value_name = "RAD", value_parser = positive_number)]
     pub tol_rot: f64,
     /// Print one JSON object instead of the table.
     #[arg(long)]
@@ -639,4 +639,15 @@ where
     Cli::from_arg_matches(&matches)
         .map(Invocation::Command)
         .map_err(|e| e.format(&mut command))
+}
+
+/// A command-line number that must be positive and finite (a time, a step, a tolerance): a
+/// zero step or a negative tolerance is refused before any work, with the value named.
+fn positive_number(text: &str) -> Result<f64, String> {
+    let value: f64 = text.parse().map_err(|e| format!("{e}: {text:?}"))?;
+    if value > 0.0 && value.is_finite() {
+        Ok(value)
+    } else {
+        Err(format!("expected a positive, finite number, got {text}"))
+    }
 }

@@ -428,3 +428,34 @@ fn convert_json_carries_the_verdict() {
         "the verdict is in the JSON, not on stderr"
     );
 }
+
+/// A step, duration or tolerance no run can use is bad input, refused before any work (a zero
+/// step used to overflow sizing the samples and panic).
+#[test]
+fn a_zero_step_or_a_negative_tolerance_is_refused_not_a_panic() {
+    let model = fixtures().join("skel/joint_screw.skel");
+    let model = model.to_str().unwrap();
+    for bad in ["--dt=0", "--duration=inf", "--tol-pos=-1", "--tol-rot=nan"] {
+        let out = mbconv(&["check", model, "--via", "urdf", bad]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {err}");
+        assert!(
+            err.contains("expected a positive, finite number"),
+            "{bad:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{bad:?}: {err}");
+    }
+}
+
+/// The library refuses the same options with a solver error, never a panic.
+#[test]
+fn the_library_refuses_a_zero_step_with_an_error() {
+    let read = mbconv::read(fixtures().join("skel/joint_screw.skel")).unwrap();
+    let settings = CheckSettings {
+        dt: Some(0.0),
+        ..CheckSettings::default()
+    };
+    let original = mbconv::checker::simulate_original(&read.model, &settings);
+    let error = original.motion.unwrap_err().to_string();
+    assert!(error.contains("dt must be positive"), "{error}");
+}

@@ -53,7 +53,14 @@ pub(crate) enum EmitError {
     },
 }
 
-impl miette::Diagnostic for EmitError {}
+impl miette::Diagnostic for EmitError {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        match self {
+            Self::TooDeep { .. } => Some(Box::new("mjcf.too_deep")),
+            Self::Joint(..) | Self::Reversed(_) => None,
+        }
+    }
+}
 
 fn nums(values: &[f64]) -> String {
     values
