@@ -395,7 +395,10 @@ class BodyErrors:
     rotation: Any
 
     def __getitem__(self, body: str) -> Tuple[Any, Any]:
-        """``(position, rotation)`` errors (n,) of one body."""
+        """``(position, rotation)`` errors (n,) of one body; ``KeyError`` for a body the
+        check did not compare."""
+        if body not in self.body_names:
+            raise KeyError(body)
         i = self.body_names.index(body)
         return self.position[:, i], self.rotation[:, i]
 
@@ -484,7 +487,7 @@ def _target(
 
 def check(
     model: Union[Model, PathLike],
-    via: Optional[Sequence[str]] = None,
+    via: Union[None, str, Sequence[str]] = None,
     all: bool = False,
     duration: float = 1.0,
     dt: Optional[float] = None,
@@ -508,7 +511,7 @@ def check(
     else:
         name = os.fspath(model)
         model = read(model, format=format, **settings)
-    targets = [] if all or via is None else list(via)
+    targets = [] if all or via is None else [via] if isinstance(via, str) else list(via)
     bar = _Bar(progress, f"check {name}", "step")
     try:
         report, traces = _native.check(
@@ -723,7 +726,7 @@ class Trajectory:
 
 
 def simulate(
-    model: Model,
+    model: Union[Model, PathLike],
     duration: float = 1.0,
     dt: Optional[float] = None,
     integrator: str = "semi-implicit-euler",
@@ -740,7 +743,9 @@ def simulate(
     two adaptive within ``rtol`` and ``atol``), keeping every ``every``-th sample.
     ``progress(t, duration)`` is called at every hundredth of the duration simulated;
     ``progress=True`` shows a ``tqdm`` bar (see :func:`convert_many`). The GIL is released
-    while Rust simulates."""
+    while Rust simulates. ``model`` may also be a path, read as :func:`read` reads it."""
+    if not isinstance(model, Model):
+        model = read(model)
     bar = _Bar(progress, f"simulate {model.name}", "s")
     try:
         t, position, orientation, names, energies, summary = _native.simulate(

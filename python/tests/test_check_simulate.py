@@ -166,3 +166,15 @@ def test_a_diverging_simulation_raises() -> None:
     model = mbconv.read("fixtures/ir/double_pendulum.mbir.json")
     with pytest.raises(mbconv.SettingError):
         mbconv.simulate(model, integrator="no-such-integrator")
+
+
+def test_what_a_newcomer_writes_first_works() -> None:
+    """The calls a user wrote from docs/python.md alone (the blind-script test): ``via`` as
+    one name, ``simulate`` given a path, an unknown body's errors a ``KeyError``."""
+    path = "fixtures/ir/double_pendulum.mbir.json"
+    report = mbconv.check(path, via="mjcf", duration=0.1)
+    assert [t.format for t in report.targets] == ["mjcf"]
+    with pytest.raises(KeyError):
+        report["mjcf"].errors["no such body"]
+    trajectory = mbconv.simulate(path, duration=0.01)
+    assert trajectory.position.shape[1] == len(trajectory.body_names)
