@@ -91,6 +91,25 @@ def formats() -> List[FormatInfo]:
     return list(_FORMATS)
 
 
+def xacro_settings() -> Tuple[Setting, ...]:
+    """The read settings a ``.xacro`` input (``robot.urdf.xacro``) takes besides those of the
+    format its expansion is read as: ``arg:NAME`` (the argument ``NAME``, xacro's
+    ``NAME:=VALUE``) and ``package_path`` (where ``$(find PKG)`` and ``package://`` look), as
+    ``mbconv formats --settings`` lists them. Pass them as ``read(path, **{"arg:NAME": v})``."""
+    return tuple(Setting(**s) for s in json.loads(_native.xacro_settings()))
+
+
+def _check_mode(check: Union[bool, str]) -> str:
+    """How the extension is to check a conversion: ``"none"`` for ``False``, ``"auto"`` (within
+    the work budget) for ``True``, ``"full"`` for ``"full"``; anything else is a mistake the
+    caller should hear about, not a check silently run or skipped."""
+    if check is True or check is False:
+        return "auto" if check else "none"
+    if check == "full":
+        return "full"
+    raise ValueError(f"check= takes True, False or 'full', not {check!r}")
+
+
 def _settings(given: Mapping[str, SettingValue], write: bool) -> Dict[str, str]:
     """Keyword settings as the registry takes them: ``True`` -> ``"true"``, paths as text,
     and ``sim_out`` spelt ``sim-out`` when a format has a setting of that name (a Python
@@ -599,7 +618,7 @@ def _convert(
     settings: Mapping[str, SettingValue],
     emit: bool,
 ) -> Conversion:
-    how = "full" if check == "full" else ("auto" if check else "none")
+    how = _check_mode(check)
     native, files, report, checked = _native.convert(
         os.fspath(src),
         os.fspath(dst),
@@ -678,7 +697,7 @@ def convert_many(
     installed and standard error is a terminal; ``False``: none). Findings are in each item's
     conversion; they are not issued as warnings. A folder with no model file, or standard
     input among ``paths``, raises :class:`ReadError` before anything is converted."""
-    how = "full" if check == "full" else ("auto" if check else "none")
+    how = _check_mode(check)
     bar = _Bar(progress, f"convert to {to}", "file")
 
     def sink(done: int, total: int, raw: Tuple[Any, Any, Any, Any]) -> BatchItem:
@@ -815,6 +834,7 @@ __all__ = [
     "read",
     "read_string",
     "simulate",
+    "xacro_settings",
 ]
 
 

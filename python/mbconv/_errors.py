@@ -9,7 +9,7 @@ source snippet).
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 if TYPE_CHECKING:
     from ._report import Finding
@@ -111,7 +111,22 @@ class SimulationError(Error):
 
 
 class FindingWarning(UserWarning):
-    """A finding of a read, write or conversion, issued through :mod:`warnings`."""
+    """A finding of a read, write or conversion, issued through :mod:`warnings`: ``finding``
+    is the :class:`Finding` itself (``None`` only when the warning was made by hand) and
+    ``code`` its code, so a handler, or an ``except`` under ``-W error``, can tell one
+    finding from another without parsing the text."""
+
+    def __init__(self, message: str, finding: Optional["Finding"] = None) -> None:
+        super().__init__(message)
+        self.finding = finding
+
+    @property
+    def code(self) -> Optional[str]:
+        """The finding's code (``mjcf.mesh_lost``, ...)."""
+        return self.finding.code if self.finding is not None else None
+
+    def __reduce__(self) -> Any:
+        return (type(self), (str(self), self.finding))
 
 
 class WarningFinding(FindingWarning):

@@ -68,6 +68,6 @@ def warn(findings: List[Finding], stacklevel: int = 3) -> None:
     (categories :class:`WarningFinding` and :class:`ErrorFinding`)."""
     for f in findings:
         if f.severity == "warning":
-            warnings.warn(str(f), WarningFinding, stacklevel=stacklevel)
+            warnings.warn(WarningFinding(str(f), f), stacklevel=stacklevel)
         elif f.severity == "error":
-            warnings.warn(str(f), ErrorFinding, stacklevel=stacklevel)
+            warnings.warn(ErrorFinding(str(f), f), stacklevel=stacklevel)

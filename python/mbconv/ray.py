@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
-from . import BatchItem, Error, PathLike, Progress, SettingValue, WriteError, _Bar, _convert, _native, _settings
+from . import BatchItem, Error, PathLike, Progress, SettingValue, WriteError, _Bar, _check_mode, _convert, _native, _settings
 
 
 def _convert_one(
@@ -68,6 +68,7 @@ def convert_many(
     ``out_dir`` at the same paths (a shared file system on a cluster of several machines).
     ``progress(done, total, item)`` is called on this process as each task's result arrives;
     ``progress=True`` shows a ``tqdm`` bar."""
+    _check_mode(check)  # a bad value is refused before Ray starts
     import ray
 
     if not ray.is_initialized():

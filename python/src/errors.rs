@@ -3,6 +3,7 @@
 //! message, the diagnostic rendered as the CLI prints it, and the findings of an invalid
 //! model's report.
 
+use mbconv::LookupError;
 use mbconv::batch::BatchError;
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, SourceSpan};
 use pyo3::prelude::*;
@@ -89,6 +90,49 @@ fn place(source: &dyn miette::SourceCode, span: SourceSpan) -> Location {
     }
 }
 
+/// The message in the words of the Python API: the facade's messages name the command's flags
+/// (`--force`, `--strict`, `--to`, `-o`, `--recursive`), which mean nothing to a caller of
+/// `mbconv.convert`; these name the keyword arguments instead. Every other message is the
+/// facade's as it is.
+fn python_message(error: &mbconv::Error) -> String {
+    use mbconv::Error;
+    match error {
+        Error::Exists { path } => {
+            format!("{} already exists; pass force=True to replace it", path.display())
+        }
+        Error::OverwritesInput { path } => format!(
+            "refusing to overwrite the input {}; choose another output path",
+            path.display()
+        ),
+        Error::NoOutputFormat => "cannot tell the output format: name it (to= for convert, \
+             format= for Model.write) or give the output file a format's extension"
+            .to_owned(),
+        Error::Dubious { name, warnings } => {
+            format!("strict=True: {name} is physically dubious ({warnings} warnings); refused")
+        }
+        Error::Lossy { losses } => {
+            format!("strict=True: the conversion would lose or approximate {losses} item(s); nothing written")
+        }
+        Error::Batch(BatchError::NoModels {
+            dir,
+            recursive: false,
+        }) => format!(
+            "{} is a directory with no model file that a format of this build reads \
+             (recursive=True descends into sub-directories)",
+            dir.display()
+        ),
+        Error::Lookup(LookupError::Ambiguous { path, candidates }) => format!(
+            "several formats write {path} ({candidates}); name one (to= for convert, format= \
+             for Model.write)"
+        ),
+        Error::Lookup(LookupError::Undetected { path }) => format!(
+            "cannot tell the format of {path}; name it (format= for read and Model.write, \
+             from_format= or to= for convert)"
+        ),
+        other => other.to_string(),
+    }
+}
+
 /// The diagnostic as the CLI prints it (without colour).
 fn rendered(diagnostic: &dyn Diagnostic) -> String {
     let mut text = String::new();
@@ -143,7 +187,7 @@ pub fn raise_about(py: Python<'_>, error: mbconv::Error, phase: Phase, about: Op
     if location.file.is_none() {
         location.file = about.map(|p| p.display().to_string());
     }
-    let message = error.to_string();
+    let message = python_message(&error);
     let rendered = rendered(&error);
     let made = py.import("mbconv._errors").and_then(|module| {
         module.getattr(class_name)?.call1((

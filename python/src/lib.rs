@@ -689,18 +689,20 @@ fn simulate<'py>(
     ))
 }
 
+/// One setting as the Python `Setting` takes it.
+fn setting_json(s: &mbconv::SettingSpec) -> serde_json::Value {
+    serde_json::json!({
+        "name": s.name,
+        "expected": s.kind.expected(),
+        "default": s.default,
+        "help": s.help,
+    })
+}
+
 /// Every format of this build with its names, extensions, description and settings, as JSON.
 #[pyfunction]
 fn formats() -> String {
     let registry = mbconv::formats();
-    let spec = |s: &mbconv::SettingSpec| {
-        serde_json::json!({
-            "name": s.name,
-            "expected": s.kind.expected(),
-            "default": s.default,
-            "help": s.help,
-        })
-    };
     let all: Vec<serde_json::Value> = registry
         .formats()
         .map(|f| {
@@ -711,11 +713,19 @@ fn formats() -> String {
                 "extensions": info.extensions,
                 "description": info.description,
                 "short": info.shortcut,
-                "read_settings": f.read_settings().iter().map(spec).collect::<Vec<_>>(),
-                "write_settings": registry.write_settings(f).iter().map(spec).collect::<Vec<_>>(),
+                "read_settings": f.read_settings().iter().map(setting_json).collect::<Vec<_>>(),
+                "write_settings": registry.write_settings(f).iter().map(setting_json).collect::<Vec<_>>(),
             })
         })
         .collect();
+    serde_json::Value::Array(all).to_string()
+}
+
+/// The read settings of a `.xacro` input besides its format's ([`mbconv::xacro::READ_SETTINGS`]),
+/// as JSON.
+#[pyfunction]
+fn xacro_settings() -> String {
+    let all: Vec<serde_json::Value> = mbconv::xacro::READ_SETTINGS.iter().map(setting_json).collect();
     serde_json::Value::Array(all).to_string()
 }
 
@@ -776,6 +786,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(formats, m)?)?;
+    m.add_function(wrap_pyfunction!(xacro_settings, m)?)?;
     m.add_function(wrap_pyfunction!(plan_batch, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

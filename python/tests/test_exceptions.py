@@ -158,3 +158,50 @@ def test_exceptions_pickle_with_their_places() -> None:
     assert type(back) is type(e)
     assert (back.code, back.file, back.line, back.column, back.message) == (e.code, e.file, e.line, e.column, e.message)
     assert [f.code for f in back.findings] == [f.code for f in e.findings]
+
+
+def test_messages_name_the_keyword_arguments_not_the_commands_flags(tmp_path: Path) -> None:
+    """A Python caller reads `force=True`, not `--force`: the message speaks the API's words,
+    `rendered` keeps the command's text."""
+    out = tmp_path / "x.sdf"
+    out.write_text("keep")
+    e = raised(lambda: mbconv.convert(SKEL, out, check=False))
+    assert "force=True" in e.message and "--" not in e.message, e.message
+    assert "--force" in e.rendered
+    e = raised(lambda: mbconv.convert(LOSSY, tmp_path / "x.xml", to="mjcf", strict=True, check=False))
+    assert e.message.startswith("strict=True: ") and "--" not in e.message, e.message
+    e = raised(lambda: mbconv.read(SKEL).write(tmp_path / "no-extension"))
+    assert type(e) is mbconv.FormatLookupError and "to=" in e.message and "--" not in e.message, e.message
+    (tmp_path / "empty").mkdir()
+    e = raised(lambda: mbconv.convert_many([tmp_path / "empty"], to="sdf", out_dir=tmp_path / "out"))
+    assert "recursive=True" in e.message and "--" not in e.message, e.message
+
+
+@pytest.mark.parametrize("check", ["bogus", "auto", "none", 1, None])
+def test_a_check_mode_that_means_nothing_is_refused(tmp_path: Path, check: Any) -> None:
+    with pytest.raises(ValueError, match="check= takes True, False or 'full'"):
+        mbconv.convert(SKEL, tmp_path / "x.sdf", check=check)
+    with pytest.raises(ValueError, match="check= takes"):
+        mbconv.convert_many([SKEL], to="sdf", out_dir=tmp_path, check=check)
+    assert not (tmp_path / "x.sdf").exists()
+
+
+def test_a_warning_carries_its_finding() -> None:
+    import pickle
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", mbconv.FindingWarning)
+        with pytest.raises(mbconv.WarningFinding) as caught:
+            mbconv.read(LOSSY).to_string("mjcf")
+    w = caught.value
+    assert isinstance(w.finding, mbconv.Finding) and w.finding.severity == "warning"
+    assert w.code == w.finding.code and w.code in str(w)
+    back = pickle.loads(pickle.dumps(w))
+    assert type(back) is type(w) and back.finding == w.finding and str(back) == str(w)
+
+
+def test_xacro_settings_are_listed() -> None:
+    settings = {s.name: s for s in mbconv.xacro_settings()}
+    assert list(settings) == ["arg:NAME", "package_path"]
+    assert "$(find PKG)" in settings["package_path"].help

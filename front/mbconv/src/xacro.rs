@@ -8,7 +8,7 @@
 //! which files.
 
 use crate::error::Error;
-use crate::ir::format::{Source, SourceError};
+use crate::ir::format::{SettingKind, SettingSpec, Source, SourceError};
 use crate::{Category, Finding, Report, Settings, Severity};
 use std::path::{Path, PathBuf};
 
@@ -43,13 +43,32 @@ impl XacroInput {
     }
 }
 
-/// What `mbconv formats --settings` says about xacro inputs: the read settings a `.xacro`
-/// input takes besides those of the format its expansion is read as.
-pub const SETTINGS_HELP: &str = "xacro inputs (*.urdf.xacro, *.sdf.xacro, *.xacro): expanded as xacro 2.1 \
-expands them, then read as the format of the name without .xacro (else of the expansion's root)
-    read settings (--read-option KEY=VALUE), besides the format's:
-      arg:NAME=text  (default: the <xacro:arg> default) the argument NAME (xacro's NAME:=VALUE); `mbconv info` lists a file's arguments
-      package_path=dir[:dir...]  (default: ROS_PACKAGE_PATH, then AMENT_PREFIX_PATH's share/) where $(find PKG) looks, as for package:// URIs";
+/// What xacro inputs are, in one line (`mbconv formats --settings` prints it above
+/// [`READ_SETTINGS`]).
+pub const DESCRIPTION: &str = "xacro inputs (*.urdf.xacro, *.sdf.xacro, *.xacro): expanded as xacro 2.1 \
+expands them, then read as the format of the name without .xacro (else of the expansion's root), with these read settings besides that format's";
+
+/// The read settings a `.xacro` input takes besides those of the format its expansion is read
+/// as: `arg:NAME` stands for every argument name (xacro's `NAME:=VALUE`).
+///
+/// ```
+/// let names: Vec<&str> = mbconv::xacro::READ_SETTINGS.iter().map(|s| s.name).collect();
+/// assert_eq!(names, ["arg:NAME", "package_path"]);
+/// ```
+pub const READ_SETTINGS: &[SettingSpec] = &[
+    SettingSpec {
+        name: "arg:NAME",
+        kind: SettingKind::Text,
+        default: "the <xacro:arg> default",
+        help: "the argument NAME (xacro's NAME:=VALUE); `mbconv info` lists a file's arguments",
+    },
+    SettingSpec {
+        name: "package_path",
+        kind: SettingKind::Text,
+        default: "ROS_PACKAGE_PATH, then AMENT_PREFIX_PATH's share/",
+        help: "directories holding ROS packages, `:`-separated, where $(find PKG) looks, as for package:// URIs",
+    },
+];
 
 /// True when `path` names a xacro file.
 ///

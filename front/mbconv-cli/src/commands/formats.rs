@@ -25,7 +25,8 @@ pub fn list(registry: &Registry, settings: bool) {
         }
     }
     if settings {
-        println!("{}", mbconv::xacro::SETTINGS_HELP);
+        println!("{}", mbconv::xacro::DESCRIPTION);
+        print_settings("read", mbconv::xacro::READ_SETTINGS);
     }
     let shortcuts: Vec<String> = registry.shortcuts().into_iter().map(|s| s.name).collect();
     if !shortcuts.is_empty() {
