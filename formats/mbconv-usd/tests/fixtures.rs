@@ -320,3 +320,30 @@ fn materials_filters_distance_joints_and_joint_dynamics() {
     assert!(m.extras.get("usd.collision_groups").is_some());
     assert!(m.extras.get("usd.distance_joints").is_some());
 }
+
+#[test]
+fn a_stated_mass_with_no_inertia_and_no_collider_is_a_point_mass() {
+    let imported = read("point_mass_sensor.usda");
+    let m = &imported.model;
+    let frame = m.body("camera_optical_frame").unwrap();
+    assert_eq!(frame.inertial.mass, f(0.01));
+    // (0, 0, 0) is unstated: the colliders' inertia, and there is none (it was a unit
+    // inertia, silently).
+    assert_eq!(frame.inertial.inertia, mbconv_ir::Inertia([[0.0; 3]; 3]));
+    let said: Vec<_> = imported
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.code == "usd.point_mass")
+        .collect();
+    assert_eq!(said.len(), 1, "{:?}", imported.report.findings);
+    assert_eq!(
+        said[0].path.as_deref(),
+        Some(mbconv_ir::report::path::item("bodies", "camera_optical_frame").as_str())
+    );
+    // The camera states its inertia, the arm's collider would give one: nothing defaulted.
+    assert_eq!(
+        m.body("camera").unwrap().inertial.inertia.moments(),
+        [f(0.00003), f(0.000002), f(0.00003)]
+    );
+}

@@ -234,3 +234,39 @@ fn mesh_files_are_embedded_and_distances_written_as_distance_joints() {
     let refused = UsdFormat.write(&m, &options).err().unwrap().to_string();
     assert!(refused.contains("usdcat"), "{refused}");
 }
+
+/// A point mass (a mass and a zero inertia, as ROS descriptions give their optical frames)
+/// comes back a point mass: UsdPhysics reads `diagonalInertia = (0, 0, 0)` as unstated, and
+/// with no collider to compute one from the reader keeps the zero (it read a unit inertia,
+/// and the camera chain moved otherwise: PAL's talos through USD).
+#[test]
+fn a_point_mass_comes_back_a_point_mass_and_moves_alike() {
+    let fixture =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/usd/point_mass_sensor.usda");
+    let source = Source::from_path(&fixture).unwrap();
+    let m = UsdFormat.read(&source, &Options::default()).unwrap().model;
+    let frame = m.body("camera_optical_frame").unwrap();
+    assert_eq!(frame.inertial.inertia, Inertia([[0.0; 3]; 3]));
+    let lowered = UsdFormat.lower(&m, &Options::default()).unwrap();
+    let codes: Vec<&str> = lowered.report.findings.iter().map(|f| f.code.as_str()).collect();
+    assert!(codes.contains(&"usd.zero_inertia"), "{codes:?}");
+    let (_, back) = round_trip(&lowered.model);
+    for (a, b) in lowered.model.bodies.iter().zip(&back.bodies) {
+        assert_eq!(a.inertial, b.inertial, "{}", a.name);
+    }
+    // And it moves as the lowered model moves.
+    let options = mbconv_solver::SimulateOptions {
+        duration: 0.5,
+        dt: 1e-3,
+        every: 50,
+        ..mbconv_solver::SimulateOptions::default()
+    };
+    let poses = |model: &Model| {
+        let mut out: Vec<Vec<[f64; 7]>> = Vec::new();
+        mbconv_solver::simulate(model, &options, &mut |s| out.push(s.poses.to_vec())).unwrap();
+        out
+    };
+    let (a, b) = (poses(&lowered.model), poses(&back));
+    assert_ne!(a[0], a[a.len() - 1], "the arm swings");
+    assert_eq!(a, b);
+}

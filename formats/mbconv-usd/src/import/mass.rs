@@ -119,6 +119,7 @@ impl Importer<'_> {
         let stated = self.stated_inertia(i);
         let (volume, centre, unit_inertia) = solids(&self.model.bodies[b].shapes);
         let path = p.path.clone();
+        let mass_stated = mass.is_some();
         let mass = match mass {
             Some(mass) => mass,
             None if volume > 0.0 => {
@@ -158,6 +159,20 @@ impl Importer<'_> {
                     &at,
                     &path,
                     "no physics:diagonalInertia: the colliders' inertia for the body's mass",
+                );
+            }
+            None if mass_stated => {
+                // The colliders' inertia for the body's mass, and there is no collider: a
+                // point mass (as ROS descriptions state their sensor frames, and as the
+                // writer writes such a body).
+                body.inertial.inertia = Inertia([[0.0; 3]; 3]);
+                body.inertial.inertia_rotation = UnitQuaternion::identity();
+                self.note(
+                    "point_mass",
+                    Category::Defaulted,
+                    &at,
+                    &path,
+                    "physics:mass is stated but no inertia (physics:diagonalInertia unauthored or (0, 0, 0)) and there is no collider with a volume to compute one from: a point mass (zero inertia)",
                 );
             }
             None => {}
