@@ -270,3 +270,35 @@ fn a_point_mass_comes_back_a_point_mass_and_moves_alike() {
     assert_ne!(a[0], a[a.len() - 1], "the arm swings");
     assert_eq!(a, b);
 }
+
+/// A point mass with colliders comes back a point mass too: the reader would compute the
+/// colliders' inertia from `(0, 0, 0)`, so the writer keeps the zero in `mbconv:inertia` (PAL's
+/// talos_arm_right: `wrist_right_ft_tool_link`, 1 g, a cylinder collider).
+#[test]
+fn a_point_mass_with_colliders_keeps_its_zero_inertia() {
+    let fixture =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/usd/point_mass_sensor.usda");
+    let source = Source::from_path(&fixture).unwrap();
+    let mut m = UsdFormat.read(&source, &Options::default()).unwrap().model;
+    let frame = m
+        .bodies
+        .iter_mut()
+        .find(|b| b.name == "camera_optical_frame")
+        .unwrap();
+    frame.shapes.push(mbconv_ir::Shape::new(
+        mbconv_ir::ShapeRole::Collision,
+        mbconv_ir::Geometry::Cylinder {
+            radius: 0.01,
+            length: 0.02,
+        },
+    ));
+    let lowered = UsdFormat.lower(&m, &Options::default()).unwrap();
+    let (text, back) = round_trip(&lowered.model);
+    assert!(
+        text.contains("double[] mbconv:inertia = [0, 0, 0, 0, 0, 0, 0, 0, 0]"),
+        "{text}"
+    );
+    for (a, b) in lowered.model.bodies.iter().zip(&back.bodies) {
+        assert_eq!(a.inertial, b.inertial, "{}", a.name);
+    }
+}

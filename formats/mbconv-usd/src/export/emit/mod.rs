@@ -433,7 +433,10 @@ impl Writer {
         let q = wxyz(&axes);
         self.floats("quatf", attr::PRINCIPAL_AXES, &q, &q, |x| x);
         let rounded = self.rounding.as_ref().map_or(0, |r| r.0) > before;
-        if keep || rounded || i.mass == 0.0 {
+        // A zero inertia (a point mass) is "not stated" to UsdPhysics too: the double says
+        // it is meant, as for a zero mass.
+        let unstated = i.mass == 0.0 || diagonal == [0.0; 3];
+        if keep || rounded || unstated {
             let m = i.inertia.0;
             let nine: Vec<String> = m.iter().flatten().map(|x| f64_text(*x)).collect();
             self.line(&format!("double[] {EXACT_INERTIA} = [{}]", nine.join(", ")));

@@ -13,7 +13,7 @@ pub(super) fn bodies(s: &mut LowerSession, m: &mut Model) {
         if body.inertial.mass == 0.0 && !body.fixed {
             s.note("zero_mass", Feature::MassProperties, &at, "a massless body: UsdPhysics reads mass 0 as unstated (other readers compute a mass from the colliders); the zero is kept in mbconv:physics:mass");
         } else if body.inertial.mass > 0.0 && body.inertial.inertia.0 == [[0.0; 3]; 3] && !body.fixed {
-            s.note("zero_inertia", Feature::MassProperties, &at, "a point mass (zero inertia): UsdPhysics reads a diagonalInertia of (0, 0, 0) as unstated, which readers compute from the body's colliders (mbconv's reader too: a body without colliders reads back a point mass)");
+            s.note("zero_inertia", Feature::MassProperties, &at, "a point mass (zero inertia): UsdPhysics reads a diagonalInertia of (0, 0, 0) as unstated (other readers compute an inertia from the body's colliders); the zero is kept in mbconv:inertia");
         }
         let mut extras = std::mem::take(&mut body.extras);
         s.strip_foreign_extras(&mut extras, &at);
