@@ -13,7 +13,7 @@
 
 use crate::compare::{BodyMatch, Difference, Tolerances, moved_bodies};
 use crate::motion::{DynamicsKey, Motion, SimulationSettings};
-use crate::rounding::{rounding_sensitivity, widened};
+use crate::rounding::covering_sensitivity;
 use crate::roundtrip::{Step, StepError};
 use mbconv_ir::format::kit::PassSnapshot;
 use mbconv_ir::format::support::Feature;
@@ -161,8 +161,13 @@ pub(crate) fn attribute(
                 .collect();
             if !unexplained.is_empty() {
                 // Not the pass's doing if rounding alone moves the model before it as far.
-                let rounding = rounding_sensitivity(&before_model, simulation, &before_own_motion)
-                    .filter(|s| difference.within(&widened(tolerances, s)));
+                let rounding = covering_sensitivity(
+                    &before_model,
+                    simulation,
+                    &before_own_motion,
+                    &difference,
+                    tolerances,
+                );
                 let Some(sensitivity) = rounding else {
                     return Ok(Attribution::Guilty {
                         pass,

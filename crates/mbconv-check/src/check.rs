@@ -3,7 +3,7 @@
 use crate::attribution::{Attribution, Known, attribute, summed_pass_motion};
 use crate::compare::{BodyMatch, Difference, Tolerances, com_path};
 use crate::motion::{DynamicsKey, LastBits, Motion, SimulationSettings};
-use crate::rounding::{ROUNDING_MARGIN, rounding_sensitivity, widened};
+use crate::rounding::{ROUNDING_MARGIN, covering_sensitivity, widened};
 use crate::roundtrip::{RoundTrip, Step, StepError, round_trip};
 use crate::verdict::{TargetCheck, Trace, Verdict};
 use mbconv_ir::Model;
@@ -641,12 +641,11 @@ fn decide(
         })
         .flatten()
         .filter(|apart| apart.ulps <= LAST_BITS_ULPS);
-    // Otherwise a model that amplifies rounding is compared with L within what a nudge of
-    // its last bits does to it (one more simulation).
+    // Otherwise a model that amplifies rounding is compared with L within what nudges of
+    // its last bits do to it (one more simulation per nudge pattern tried).
     let lb_rounding = (!lb_within && lb_last_bits.is_none())
-        .then(|| rounding_sensitivity(&round.lowered.model, simulation, l))
-        .flatten()
-        .filter(|s| lb.within(&widened(tolerances, s)));
+        .then(|| covering_sensitivity(&round.lowered.model, simulation, l, &lb, tolerances))
+        .flatten();
     let resolution = match (&lb_last_bits, &lb_rounding) {
         (Some(_), _) => last_bits_resolution(tolerances, &lb),
         (None, Some(sensitivity)) => widened(tolerances, sensitivity),
@@ -654,17 +653,19 @@ fn decide(
     };
     let tolerances = &resolution;
     if let Some(apart) = lb_last_bits
-        && ROUNDING_MARGIN * lb.max_com_error > tolerances.position
+        && (ROUNDING_MARGIN * lb.max_com_error > tolerances.position
+            || ROUNDING_MARGIN * lb.max_rotation_error > tolerances.rotation)
         && !ab.within(tolerances)
     {
-        // Rounding alone moves this model further than the check calls exact: its motion
-        // cannot prove the conversion either way.
+        // Rounding alone moves this model further than the check calls exact (a centre of
+        // mass, or a short body's rotation): its motion cannot prove the conversion either way.
         let message = format!(
-            "{}: not compared, as this model's motion hangs on its last bits: {} ({}), more than a tenth of the widest tolerance the check calls exact ({:.1e} m); a shorter --duration may compare it",
+            "{}: not compared, as this model's motion hangs on its last bits: {} ({}), more than a tenth of the widest tolerances the check may compare within ({:.1e} m and {:.1e} rad); a shorter --duration may compare it",
             describe(&ab),
             last_bits_text(apart, &lb),
             last_bits_cause(l, b),
-            tolerances.position
+            tolerances.position,
+            tolerances.rotation
         );
         let mut target = TargetCheck::decided(
             name,

@@ -331,7 +331,9 @@ impl DynamicsKey {
     /// integers, every float within [`LastBits::ulps`] units in the last place of its
     /// quantity (a component of a vector or matrix is rounded at the scale of its largest
     /// component). The two are compared in one canonical form: bodies and joints in name
-    /// order, a body welded to the world as a fixed joint, fixed joints unnamed. `None` when
+    /// order, a body welded to the world as a fixed joint, fixed joints unnamed, a pose's
+    /// translation and rotation compared with zero and the identity where one form leaves
+    /// them out as defaults. `None` when
     /// anything else differs (or a number differs by more than `u32::MAX` units).
     ///
     /// ```
@@ -407,7 +409,7 @@ struct Scales {
 }
 
 /// The largest component of any `translation` in a model's JSON form.
-fn extent(value: &serde_json::Value) -> f64 {
+pub(crate) fn extent(value: &serde_json::Value) -> f64 {
     use serde_json::Value;
     match value {
         Value::Object(fields) => fields
@@ -451,20 +453,45 @@ fn last_bits(a: &serde_json::Value, b: &serde_json::Value, scales: &Scales, apar
             x.len() == y.len() && x.iter().zip(y).all(|(x, y)| last_bits(x, y, &scales, apart))
         }
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter().all(|(k, v)| {
-                    let vector = if k == "translation" { scales.extent } else { 0.0 };
-                    let scales = Scales { vector, ..*scales };
-                    y.get(k).is_some_and(|w| last_bits(v, w, &scales, apart))
-                })
+            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            keys.into_iter().all(|k| {
+                let vector = if k == "translation" { scales.extent } else { 0.0 };
+                let scales = Scales { vector, ..*scales };
+                let implied = implied_default(k);
+                match (x.get(k).or(implied.as_ref()), y.get(k).or(implied.as_ref())) {
+                    (Some(v), Some(w)) => last_bits(v, w, &scales, apart),
+                    _ => false,
+                }
+            })
         }
         _ => a == b,
     }
 }
 
+/// The value a model's JSON form leaves out for `key` when it is the default: a pose writes
+/// no `translation` when it is zero and no `rotation` when it is the identity (nor a body its
+/// `inertia_rotation`), a joint's degree of freedom no zero damping, friction, spring or rotor
+/// inertia and no gear ratio of one. So a read-back whose weld turns by 1e-32 (a rotation a
+/// reader composed) still compares, number by number, with a lowered model that does not turn.
+/// `None` for any other key: a field one form has and the other lacks is a difference in
+/// structure.
+fn implied_default(key: &str) -> Option<serde_json::Value> {
+    match key {
+        "translation" => Some(serde_json::json!([0.0, 0.0, 0.0])),
+        "rotation" | "inertia_rotation" => Some(serde_json::json!([1.0, 0.0, 0.0, 0.0])),
+        "damping" | "friction" | "spring_stiffness" | "spring_rest_position" | "rotor_inertia" => {
+            Some(serde_json::json!(0.0))
+        }
+        "gear_ratio" => Some(serde_json::json!(1.0)),
+        _ => None,
+    }
+}
+
 /// The largest magnitude among the numbers of an array of numbers (or of arrays of
 /// numbers); 0 for anything else.
-fn numeric_scale(value: &serde_json::Value) -> f64 {
+pub(crate) fn numeric_scale(value: &serde_json::Value) -> f64 {
     use serde_json::Value;
     match value {
         Value::Number(n) => n.as_f64().map_or(0.0, f64::abs),

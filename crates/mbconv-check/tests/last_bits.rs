@@ -1,0 +1,201 @@
+//! A model whose motion hangs on its last bits, written by writers that re-express its frames:
+//! the check must call rounding rounding (`exact` within the model's own sensitivity, or
+//! `not compared`) and still catch a writer that turns a frame for real (`docs/check.md`,
+//! "Rounding: the check's resolution on models that amplify the last bits").
+//!
+//! The model is a short pole balanced upright on a hinge, on a base welded to the world. Its
+//! centre of mass sits exactly above the hinge, so mbconv's solver computes no torque at all
+//! and the lowered model stands still; a frame turned by one unit in the last place tips it,
+//! and the fall grows as e^(31 t): 2e-16 rad becomes about 4e-5 m in 1 s. This is what
+//! franka's FR3 does through MJCF (a stop that engages 10 ms later after 29 numbers moved by
+//! at most 2 units): a read-back that re-expresses the fixed joints as welds, writes the
+//! identity as a rotation of 1e-32 and turns a 0 into 1e-16.
+
+use mbconv_check::{CheckSettings, TargetCheck, Verdict, check};
+use mbconv_ir::format::{
+    Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, Registry, Source,
+};
+use mbconv_ir::mbir::MbirFormat;
+use mbconv_ir::{Body, BodyRef, Inertia, Joint, JointKind, Model};
+use nalgebra::{Quaternion, UnitQuaternion, Vector3};
+
+/// A writer that lowers nothing and writes the model rewritten by its function: the IR's JSON,
+/// read back as it is.
+struct Rewriting(fn(&mut Model));
+
+const INFO: FormatInfo = FormatInfo {
+    name: "rewriting",
+    aliases: &[],
+    extensions: &["mbir.json"],
+    description: "IR JSON with frames re-expressed on writing",
+    shortcut: None,
+    read_settings: &[],
+    write_settings: &[],
+    features: &[],
+};
+
+impl Format for Rewriting {
+    fn info(&self) -> &FormatInfo {
+        &INFO
+    }
+    fn sniff(&self, text: &str) -> bool {
+        MbirFormat.sniff(text)
+    }
+    fn read(&self, source: &Source, options: &Options) -> Result<Imported, FormatError> {
+        MbirFormat.read(source, options)
+    }
+    fn lower_with(
+        &self,
+        model: &Model,
+        options: &Options,
+        tracing: mbconv_ir::format::kit::Tracing,
+    ) -> Result<Lowered, FormatError> {
+        MbirFormat.lower_with(model, options, tracing)
+    }
+    fn emit(&self, lowered: &Model, options: &Options) -> Result<Exported, FormatError> {
+        let mut model = lowered.clone();
+        (self.0)(&mut model);
+        MbirFormat.emit(&model, options)
+    }
+}
+
+/// The pole balanced on its hinge, on a base welded to the world by the fixed joint `mount`.
+fn balanced_pole() -> Model {
+    let mut model = Model::new("balanced pole");
+    let mut base = Body::new("base");
+    base.inertial.mass = 2.0;
+    base.inertial.inertia = Inertia::from_moments_products([1e-3, 1e-3, 1e-3], [0.0; 3]);
+    model.bodies.push(base);
+    let mut pole = Body::new("pole");
+    pole.inertial.mass = 1.0;
+    pole.inertial.com = Vector3::new(0.0, 0.0, 0.01);
+    pole.inertial.inertia = Inertia::from_moments_products([1e-6, 1e-6, 1e-6], [0.0; 3]);
+    model.bodies.push(pole);
+    let mut mount = Joint::new("mount", JointKind::Fixed, BodyRef::World, BodyRef::body("base"));
+    mount.parent_frame.translation = Vector3::new(0.0, 0.0, 0.5);
+    model.joints.push(mount);
+    model.joints.push(Joint::new(
+        "hinge",
+        JointKind::Revolute { axis: Vector3::y() },
+        BodyRef::body("base"),
+        BodyRef::body("pole"),
+    ));
+    model
+}
+
+/// The fixed joint written as a weld named after its child, its identity rotation read back
+/// as a turn of 7e-32 (as the MJCF reader composes FR3's welds).
+fn weld_reexpressed(model: &mut Model) {
+    let mount = model
+        .joints
+        .iter_mut()
+        .find(|j| j.name == "mount")
+        .expect("mount");
+    mount.name = "base.weld".into();
+    mount.parent_frame.rotation = UnitQuaternion::new_unchecked(Quaternion::new(1.0, 0.0, 0.0, 7e-32));
+}
+
+/// The hinge's frame turned about y by `sin_half` (the quaternion's y component).
+fn hinge_turned(model: &mut Model, sin_half: f64) {
+    let hinge = model
+        .joints
+        .iter_mut()
+        .find(|j| j.name == "hinge")
+        .expect("hinge");
+    hinge.parent_frame.rotation = UnitQuaternion::new_unchecked(Quaternion::new(
+        (1.0 - sin_half * sin_half).sqrt(),
+        0.0,
+        sin_half,
+        0.0,
+    ));
+}
+
+/// One unit in the last place of 1: the rounding of a 0 beside a 1 in a composed rotation.
+const ONE_UNIT: f64 = f64::EPSILON / 2.0;
+
+fn verdict(rewrite: fn(&mut Model)) -> TargetCheck {
+    let mut registry = Registry::new();
+    registry.register(Box::new(Rewriting(rewrite)));
+    let format = registry.get("rewriting").expect("registered");
+    check(
+        &balanced_pole(),
+        "balanced pole",
+        &registry,
+        &[format],
+        &CheckSettings::default(),
+    )
+    .targets
+    .remove(0)
+}
+
+#[test]
+fn the_pole_amplifies_one_unit_in_the_last_place() {
+    let t = verdict(|m| hinge_turned(m, ONE_UNIT));
+    assert_eq!(1.0 - ONE_UNIT, 1.0_f64.next_down());
+    assert!(
+        t.max_com_error > 1e-6,
+        "the tipped pole falls beyond the tolerance: {t:?}"
+    );
+}
+
+/// Before: the weld's rotation and the hinge's, left out of the lowered model's JSON as the
+/// identity and written in the read-back's, made the two differ in structure; the nudge of
+/// every non-zero number tipped nothing (the pole's offsets are zeros), so the fall was a
+/// writer bug. Now the identity left out compares with the rotation written, the read-back is
+/// the lowered model but for two numbers one unit apart, and the fall is this model's own.
+#[test]
+fn a_weld_reexpressed_and_a_frame_rounded_are_rounding_not_a_writer_bug() {
+    let t = verdict(|m| {
+        weld_reexpressed(m);
+        hinge_turned(m, ONE_UNIT);
+    });
+    assert!(
+        matches!(t.verdict, Verdict::Exact | Verdict::NotCompared),
+        "{:?}: {}",
+        t.verdict,
+        t.message
+    );
+    assert!(
+        t.message
+            .contains("the read-back model is the lowered one but for the last bits of 2 numbers"),
+        "{}",
+        t.message
+    );
+}
+
+/// A read-back that renames the hinge is not the lowered model to the last bits (a name
+/// differs), so only the nudges can measure the model's sensitivity: nudges that move a 0
+/// beside a 0.01 (the pole's offset) tip the pole as the writer's rounding does. A nudge of
+/// the non-zero numbers alone measured nothing here and blamed the writer.
+#[test]
+fn nudges_of_zeros_measure_what_a_rounded_zero_does() {
+    let t = verdict(|m| {
+        weld_reexpressed(m);
+        hinge_turned(m, ONE_UNIT);
+        m.joints
+            .iter_mut()
+            .find(|j| j.name == "hinge")
+            .expect("hinge")
+            .name = "pole.hinge".into();
+    });
+    assert!(
+        matches!(t.verdict, Verdict::Exact | Verdict::NotCompared),
+        "{:?}: {}",
+        t.verdict,
+        t.message
+    );
+    assert!(t.message.contains("no more than rounding"), "{}", t.message);
+}
+
+/// The same re-expressed weld beside a hinge frame turned by a milliradian (a writer that
+/// composes a frame wrongly): millions of units apart, and far beyond what rounding does to
+/// the pole, so the writer is blamed.
+#[test]
+fn a_frame_turned_for_real_is_still_a_writer_bug() {
+    let t = verdict(|m| {
+        weld_reexpressed(m);
+        hinge_turned(m, 5e-4);
+    });
+    assert_eq!(t.verdict, Verdict::Unexplained, "{}", t.message);
+    assert!(t.message.contains("a writer or reader bug"), "{}", t.message);
+}
