@@ -2,54 +2,14 @@
 //! each lowering pass here makes a silent change beside a benign finding, and each must be
 //! `unexplained`. Without the rule it tests, each would be `explained`.
 
+mod common;
+use common::Rewriting;
 use mbconv_check::{CheckSettings, Verdict, check};
-use mbconv_ir::format::kit::{LowerSession, Tracing};
+use mbconv_ir::format::Registry;
+use mbconv_ir::format::kit::LowerSession;
 use mbconv_ir::format::support::Feature;
-use mbconv_ir::format::{
-    Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, Registry, Source,
-};
-use mbconv_ir::mbir::MbirFormat;
 use mbconv_ir::{Body, BodyRef, Joint, JointKind, Model};
 use nalgebra::Vector3;
-
-/// A lowering of one pass, `lower`, and an honest emit.
-struct OnePass(fn(&mut LowerSession));
-
-const INFO: FormatInfo = FormatInfo {
-    name: "sabotage",
-    aliases: &[],
-    extensions: &["mbir.json"],
-    description: "IR JSON written after one sabotaging pass",
-    shortcut: None,
-    read_settings: &[],
-    write_settings: &[],
-    features: &[],
-};
-
-impl Format for OnePass {
-    fn info(&self) -> &FormatInfo {
-        &INFO
-    }
-    fn sniff(&self, text: &str) -> bool {
-        MbirFormat.sniff(text)
-    }
-    fn read(&self, source: &Source, options: &Options) -> Result<Imported, FormatError> {
-        MbirFormat.read(source, options)
-    }
-    fn lower_with(
-        &self,
-        model: &Model,
-        _options: &Options,
-        tracing: Tracing,
-    ) -> Result<Lowered, FormatError> {
-        let mut s = LowerSession::new("sabotage", model, tracing);
-        s.run("sabotage", self.0);
-        Ok(s.finish())
-    }
-    fn emit(&self, lowered: &Model, options: &Options) -> Result<Exported, FormatError> {
-        MbirFormat.emit(lowered, options)
-    }
-}
 
 /// A pendulum of `name` hanging from `parent` at `x`, swinging about y from 0.4 rad.
 fn pendulum(model: &mut Model, name: &str, parent: BodyRef, x: f64) {
@@ -82,7 +42,7 @@ fn two_pendulums() -> Model {
 
 fn verdict(model: &Model, lower: fn(&mut LowerSession)) -> mbconv_check::TargetCheck {
     let mut registry = Registry::new();
-    registry.register(Box::new(OnePass(lower)));
+    registry.register(Box::new(Rewriting { lower, emit: |_| {} }));
     let format = registry.get("sabotage").expect("registered");
     let settings = CheckSettings {
         duration: 0.5,

@@ -11,53 +11,12 @@
 //! at most 2 units): a read-back that re-expresses the fixed joints as welds, writes the
 //! identity as a rotation of 1e-32 and turns a 0 into 1e-16.
 
+mod common;
+use common::Rewriting;
 use mbconv_check::{CheckSettings, TargetCheck, Verdict, check};
-use mbconv_ir::format::{
-    Exported, Format, FormatError, FormatInfo, Imported, Lowered, Options, Registry, Source,
-};
-use mbconv_ir::mbir::MbirFormat;
+use mbconv_ir::format::Registry;
 use mbconv_ir::{Body, BodyRef, Inertia, Joint, JointKind, Model};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
-
-/// A writer that lowers nothing and writes the model rewritten by its function: the IR's JSON,
-/// read back as it is.
-struct Rewriting(fn(&mut Model));
-
-const INFO: FormatInfo = FormatInfo {
-    name: "rewriting",
-    aliases: &[],
-    extensions: &["mbir.json"],
-    description: "IR JSON with frames re-expressed on writing",
-    shortcut: None,
-    read_settings: &[],
-    write_settings: &[],
-    features: &[],
-};
-
-impl Format for Rewriting {
-    fn info(&self) -> &FormatInfo {
-        &INFO
-    }
-    fn sniff(&self, text: &str) -> bool {
-        MbirFormat.sniff(text)
-    }
-    fn read(&self, source: &Source, options: &Options) -> Result<Imported, FormatError> {
-        MbirFormat.read(source, options)
-    }
-    fn lower_with(
-        &self,
-        model: &Model,
-        options: &Options,
-        tracing: mbconv_ir::format::kit::Tracing,
-    ) -> Result<Lowered, FormatError> {
-        MbirFormat.lower_with(model, options, tracing)
-    }
-    fn emit(&self, lowered: &Model, options: &Options) -> Result<Exported, FormatError> {
-        let mut model = lowered.clone();
-        (self.0)(&mut model);
-        MbirFormat.emit(&model, options)
-    }
-}
 
 /// The pole balanced on its hinge, on a base welded to the world by the fixed joint `mount`.
 fn balanced_pole() -> Model {
@@ -115,8 +74,11 @@ const ONE_UNIT: f64 = f64::EPSILON / 2.0;
 
 fn verdict(rewrite: fn(&mut Model)) -> TargetCheck {
     let mut registry = Registry::new();
-    registry.register(Box::new(Rewriting(rewrite)));
-    let format = registry.get("rewriting").expect("registered");
+    registry.register(Box::new(Rewriting {
+        lower: |_| {},
+        emit: rewrite,
+    }));
+    let format = registry.get("sabotage").expect("registered");
     check(
         &balanced_pole(),
         "balanced pole",
