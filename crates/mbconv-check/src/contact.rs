@@ -51,6 +51,7 @@ pub(crate) fn contact_notes(model: &Model, motion: &Motion) -> Vec<String> {
         ));
     }
     let moving: Vec<bool> = (0..model.bodies.len()).map(|i| moves(motion, i)).collect();
+    let mut touching: Vec<(String, String)> = Vec::new();
     for i in 0..bodies.len() {
         for j in i + 1..bodies.len() {
             if bodies[i].is_empty()
@@ -61,19 +62,37 @@ pub(crate) fn contact_notes(model: &Model, motion: &Motion) -> Vec<String> {
                 continue;
             }
             if let Some(t) = first_touch(motion, i, j, &bodies[i], &bodies[j]) {
-                notes.push(format!(
-                    "contact: collidable shapes of {:?} and {:?} may touch from t = {} s (their bounding spheres overlap); mbconv's solver simulates no contact",
-                    model.bodies[i].name,
-                    model.bodies[j].name,
-                    crate::render::seconds(t)
+                touching.push((
+                    format!("{:?} and {:?}", model.bodies[i].name, model.bodies[j].name),
+                    format!("t = {} s", crate::render::seconds(t)),
                 ));
             }
         }
+    }
+    match touching.as_slice() {
+        [] => {}
+        [(bodies, from)] => notes.push(format!(
+            "contact: collidable shapes of {bodies} may touch from {from} (their bounding spheres overlap); mbconv's solver simulates no contact"
+        )),
+        pairs => notes.push(format!(
+            "contact: the collidable shapes of {} pairs of bodies may touch (their bounding spheres overlap), and mbconv's solver simulates no contact: {}",
+            pairs.len(),
+            pair_list(pairs)
+        )),
     }
     if model.simulation.jointed_bodies_collide {
         notes.extend(jointed_contact_notes(model, motion));
     }
     notes
+}
+
+/// `"a" and "b" from t = 0 s, "c" and "d" from t = 0.2 s`: every pair, in one list.
+fn pair_list(pairs: &[(String, String)]) -> String {
+    pairs
+        .iter()
+        .map(|(bodies, from)| format!("{bodies} from {from}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// True when a joint joins bodies `i` and `j` directly.
@@ -104,7 +123,8 @@ fn jointed_pairs(model: &Model) -> std::collections::BTreeSet<(usize, usize)> {
 /// [`mbconv_ir::lower::TOUCH_GAP`]), or that mbconv cannot measure (mesh files), as lines of
 /// `not_compared`. Pairs of which neither body moves are left out.
 pub(crate) fn jointed_contact_notes(model: &Model, motion: &Motion) -> Vec<String> {
-    let mut notes = Vec::new();
+    let mut touching: Vec<(String, String)> = Vec::new();
+    let mut undecided_pairs: Vec<String> = Vec::new();
     let moving: Vec<bool> = (0..model.bodies.len()).map(|i| moves(motion, i)).collect();
     for (i, j) in jointed_pairs(model) {
         if !(moving[i] || moving[j]) {
@@ -144,15 +164,36 @@ pub(crate) fn jointed_contact_notes(model: &Model, motion: &Motion) -> Vec<Strin
             touching.then_some(*t)
         });
         if let Some(t) = touch {
-            notes.push(format!(
-                "contact: collidable shapes of the jointed bodies {first:?} and {second:?} touch from t = {} s, and the simulator checks contact between jointed bodies; mbconv's solver simulates no contact",
-                crate::render::seconds(t)
+            touching.push((
+                format!("{first:?} and {second:?}"),
+                format!("t = {} s", crate::render::seconds(t)),
             ));
         } else if undecided {
-            notes.push(format!(
-                "contact: undecided between the jointed bodies {first:?} and {second:?}, whose simulator checks contact between jointed bodies (mbconv bounds mesh shapes by spheres only, and jointed bodies' spheres overlap at the joint by design)"
-            ));
+            undecided_pairs.push(format!("{first:?} and {second:?}"));
         }
+    }
+    let mut notes = Vec::new();
+    match touching.as_slice() {
+        [] => {}
+        [(bodies, from)] => notes.push(format!(
+            "contact: collidable shapes of the jointed bodies {bodies} touch from {from}, and the simulator checks contact between jointed bodies; mbconv's solver simulates no contact"
+        )),
+        pairs => notes.push(format!(
+            "contact: the collidable shapes of {} pairs of jointed bodies touch, the simulator checks contact between jointed bodies, and mbconv's solver simulates no contact: {}",
+            pairs.len(),
+            pair_list(pairs)
+        )),
+    }
+    match undecided_pairs.as_slice() {
+        [] => {}
+        [pair] => notes.push(format!(
+            "contact: undecided between the jointed bodies {pair}, whose simulator checks contact between jointed bodies (mbconv bounds mesh shapes by spheres only, and jointed bodies' spheres overlap at the joint by design)"
+        )),
+        pairs => notes.push(format!(
+            "contact: undecided between {} pairs of jointed bodies, whose simulator checks contact between jointed bodies (mbconv bounds mesh shapes by spheres only, and jointed bodies' spheres overlap at the joint by design): {}",
+            pairs.len(),
+            pairs.join(", ")
+        )),
     }
     notes
 }
@@ -358,6 +399,35 @@ mod tests {
         assert!(notes[0].contains("\"floor\" and \"drop\""), "{}", notes[0]);
         // The drop to within 0.2 m takes sqrt(2·0.3/9.81) = 0.247 s.
         assert!(notes[0].contains("t = 0.25 s"), "{}", notes[0]);
+    }
+
+    #[test]
+    fn several_pairs_make_one_note_that_names_every_pair() {
+        // Three balls side by side, each overlapping its neighbour, falling onto a fixed one.
+        let mut m = Model::new("m");
+        m.bodies.push(ball("floor", 0.0, true));
+        for (i, x) in [-0.15, 0.0, 0.15].into_iter().enumerate() {
+            let mut drop = ball(&format!("drop{i}"), 0.5, false);
+            drop.pose.translation.x = x;
+            m.bodies.push(drop);
+        }
+        let motion = Motion::simulate(
+            &m,
+            &SimulationSettings::new(1.0, 1e-2, mbconv_solver::Integrator::Rk4),
+        )
+        .unwrap();
+        let notes = contact_notes(&m, &motion);
+        assert_eq!(notes.len(), 1, "one note, not one per pair: {notes:?}");
+        let note = &notes[0];
+        assert!(
+            note.starts_with("contact: the collidable shapes of 5 pairs of bodies may touch"),
+            "{note}"
+        );
+        assert!(
+            note.contains("\"drop0\" and \"drop1\" from t = 0 s, ")
+                && note.contains("\"floor\" and \"drop1\" from t = 0.25 s"),
+            "{note}"
+        );
     }
 
     /// A body whose one collidable shape is the unit-cube mesh file `file` of

@@ -47,6 +47,6 @@ pub use compare::{BodyMatch, Difference, Tolerances};
 pub use loss_matrix::{ProducedFindings, loss_matrix, read_models};
 pub use motion::{DynamicsKey, LastBits, Motion, SimulationSettings};
 pub use plot::plot_svg;
-pub use render::{render_json, render_table, summary_line, verdict_text};
+pub use render::{NOTE_CHARS, render_json, render_table, render_table_full, summary_line, verdict_text};
 pub use roundtrip::{RoundTrip, Step, StepError, round_trip};
 pub use verdict::{FindingCounts, TargetCheck, Trace, Verdict};

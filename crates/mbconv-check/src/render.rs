@@ -3,7 +3,9 @@
 use crate::check::CheckReport;
 use crate::verdict::TargetCheck;
 
-/// A table with one row per target, then one line per target saying why.
+/// A table with one row per target, then one line per target saying why, then one line per note
+/// of what was not compared, each at most [`NOTE_CHARS`] long (a longer note is cut after the
+/// last whole item that fits, and says how many more it holds; [`render_table_full`] keeps it).
 ///
 /// ```
 /// use mbconv_check::{CheckReport, TargetCheck, render_table};
@@ -13,6 +15,44 @@ use crate::verdict::TargetCheck;
 /// assert!(table.contains("failed"));
 /// ```
 pub fn render_table(report: &CheckReport) -> String {
+    table(report, Some(NOTE_CHARS))
+}
+
+/// The table of [`render_table`] with every note of what was not compared whole, however long
+/// (for `-v`).
+///
+/// ```
+/// use mbconv_check::{CheckReport, TargetCheck, render_table, render_table_full};
+/// let mut target = TargetCheck::failed("mjcf", "x");
+/// let pairs: Vec<String> = (0..40).map(|i| format!("\"link{i}\" and \"link{}\" from t = 0 s", i + 1)).collect();
+/// target.not_compared.push(format!("contact: the collidable shapes of 40 pairs of bodies may touch: {}", pairs.join(", ")));
+/// let report = CheckReport { model: "m.urdf".into(), targets: vec![target] };
+/// assert!(render_table_full(&report).contains("\"link39\" and \"link40\""));
+/// let short = render_table(&report);
+/// assert!(!short.contains("\"link39\""));
+/// assert!(short.contains("--json"));
+/// ```
+pub fn render_table_full(report: &CheckReport) -> String {
+    table(report, None)
+}
+
+/// The longest a note of what was not compared is printed by [`render_table`] (characters):
+/// longer notes (a list of 25 body pairs that may touch) are cut after the last whole item
+/// that fits.
+pub const NOTE_CHARS: usize = 320;
+
+/// `note`, cut after the last `, ` before `limit` characters when longer, saying so.
+fn shortened(note: &str, limit: usize) -> String {
+    if note.chars().count() <= limit {
+        return note.to_owned();
+    }
+    let end = note.char_indices().nth(limit).map_or(note.len(), |(i, _)| i);
+    let cut = note[..end].rfind(", ").unwrap_or(end);
+    let rest = note[cut..].matches(", ").count();
+    format!("{} and {rest} more (--json lists every one)", &note[..cut])
+}
+
+fn table(report: &CheckReport, note_chars: Option<usize>) -> String {
     let mut rows = vec![[
         "target".to_owned(),
         "lost".to_owned(),
@@ -77,6 +117,10 @@ pub fn render_table(report: &CheckReport) -> String {
             .filter(|t| t.not_compared.contains(note))
             .map(|t| t.format.as_str())
             .collect();
+        let note = match note_chars {
+            Some(limit) => shortened(note, limit),
+            None => note.clone(),
+        };
         if having.len() == report.targets.len() {
             text.push_str(&format!("not compared: {note}\n"));
         } else {
