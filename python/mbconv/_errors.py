@@ -57,8 +57,12 @@ class Error(Exception):
             where = self.file
             if self.line is not None:
                 where += f":{self.line}:{self.column}"
-            if where not in self.message:
-                return f"{where}: {self.message}"
+            if where in self.message:
+                return self.message
+            if self.message.startswith(self.file + " "):
+                # "FILE is not a valid model ..." reads "FILE:LINE:COLUMN is not a valid model".
+                return where + self.message[len(self.file) :]
+            return f"{where}: {self.message}"
         return self.message
 
 

@@ -108,7 +108,10 @@ fn python_message(error: &mbconv::Error) -> String {
              format= for Model.write) or give the output file a format's extension"
             .to_owned(),
         Error::Dubious { name, warnings } => {
-            format!("strict=True: {name} is physically dubious ({warnings} warnings); refused")
+            format!(
+                "strict=True: {name} is physically dubious ({}); refused",
+                mbconv::ir::report::counted(*warnings, "warning")
+            )
         }
         Error::Lossy { losses } => {
             format!("strict=True: the conversion would lose or approximate {losses} item(s); nothing written")

@@ -205,3 +205,18 @@ def test_xacro_settings_are_listed() -> None:
     settings = {s.name: s for s in mbconv.xacro_settings()}
     assert list(settings) == ["arg:NAME", "package_path"]
     assert "$(find PKG)" in settings["package_path"].help
+
+
+def test_the_place_is_said_once_and_counts_read_as_english(tmp_path: Path) -> None:
+    e = raised(lambda: mbconv.read("fixtures/bad/urdf_zero_axis.urdf"))
+    assert str(e).startswith("fixtures/bad/urdf_zero_axis.urdf:4:"), str(e)
+    assert str(e).count("urdf_zero_axis.urdf") == 1 and "(1 error)" in str(e), str(e)
+    e = raised(lambda: mbconv.convert(SKEL, tmp_path / "no" / "such" / "x.sdf", check=False))
+    assert type(e) is mbconv.WriteError and ".tmp" not in e.message, e.message
+    assert e.message.startswith(f"cannot write {tmp_path / 'no' / 'such' / 'x.sdf'}: "), e.message
+
+
+def test_simulated_progress_never_passes_the_whole() -> None:
+    seen: List[Any] = []
+    mbconv.simulate("fixtures/ir/double_pendulum.mbir.json", duration=0.2, progress=lambda t, d: seen.append((t, d)))
+    assert seen and all(t <= d for t, d in seen) and seen[-1][0] == seen[-1][1] == 0.2

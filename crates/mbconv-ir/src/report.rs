@@ -406,3 +406,20 @@ pub mod path {
         format!("{base}.{field}[{i}]")
     }
 }
+
+/// `count` and `noun`, the noun in the plural unless the count is one: the counts of
+/// findings that messages give ("1 error", "3 warnings").
+///
+/// ```
+/// use mbconv_ir::report::counted;
+/// assert_eq!(counted(1, "error"), "1 error");
+/// assert_eq!(counted(0, "warning"), "0 warnings");
+/// assert_eq!(counted(3, "warning"), "3 warnings");
+/// ```
+pub fn counted(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}

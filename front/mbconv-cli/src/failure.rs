@@ -75,8 +75,8 @@ impl From<mbconv::Error> for Failure {
             Error::Format(e) => Self::bad_input(miette::Report::new_boxed(e)),
             Error::Solver(e) => Self::bad_input(miette::Report::new(e)),
             Error::Invalid { name, report } => Self::bad_input(miette::miette!(
-                "{name} is not a valid model ({} errors)",
-                report.at_least(mbconv::Severity::Error).count()
+                "{name} is not a valid model ({})",
+                mbconv::ir::report::counted(report.at_least(mbconv::Severity::Error).count(), "error")
             )),
             e @ (Error::Dubious { .. } | Error::Lossy { .. }) => Self::check_failed(e.to_string()),
             e => Self::bad_input(miette::miette!("{e}")),

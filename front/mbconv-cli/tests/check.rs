@@ -459,3 +459,62 @@ fn the_library_refuses_a_zero_step_with_an_error() {
     let error = original.motion.unwrap_err().to_string();
     assert!(error.contains("dt must be positive"), "{error}");
 }
+
+/// A chain of twelve links whose spheres all sit at the world origin: many pairs of bodies
+/// that are not parent and child may touch, a note longer than the table prints.
+fn crowded_chain() -> String {
+    let mut urdf = String::from("<robot name=\"crowd\">\n  <link name=\"base\"/>\n");
+    for i in 0..12 {
+        urdf.push_str(&format!(
+            "  <link name=\"l{i}\"><inertial><origin xyz=\"0.1 0 0\"/><mass value=\"1\"/><inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>\
+             <collision><geometry><sphere radius=\"0.1\"/></geometry></collision></link>\n"
+        ));
+        let parent = if i == 0 {
+            "base".to_owned()
+        } else {
+            format!("l{}", i - 1)
+        };
+        urdf.push_str(&format!(
+            "  <joint name=\"j{i}\" type=\"revolute\"><parent link=\"{parent}\"/><child link=\"l{i}\"/>\
+             <axis xyz=\"0 1 0\"/><limit lower=\"-3\" upper=\"3\" effort=\"1\" velocity=\"1\"/></joint>\n"
+        ));
+    }
+    urdf.push_str("</robot>\n");
+    urdf
+}
+
+#[test]
+fn a_long_contact_note_is_cut_in_the_table_and_whole_with_verbose() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("crowd.urdf");
+    std::fs::write(&path, crowded_chain()).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "check",
+            path.to_str().unwrap(),
+            "--via",
+            "mjcf",
+            "--duration",
+            "0.01",
+        ];
+        args.extend_from_slice(extra);
+        let out = mbconv(&args);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let short = run(&[]);
+    let full = run(&["-v"]);
+    let contact = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains("may touch"))
+            .map(str::to_owned)
+            .collect()
+    };
+    let (short_notes, full_notes) = (contact(&short), contact(&full));
+    assert_eq!(short_notes.len(), 1, "one contact line without -v:\n{short}");
+    assert_eq!(full_notes.len(), 1, "one contact line with -v:\n{full}");
+    assert!(short_notes[0].contains("--json lists every one"), "{short}");
+    // The last pair of the crowd ("l9" and "l11") is only in the whole note.
+    assert!(full_notes[0].contains("\"l9\" and \"l11\""), "{full}");
+    assert!(!short_notes[0].contains("\"l9\" and \"l11\""), "{short}");
+    assert!(full_notes[0].len() > short_notes[0].len());
+}

@@ -2,6 +2,7 @@
 
 use mbconv_ir::Report;
 use mbconv_ir::format::{FormatError, LookupError};
+use mbconv_ir::report::counted;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -38,7 +39,9 @@ pub enum Error {
     },
     /// The temporary file of an atomic write could not be created (a missing or read-only
     /// directory).
-    #[error("cannot write {}: cannot create its temporary file {}: {source}", path.display(), temporary.display())]
+    // The message names the file asked for; the temporary file (named after the process and
+    // thread) is an implementation detail a user cannot act on, kept in `temporary`.
+    #[error("cannot write {}: {source}", path.display())]
     Create {
         /// The file being written.
         path: PathBuf,
@@ -64,7 +67,7 @@ pub enum Error {
     #[error("cannot tell the output format: pass --to FORMAT or an output file name with -o")]
     NoOutputFormat,
     /// A strict conversion refused a model that is physically dubious (validation warnings).
-    #[error("--strict: {name} is physically dubious ({warnings} warnings); refused")]
+    #[error("--strict: {name} is physically dubious ({}); refused", counted(*.warnings, "warning"))]
     Dubious {
         /// The input's name.
         name: String,
@@ -85,7 +88,7 @@ pub enum Error {
     Format(FormatError),
     /// The model breaks the rules of the IR (a negative mass, a joint to a body that does not
     /// exist, …); the report lists every error.
-    #[error("{name} is not a valid model ({} errors){}", report.at_least(mbconv_ir::Severity::Error).count(), first_error(report))]
+    #[error("{name} is not a valid model ({}){}", counted(report.at_least(mbconv_ir::Severity::Error).count(), "error"), first_error(report))]
     Invalid {
         /// The input's name.
         name: String,

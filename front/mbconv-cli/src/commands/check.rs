@@ -99,6 +99,9 @@ pub fn check(pipeline: &Pipeline, args: &CheckArgs, verbosity: Verbosity) -> Res
     };
     if args.json {
         println!("{}", mbconv::checker::render_json(&report));
+    } else if verbosity == Verbosity::Every {
+        // -v: every note whole (every body pair that may touch, ...).
+        print!("{}", mbconv::checker::render_table_full(&report));
     } else {
         print!("{}", mbconv::checker::render_table(&report));
     }

@@ -4,6 +4,7 @@ use crate::cli::InspectArgs;
 use crate::failure::Failure;
 use crate::render::Verbosity;
 use crate::render::print_report;
+use mbconv::ir::report::counted;
 use mbconv::ir::{ModelSummary, Severity};
 use mbconv::{Loaded, Pipeline};
 
@@ -139,10 +140,21 @@ pub fn validate(pipeline: &Pipeline, args: &InspectArgs, verbosity: Verbosity) -
     if !args.json {
         match &verdict {
             Err(_) if errors > 0 => {
-                eprintln!("{}: invalid ({errors} errors, {warnings} warnings)", source.name)
+                eprintln!(
+                    "{}: invalid ({}, {})",
+                    source.name,
+                    counted(errors, "error"),
+                    counted(warnings, "warning")
+                )
             }
-            Err(_) => eprintln!("{}: refused by --strict ({warnings} warnings)", source.name),
-            Ok(()) if !verbosity.is_quiet() => eprintln!("{}: valid ({warnings} warnings)", source.name),
+            Err(_) => eprintln!(
+                "{}: refused by --strict ({})",
+                source.name,
+                counted(warnings, "warning")
+            ),
+            Ok(()) if !verbosity.is_quiet() => {
+                eprintln!("{}: valid ({})", source.name, counted(warnings, "warning"))
+            }
             Ok(()) => {}
         }
     }
