@@ -785,8 +785,13 @@ fn decide(
     }
     if let Some(sensitivity) = lb_rounding {
         message.push_str(&format!(
-            " (the read-back model parts from the lowered one by {:.3e} m and {:.3e} rad, no more than rounding: a change in the last bits of the lowered model's numbers moves it by {:.3e} m and {:.3e} rad)",
-            lb.max_com_error, lb.max_rotation_error, sensitivity.position, sensitivity.rotation
+            " (compared within {:.1e} m and {:.1e} rad: the read-back model parts from the lowered one by {:.3e} m and {:.3e} rad, no more than rounding: a change in the last bits of the lowered model's numbers moves it by {:.3e} m and {:.3e} rad)",
+            tolerances.position,
+            tolerances.rotation,
+            lb.max_com_error,
+            lb.max_rotation_error,
+            sensitivity.position,
+            sensitivity.rotation
         ));
     }
     let mut target = TargetCheck::decided(name, verdict, &ab, &[lower_report, emit_report], message);

@@ -147,6 +147,8 @@ fn nudges_of_zeros_measure_what_a_rounded_zero_does() {
         t.message
     );
     assert!(t.message.contains("no more than rounding"), "{}", t.message);
+    // The widened tolerances are said, as the original's widening says its own.
+    assert!(t.message.contains("(compared within "), "{}", t.message);
 }
 
 /// The same re-expressed weld beside a hinge frame turned by a milliradian (a writer that
