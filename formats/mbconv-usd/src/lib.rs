@@ -50,6 +50,7 @@
 
 pub(crate) mod export;
 pub(crate) mod import;
+pub(crate) mod paths;
 pub(crate) mod raw;
 pub(crate) mod spec;
 

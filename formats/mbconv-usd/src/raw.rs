@@ -6,6 +6,7 @@
 //! The root layer is read from the source's text (so a stage handed over as text, not as a
 //! file, composes too); the layers it names are found next to the source's path.
 
+use crate::paths;
 use crate::spec::{FORMAT, attr};
 use mbconv_ir::SourceSpan;
 use mbconv_ir::format::kit::SourceResult;
@@ -112,11 +113,12 @@ pub(crate) fn prim_error(
     Box::new(source.error(&format!("{FORMAT}.{code}"), Some(span), message))
 }
 
-/// A resolver that serves the source's text as the root layer and resolves everything else
-/// as `openusd`'s default resolver does (next to the root layer).
+/// A resolver that serves the source's text as the root layer (when the root is text) and
+/// resolves everything else as `openusd`'s default resolver does (next to the root layer),
+/// checking each other text layer's names and paths (`paths`) before the crate composes it.
 struct SourceResolver {
     root: String,
-    text: Vec<u8>,
+    text: Option<Vec<u8>>,
     inner: DefaultResolver,
 }
 
@@ -125,7 +127,7 @@ impl Resolver for SourceResolver {
         self.inner.create_identifier(asset_path, anchor)
     }
     fn resolve(&self, asset_path: &str) -> Option<ResolvedPath> {
-        if asset_path == self.root {
+        if asset_path == self.root && self.text.is_some() {
             return Some(ResolvedPath::new(&self.root));
         }
         self.inner.resolve(asset_path)
@@ -134,11 +136,44 @@ impl Resolver for SourceResolver {
         self.inner.resolve_for_new_asset(asset_path)
     }
     fn open_asset(&self, resolved_path: &ResolvedPath) -> io::Result<Box<dyn Asset>> {
-        if resolved_path.to_str() == Some(self.root.as_str()) {
-            return Ok(Box::new(io::Cursor::new(self.text.clone())));
+        let is_root = resolved_path.to_str() == Some(self.root.as_str());
+        if let (true, Some(text)) = (is_root, &self.text) {
+            return Ok(Box::new(io::Cursor::new(text.clone())));
         }
-        self.inner.open_asset(resolved_path)
+        let mut asset = self.inner.open_asset(resolved_path)?;
+        let bytes = asset.read_all()?;
+        if let Some(problem) = std::str::from_utf8(&bytes).ok().and_then(layer_problem) {
+            let name = resolved_path.to_str().unwrap_or_default();
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{name}: {problem}"),
+            ));
+        }
+        Ok(Box::new(io::Cursor::new(bytes)))
     }
+}
+
+/// Why a text layer other than the root may not be handed to the `openusd` crate: blocks
+/// nested past the parser's bound, or an ill-formed prim name or path. `None` for a layer that
+/// is not text or does not parse (the crate's own error then says where).
+fn layer_problem(text: &str) -> Option<String> {
+    if !text.trim_start().starts_with("#usda") {
+        return None;
+    }
+    if let Some(at) = nested_past_bound(text) {
+        let line = text[..at].matches('\n').count() + 1;
+        return Some(format!(
+            "line {line}: blocks are nested more than {} levels deep",
+            MAX_PRIM_DEPTH + BLOCK_MARGIN
+        ));
+    }
+    let specs = openusd::usda::parser::Parser::new(text).parse().ok()?;
+    paths::first_ill_formed(&specs).map(|bad| {
+        let line = text
+            .find(&bad.text)
+            .map(|at| format!("line {}: ", text[..at].matches('\n').count() + 1));
+        format!("{}{}", line.unwrap_or_default(), bad.message)
+    })
 }
 
 /// The file name the root layer is known by: the source's path, or its name in the working
@@ -166,21 +201,19 @@ pub(crate) fn open(source: &Source) -> SourceResult<RawStage> {
     let from_file = source.text.is_empty() && root.exists();
     if !from_file {
         let specs = parse_root(source)?;
+        if let Some(bad) = paths::first_ill_formed(&specs) {
+            return Err(ill_formed_error(source, &bad));
+        }
         if let Some(error) = beyond_bounds(source, &specs) {
             return Err(error);
         }
     }
-    let builder = usd::Stage::builder();
-    let opened = if from_file {
-        builder.open(&root_id)
-    } else {
-        let resolver = SourceResolver {
-            root: root_id.clone(),
-            text: source.text.as_bytes().to_vec(),
-            inner,
-        };
-        builder.resolver(resolver).open(&root_id)
+    let resolver = SourceResolver {
+        root: root_id.clone(),
+        text: (!from_file).then(|| source.text.as_bytes().to_vec()),
+        inner,
     };
+    let opened = usd::Stage::builder().resolver(resolver).open(&root_id);
     let stage = opened.map_err(|e| {
         let message = format!("{e:#}");
         // Point at the asset path the message names, when the root layer spells it.
@@ -205,6 +238,24 @@ pub(crate) fn open(source: &Source) -> SourceResult<RawStage> {
             format!("the stage does not compose: {e:#}"),
         ))
     })
+}
+
+/// The refusal of a root layer with an ill-formed prim name or path, at the place the layer
+/// spells it (the quoted name, the `<path>`, or the text itself), else at its first character.
+fn ill_formed_error(source: &Source, bad: &paths::IllFormed) -> Box<SourceError> {
+    let text = &source.text;
+    let span = [
+        format!("\"{}\"", bad.text),
+        format!("<{}>", bad.text),
+        bad.text.clone(),
+    ]
+    .iter()
+    .find_map(|needle| text.find(needle.as_str()).map(|at| source.span(at, needle.len())))
+    .unwrap_or_else(|| start_span(source));
+    let error = source.error(&format!("{FORMAT}.name"), Some(span), bad.message.clone());
+    Box::new(
+        error.with_help("USD prim names are identifiers and paths are written `</Parent/child.property>`"),
+    )
 }
 
 /// The root layer's specs, or its first syntax error, located, when its text does not parse as

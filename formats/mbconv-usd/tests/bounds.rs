@@ -89,3 +89,49 @@ fn a_prim_inheriting_what_its_ancestor_brings_it_is_refused_not_a_stack_overflow
     assert!(error.contains("composes it without end"), "{error}");
     assert!(error.contains("multi.usda:21:14: /World/env_1/Robot"), "{error}");
 }
+
+/// A stage whose `Collision` prim carries `name` and whose joint targets `target`.
+fn named(name: &str, target: &str) -> String {
+    format!(
+        "{HEADER}def Xform \"W\"\n{{\n{}    def PhysicsCollisionGroup \"{name}\"\n    {{\n    }}\n    def PhysicsRevoluteJoint \"j\"\n    {{\n        rel physics:body1 = <{target}>\n    }}\n}}\n",
+        body("bob", 1)
+    )
+}
+
+#[test]
+fn ill_formed_prim_names_and_paths_are_refused_not_a_stack_overflow() {
+    // The pattern a fuzzer found: a quote left open swallows lines, so a prim's name holds `}`
+    // and `/`; the `openusd` crate cannot walk up from such a path and recursed until the
+    // stack overflowed (an abort). Refused at the quoted name instead.
+    let text = named("grip\n        }\n    }\n\n    def Xfpers", "/W/bob");
+    let error = read("name.usda", text).unwrap_err();
+    assert!(error.contains("not an identifier"), "{error}");
+    assert!(error.contains("name.usda:14:31:"), "located: {error}");
+    for target in ["/W/bob}", "/W/bob }", "/W//bob", "/W/bob."] {
+        let error = read("target.usda", named("grip", target)).unwrap_err();
+        assert!(error.contains("not a well-formed USD path"), "{target}: {error}");
+        assert!(error.contains("target.usda:19:29:"), "{target}: located: {error}");
+    }
+    // well-formed names and paths read
+    let model = read("fine.usda", named("grip", "/W/bob")).unwrap();
+    assert_eq!(model.bodies.len(), 1);
+}
+
+#[test]
+fn an_ill_formed_name_in_a_referenced_layer_is_refused_too() {
+    let dir = std::env::temp_dir().join(format!("mbconv-usd-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let payload = named("grip }", "/W/bob");
+    std::fs::write(dir.join("physics.usda"), payload).unwrap();
+    let root = format!("{HEADER}def Xform \"R\" (\n    prepend payload = @./physics.usda@</W>\n)\n{{\n}}\n");
+    let path = dir.join("root.usda");
+    std::fs::write(&path, &root).unwrap();
+    let source = Source::from_path(&path).unwrap();
+    let error = UsdFormat
+        .read(&source, &Options::default())
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(error.contains("physics.usda: line 14: the prim name"), "{error}");
+}
