@@ -332,6 +332,9 @@ pub fn simulate_original(model: &Model, settings: &CheckSettings) -> Original {
 /// Why `model`'s motion is not determined, when its simulation failed with `error` and a
 /// coordinate feels less than [`DEGENERATE_INERTIA`] at the initial state.
 fn undetermined_motion(model: &Model, error: &mbconv_solver::SolverError) -> Option<String> {
+    if let Some(reason) = indefinite_inertia(model, error) {
+        return Some(reason);
+    }
     let solver_model = mbconv_solver::Model::new(model).ok()?;
     let state = mbconv_solver::State::initial(&solver_model);
     let (joint, inertia) = mbconv_solver::least_coordinate_inertia(&solver_model, &state).ok()??;
@@ -349,6 +352,28 @@ fn undetermined_motion(model: &Model, error: &mbconv_solver::SolverError) -> Opt
             "the original's motion is not determined by the model: joint {joint:?} feels an inertia of {inertia:.1e} {unit} at the initial pose (a body with mass but next to no inertia {along} its axis), so any force accelerates it beyond what an integrator can follow (simulating it failed: {error})"
         )
     })
+}
+
+/// Why `model`'s motion is not determined, when its simulation failed with `error` and a body
+/// has an inertia with a negative principal moment (which no rigid body has: the validation's
+/// `inertia.not_psd`): the equations of motion then need not have a solution, and the
+/// conversion's motion would prove nothing either way.
+fn indefinite_inertia(model: &Model, error: &mbconv_solver::SolverError) -> Option<String> {
+    // Rounding of a tensor's entries leaves a principal moment this far below zero.
+    const ROUNDING: f64 = 1e-9;
+    let (body, least) = model
+        .bodies
+        .iter()
+        .filter_map(|b| {
+            let moments = mbconv_ir::validate::principal_moments(&b.inertial.inertia.matrix())?;
+            (moments[0] < -ROUNDING * moments[2].abs()).then_some((b, moments[0]))
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))?;
+    Some(format!(
+        "the original's motion is not determined by the model: body {:?} has an inertia with a negative principal moment ({} kg m²), which no rigid body has, so its equations of motion need not have a solution (simulating it failed: {error})",
+        body.name,
+        mbconv_ir::report::number(least)
+    ))
 }
 
 /// The scheme every motion of a check is simulated with when the error-controlled integration

@@ -1,7 +1,8 @@
 //! Verdicts that are not earned are not given: a model stepped coarsely is still compared at
 //! the check's own interval, a model without mass is `not compared`, a widened tolerance is
 //! capped and said, an automatic check over its work budget is `skipped`, and a joint that
-//! feels no inertia about its axis makes the original `not compared`.
+//! feels no inertia about its axis, or an inertia no rigid body has, makes the original `not
+//! compared`.
 
 mod common;
 use common::double_pendulum;
@@ -192,6 +193,34 @@ fn a_joint_without_inertia_about_its_axis_is_not_compared() {
         target
             .message
             .contains("joint \"pivot\" feels an inertia of 1.0e-20"),
+        "{}",
+        target.message
+    );
+    assert!(report.passed(), "an undetermined original is not a failed proof");
+}
+
+#[test]
+fn an_inertia_no_rigid_body_has_makes_the_original_not_compared() {
+    // Spun about its axis, the bob's moment of -1 kg m² makes the articulated inertia
+    // negative: the equations of motion have no solution to compare.
+    let mut model = point_mass_on_the_axis(0.0, false);
+    model.bodies[0].inertial.inertia = mbconv_ir::Inertia::from_moments_products([1.0, -1.0, 1.0], [0.0; 3]);
+    model.joints[0].kind = JointKind::Revolute { axis: Vector3::y() };
+    let registry = registry();
+    let mbir = registry.get("mbir").expect("mbir");
+    let report = check(
+        &model,
+        "indefinite",
+        &registry,
+        &[mbir],
+        &CheckSettings::default(),
+    );
+    let target = &report.targets[0];
+    assert_eq!(target.verdict, Verdict::NotCompared, "{}", target.message);
+    assert!(
+        target
+            .message
+            .contains("body \"bob\" has an inertia with a negative principal moment (-1 kg m²)"),
         "{}",
         target.message
     );

@@ -205,9 +205,10 @@ fn initial_state(s: &mut LowerSession) {
     }
 }
 
-/// A fixed body that is the model's only root stays a fixed root link (URDF loaders weld
-/// the root by default, mbconv's reader with `root=fixed`); any other fixed body is welded to
-/// the `world` link by a fixed joint.
+/// A fixed body that is the model's only root and sits at the world origin stays a fixed root
+/// link (URDF loaders weld the root by default, mbconv's reader with `root=fixed`, and the root
+/// link's frame is the world frame); any other fixed body, a root placed elsewhere included, is
+/// welded to the `world` link by a fixed joint that carries its pose.
 fn fixed_bodies(s: &mut LowerSession) {
     let held = |m: &Model, name: &str| {
         m.joints
@@ -225,6 +226,7 @@ fn fixed_bodies(s: &mut LowerSession) {
     if let [root] = roots.as_slice()
         && !world
         && s.model.bodies[*root].fixed
+        && s.model.bodies[*root].pose == Pose::identity()
         && s.model.bodies.iter().filter(|b| b.fixed).count() == 1
     {
         return;

@@ -89,13 +89,15 @@ impl Importer<'_> {
                 format!("physics:mass is {x}; a mass is a finite number, 0 or more"),
             ));
         }
+        // A negative principal moment is read as stated, as OpenUSD and Newton read it; the
+        // model's validation warns that no rigid body has it (`inertia.not_psd`).
         if let Some((d, _)) = exact3(p, attr::DIAGONAL_INERTIA)
-            && d.iter().any(|x| !(x.is_finite() && *x >= 0.0))
+            && d.iter().any(|x| !x.is_finite())
         {
             return Err(self.error(
                 "inertia",
                 &p.path,
-                format!("physics:diagonalInertia is {d:?}; principal moments are finite numbers, 0 or more"),
+                format!("physics:diagonalInertia is {d:?}; principal moments are finite numbers"),
             ));
         }
         let si = |(v, si): (f64, bool), unit: f64| if si { v } else { v * unit };
