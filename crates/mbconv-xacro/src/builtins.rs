@@ -41,6 +41,58 @@ const PYTHON_ONLY: &[&str] = &[
     "complex",
 ];
 
+/// The built-ins that are classes in Python (printed `<class 'int'>`, the answers of
+/// `python.type`).
+pub(crate) const TYPES: &[&str] = &[
+    "list",
+    "dict",
+    "map",
+    "str",
+    "float",
+    "int",
+    "bool",
+    "range",
+    "tuple",
+    "set",
+    "frozenset",
+    "slice",
+    "complex",
+    "enumerate",
+    "filter",
+    "reversed",
+    "zip",
+    "type",
+];
+
+/// The class `name` as a value, if it is one of [`TYPES`].
+fn class(name: &str) -> Option<Value> {
+    TYPES
+        .iter()
+        .find(|t| **t == name)
+        .map(|t| Value::Func(Builtin::Named(t)))
+}
+
+/// Whether class `a` is class `b` or derives from it (`bool` from `int`).
+fn subclass(a: &str, b: &str) -> bool {
+    a == b || (a == "bool" && b == "int")
+}
+
+/// The class names of `isinstance`'s and `issubclass`'s second argument (a class or a tuple
+/// of them).
+fn classes(v: &Value, what: &str) -> EResult<Vec<&'static str>> {
+    match v {
+        Value::Func(Builtin::Named(n)) if TYPES.contains(n) => Ok(vec![*n]),
+        Value::Tuple(t) => t
+            .iter()
+            .map(|c| classes(c, what))
+            .collect::<EResult<Vec<_>>>()
+            .map(|v| v.concat()),
+        _ => fail(format!(
+            "{what}() arg 2 must be a type, a tuple of types, or a union"
+        )),
+    }
+}
+
 /// The `math` module's functions.
 const MATH_FUNCS: &[&str] = &[
     "acos",
@@ -302,6 +354,7 @@ pub(crate) fn index(obj: &Value, index: &Value) -> EResult<Value> {
             hashable(index)?;
             let d = d.borrow();
             match d.get(index) {
+                Some(v) if d.dotted => Ok(dotted(v)),
                 Some(v) => Ok(v.clone()),
                 None if d.dotted => fail(format!("The yaml dictionary has no key '{}'", index.to_py_str())),
                 None => fail(format!("KeyError: {}", index.repr())),
@@ -413,14 +466,54 @@ pub(crate) fn slice(obj: &Value, bounds: [Option<i64>; 3]) -> EResult<Value> {
     }
 }
 
+/// An item read from a dictionary with dotted access (xacro's `YamlDictWrapper`): a
+/// dictionary in it reads with dotted access too, and so do the dictionaries of a list in it
+/// (a copy, as xacro wraps it; already dotted ones, as YAML's, are kept).
+fn dotted(v: &Value) -> Value {
+    fn needs(v: &Value) -> bool {
+        match v {
+            Value::Dict(d) => !d.borrow().dotted,
+            Value::List(l) => l.borrow().iter().any(needs),
+            _ => false,
+        }
+    }
+    match v {
+        Value::Dict(d) if !d.borrow().dotted => {
+            let mut copy = d.borrow().clone();
+            copy.dotted = true;
+            Value::dict(copy)
+        }
+        Value::List(l) if needs(v) => Value::list(l.borrow().iter().map(dotted).collect()),
+        other => other.clone(),
+    }
+}
+
 /// `obj.name`.
 pub(crate) fn attribute(ev: &mut Eval, obj: Value, name: &str) -> EResult<Value> {
     match &obj {
         Value::Namespace(ns) => ev.env.namespace_attr(ns, name),
+        Value::Complex(re, im) if matches!(name, "real" | "imag") => {
+            Ok(Value::Float(if name == "real" { *re } else { *im }))
+        }
+        Value::Float(_) | Value::Int(_) | Value::Big(_) | Value::Bool(_)
+            if matches!(name, "real" | "imag") =>
+        {
+            Ok(if name == "imag" {
+                if matches!(obj, Value::Float(_)) {
+                    Value::Float(0.0)
+                } else {
+                    Value::Int(0)
+                }
+            } else if let Value::Bool(b) = obj {
+                Value::Int(i64::from(b))
+            } else {
+                obj.clone()
+            })
+        }
         Value::Dict(d) if d.borrow().dotted && !is_dict_method(name) => {
             let d = d.borrow();
             match d.get(&Value::str(name)) {
-                Some(v) => Ok(v.clone()),
+                Some(v) => Ok(dotted(v)),
                 None => fail(format!("The yaml dictionary has no key '{name}'")),
             }
         }
@@ -429,6 +522,7 @@ pub(crate) fn attribute(ev: &mut Eval, obj: Value, name: &str) -> EResult<Value>
         | Value::Dict(_)
         | Value::Tuple(_)
         | Value::Int(_)
+        | Value::Complex(..)
         | Value::Float(_) => {
             if has_method(&obj, name) {
                 Ok(Value::Method(Box::new(obj.clone()), Rc::from(name)))
@@ -486,17 +580,25 @@ fn has_method(obj: &Value, name: &str) -> bool {
                 | "partition"
                 | "rpartition"
                 | "rindex"
+                | "casefold"
+                | "expandtabs"
         ),
         Value::List(_) => matches!(name, "index" | "count" | "append" | "extend" | "copy"),
         Value::Tuple(_) => matches!(name, "index" | "count"),
         Value::Dict(_) => is_dict_method(name) || name == "copy",
         Value::Float(_) => matches!(name, "is_integer"),
+        Value::Complex(..) => name == "conjugate",
         _ => false,
     }
 }
 
 /// Unary operators.
 pub(crate) fn unary(op: &str, x: &Value) -> EResult<Value> {
+    match (op, x) {
+        ("-", Value::Complex(re, im)) => return Ok(Value::Complex(-re, -im)),
+        ("+", Value::Complex(..)) => return Ok(x.clone()),
+        _ => {}
+    }
     match (op, x.as_number()) {
         ("-", Some(Num::Int(i))) => i
             .checked_neg()
@@ -632,6 +734,11 @@ pub(crate) fn binary(op: &str, a: &Value, b: &Value) -> EResult<Value> {
         return numeric(op, x, y);
     }
     if let Some(v) = big_binary(op, a, b) {
+        return v;
+    }
+    if (matches!(a, Value::Complex(..)) || matches!(b, Value::Complex(..)))
+        && let Some(v) = crate::complex::binary(op, a, b)
+    {
         return v;
     }
     match (op, a, b) {
@@ -789,10 +896,10 @@ fn numeric(op: &str, x: Num, y: Num) -> EResult<Value> {
                     if a == 0.0 && b < 0.0 {
                         return fail("0.0 cannot be raised to a negative power");
                     }
-                    if a < 0.0 && b.fract() != 0.0 && b.is_finite() {
-                        return fail(
-                            "complex numbers are not supported by mbconv's xacro (a negative number to a fractional power)",
-                        );
+                    if a < 0.0 && b != b.floor() {
+                        // Python: a negative number to a fractional power is complex.
+                        let (re, im) = crate::complex::pow((a, 0.0), (b, 0.0))?;
+                        return Ok(Value::Complex(re, im));
                     }
                     let r = a.powf(b);
                     if r.is_infinite() && a.is_finite() && b.is_finite() {
@@ -1073,6 +1180,59 @@ fn sort(items: &mut [Value]) -> EResult<()> {
     err.map_or(Ok(()), Err)
 }
 
+/// The inverse hyperbolic functions as the C library computes them, from its `log`, `log1p`
+/// and `sqrt` (Rust's own `asinh`, `acosh`, `atanh` differ from glibc's in the last bit for
+/// some arguments): the textbook rearrangements of `ln(x + sqrt(x² ± 1))` and
+/// `½ ln((1 + x) / (1 - x))` that keep precision near 0, 1 and for large `x`.
+const HUGE: f64 = 268_435_456.0; // 2^28
+
+fn asinh(x: f64) -> f64 {
+    let a = x.abs();
+    if !a.is_finite() || a < 1.0 / HUGE {
+        return x + x * 0.0;
+    }
+    let r = if a > HUGE {
+        a.ln() + std::f64::consts::LN_2
+    } else if a > 2.0 {
+        (2.0 * a + 1.0 / ((a * a + 1.0).sqrt() + a)).ln()
+    } else {
+        let t = a * a;
+        (a + t / (1.0 + (1.0 + t).sqrt())).ln_1p()
+    };
+    r.copysign(x)
+}
+
+fn acosh(x: f64) -> f64 {
+    if x >= HUGE {
+        if x.is_infinite() {
+            return x;
+        }
+        x.ln() + std::f64::consts::LN_2
+    } else if x == 1.0 {
+        0.0
+    } else if x > 2.0 {
+        let t = x * x;
+        (2.0 * x - 1.0 / (x + (t - 1.0).sqrt())).ln()
+    } else {
+        let t = x - 1.0;
+        (t + (2.0 * t + t * t).sqrt()).ln_1p()
+    }
+}
+
+fn atanh(x: f64) -> f64 {
+    let a = x.abs();
+    if a < 1.0 / HUGE {
+        return x;
+    }
+    let r = if a < 0.5 {
+        let t = a + a;
+        0.5 * (t + t * a / (1.0 - a)).ln_1p()
+    } else {
+        0.5 * ((a + a) / (1.0 - a)).ln_1p()
+    };
+    r.copysign(x)
+}
+
 fn math1(name: &str, x: f64) -> EResult<Value> {
     let domain = || fail("math domain error");
     let v = match name {
@@ -1085,9 +1245,9 @@ fn math1(name: &str, x: f64) -> EResult<Value> {
         "sinh" => x.sinh(),
         "cosh" => x.cosh(),
         "tanh" => x.tanh(),
-        "asinh" => x.asinh(),
-        "acosh" if x >= 1.0 => x.acosh(),
-        "atanh" if x > -1.0 && x < 1.0 => x.atanh(),
+        "asinh" => asinh(x),
+        "acosh" if x >= 1.0 => acosh(x),
+        "atanh" if x > -1.0 && x < 1.0 => atanh(x),
         "sqrt" if x >= 0.0 => x.sqrt(),
         "cbrt" => x.cbrt(),
         "exp" => x.exp(),
@@ -1145,6 +1305,7 @@ pub(crate) fn call(
             arity(name, &args, 0, 1)?;
             if let Some(v) = args.first() {
                 printable(v)?;
+                no_address(v)?;
             }
             Ok(Value::str(
                 &args.first().map(Value::to_py_str).unwrap_or_default(),
@@ -1153,6 +1314,7 @@ pub(crate) fn call(
         "repr" => {
             arity(name, &args, 1, 1)?;
             printable(&args[0])?;
+            no_address(&args[0])?;
             Ok(Value::str(&args[0].repr()))
         }
         "float" => {
@@ -1214,6 +1376,12 @@ pub(crate) fn call(
         }
         "abs" => {
             arity(name, &args, 1, 1)?;
+            if let Value::Complex(re, im) = args[0] {
+                return crate::complex::abs(re, im);
+            }
+            if let Value::Big(b) = &args[0] {
+                return Ok(crate::bignum::value(num_traits::Signed::abs(&**b)));
+            }
             match number_of(&args[0], "abs()")? {
                 Num::Int(i) => i
                     .checked_abs()
@@ -1478,10 +1646,18 @@ pub(crate) fn call(
                 "remainder" => a - (a / b).round_ties_even() * b,
                 "ldexp" => a * 2f64.powf(b),
                 _ => {
-                    if a < 0.0 && b.fract() != 0.0 {
-                        return fail("math domain error");
+                    let r = a.powf(b);
+                    if a.is_finite() && b.is_finite() {
+                        // As CPython's math.pow: NaN or a pole is a domain error, an overflow a
+                        // range error.
+                        if r.is_nan() || (r.is_infinite() && a == 0.0) {
+                            return fail("math domain error");
+                        }
+                        if r.is_infinite() {
+                            return fail("math range error");
+                        }
                     }
-                    a.powf(b)
+                    r
                 }
             }))
         }
@@ -1500,8 +1676,8 @@ pub(crate) fn call(
             }
             Ok(crate::bignum::value(acc))
         }
-        "gcd" => {
-            let mut g = BigInt::from(0);
+        "gcd" | "lcm" => {
+            let mut acc = BigInt::from(i32::from(name == "lcm"));
             for a in &args {
                 let Some(x) = crate::bignum::of(a) else {
                     return fail(format!(
@@ -1509,9 +1685,13 @@ pub(crate) fn call(
                         a.type_name()
                     ));
                 };
-                g = num_integer::Integer::gcd(&g, &x);
+                acc = if name == "lcm" {
+                    num_integer::Integer::lcm(&acc, &x)
+                } else {
+                    num_integer::Integer::gcd(&acc, &x)
+                };
             }
-            Ok(crate::bignum::value(g))
+            Ok(crate::bignum::value(acc))
         }
         "fsum" | "prod" => {
             arity(name, &args, 1, 1)?;
@@ -1639,6 +1819,34 @@ pub(crate) fn call(
             }))
         }
         "load_yaml" | "abs_filename" | "dotify" => ev.env.call_xacro(name, args, kwargs),
+        "complex" => crate::complex::construct(&args),
+        "type" => {
+            arity(name, &args, 1, 1)?;
+            let t = args[0].type_name();
+            class(t).map_or_else(
+                || fail(format!("type() of a '{t}' is not supported by mbconv's xacro")),
+                Ok,
+            )
+        }
+        "isinstance" => {
+            arity(name, &args, 2, 2)?;
+            let t = args[0].type_name();
+            Ok(Value::Bool(
+                classes(&args[1], name)?.iter().any(|c| subclass(t, c)),
+            ))
+        }
+        "issubclass" => {
+            arity(name, &args, 2, 2)?;
+            let Value::Func(Builtin::Named(a)) = &args[0] else {
+                return fail("issubclass() arg 1 must be a class");
+            };
+            if !TYPES.contains(a) {
+                return fail("issubclass() arg 1 must be a class");
+            }
+            Ok(Value::Bool(
+                classes(&args[1], name)?.iter().any(|c| subclass(a, c)),
+            ))
+        }
         n if MATH_FUNCS.contains(&n) => {
             arity(n, &args, 1, 1)?;
             let x = to_f(&args[0], n)?;
@@ -1832,23 +2040,89 @@ pub(crate) fn method(
                 }
             }
             "startswith" | "endswith" => {
-                arity(name, &args, 1, 1)?;
+                arity(name, &args, 1, 3)?;
                 let options = match &args[0] {
                     Value::Tuple(t) => t.to_vec(),
                     v => vec![v.clone()],
                 };
+                // The text between `start` and `end` (character indices as a slice takes them).
+                let chars: Vec<char> = s.chars().collect();
+                let len = i64::try_from(chars.len()).unwrap_or(i64::MAX);
+                let bound = |i: usize, default: i64| -> EResult<i64> {
+                    Ok(match args.get(i) {
+                        None | Some(Value::None) => default,
+                        Some(v) => {
+                            let n = as_index(v)?;
+                            if n < 0 { (n + len).max(0) } else { n }
+                        }
+                    })
+                };
+                let (start, end) = (bound(1, 0)?, bound(2, len)?.min(len));
                 let mut hit = false;
                 for o in options {
                     let Value::Str(p) = o else {
                         return fail(format!("{name} first arg must be str or a tuple of str"));
                     };
+                    let plen = i64::try_from(p.chars().count()).unwrap_or(i64::MAX);
+                    if start > len || end - start < plen {
+                        continue;
+                    }
+                    let part: String = chars
+                        [usize::try_from(start).unwrap_or(0)..usize::try_from(end).unwrap_or(0)]
+                        .iter()
+                        .collect();
                     hit |= if name == "startswith" {
-                        s.starts_with(&*p)
+                        part.starts_with(&*p)
                     } else {
-                        s.ends_with(&*p)
+                        part.ends_with(&*p)
                     };
                 }
                 Value::Bool(hit)
+            }
+            "casefold" => {
+                arity(name, &args, 0, 0)?;
+                // Full case folding: the lower case of the upper case (`ß` -> `ss`, `ς` -> `σ`),
+                // except the dotless `ı`, which folds to itself.
+                Value::str(
+                    &s.chars()
+                        .map(|c| {
+                            if c == '\u{131}' {
+                                c.to_string()
+                            } else {
+                                c.to_uppercase().collect::<String>().to_lowercase()
+                            }
+                        })
+                        .collect::<String>(),
+                )
+            }
+            "expandtabs" => {
+                arity(name, &args, 0, 1)?;
+                let size = args.first().map(as_index).transpose()?.unwrap_or(8);
+                let mut out = String::new();
+                let mut column = 0i64;
+                for c in s.chars() {
+                    match c {
+                        '\t' => {
+                            if size > 0 {
+                                let n = size - column % size;
+                                out.extend(std::iter::repeat_n(' ', usize::try_from(n).unwrap_or(0)));
+                                column += n;
+                            }
+                        }
+                        '\n' | '\r' => {
+                            out.push(c);
+                            column = 0;
+                        }
+                        _ => {
+                            out.push(c);
+                            column += 1;
+                        }
+                    }
+                    if out.len() > MAX_TEXT {
+                        return too_long();
+                    }
+                }
+                Value::str(&out)
             }
             "removeprefix" => Value::str(
                 s.strip_prefix(str_arg(&args, 0, name)?.unwrap_or(""))
@@ -2025,11 +2299,56 @@ pub(crate) fn method(
             }
         }
         (Value::Float(f), "is_integer") => Ok(Value::Bool(f.fract() == 0.0)),
+        (Value::Complex(re, im), "conjugate") => {
+            arity(name, &args, 0, 0)?;
+            Ok(Value::Complex(*re, -im))
+        }
         _ => {
             let _ = ev;
             fail(format!("'{}' object has no attribute '{name}'", obj.type_name()))
         }
     }
+}
+
+/// What `v` holds whose Python text has a memory address (`<generator object <genexpr> at
+/// 0x7f...>`, `<function <lambda> at 0x...>`), which no expansion can reproduce (`None`:
+/// nothing).
+fn addressed(v: &Value) -> Option<String> {
+    match v {
+        Value::Iter(_, kind) if !kind.starts_with("dict_") => Some(format!("a {kind} object")),
+        Value::Lambda(_) => Some("a lambda".to_owned()),
+        Value::Method(_, name) => Some(format!("the method {name}")),
+        Value::Func(crate::value::Builtin::Named(name)) if name.starts_with("xacro.") => {
+            Some(format!("the function {name}"))
+        }
+        Value::Namespace(_) => Some("a namespace".to_owned()),
+        Value::Block(_) => Some("an XML block".to_owned()),
+        Value::List(l) => l.borrow().iter().find_map(addressed),
+        Value::Tuple(t) => t.iter().find_map(addressed),
+        Value::Dict(d) => d
+            .borrow()
+            .entries
+            .iter()
+            .find_map(|(k, v)| addressed(k).or_else(|| addressed(v))),
+        _ => None,
+    }
+}
+
+/// Fails when `v`'s Python text would hold a memory address (see `addressed`): printing it is
+/// refused with an error naming what it holds, as a text no comparison could match.
+pub(crate) fn no_address(v: &Value) -> EResult<()> {
+    addressed(v).map_or(Ok(()), |what| {
+        fail(format!(
+            "printing {what}: Python's text for it holds a memory address, which mbconv's xacro does not invent"
+        ))
+    })
+}
+
+/// The text of `v` in the document (`text_of`), refused for a value whose text would hold a
+/// memory address (`no_address`).
+pub(crate) fn printed(v: &Value) -> EResult<String> {
+    no_address(v)?;
+    Ok(text_of(v))
 }
 
 /// The text xacro puts into the document for a value: Python's `str()`.

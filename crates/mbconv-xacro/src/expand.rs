@@ -583,7 +583,11 @@ impl Expander {
         if results.len() == 1 {
             return Ok(results.pop().unwrap_or(Value::None));
         }
-        Ok(Value::str(&results.iter().map(text_of).collect::<String>()))
+        let mut joined = String::new();
+        for v in &results {
+            joined.push_str(&builtins::printed(v).map_err(|e| self.expr_error(&e, text))?);
+        }
+        Ok(Value::str(&joined))
     }
 
     fn handle_expr(&mut self, inner: &str, scope: &Scope) -> R<Value> {
@@ -748,7 +752,7 @@ impl Expander {
             }
             self.here = Some(a.at);
             let v = self.eval_text(&a.value, symbols)?;
-            let value = text_of(&v);
+            let value = builtins::printed(&v).map_err(|e| self.expr_error(&e, &a.value))?;
             self.account_text(value.len(), a.at)?;
             el.attrs.push(xml::Attr { value, ..a });
         }
@@ -931,7 +935,7 @@ impl Expander {
                         self.here = Some(t.at);
                         let data = std::mem::take(&mut t.data);
                         let v = self.eval_text(&data, symbols)?;
-                        let data = text_of(&v);
+                        let data = builtins::printed(&v).map_err(|e| self.expr_error(&e, &data))?;
                         self.account_text(data.len(), t_at)?;
                         if let XNode::Text(t) = &mut el.children[i] {
                             t.data = data;
@@ -953,8 +957,9 @@ impl Expander {
                             self.here = Some(c.at);
                             let data = c.data.clone();
                             let v = self.eval_text(&data, symbols)?;
+                            let text = builtins::printed(&v).map_err(|e| self.expr_error(&e, &data))?;
                             if let XNode::Comment(c) = &mut el.children[i] {
-                                c.data = text_of(&v);
+                                c.data = text;
                             }
                         }
                         i += 1;

@@ -61,8 +61,9 @@ pub(crate) enum Expr {
     /// A construct parsed but refused when evaluated (Python evaluates lazily: `x if c else
     /// b'...'` is fine while `c` holds).
     Unsupported(&'static str),
-    /// `[elt for target in iter if cond ...]` (one `for`).
-    ListComp(Box<Expr>, Vec<String>, Box<Expr>, Vec<Expr>),
+    /// `[elt for target in iter if cond ...]` (one `for`); a generator expression
+    /// `(elt for ...)` when the flag is set.
+    ListComp(Box<Expr>, Vec<String>, Box<Expr>, Vec<Expr>, bool),
     Lambda(Rc<(Vec<String>, Expr)>),
 }
 
@@ -80,6 +81,8 @@ enum Tok {
     Int(i64),
     Big(Rc<num_bigint::BigInt>),
     Float(f64),
+    /// An imaginary literal (`2j`).
+    Imag(f64),
     Str(String),
     /// A bytes literal (refused when evaluated, as a value mbconv does not have).
     Bytes,
@@ -213,14 +216,18 @@ fn number(s: &str) -> EResult<(Tok, usize)> {
             }
         }
     }
-    if end < b.len() && (b[end] == b'j' || b[end] == b'J') {
-        return fail("complex numbers are not supported by mbconv's xacro");
-    }
+    let imaginary = end < b.len() && (b[end] == b'j' || b[end] == b'J');
     let text = &s[..end];
     if text.contains("__") || text.ends_with('_') || text.contains("_.") || text.contains("._") {
         return fail(format!("invalid decimal literal {text:?}"));
     }
     let clean: String = text.chars().filter(|c| *c != '_').collect();
+    if imaginary {
+        return match parse_float(&clean) {
+            Some(v) => Ok((Tok::Imag(v), end + 1)),
+            None => fail(format!("invalid imaginary literal {text:?}")),
+        };
+    }
     if float {
         match parse_float(&clean) {
             Some(v) => Ok((Tok::Float(v), end)),
@@ -594,8 +601,13 @@ impl Parser {
                         args.push(Arg::Kw(n, self.test()?));
                     } else {
                         let value = self.test()?;
-                        if self.is_kw("for") {
-                            return fail("generator expressions are not supported by mbconv's xacro");
+                        if self.eat_kw("for") {
+                            // A generator as the only argument: `sum(x for x in l)`.
+                            args.push(Arg::Pos(self.comprehension(value, true)?));
+                            if !self.is_op(")") {
+                                return fail("invalid syntax: Generator expression must be parenthesized");
+                            }
+                            break;
                         }
                         args.push(Arg::Pos(value));
                     }
@@ -616,6 +628,38 @@ impl Parser {
                 return Ok(e);
             }
         }
+    }
+    /// The rest of a comprehension after its `for`: targets, `in`, the iterable and the
+    /// conditions.
+    fn comprehension(&mut self, first: Expr, generator: bool) -> EResult<Expr> {
+        let mut targets = Vec::new();
+        loop {
+            match self.next() {
+                Tok::Name(n) if !KEYWORDS.contains(&n.as_str()) => targets.push(n),
+                t => return fail(format!("invalid syntax in a comprehension: {}", describe(&t))),
+            }
+            if !self.eat_op(",") {
+                break;
+            }
+        }
+        if !self.eat_kw("in") {
+            return fail("invalid syntax: expected 'in' in a comprehension");
+        }
+        let iter = self.or_test()?;
+        let mut conds = Vec::new();
+        while self.eat_kw("if") {
+            conds.push(self.or_test()?);
+        }
+        if self.is_kw("for") {
+            return fail("nested comprehensions are not supported by mbconv's xacro");
+        }
+        Ok(Expr::ListComp(
+            Box::new(first),
+            targets,
+            Box::new(iter),
+            conds,
+            generator,
+        ))
     }
     fn subscript(&mut self) -> EResult<Sub> {
         let mut parts: [Option<Box<Expr>>; 3] = [None, None, None];
@@ -697,6 +741,7 @@ impl Parser {
             )),
             Tok::FStr(pieces) => self.fstring(pieces),
             Tok::Float(f) => Ok(Expr::Const(Value::Float(f))),
+            Tok::Imag(f) => Ok(Expr::Const(Value::Complex(0.0, f))),
             Tok::Str(s) if !matches!(self.peek(), Tok::FStr(_)) => {
                 let mut s = s;
                 while let Tok::Str(more) = self.peek().clone() {
@@ -721,8 +766,10 @@ impl Parser {
                     return Ok(Expr::Tuple(Vec::new()));
                 }
                 let first = self.test()?;
-                if self.is_kw("for") {
-                    return fail("generator expressions are not supported by mbconv's xacro");
+                if self.eat_kw("for") {
+                    let generator = self.comprehension(first, true)?;
+                    self.expect_op(")")?;
+                    return Ok(generator);
                 }
                 if !self.is_op(",") {
                     self.expect_op(")")?;
@@ -736,29 +783,9 @@ impl Parser {
                 }
                 let first = self.test()?;
                 if self.eat_kw("for") {
-                    let mut targets = Vec::new();
-                    loop {
-                        match self.next() {
-                            Tok::Name(n) if !KEYWORDS.contains(&n.as_str()) => targets.push(n),
-                            t => return fail(format!("invalid syntax in a comprehension: {}", describe(&t))),
-                        }
-                        if !self.eat_op(",") {
-                            break;
-                        }
-                    }
-                    if !self.eat_kw("in") {
-                        return fail("invalid syntax: expected 'in' in a comprehension");
-                    }
-                    let iter = self.or_test()?;
-                    let mut conds = Vec::new();
-                    while self.eat_kw("if") {
-                        conds.push(self.or_test()?);
-                    }
-                    if self.is_kw("for") {
-                        return fail("nested comprehensions are not supported by mbconv's xacro");
-                    }
+                    let comprehension = self.comprehension(first, false)?;
                     self.expect_op("]")?;
-                    return Ok(Expr::ListComp(Box::new(first), targets, Box::new(iter), conds));
+                    return Ok(comprehension);
                 }
                 Ok(Expr::List(self.sequence(first, "]")?))
             }
@@ -800,6 +827,7 @@ fn describe(t: &Tok) -> String {
         Tok::FStr(_) => "an f-string".to_owned(),
         Tok::Bytes => "a bytes literal".to_owned(),
         Tok::Float(f) => format!("'{f}'"),
+        Tok::Imag(f) => format!("'{f}j'"),
         Tok::Str(s) => crate::value::str_repr(s),
         Tok::Op(o) => format!("'{o}'"),
         Tok::End => "the end of the expression".to_owned(),
@@ -860,7 +888,7 @@ fn dunder_names(e: &Expr, out: &mut Vec<String>) {
                 dunder_names(e, out);
             }
         }),
-        Expr::ListComp(_, _, iter, _) => dunder_names(iter, out),
+        Expr::ListComp(_, _, iter, _, _) => dunder_names(iter, out),
     }
 }
 
@@ -1046,7 +1074,7 @@ impl Eval<'_> {
                 }
                 Ok(Value::dict(d))
             }
-            Expr::ListComp(elt, targets, iter, conds) => {
+            Expr::ListComp(elt, targets, iter, conds, generator) => {
                 let iter = self.eval(iter)?;
                 let items = builtins::iterate(&iter)?;
                 let mut out = Vec::new();
@@ -1066,7 +1094,12 @@ impl Eval<'_> {
                     }
                 }
                 self.locals.truncate(mark);
-                Ok(Value::list(out))
+                // A generator is evaluated at once (its items are what any consumer reads).
+                Ok(if *generator {
+                    Value::Iter(Rc::new(out), "generator")
+                } else {
+                    Value::list(out)
+                })
             }
             Expr::Lambda(def) => Ok(Value::Lambda(Rc::new(Lambda {
                 params: def.0.clone(),

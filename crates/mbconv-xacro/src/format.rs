@@ -244,7 +244,13 @@ fn int_text(i: &num_bigint::BigInt, spec: &Spec) -> String {
 pub(crate) fn format_value(v: &Value, spec_text: &str) -> EResult<String> {
     if spec_text.is_empty() {
         crate::builtins::printable(v)?;
+        crate::builtins::no_address(v)?;
         return Ok(v.to_py_str());
+    }
+    if let Value::Complex(..) = v {
+        return fail(format!(
+            "the format spec {spec_text:?} of a complex number is not supported by mbconv's xacro"
+        ));
     }
     let spec = parse_spec(spec_text)?;
     let int_kind = matches!(spec.kind, None | Some('d' | 'n' | 'b' | 'o' | 'x' | 'X'));
@@ -421,6 +427,7 @@ pub(crate) fn percent(fmt: &str, args: &Value) -> EResult<Value> {
         match kind {
             's' | 'r' => {
                 crate::builtins::printable(&v)?;
+                crate::builtins::no_address(&v)?;
                 let text = if kind == 's' { v.to_py_str() } else { v.repr() };
                 let text = match s.precision {
                     Some(p) => text.chars().take(p).collect(),

@@ -20,7 +20,7 @@
 //! runaway expansion (endless recursion, exponential growth) is stopped by a budget.
 //!
 //! Inside: `xml` (the tree with places, its parser and printer), `value`, `bignum`, `expr`,
-//! `builtins` and `format` (the expression language), `scope` (symbol and macro tables), `subst`
+//! `builtins`, `complex` and `format` (the expression language), `scope` (symbol and macro tables), `subst`
 //! (`$(...)`), `expand` (the expansion). See `docs/xacro.md`.
 //!
 //! ```
@@ -45,6 +45,7 @@
 
 mod bignum;
 mod builtins;
+mod complex;
 mod expand;
 mod expr;
 mod format;

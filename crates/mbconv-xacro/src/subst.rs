@@ -231,7 +231,7 @@ fn eval(expr: &str, ctx: &mut dyn Context) -> EResult<String> {
     let args = ctx.args();
     let mut env = EvalEnv { ctx, args };
     let v = crate::expr::evaluate(expr, &mut env)?;
-    Ok(builtins::text_of(&v))
+    builtins::printed(&v)
 }
 
 #[cfg(test)]

@@ -43,6 +43,8 @@ pub(crate) enum Value {
     /// An integer beyond 64 bits (Python's are unbounded; see `bignum`).
     Big(Rc<num_bigint::BigInt>),
     Float(f64),
+    /// A complex number (`1j`, `(-8) ** 0.5`): real and imaginary parts (see `complex`).
+    Complex(f64, f64),
     Str(Rc<str>),
     List(Rc<RefCell<Vec<Value>>>),
     Tuple(Rc<Vec<Value>>),
@@ -81,6 +83,7 @@ impl Value {
             Value::Bool(_) => "bool",
             Value::Int(_) | Value::Big(_) => "int",
             Value::Float(_) => "float",
+            Value::Complex(..) => "complex",
             Value::Str(_) => "str",
             Value::List(_) => "list",
             Value::Tuple(_) => "tuple",
@@ -101,6 +104,7 @@ impl Value {
             Value::Bool(b) => *b,
             Value::Int(i) => *i != 0,
             Value::Float(f) => *f != 0.0,
+            Value::Complex(re, im) => *re != 0.0 || *im != 0.0,
             Value::Str(s) => !s.is_empty(),
             Value::Big(_) => true,
             Value::Range(a, b, c) => crate::builtins::range_len(*a, *b, *c) > 0,
@@ -130,6 +134,15 @@ impl Value {
                     crate::bignum::cmp_float(&i.into(), f) == Some(std::cmp::Ordering::Equal)
                 }
                 (a, b) => a.to_f64() == b.to_f64(),
+            };
+        }
+        if let (Value::Complex(re, im), other) | (other, Value::Complex(re, im)) = (self, other) {
+            return match other {
+                Value::Complex(x, y) => re == x && im == y,
+                _ if other.as_number().is_some() || matches!(other, Value::Big(_)) => {
+                    *im == 0.0 && Value::Float(*re).py_eq(other)
+                }
+                _ => false,
             };
         }
         if matches!(self, Value::Big(_)) || matches!(other, Value::Big(_)) {
@@ -186,6 +199,7 @@ impl Value {
                 let _ = write!(out, "{b}");
             }
             Value::Float(f) => out.push_str(&float_repr(*f)),
+            Value::Complex(re, im) => out.push_str(&crate::complex::repr(*re, *im)),
             Value::Str(s) => out.push_str(&str_repr(s)),
             Value::List(l) => {
                 out.push('[');
@@ -221,6 +235,9 @@ impl Value {
                     v.write_repr(out);
                 }
                 out.push('}');
+            }
+            Value::Func(Builtin::Named(name)) if crate::builtins::TYPES.contains(name) => {
+                let _ = write!(out, "<class '{name}'>");
             }
             Value::Func(Builtin::Named(name)) => {
                 let _ = write!(out, "<built-in function {name}>");
@@ -284,8 +301,21 @@ pub(crate) fn float_repr(x: f64) -> String {
     if x.is_infinite() {
         return if x > 0.0 { "inf" } else { "-inf" }.to_owned();
     }
-    // Rust's `{:e}` gives the shortest round-trip digits: "d.ddde<exp>".
-    let sci = format!("{:e}", x.abs());
+    // Rust's `{:e}` gives the shortest round-trip digits: "d.ddde<exp>". Where two texts of
+    // that length both read back as `x`, Python takes the one nearest to `x` (and the even
+    // last digit on a tie: 1e15 + 0.3 is `1000000000000000.2`), Rust's may take the other:
+    // the correctly rounded text of as many digits is Python's whenever it reads back.
+    let shortest = format!("{:e}", x.abs());
+    let count = shortest
+        .split('e')
+        .next()
+        .map_or(1, |m| m.chars().filter(char::is_ascii_digit).count());
+    let nearest = format!("{:.*e}", count.saturating_sub(1), x.abs());
+    let sci = if nearest != shortest && nearest.parse::<f64>() == Ok(x.abs()) {
+        nearest
+    } else {
+        shortest
+    };
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
@@ -440,6 +470,7 @@ mod tests {
             (2.5, "2.5"),
             (f64::INFINITY, "inf"),
             (-1.5e-300, "-1.5e-300"),
+            (1e15 + 0.3, "1000000000000000.2"),
         ] {
             assert_eq!(float_repr(x), s);
         }
