@@ -1,7 +1,8 @@
 //! Every expansion of the reference's own test inputs (xacro 2.1.1's source distribution,
 //! `cargo xtask download`), of the field packages (`MBCONV_XACRO_FIELD`, see
-//! `golden/field.md`) and of `fixtures/xacro` against the reference's (xacro 2.1.1, `cargo
-//! xtask golden xacro`): the same document,
+//! `golden/field.md`), of `fixtures/xacro` and of the corner probes `tests/corners` against
+//! the reference's (xacro 2.1.1, `cargo xtask golden xacro`; the corner probes' with
+//! `oracles/xacro/xacro_golden.py`, see `docs/xacro.md`): the same document,
 //! compared canonically (elements, attributes, text and comments, whitespace beside elements
 //! left out; the reference's banner comment left out).
 
@@ -172,4 +173,10 @@ fn the_field_packages_expand_as_the_reference_expands_them() {
 fn the_fixtures_expand_as_the_reference_expands_them() {
     let root = mbconv_test_support::workspace_root().join("fixtures/xacro");
     assert_expands_as_golden("fixtures", &root, 5);
+}
+
+#[test]
+fn the_corner_probes_expand_as_the_reference_expands_them() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corners");
+    assert_expands_as_golden("corners", &root, 160);
 }
