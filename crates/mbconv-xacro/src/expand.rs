@@ -449,7 +449,52 @@ fn yaml_scalar(text: &str) -> Value {
     {
         return Value::Float(v);
     }
-    Value::str(text)
+    sexagesimal(neg, body).unwrap_or_else(|| Value::str(text))
+}
+
+/// YAML 1.1's base-60 numbers, as PyYAML resolves them: `1:30` is the integer 90, `1:30.5`
+/// the float 90.5 (the first part without a leading zero for an integer, the others 0 to 59).
+fn sexagesimal(neg: bool, body: &str) -> Option<Value> {
+    let (whole, frac) = match body.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (body, None),
+    };
+    let mut parts = whole.split(':');
+    let first = parts.next()?;
+    let rest: Vec<&str> = parts.collect();
+    let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+    let first_ok = first.starts_with(|c: char| c.is_ascii_digit())
+        && first.chars().all(|c| c.is_ascii_digit() || c == '_')
+        && (frac.is_some() || !first.starts_with('0'));
+    let rest_ok = !rest.is_empty()
+        && rest
+            .iter()
+            .all(|p| digits(p) && p.len() <= 2 && p.parse::<u32>().is_ok_and(|v| v < 60));
+    if !first_ok || !rest_ok || frac.is_some_and(|f| !f.chars().all(|c| c.is_ascii_digit() || c == '_')) {
+        return None;
+    }
+    let first: String = first.chars().filter(|c| *c != '_').collect();
+    if let Some(frac) = frac {
+        let mut value = 0.0;
+        let mut base = 1.0;
+        let last = format!("{}.{}", rest[rest.len() - 1], frac.replace('_', ""));
+        let mut all: Vec<String> = std::iter::once(first)
+            .chain(rest.iter().map(|p| (*p).to_owned()))
+            .collect();
+        if let Some(l) = all.last_mut() {
+            *l = last;
+        }
+        for part in all.iter().rev() {
+            value += part.parse::<f64>().ok()? * base;
+            base *= 60.0;
+        }
+        return Some(Value::Float(if neg { -value } else { value }));
+    }
+    let mut value: i64 = 0;
+    for part in std::iter::once(first.as_str()).chain(rest.iter().copied()) {
+        value = value.checked_mul(60)?.checked_add(part.parse::<i64>().ok()?)?;
+    }
+    Some(Value::Int(if neg { -value } else { value }))
 }
 
 impl Expander {
@@ -1930,6 +1975,11 @@ mod tests {
         assert!(matches!(yaml_scalar("yes"), Value::Bool(true)));
         assert!(matches!(yaml_scalar("-.inf"), Value::Float(f) if f == f64::NEG_INFINITY));
         assert!(matches!(yaml_scalar("09"), Value::Str(_)));
+        assert!(matches!(yaml_scalar("1:30"), Value::Int(90)));
+        assert!(matches!(yaml_scalar("-1:00:05"), Value::Int(-3605)));
+        assert!(matches!(yaml_scalar("1:30.5"), Value::Float(f) if f == 90.5));
+        assert!(matches!(yaml_scalar("1:60"), Value::Str(_)));
+        assert!(matches!(yaml_scalar("01:30"), Value::Str(_)));
     }
 
     #[test]
