@@ -2,7 +2,7 @@
 
 use crate::attribution::{Attribution, Known, attribute, summed_pass_motion};
 use crate::compare::{BodyMatch, Difference, Tolerances, com_path};
-use crate::motion::{DynamicsKey, LastBits, Motion, SimulationSettings};
+use crate::motion::{DynamicsKey, LastBits, Motion, Motions, SimulationSettings};
 use crate::rounding::{ROUNDING_MARGIN, covering_sensitivity, widened};
 use crate::roundtrip::{RoundTrip, Step, StepError, round_trip};
 use crate::verdict::{TargetCheck, Trace, Verdict};
@@ -242,6 +242,9 @@ pub struct Original {
     /// Why the original's motion is not determined by the model, when it could not be
     /// simulated at all and a coordinate feels next to no inertia ([`DEGENERATE_INERTIA`]).
     pub undetermined: Option<String>,
+    /// The motions simulated for this original's targets so far, shared by its clones: a
+    /// model one target's check has simulated is not simulated again for another.
+    pub motions: std::sync::Arc<Motions>,
 }
 
 /// The inertia (kg m², or kg for a translation) below which a coordinate's motion counts as
@@ -326,6 +329,7 @@ pub fn simulate_original(model: &Model, settings: &CheckSettings) -> Original {
         not_compared,
         accurate_failure,
         undetermined,
+        motions: std::sync::Arc::default(),
     }
 }
 
@@ -496,14 +500,17 @@ fn differing_laws(model: &Model, format: &dyn Format, limits_reached: &[String])
         .collect()
 }
 
-/// Records within what `target`'s motions were compared, and says in its message when that was
-/// wider than asked (and whether the widening was capped).
+/// Records within what `target`'s motions were compared (the tolerances its verdict was
+/// decided with, which the rounding of its writer may have widened, or the original's), and
+/// says in its message when the original's integration error widened them (and whether that
+/// widening was capped); a widening by rounding says itself where it was decided.
 fn state_tolerances(target: &mut TargetCheck, original: &Original, settings: &CheckSettings) {
     if target.verdict.is_proof() || target.verdict == Verdict::Unexplained {
-        let compared = original.tolerances(settings);
+        let integration = original.tolerances(settings);
+        let compared = target.compared_within.unwrap_or(integration);
         target.compared_within = Some(compared);
         target.tolerance_widened = compared != settings.tolerances;
-        if target.tolerance_widened {
+        if integration != settings.tolerances {
             let capped = if original.widening_capped(settings) {
                 format!(
                     "; widened no further than {WIDEST_POSITION_TOLERANCE:.0e} m, so integration error may show as a difference"
@@ -513,8 +520,8 @@ fn state_tolerances(target: &mut TargetCheck, original: &Original, settings: &Ch
             };
             target.message.push_str(&format!(
                 " (compared within {:.1e} m and {:.1e} rad: the accurate integration's error is estimated at {:.1e} m, above a tenth of the tolerance, as at joint stops or in a chaotic model{capped})",
-                compared.position,
-                compared.rotation,
+                integration.position,
+                integration.rotation,
                 original.integration_error.unwrap_or(0.0)
             ));
         }
@@ -553,16 +560,19 @@ fn try_target(
     let a = original.motion.as_ref().map_err(Clone::clone)?;
     // L and B move in the converted world; a turn the conversion made (`up`) is undone before
     // they are compared with A.
+    let motions = &original.motions;
     let l = if lowered_key == original_key {
         a.reused_for(&round.lowered.model)
     } else {
-        Motion::simulate(&round.lowered.model, simulation)
+        motions
+            .simulate(&round.lowered.model, simulation)
             .map_err(|e| StepError::simulation(Step::SimulateLowered, &e))?
     };
     let b = if read_back_key == lowered_key {
         l.reused_for(&round.read_back.model)
     } else {
-        Motion::simulate(&round.read_back.model, simulation)
+        motions
+            .simulate(&round.read_back.model, simulation)
             .map_err(|e| StepError::simulation(Step::SimulateReadBack, &e))?
     };
     let (l, b) = (&l, &b);
@@ -575,13 +585,15 @@ fn try_target(
             ..simulation.clone()
         };
         let original = Original {
-            motion: Motion::simulate(model, &with_limits)
+            motion: motions
+                .simulate(model, &with_limits)
                 .map_err(|e| StepError::simulation(Step::SimulateOriginal, &e)),
             simulation: with_limits.clone(),
             integration_error: original.integration_error,
             not_compared: original.not_compared.clone(),
             accurate_failure: original.accurate_failure.clone(),
             undetermined: original.undetermined.clone(),
+            motions: motions.clone(),
         };
         return try_target(model, &original, &with_limits, registry, format, settings);
     }
@@ -593,6 +605,7 @@ fn try_target(
         lowered: l,
         read_back: b,
         read_back_in_original: b_in_original.as_ref().unwrap_or(b),
+        simulated: motions,
     };
     decide(model, registry, format, &round, &seen, simulation, &tolerances).map(|mut target| {
         target.joint_limits_reached = limits;
@@ -619,12 +632,13 @@ fn reached_limits(motions: &[&Motion]) -> Vec<String> {
 
 /// The three motions a target's verdict compares: the original (A), the lowered (L) and the
 /// read-back (B) model's, and B turned back into A's world (B itself when the conversion
-/// turned nothing).
+/// turned nothing); and the motions the check has simulated, for the models it still has to.
 struct Seen<'m> {
     original: &'m Motion,
     lowered: &'m Motion,
     read_back: &'m Motion,
     read_back_in_original: &'m Motion,
+    simulated: &'m Motions,
 }
 
 fn decide(
@@ -669,26 +683,53 @@ fn decide(
     // Otherwise a model that amplifies rounding is compared with L within what nudges of
     // its last bits do to it (one more simulation per nudge pattern tried).
     let lb_rounding = (!lb_within && lb_last_bits.is_none())
-        .then(|| covering_sensitivity(&round.lowered.model, simulation, l, &lb, tolerances))
+        .then(|| {
+            covering_sensitivity(
+                seen.simulated,
+                &round.lowered.model,
+                simulation,
+                l,
+                &lb,
+                tolerances,
+            )
+        })
         .flatten();
-    let resolution = match (&lb_last_bits, &lb_rounding) {
-        (Some(_), _) => last_bits_resolution(tolerances, &lb),
-        (None, Some(sensitivity)) => widened(tolerances, sensitivity),
-        (None, None) => *tolerances,
+    // How far rounding alone moves the lowered model: the writer's own last bits, measured,
+    // or the nudges' spread.
+    let rounding_reach = match (&lb_last_bits, &lb_rounding) {
+        (Some(_), _) => Some(gap_of(&lb)),
+        (None, Some(sensitivity)) => Some(*sensitivity),
+        (None, None) => None,
     };
+    let resolution = rounding_reach.map_or(*tolerances, |reach| rounding_resolution(tolerances, &reach));
     let tolerances = &resolution;
-    if let Some(apart) = lb_last_bits
-        && (ROUNDING_MARGIN * lb.max_com_error > tolerances.position
-            || ROUNDING_MARGIN * lb.max_rotation_error > tolerances.rotation)
-        && !ab.within(tolerances)
+    // The writer's own last bits part the motions by more than a tenth of what the check
+    // compares within; or the nudges' spread covers the read-back's gap only beyond the widest
+    // tolerances the check may compare within.
+    let hanging = match (&lb_last_bits, &rounding_reach) {
+        (Some(_), Some(reach)) => hangs_on_rounding(reach, tolerances) && !ab.within(tolerances),
+        (None, Some(_)) => !lb.within(tolerances),
+        _ => false,
+    };
+    if let Some(reach) = rounding_reach
+        && hanging
     {
         // Rounding alone moves this model further than the check calls exact (a centre of
         // mass, or a short body's rotation): its motion cannot prove the conversion either way.
+        let how = match lb_last_bits {
+            Some(apart) => format!("{} ({})", last_bits_text(apart, &lb), last_bits_cause(l, b)),
+            None => format!(
+                "the read-back model parts from the lowered one by {:.3e} m and {:.3e} rad, and a change in the last bits of the lowered model's numbers moves it by {:.3e} m and {:.3e} rad ({})",
+                lb.max_com_error,
+                lb.max_rotation_error,
+                reach.position,
+                reach.rotation,
+                last_bits_cause(l, b)
+            ),
+        };
         let message = format!(
-            "{}: not compared, as this model's motion hangs on its last bits: {} ({}), more than a tenth of the widest tolerances the check may compare within ({:.1e} m and {:.1e} rad); a shorter --duration may compare it",
+            "{}: not compared, as this model's motion hangs on its last bits: {how}, more than a tenth of the widest tolerances the check may compare within ({:.1e} m and {:.1e} rad); a shorter --duration may compare it",
             describe(&ab),
-            last_bits_text(apart, &lb),
-            last_bits_cause(l, b),
             tolerances.position,
             tolerances.rotation
         );
@@ -726,6 +767,7 @@ fn decide(
         let known = Known {
             original: a,
             lowered: (DynamicsKey::of(&round.lowered.model), l),
+            simulated: seen.simulated,
         };
         match attribute(
             registry,
@@ -763,7 +805,29 @@ fn decide(
             Attribution::Explained(explanations) => {
                 let summed = summed_pass_motion(&explanations);
                 let gap = ab.max_com_error;
-                if gap > tolerances.position && summed < 0.5 * gap {
+                let hanging = explanations.iter().find_map(|e| {
+                    e.rounding_sensitivity
+                        .filter(|s| e.max_com_error > rounding_resolution(tolerances, s).position)
+                        .map(|s| (e, s))
+                });
+                if let Some((excused, reach)) = hanging {
+                    // A pass excused only because rounding alone moves the model before it as
+                    // far, by more than the widest tolerances the check may compare within:
+                    // no motion of this model proves that pass either way.
+                    (
+                        Verdict::NotCompared,
+                        format!(
+                            "{}: not compared, as this model's motion hangs on its last bits: lowering pass {:?} moved it by {:.3e} m, beyond the widest tolerance the check may compare within ({:.1e} m), and reports no loss that can; only rounding covers that, as a change in the last bits of the numbers of the model before that pass moves it by {:.3e} m and {:.3e} rad ({}); a shorter --duration may compare it",
+                            describe(&ab),
+                            excused.pass,
+                            excused.max_com_error,
+                            WIDEST_POSITION_TOLERANCE.max(tolerances.position),
+                            reach.position,
+                            reach.rotation,
+                            last_bits_cause(a, l)
+                        ),
+                    )
+                } else if gap > tolerances.position && summed < 0.5 * gap {
                     explained_by = explanations;
                     (
                         Verdict::Unexplained,
@@ -820,27 +884,37 @@ fn decide(
         ));
     }
     let mut target = TargetCheck::decided(name, verdict, &ab, &[lower_report, emit_report], message);
+    target.compared_within = Some(*tolerances);
     target.explained_by = explained_by;
     target.trace = trace(a, b_in_a, &a_to_b, &ab);
     Ok(target)
 }
 
-/// The tolerances of a target whose read-back is its lowered model to the last bits and
-/// moves `lb` away from it: [`ROUNDING_MARGIN`](crate::rounding::ROUNDING_MARGIN) times that
-/// gap, position no wider than [`WIDEST_POSITION_TOLERANCE`] (or the tolerance asked for,
-/// when wider) and rotation in the same proportion.
-fn last_bits_resolution(tolerances: &Tolerances, lb: &Difference) -> Tolerances {
-    let wide = widened(
-        tolerances,
-        &Tolerances {
-            position: lb.max_com_error,
-            rotation: lb.max_rotation_error,
-        },
-    );
+/// The tolerances of a target whose lowered model rounding alone moves by `reach` (the
+/// read-back's own last bits, or the nudges' spread): [`ROUNDING_MARGIN`] times that reach,
+/// position no wider than [`WIDEST_POSITION_TOLERANCE`] (or the tolerance asked for, when
+/// wider) and rotation in the same proportion.
+fn rounding_resolution(tolerances: &Tolerances, reach: &Tolerances) -> Tolerances {
+    let wide = widened(tolerances, reach);
     let cap = WIDEST_POSITION_TOLERANCE.max(tolerances.position);
     Tolerances {
         position: wide.position.min(cap),
         rotation: wide.rotation.min(tolerances.rotation * cap / tolerances.position),
+    }
+}
+
+/// True when rounding's `reach` is more than a tenth ([`ROUNDING_MARGIN`]) of the
+/// `tolerances` the check compares within: the model's motion then hangs on its last bits.
+fn hangs_on_rounding(reach: &Tolerances, tolerances: &Tolerances) -> bool {
+    ROUNDING_MARGIN * reach.position > tolerances.position
+        || ROUNDING_MARGIN * reach.rotation > tolerances.rotation
+}
+
+/// The largest gap of `difference`, as tolerances.
+fn gap_of(difference: &Difference) -> Tolerances {
+    Tolerances {
+        position: difference.max_com_error,
+        rotation: difference.max_rotation_error,
     }
 }
 

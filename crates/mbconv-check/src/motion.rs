@@ -268,6 +268,93 @@ impl Motion {
     }
 }
 
+/// The motions one check has simulated, by the model's [`DynamicsKey`] and the settings: a
+/// model the solver reads as one already simulated reuses that motion
+/// ([`Motion::reused_for`]) instead of being simulated again. Across the targets of `check
+/// --all` the same models come back: the lowering passes every format shares leave the same
+/// model, two formats lower alike, and the rounding measurement nudges the same lowered model.
+/// Shared by the clones of an [`Original`](crate::Original), so every target of one check
+/// draws on it. It keeps at most [`Motions::CAPACITY`] body-samples, then simulates without
+/// keeping.
+///
+/// ```
+/// use mbconv_check::{Motions, SimulationSettings};
+/// let mut model = mbconv_ir::Model::new("drop");
+/// model.bodies.push(mbconv_ir::Body::new("ball"));
+/// let settings = SimulationSettings::new(0.1, 1e-3, mbconv_solver::Integrator::Rk4);
+/// let motions = Motions::default();
+/// let first = motions.simulate(&model, &settings).unwrap();
+/// let mut renamed = model.clone();
+/// renamed.name = "the same drop".into();
+/// assert_eq!(motions.simulate(&renamed, &settings).unwrap(), first);
+/// assert_eq!(motions.simulated(), 1);
+/// ```
+#[derive(Debug, Default)]
+pub struct Motions {
+    known: std::sync::Mutex<KnownMotions>,
+}
+
+#[derive(Debug, Default)]
+struct KnownMotions {
+    entries: Vec<(DynamicsKey, SimulationSettings, Result<Motion, SolverError>)>,
+    body_samples: usize,
+    simulated: usize,
+}
+
+impl Motions {
+    /// The most body-samples (bodies times samples, about 120 bytes each) kept: 2 million,
+    /// a quarter of a gigabyte.
+    pub const CAPACITY: usize = 2_000_000;
+
+    /// The motion of `model` with `settings`: the one kept for a model with the same
+    /// [`DynamicsKey`] and settings, or a new simulation (then kept, within capacity).
+    pub fn simulate(&self, model: &Model, settings: &SimulationSettings) -> Result<Motion, SolverError> {
+        let key = DynamicsKey::of(model);
+        if let Some(known) = self.lock().find(&key, settings) {
+            if std::env::var_os(TRACE).is_some() {
+                eprintln!(
+                    "{TRACE}: reused the motion of {:?} ({} bodies)",
+                    model.name,
+                    model.bodies.len()
+                );
+            }
+            return known.map(|motion| motion.reused_for(model));
+        }
+        let result = Motion::simulate(model, settings);
+        let mut known = self.lock();
+        known.simulated += 1;
+        let size = result
+            .as_ref()
+            .map_or(0, |m| m.times.len() * m.bodies.len().max(1));
+        if known.body_samples + size <= Self::CAPACITY {
+            known.body_samples += size;
+            known.entries.push((key, settings.clone(), result.clone()));
+        }
+        result
+    }
+
+    /// How many simulations [`Motions::simulate`] has run (the others reused a motion).
+    pub fn simulated(&self) -> usize {
+        self.lock().simulated
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, KnownMotions> {
+        // A panic elsewhere while the lock was held leaves entries that are whole: use them.
+        self.known
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl KnownMotions {
+    fn find(&self, key: &DynamicsKey, settings: &SimulationSettings) -> Option<Result<Motion, SolverError>> {
+        self.entries
+            .iter()
+            .find(|(k, s, _)| s == settings && k == key)
+            .map(|(_, _, result)| result.clone())
+    }
+}
+
 /// Set, this environment variable makes every simulation the check runs print a line to
 /// standard error (model, integrator, duration, wall time): how a check spends its time.
 pub const TRACE: &str = "MBCONV_CHECK_TRACE";
