@@ -488,6 +488,29 @@ fn dotted(v: &Value) -> Value {
     }
 }
 
+/// The part of `s` between the character indices `args[first]` and `args[first + 1]` (a
+/// slice's `start` and `end`, `None` or absent for the ends) and where it starts; `None` when
+/// the start is past the end, where `find`, `count` and `startswith` find nothing.
+fn window(s: &str, args: &[Value], first: usize) -> EResult<Option<(String, i64)>> {
+    let chars: Vec<char> = s.chars().collect();
+    let len = i64::try_from(chars.len()).unwrap_or(i64::MAX);
+    let bound = |i: usize, default: i64| -> EResult<i64> {
+        Ok(match args.get(i) {
+            None | Some(Value::None) => default,
+            Some(v) => {
+                let n = as_index(v)?;
+                if n < 0 { (n + len).max(0) } else { n }
+            }
+        })
+    };
+    let (start, end) = (bound(first, 0)?, bound(first + 1, len)?.min(len));
+    if start > end {
+        return Ok(None);
+    }
+    let at = |i: i64| usize::try_from(i).unwrap_or(0);
+    Ok(Some((chars[at(start)..at(end)].iter().collect(), start)))
+}
+
 /// `obj.name`.
 pub(crate) fn attribute(ev: &mut Eval, obj: Value, name: &str) -> EResult<Value> {
     match &obj {
@@ -582,6 +605,10 @@ fn has_method(obj: &Value, name: &str) -> bool {
                 | "rindex"
                 | "casefold"
                 | "expandtabs"
+                | "isnumeric"
+                | "isdecimal"
+                | "istitle"
+                | "encode"
         ),
         Value::List(_) => matches!(name, "index" | "count" | "append" | "extend" | "copy"),
         Value::Tuple(_) => matches!(name, "index" | "count"),
@@ -1285,7 +1312,10 @@ pub(crate) fn call(
     if name == "int" && args.len() == 1 && kwargs.len() == 1 && kwargs[0].0 == "base" {
         args.extend(kwargs.pop().map(|(_, v)| v));
     }
-    if !matches!(name, "min" | "max" | "sorted" | "round" | "isclose" | "dict") {
+    if !matches!(
+        name,
+        "min" | "max" | "sorted" | "round" | "isclose" | "dict" | "enumerate"
+    ) {
         no_kwargs(name, &kwargs)?;
     }
     match name {
@@ -1539,6 +1569,13 @@ pub(crate) fn call(
             Ok(Value::Iter(Rc::new(out), "zip"))
         }
         "enumerate" => {
+            let mut args = args;
+            for (k, v) in &kwargs {
+                if k != "start" {
+                    return fail(format!("enumerate() got an unexpected keyword argument '{k}'"));
+                }
+                args.push(v.clone());
+            }
             arity(name, &args, 1, 2)?;
             let start = args.get(1).map(as_index).transpose()?.unwrap_or(0);
             let out = iterate(&args[0])?
@@ -2045,32 +2082,13 @@ pub(crate) fn method(
                     Value::Tuple(t) => t.to_vec(),
                     v => vec![v.clone()],
                 };
-                // The text between `start` and `end` (character indices as a slice takes them).
-                let chars: Vec<char> = s.chars().collect();
-                let len = i64::try_from(chars.len()).unwrap_or(i64::MAX);
-                let bound = |i: usize, default: i64| -> EResult<i64> {
-                    Ok(match args.get(i) {
-                        None | Some(Value::None) => default,
-                        Some(v) => {
-                            let n = as_index(v)?;
-                            if n < 0 { (n + len).max(0) } else { n }
-                        }
-                    })
-                };
-                let (start, end) = (bound(1, 0)?, bound(2, len)?.min(len));
+                let window = window(s, &args, 1)?;
                 let mut hit = false;
                 for o in options {
                     let Value::Str(p) = o else {
                         return fail(format!("{name} first arg must be str or a tuple of str"));
                     };
-                    let plen = i64::try_from(p.chars().count()).unwrap_or(i64::MAX);
-                    if start > len || end - start < plen {
-                        continue;
-                    }
-                    let part: String = chars
-                        [usize::try_from(start).unwrap_or(0)..usize::try_from(end).unwrap_or(0)]
-                        .iter()
-                        .collect();
+                    let Some((part, _)) = &window else { continue };
                     hit |= if name == "startswith" {
                         part.starts_with(&*p)
                     } else {
@@ -2176,25 +2194,49 @@ pub(crate) fn method(
             }
             "find" | "rfind" | "index" | "rindex" => {
                 let sub = str_arg(&args, 0, name)?.unwrap_or("");
-                let at = if name == "rfind" || name == "rindex" {
-                    s.rfind(sub)
-                } else {
-                    s.find(sub)
-                };
+                let at = window(s, &args, 1)?.and_then(|(part, start)| {
+                    let at = if name == "rfind" || name == "rindex" {
+                        part.rfind(sub)
+                    } else {
+                        part.find(sub)
+                    };
+                    at.map(|b| start + i64::try_from(part[..b].chars().count()).unwrap_or(0))
+                });
                 match at {
-                    Some(b) => Value::Int(i64::try_from(s[..b].chars().count()).unwrap_or(0)),
+                    Some(i) => Value::Int(i),
                     None if name.ends_with("index") => return fail("substring not found"),
                     None => Value::Int(-1),
                 }
             }
             "count" => {
                 let sub = str_arg(&args, 0, name)?.unwrap_or("");
-                let n = if sub.is_empty() {
-                    s.chars().count() + 1
-                } else {
-                    s.matches(sub).count()
+                let n = match window(s, &args, 1)? {
+                    None => 0,
+                    Some((part, _)) if sub.is_empty() => part.chars().count() + 1,
+                    Some((part, _)) => part.matches(sub).count(),
                 };
                 Value::Int(i64::try_from(n).unwrap_or(0))
+            }
+            "isnumeric" => Value::Bool(!s.is_empty() && s.chars().all(char::is_numeric)),
+            "isdecimal" => Value::Bool(!s.is_empty() && s.chars().all(|c| c.is_ascii_digit())),
+            "istitle" => {
+                // Upper case only after an uncased character, lower case only after a cased one,
+                // and at least one cased character.
+                let (mut cased, mut previous_cased, mut ok) = (false, false, true);
+                for c in s.chars() {
+                    if c.is_uppercase() {
+                        ok &= !previous_cased;
+                        previous_cased = true;
+                        cased = true;
+                    } else if c.is_lowercase() {
+                        ok &= previous_cased;
+                        previous_cased = true;
+                        cased = true;
+                    } else {
+                        previous_cased = false;
+                    }
+                }
+                Value::Bool(ok && cased)
             }
             "isdigit" => Value::Bool(!s.is_empty() && s.chars().all(|c| c.is_ascii_digit())),
             "isalpha" => Value::Bool(!s.is_empty() && s.chars().all(char::is_alphabetic)),
