@@ -104,6 +104,14 @@ const DIFFERS: &[(&str, &str)] = &[
         FROZEN,
     ),
     (
+        "corpus__mjcf__mujoco__test__engine__testdata__core_constraint__jdotv_connect_3d.xml",
+        FROZEN,
+    ),
+    (
+        "corpus__mjcf__mujoco__test__engine__testdata__core_constraint__jdotv_weld_3d.xml",
+        FROZEN,
+    ),
+    (
         "corpus__mjcf__pinocchio__unittest__models__test_composite.xml",
         FROZEN,
     ),

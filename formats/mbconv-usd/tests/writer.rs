@@ -302,3 +302,47 @@ fn a_point_mass_with_colliders_keeps_its_zero_inertia() {
         assert_eq!(a.inertial, b.inertial, "{}", a.name);
     }
 }
+
+/// A massless fixed body (MJCF's `worldbody` with its floor) is written with a stand-in of
+/// 1 kg and unit inertia for other readers (Newton integrates a massless kinematic body to
+/// NaN), and comes back massless: the zeros are kept in the `mbconv:` doubles.
+#[test]
+fn a_massless_fixed_body_gets_a_stand_in_mass_and_comes_back_massless() {
+    let mut m = Model::new("grounded");
+    let mut world = Body::new("worldbody");
+    world.fixed = true;
+    world.inertial.mass = 0.0;
+    world.inertial.inertia = Inertia([[0.0; 3]; 3]);
+    world.shapes.push(mbconv_ir::Shape::new(
+        mbconv_ir::ShapeRole::Both,
+        mbconv_ir::Geometry::Box {
+            size: [1.0, 1.0, 0.1],
+        },
+    ));
+    m.bodies.push(world);
+    let mut bob = Body::new("bob");
+    bob.pose = Pose::from_translation(Vector3::new(0.0, 0.0, -1.0));
+    m.bodies.push(bob);
+    m.joints.push(Joint::new(
+        "hinge",
+        JointKind::Revolute { axis: Vector3::y() },
+        BodyRef::Body("worldbody".into()),
+        BodyRef::Body("bob".into()),
+    ));
+    let lowered = UsdFormat.lower(&m, &Options::default()).unwrap();
+    let (text, back) = round_trip(&lowered.model);
+    for line in [
+        "float physics:mass = 1\n",
+        "double mbconv:physics:mass = 0\n",
+        "float3 physics:diagonalInertia = (1, 1, 1)\n",
+        "double[] mbconv:inertia = [0, 0, 0, 0, 0, 0, 0, 0, 0]\n",
+    ] {
+        assert!(text.contains(line), "{line} in {text}");
+    }
+    let (a, b) = (
+        lowered.model.body("worldbody").unwrap(),
+        back.body("worldbody").unwrap(),
+    );
+    assert!(b.fixed);
+    assert_eq!(a.inertial, b.inertial);
+}

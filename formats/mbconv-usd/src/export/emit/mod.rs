@@ -405,8 +405,18 @@ impl Writer {
     /// Mass, centre of mass and inertia as PhysicsMassAPI states them: the principal moments
     /// and the rotation to the principal axes (the IR's own when its tensor is diagonal, an
     /// eigen-decomposition otherwise, with the tensor kept in `mbconv:inertia`).
+    ///
+    /// A fixed body (kinematic) whose mass or inertia is zero gets a stand-in of 1 kg and unit
+    /// inertia for other readers, the zeros kept in the `mbconv:` doubles: a kinematic body's
+    /// mass does not act, but Newton gives a massless kinematic body a free joint with zero
+    /// inertia and integrates its articulation to NaN (MJCF's `worldbody`: quadruped.xml,
+    /// newton_cradle.xml, skydio_x2).
     fn mass(&mut self, body: &Body) {
         let i = &body.inertial;
+        let zero_inertia = i.inertia.0 == [[0.0; 3]; 3];
+        if body.fixed && (i.mass == 0.0 || zero_inertia) {
+            return self.fixed_stand_in(body);
+        }
         self.floats("float", attr::MASS, &[i.mass], &[i.mass], |x| x);
         if i.mass == 0.0 {
             // Zero is "not stated" to UsdPhysics: the double says it is meant.
@@ -445,6 +455,29 @@ impl Writer {
                 tuple(wxyz(&i.inertia_rotation).map(f64_text))
             ));
         }
+    }
+
+    /// The mass properties of a fixed body whose mass or inertia is zero: 1 kg and unit
+    /// inertia where the IR has zeros, the IR's values in the `mbconv:` doubles this reader
+    /// prefers (see [`Self::mass`]).
+    fn fixed_stand_in(&mut self, body: &Body) {
+        let i = &body.inertial;
+        if i.mass == 0.0 {
+            self.line(&format!("float {} = 1", attr::MASS));
+            self.line(&format!("double {} = 0", exact_attr(attr::MASS)));
+        } else {
+            self.floats("float", attr::MASS, &[i.mass], &[i.mass], |x| x);
+        }
+        let c = [i.com.x, i.com.y, i.com.z];
+        self.floats("point3f", attr::CENTER_OF_MASS, &c, &c, |x| x);
+        self.line(&format!("float3 {} = (1, 1, 1)", attr::DIAGONAL_INERTIA));
+        self.line(&format!("quatf {} = (1, 0, 0, 0)", attr::PRINCIPAL_AXES));
+        let nine: Vec<String> = i.inertia.0.iter().flatten().map(|x| f64_text(*x)).collect();
+        self.line(&format!("double[] {EXACT_INERTIA} = [{}]", nine.join(", ")));
+        self.line(&format!(
+            "quatd {EXACT_INERTIA_ROTATION} = {}",
+            tuple(wxyz(&i.inertia_rotation).map(f64_text))
+        ));
     }
 
     /// A gprim's own attributes (sizes; a mesh's faces and points).
