@@ -12,7 +12,7 @@
 //! to the model before it ([`crate::rounding`]).
 
 use crate::compare::{BodyMatch, Difference, Tolerances, moved_bodies};
-use crate::motion::{DynamicsKey, Motion, Motions, SimulationSettings};
+use crate::motion::{DynamicsKey, Motion, SimulationSettings};
 use crate::rounding::covering_sensitivity;
 use crate::roundtrip::{Step, StepError};
 use mbconv_ir::format::kit::PassSnapshot;
@@ -68,14 +68,12 @@ pub(crate) enum Attribution {
     Accumulated,
 }
 
-/// The motions the check has already simulated: the original's, the lowered model's with
-/// its [`DynamicsKey`] (in the converted world), and every other it kept. A pass whose model
-/// the solver reads as the one before it, as the lowered one, or as a model another target's
-/// check simulated, is not simulated again.
+/// The motions the check has already simulated: the original's, and the lowered model's with
+/// its [`DynamicsKey`] (in the converted world). A pass whose model the solver reads as the
+/// one before it, or as the lowered one, is not simulated again.
 pub(crate) struct Known<'m> {
     pub original: &'m Motion,
     pub lowered: (DynamicsKey, &'m Motion),
-    pub simulated: &'m Motions,
 }
 
 /// Replays `format`'s lowering of `model` pass by pass, simulating each model that changed what
@@ -121,8 +119,7 @@ pub(crate) fn attribute(
         } else {
             None
         };
-        let after_motion = match reused.map_or_else(|| known.simulated.simulate(after_model, simulation), Ok)
-        {
+        let after_motion = match reused.map_or_else(|| Motion::simulate(after_model, simulation), Ok) {
             Ok(motion) => motion,
             Err(_) if Some(index) != last => continue,
             Err(e) => {
@@ -165,7 +162,6 @@ pub(crate) fn attribute(
             if !unexplained.is_empty() {
                 // Not the pass's doing if rounding alone moves the model before it as far.
                 let rounding = covering_sensitivity(
-                    known.simulated,
                     &before_model,
                     simulation,
                     &before_own_motion,

@@ -2,7 +2,7 @@
 
 use crate::attribution::{Attribution, Known, attribute, summed_pass_motion};
 use crate::compare::{BodyMatch, Difference, Tolerances, com_path};
-use crate::motion::{DynamicsKey, LastBits, Motion, Motions, SimulationSettings};
+use crate::motion::{DynamicsKey, LastBits, Motion, SimulationSettings};
 use crate::rounding::{ROUNDING_MARGIN, covering_sensitivity, widened};
 use crate::roundtrip::{RoundTrip, Step, StepError, round_trip};
 use crate::verdict::{TargetCheck, Trace, Verdict};
@@ -242,9 +242,6 @@ pub struct Original {
     /// Why the original's motion is not determined by the model, when it could not be
     /// simulated at all and a coordinate feels next to no inertia ([`DEGENERATE_INERTIA`]).
     pub undetermined: Option<String>,
-    /// The motions simulated for this original's targets so far, shared by its clones: a
-    /// model one target's check has simulated is not simulated again for another.
-    pub motions: std::sync::Arc<Motions>,
 }
 
 /// The inertia (kg m², or kg for a translation) below which a coordinate's motion counts as
@@ -329,7 +326,6 @@ pub fn simulate_original(model: &Model, settings: &CheckSettings) -> Original {
         not_compared,
         accurate_failure,
         undetermined,
-        motions: std::sync::Arc::default(),
     }
 }
 
@@ -560,19 +556,16 @@ fn try_target(
     let a = original.motion.as_ref().map_err(Clone::clone)?;
     // L and B move in the converted world; a turn the conversion made (`up`) is undone before
     // they are compared with A.
-    let motions = &original.motions;
     let l = if lowered_key == original_key {
         a.reused_for(&round.lowered.model)
     } else {
-        motions
-            .simulate(&round.lowered.model, simulation)
+        Motion::simulate(&round.lowered.model, simulation)
             .map_err(|e| StepError::simulation(Step::SimulateLowered, &e))?
     };
     let b = if read_back_key == lowered_key {
         l.reused_for(&round.read_back.model)
     } else {
-        motions
-            .simulate(&round.read_back.model, simulation)
+        Motion::simulate(&round.read_back.model, simulation)
             .map_err(|e| StepError::simulation(Step::SimulateReadBack, &e))?
     };
     let (l, b) = (&l, &b);
@@ -585,15 +578,13 @@ fn try_target(
             ..simulation.clone()
         };
         let original = Original {
-            motion: motions
-                .simulate(model, &with_limits)
+            motion: Motion::simulate(model, &with_limits)
                 .map_err(|e| StepError::simulation(Step::SimulateOriginal, &e)),
             simulation: with_limits.clone(),
             integration_error: original.integration_error,
             not_compared: original.not_compared.clone(),
             accurate_failure: original.accurate_failure.clone(),
             undetermined: original.undetermined.clone(),
-            motions: motions.clone(),
         };
         return try_target(model, &original, &with_limits, registry, format, settings);
     }
@@ -605,7 +596,6 @@ fn try_target(
         lowered: l,
         read_back: b,
         read_back_in_original: b_in_original.as_ref().unwrap_or(b),
-        simulated: motions,
     };
     decide(model, registry, format, &round, &seen, simulation, &tolerances).map(|mut target| {
         target.joint_limits_reached = limits;
@@ -632,13 +622,12 @@ fn reached_limits(motions: &[&Motion]) -> Vec<String> {
 
 /// The three motions a target's verdict compares: the original (A), the lowered (L) and the
 /// read-back (B) model's, and B turned back into A's world (B itself when the conversion
-/// turned nothing); and the motions the check has simulated, for the models it still has to.
+/// turned nothing).
 struct Seen<'m> {
     original: &'m Motion,
     lowered: &'m Motion,
     read_back: &'m Motion,
     read_back_in_original: &'m Motion,
-    simulated: &'m Motions,
 }
 
 fn decide(
@@ -683,16 +672,7 @@ fn decide(
     // Otherwise a model that amplifies rounding is compared with L within what nudges of
     // its last bits do to it (one more simulation per nudge pattern tried).
     let lb_rounding = (!lb_within && lb_last_bits.is_none())
-        .then(|| {
-            covering_sensitivity(
-                seen.simulated,
-                &round.lowered.model,
-                simulation,
-                l,
-                &lb,
-                tolerances,
-            )
-        })
+        .then(|| covering_sensitivity(&round.lowered.model, simulation, l, &lb, tolerances))
         .flatten();
     // How far rounding alone moves the lowered model: the writer's own last bits, measured,
     // or the nudges' spread.
@@ -767,7 +747,6 @@ fn decide(
         let known = Known {
             original: a,
             lowered: (DynamicsKey::of(&round.lowered.model), l),
-            simulated: seen.simulated,
         };
         match attribute(
             registry,

@@ -16,7 +16,7 @@
 //! and the verdict says so.
 
 use crate::compare::{BodyMatch, Difference, Tolerances};
-use crate::motion::{Motion, Motions, SimulationSettings, extent, numeric_scale};
+use crate::motion::{Motion, SimulationSettings, extent, numeric_scale};
 use mbconv_ir::Model;
 use serde_json::Value;
 
@@ -148,16 +148,14 @@ pub fn rounding_sensitivity(
     simulation: &SimulationSettings,
     motion: &Motion,
 ) -> Option<Tolerances> {
-    spreads(&Motions::default(), model, simulation, motion).reduce(|a, b| larger(&a, &b))
+    spreads(model, simulation, motion).reduce(|a, b| larger(&a, &b))
 }
 
 /// The rounding sensitivity of `model` (as [`rounding_sensitivity`]) when it covers
 /// `difference` within [`ROUNDING_MARGIN`] times it and `tolerances` ([`widened`]); the
 /// patterns are tried in turn and the search stops at the first that covers it, so a model
-/// the first nudge already explains costs one simulation (none when `simulated` holds the
-/// nudged model's motion). `None` when no pattern covers it.
+/// the first nudge already explains costs one simulation. `None` when no pattern covers it.
 pub(crate) fn covering_sensitivity(
-    simulated: &Motions,
     model: &Model,
     simulation: &SimulationSettings,
     motion: &Motion,
@@ -165,7 +163,7 @@ pub(crate) fn covering_sensitivity(
     tolerances: &Tolerances,
 ) -> Option<Tolerances> {
     let mut largest: Option<Tolerances> = None;
-    for spread in spreads(simulated, model, simulation, motion) {
+    for spread in spreads(model, simulation, motion) {
         let so_far = largest.map_or(spread, |l| larger(&l, &spread));
         if difference.within(&widened(tolerances, &so_far)) {
             return Some(so_far);
@@ -177,15 +175,12 @@ pub(crate) fn covering_sensitivity(
 
 /// The spread between `motion` and the motion of each nudged model, pattern by pattern.
 fn spreads<'a>(
-    simulated: &'a Motions,
     model: &'a Model,
     simulation: &'a SimulationSettings,
     motion: &'a Motion,
 ) -> impl Iterator<Item = Tolerances> + 'a {
     NUDGES.into_iter().filter_map(move |pattern| {
-        let other = simulated
-            .simulate(&nudged_with(model, pattern)?, simulation)
-            .ok()?;
+        let other = Motion::simulate(&nudged_with(model, pattern)?, simulation).ok()?;
         let matching = BodyMatch::new(&motion.bodies, &other.bodies, &[]);
         let difference = Difference::between(motion, &other, &matching);
         difference.missing.is_empty().then_some(Tolerances {
