@@ -8,7 +8,7 @@ under the folders (for `$(find)` and `package://` meshes) and the arguments give
 of `heldout.py`, which compares the expansions with the reference's.
 
 Usage: python heldout_convert.py --mbconv target/release/mbconv [--arg FILE-GLOB:NAME=VALUE]
-                                 [--timeout S] DIR ...
+                                 [--timeout S] [--only DIR ...] [--exclude GLOB ...] DIR ...
 
 Prints one line per robot (the verdict per target, or the failure), then the table of counts
 per verdict per target and every case that is not `exact`, in the form docs/xacro.md keeps.
@@ -17,6 +17,7 @@ Exits 1 when a check is `unexplained` or `failed`, or mbconv crashed.
 
 import argparse
 import collections
+import fnmatch
 import json
 import os
 import subprocess
@@ -36,6 +37,11 @@ def main():
     parser.add_argument("--skipped-duration", type=float, default=0.1,
                         help="simulated seconds of the full check of a robot the automatic "
                              "check skips (0: leave it skipped)")
+    parser.add_argument("--only", action="append", default=[],
+                        help="convert only the files under this folder (repeatable); the "
+                             "packages are still found under all the folders")
+    parser.add_argument("--exclude", action="append", default=[],
+                        help="leave out the files whose path matches this glob (repeatable)")
     parser.add_argument("dirs", nargs="+")
     opts = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ROS_", "AMENT_"))}
@@ -49,7 +55,11 @@ def main():
     work = tempfile.mkdtemp(prefix="mbconv-heldout-")
     refused = collections.Counter()
     bad = False
-    for root, f, args in xacro_files(opts.dirs, opts.arg):
+    converted = [d for d in opts.dirs
+                 if not opts.only or os.path.abspath(d) in map(os.path.abspath, opts.only)]
+    for root, f, args in xacro_files(converted, opts.arg):
+        if any(fnmatch.fnmatch(f, "*" + g) for g in opts.exclude):
+            continue
         read = ["--read-option", "package_path=" + package_path]
         for a in args:
             name, value = a.split(":=", 1) if ":=" in a else a.split("=", 1)
@@ -65,7 +75,7 @@ def main():
                 cases.append((rel, "all", "crash", first))
             else:
                 refused[first.split(":")[0] if first.startswith("error") else "refused"] += 1
-                print("not read %s: %s" % (rel, first[:200]))
+                print("not read %s: %s" % (rel, first[:200]), flush=True)
             continue
         try:
             summary = json.loads(info.stdout)
@@ -75,9 +85,10 @@ def main():
         if isinstance(bodies, list):
             bodies = len(bodies)
         if not bodies or bodies < 2:
-            print("no robot %s (%s bodies)" % (rel, bodies))
+            print("no robot %s (%s bodies)" % (rel, bodies), flush=True)
             continue
         line = []
+        first_case = len(cases)
         for target in TARGETS:
             out = os.path.join(work, "out." + {"mjcf": "xml", "sdf": "sdf", "usd": "usda"}[target])
             try:
@@ -126,7 +137,11 @@ def main():
                 cases.append((rel, target, verdict, why[:300]))
                 if verdict.split()[0] in ("unexplained", "failed"):
                     bad = True
-        print("%s (%d bodies): %s" % (rel, bodies, ", ".join(line)), flush=True)
+        print("%s (%d bodies): %s" % (rel, bodies, ", ".join(line)))
+        # Why each target is not exact, at once (a long run cut short keeps its reasons).
+        for _, target, verdict, why in cases[first_case:]:
+            print("    %s %s: %s" % (target, verdict, why))
+        sys.stdout.flush()
     verdicts = sorted({v for c in counts.values() for v in c})
     print()
     print("| target | " + " | ".join(verdicts) + " |")
