@@ -473,3 +473,55 @@ fn a_shape_with_a_contact_material_and_a_radius_loses_both() {
     assert_eq!((&shape.contact_material, shape.contact_radius), (&None, None));
     assert!(lowered.report.contains("mjcf.shape_contact_settings_lost"));
 }
+
+/// MuJoCo refuses a `fullinertia` whose smallest principal moment is below 1e-14 and reads
+/// the same moments as `diaginertia` in their axes (unitree B2's lidar link, 1.6e-15 kg m²
+/// with products of 1e-47, made the written file one MuJoCo and mbconv's reader refuse): such a
+/// tensor is written in its principal axes, the same tensor to rounding, and reads back.
+#[test]
+fn a_tiny_tensor_with_products_is_written_in_its_principal_axes() {
+    use mbconv_ir::{Body, BodyRef, Inertia, Joint, JointKind};
+    let mut model = Model::new("sensor");
+    let mut arm = Body::new("arm");
+    arm.inertial.mass = 1.0;
+    arm.inertial.inertia = Inertia::from_moments_products([0.01, 0.02, 0.015], [0.0; 3]);
+    model.bodies.push(arm);
+    let mut lidar = Body::new("lidar");
+    lidar.inertial.mass = 0.01;
+    lidar.inertial.inertia = Inertia::from_moments_products([2e-15, 3e-15, 4e-15], [3e-16, 1e-47, 0.0]);
+    lidar.inertial.inertia_rotation = nalgebra::UnitQuaternion::from_euler_angles(0.3, 0.2, 0.1);
+    model.bodies.push(lidar);
+    let hinge = JointKind::Revolute {
+        axis: nalgebra::Vector3::y(),
+    };
+    model
+        .joints
+        .push(Joint::new("hinge", hinge, BodyRef::World, BodyRef::body("arm")));
+    model.joints.push(Joint::new(
+        "mount",
+        JointKind::Fixed,
+        BodyRef::body("arm"),
+        BodyRef::body("lidar"),
+    ));
+    let lowered = MjcfFormat.lower(&model, &Options::default()).unwrap();
+    assert!(
+        lowered
+            .report
+            .findings
+            .iter()
+            .any(|f| f.code == "mjcf.inertia_principal_axes"),
+        "{:?}",
+        lowered.report.findings
+    );
+    let before = model.bodies[1].inertial.inertia_in_body_axes();
+    let body = lowered.model.bodies.iter().find(|b| b.name == "lidar").unwrap();
+    let after = body.inertial.inertia_in_body_axes();
+    assert!(
+        (after - before).amax() <= 1e-12 * before.amax(),
+        "{before} {after}"
+    );
+    let text = write(&model);
+    assert!(!text.contains("fullinertia"), "{text}");
+    let back = MjcfFormat.read(&Source::from_string("sensor.xml", &text), &Options::default());
+    assert!(back.is_ok(), "{text}");
+}

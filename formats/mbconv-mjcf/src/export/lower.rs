@@ -64,6 +64,10 @@ const TRIANGLE_SLACK: f64 = 1e-12;
 /// on the edge of the triangle inequality: far above rounding, far below anything physical.
 pub(crate) const TRIANGLE_NUDGE: f64 = 1e-9;
 
+/// The smallest principal moment (kg m²) MuJoCo accepts in a `fullinertia` (its compiler's
+/// `mjEPS`); a `diaginertia` in the principal axes has no such floor.
+const FULLINERTIA_FLOOR: f64 = 1e-14;
+
 /// Lowers `model` for MJCF, mesh files made ones MuJoCo opens for a file written at `output`
 /// ([`super::meshes`]); `tracing` keeps the model after every pass.
 pub(crate) fn lower(model: &mbconv_ir::Model, output: Option<&std::path::Path>, tracing: Tracing) -> Lowered {
@@ -608,6 +612,27 @@ fn mass_properties(s: &mut LowerSession) {
             );
             continue;
         }
+        let t = inertial.inertia.0;
+        let products = t[0][1] != 0.0 || t[0][2] != 0.0 || t[1][2] != 0.0;
+        let smallest = x.min(y).min(z);
+        if products && margin >= 0.0 && (0.0..FULLINERTIA_FLOOR).contains(&smallest) {
+            // MuJoCo refuses a `fullinertia` whose smallest principal moment is below 1e-14
+            // ("inertia must have positive eigenvalues") and reads the same moments as
+            // `diaginertia` in their axes (unitree B2's lidar link: 1.6e-15 kg m², products of
+            // 1e-47): the tensor is written in its principal axes.
+            let (moments, axes) = principal_axes(&m);
+            inertial.inertia = Inertia::from_moments_products(moments, [0.0; 3]);
+            inertial.inertia_rotation = axes;
+            approximated_mass_properties(
+                s,
+                b,
+                "inertia_principal_axes",
+                format!(
+                    "MuJoCo refuses a fullinertia whose smallest principal moment ({smallest:e} kg m²) is below {FULLINERTIA_FLOOR:e}: the principal moments {moments:?} are written as diaginertia in their axes (the same tensor to rounding)"
+                ),
+            );
+            continue;
+        }
         if margin < 0.0 {
             let mean = (x + y + z) / 3.0;
             let change = moments.iter().map(|m| (m - mean).abs()).fold(0.0, f64::max);
@@ -683,6 +708,21 @@ fn mass_properties(s: &mut LowerSession) {
 }
 
 /// Reports that the mass properties of body `b` are written approximated (`code`, `message`).
+/// The principal moments of the symmetric `tensor` and the rotation whose columns are their
+/// axes (a proper rotation: the third axis is the cross product of the first two).
+fn principal_axes(tensor: &nalgebra::Matrix3<f64>) -> ([f64; 3], nalgebra::UnitQuaternion<f64>) {
+    let eigen = tensor.symmetric_eigen();
+    let mut axes = eigen.eigenvectors;
+    let third = axes.column(0).cross(&axes.column(1));
+    axes.set_column(2, &third);
+    let rotation = nalgebra::Rotation3::from_matrix(&axes);
+    let v = eigen.eigenvalues;
+    (
+        [v[0], v[1], v[2]],
+        nalgebra::UnitQuaternion::from_rotation_matrix(&rotation),
+    )
+}
+
 fn approximated_mass_properties(s: &mut LowerSession, b: usize, code: &str, message: String) {
     let at = path::item("bodies", &s.model.bodies[b].name);
     s.approximated(code, Feature::MassProperties, &at, message);
