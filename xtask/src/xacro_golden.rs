@@ -4,7 +4,9 @@
 //!   `cargo xtask download`), the rows of `golden/xacro-2.1.1.md`;
 //! - `field/`: description packages from GitHub (UR, Franka) when `MBCONV_XACRO_FIELD` names a
 //!   folder holding them, the rows of `golden/field.md` (kept otherwise);
-//! - `fixtures/`: `fixtures/xacro`, the rows of its README.
+//! - `fixtures/`: `fixtures/xacro`, the rows of its README;
+//! - `corners/`: `crates/mbconv-xacro/tests/corners`, the probes of the language's corners,
+//!   the rows of its README.
 
 use crate::{run, workspace_root};
 use anyhow::{Context, Result, bail};
@@ -119,5 +121,7 @@ pub fn golden() -> Result<()> {
         None => eprintln!("MBCONV_XACRO_FIELD is not set: golden/field kept as it is"),
     }
     let fixtures = root.join("fixtures/xacro");
-    expand(&python, &fixtures, &fixtures.join("README.md"), "fixtures")
+    expand(&python, &fixtures, &fixtures.join("README.md"), "fixtures")?;
+    let corners = root.join("crates/mbconv-xacro/tests/corners");
+    expand(&python, &corners, &corners.join("README.md"), "corners")
 }
