@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """The libraries' side of `cargo xtask peers` (docs/peers.md): does a URDF converted to MJCF
-keep its motion, converted by MuJoCo's own URDF import or by mbconv?
+or to SDFormat keep its motion, converted by the simulators' own converters or by mbconv?
 
-`cargo xtask peers` converts every URDF of example-robot-data to MJCF with mbconv and writes a
-manifest (JSON: a list of {"name", "urdf" (the source's absolute path), "mjcf" (mbconv's MJCF,
-or null with "mjcf_error")}). For each entry this script simulates, each in a child process of
-its own (`oracles/isolated.py`; a crash or a hang costs that run only):
+`cargo xtask peers` converts every URDF of example-robot-data to MJCF and to SDFormat with
+mbconv and writes a manifest (JSON: a list of {"name", "urdf" (the source's absolute path),
+"mjcf" (mbconv's MJCF, or null with "mjcf_error"), "sdf" (mbconv's SDFormat, or null with
+"sdf_error")}). For each entry this script simulates, each in a child process of its own
+(`oracles/isolated.py`; a crash or a hang costs that run only):
 
 * the ground truth: Pinocchio 4.1 (`buildModelFromUrdf(path, mimic=True)`, the root welded),
   1 s of `aba` under gravity, Lie-group RK4 at dt 1e-4, no damping, friction, limits or
@@ -13,7 +14,18 @@ its own (`oracles/isolated.py`; a crash or a hang costs that run only):
 * MuJoCo 4.0's URDF import as the file is (`MjModel.from_xml_path` on the URDF);
 * MuJoCo's URDF import of the file without its `<visual>` and `<collision>` elements (the best
   a user gets when MuJoCo cannot open the meshes: `package://` URIs are not resolved by it);
-* MuJoCo loading mbconv's MJCF.
+* MuJoCo loading mbconv's MJCF;
+* Drake 1.51.1 loading libsdformat's own URDF -> SDFormat conversion of the URDF (the one
+  behind `gz sdf -p FILE.urdf`: `urdf2sdf.cpp` beside this script, built against the system's
+  libsdformat with g++ and pkg-config at the start of the run; Debian: `libsdformat-dev`);
+* Drake loading mbconv's SDFormat.
+
+Every Drake run: a continuous `MultibodyPlant(time_step=0)` with no SceneGraph (no geometry, so
+no contact; joint limits are not enforced by a continuous plant and are widened to infinity
+besides), every joint's damping set to 0, the actuation input fixed at zero, the model's root
+links (bodies no joint moves) welded to the world at the identity, as Pinocchio's root is;
+Drake's error-controlled RK5 (`runge_kutta5`) at target accuracy DRAKE_ACCURACY, steps of at most
+DRAKE_MAX_STEP. Drake's continuous plant has no mimic couplings (it warns and ignores them).
 
 Every MuJoCo run: RK4, dt 1e-4, contact, joint limits, friction loss and actuation disabled,
 joint damping and stiffness set to 0 (what Pinocchio's ABA leaves out), equalities kept (a mimic
@@ -55,7 +67,19 @@ TOLERANCE = 1e-4
 TIMEOUT = 600
 BENT_ANGLE = 0.5
 BENT_SLIDE = 0.05
-PEERS = ["mujoco_import", "mujoco_import_no_meshes", "mbconv_mjcf"]
+DRAKE_ACCURACY = 1e-10
+DRAKE_MAX_STEP = 1e-3
+PEERS = [
+    "mujoco_import",
+    "mujoco_import_no_meshes",
+    "mbconv_mjcf",
+    "sdformat_import",
+    "mbconv_sdf",
+]
+# The peers whose file is an SDFormat simulated in Drake.
+DRAKE_PEERS = ("sdformat_import", "mbconv_sdf")
+URDF2SDF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "urdf2sdf.cpp")
+CONVERT_TIMEOUT = 120
 
 
 def bent_pose(model):
@@ -168,10 +192,16 @@ def simulate_pinocchio(model, urdf, mimic):
         k4v, k4q = acc(q4, v4), v4
         q = pin.integrate(model, q, (k1q + 2 * k2q + 2 * k3q + k4q) * DT / 6)
         v = v + (k1v + 2 * k2v + 2 * k3v + k4v) * DT / 6
+    by_child = {}
+    for f in model.frames:
+        if f.type == pin.FrameType.BODY and model.names[f.parentJoint] in pose:
+            if model.frames[f.parentFrame].type == pin.FrameType.JOINT:
+                by_child[f.name] = pose[model.names[f.parentJoint]]
     return {
         "links": links,
         "moving": moving_links(model),
         "pose": pose,
+        "pose_by_child": by_child,
         "samples": samples,
         "nv": int(model.nv),
     }
@@ -224,6 +254,109 @@ def run_mujoco(path, pose, text=None, equality=True):
     return {"links": bodies, "samples": samples, "nv": int(m.nv), "set_joints": set_joints}
 
 
+def run_drake(path, pose):
+    """Drake's plant of an SDFormat file, root welded, simulated from `pose`: the world
+    position of every body frame every 0.1 s, by body name."""
+    import numpy as np
+    from pydrake.math import RigidTransform
+    from pydrake.multibody.parsing import Parser
+    from pydrake.multibody.plant import MultibodyPlant
+    from pydrake.multibody.tree import BodyIndex, JointIndex
+    from pydrake.systems.analysis import ResetIntegratorFromFlags, Simulator
+
+    plant = MultibodyPlant(0.0)
+    Parser(plant).AddModels(path)
+    children = set()
+    for i in range(plant.num_joints()):
+        joint = plant.get_joint(JointIndex(i))
+        children.add(int(joint.child_body().index()))
+        if joint.num_velocities() > 0:
+            joint.set_default_damping_vector(np.zeros(joint.num_velocities()))
+            inf = np.full(joint.num_positions(), np.inf)
+            if joint.num_positions() == joint.num_velocities():
+                joint.set_position_limits(-inf, inf)
+    for i in range(1, plant.num_bodies()):
+        if i not in children:
+            body = plant.get_body(BodyIndex(i))
+            plant.WeldFrames(plant.world_frame(), body.body_frame(), RigidTransform())
+    plant.Finalize()
+    simulator = Simulator(plant)
+    context = simulator.get_mutable_context()
+    if plant.num_actuated_dofs() > 0:
+        plant.get_actuation_input_port().FixValue(context, np.zeros(plant.num_actuated_dofs()))
+    q = plant.GetPositions(context)
+    set_joints = 0
+    by_child = pose.get("__by_child__", {})
+    for i in range(plant.num_joints()):
+        joint = plant.get_joint(JointIndex(i))
+        if joint.num_positions() != 1 or joint.num_velocities() != 1:
+            continue
+        # By name; else by the link it moves (a writer may rename a joint whose name a link
+        # or frame of the SDFormat model also has: SDFormat's frame names are one namespace).
+        value = pose.get(joint.name(), by_child.get(joint.child_body().name()))
+        if value is not None:
+            q[joint.position_start()] = value
+            set_joints += 1
+    plant.SetPositions(context, q)
+    integrator = ResetIntegratorFromFlags(simulator, "runge_kutta5", DRAKE_MAX_STEP)
+    integrator.set_target_accuracy(DRAKE_ACCURACY)
+    simulator.Initialize()
+    bodies = [plant.get_body(BodyIndex(i)) for i in range(plant.num_bodies())]
+
+    def sample():
+        return [[float(x) for x in plant.EvalBodyPoseInWorld(context, b).translation()] for b in bodies]
+
+    samples = [sample()]
+    for k in range(1, int(round(DURATION / (DT * EVERY))) + 1):
+        simulator.AdvanceTo(k * DT * EVERY)
+        samples.append(sample())
+    return {
+        "links": [b.name() for b in bodies],
+        "samples": samples,
+        "nv": int(plant.num_velocities()),
+        "set_joints": set_joints,
+    }
+
+
+def build_urdf2sdf(scratch):
+    """Builds `urdf2sdf.cpp` against the system's libsdformat; (program, None) or (None, why)."""
+    import subprocess
+
+    program = os.path.join(scratch, "urdf2sdf")
+    try:
+        flags = subprocess.run(
+            ["pkg-config", "--cflags", "--libs", "sdformat12"], capture_output=True, text=True, check=True
+        ).stdout.split()
+        version = subprocess.run(
+            ["pkg-config", "--modversion", "sdformat12"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        subprocess.run(
+            ["g++", "-std=c++17", "-O1", URDF2SDF, "-o", program] + flags,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    except (OSError, subprocess.CalledProcessError) as e:
+        detail = getattr(e, "stderr", "") or str(e)
+        return None, None, "libsdformat's converter could not be built: " + detail.strip()[:300]
+    return program, version, None
+
+
+def convert_urdf2sdf(program, urdf, out):
+    """libsdformat's conversion of `urdf` written to `out`; None, or why it gave no model."""
+    import subprocess
+
+    try:
+        proc = subprocess.run([program, urdf], capture_output=True, text=True, timeout=CONVERT_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return f"libsdformat: no answer in {CONVERT_TIMEOUT} s"
+    if not proc.stdout.strip():
+        return "libsdformat: " + (" / ".join(proc.stderr.strip().splitlines()) or f"exit {proc.returncode}")
+    with open(out, "w") as f:
+        f.write(proc.stdout)
+    return None
+
+
 def one(args):
     with open(args.pose) as f:
         pose = json.load(f) if args.variant != "pinocchio" else None
@@ -231,6 +364,8 @@ def one(args):
     try:
         if args.variant == "pinocchio":
             out = run_pinocchio(args.file)
+        elif args.variant in DRAKE_PEERS:
+            out = run_drake(args.file, pose)
         elif args.variant == "mujoco_import_no_meshes":
             out = run_mujoco(args.file, pose, without_geometry(args.file), equality)
         else:
@@ -268,7 +403,7 @@ def compare(truth, run):
     return worst, where, missing
 
 
-def judge(entry, roots, scratch):
+def judge(entry, roots, scratch, urdf2sdf):
     pose_file = os.path.join(scratch, entry["name"].replace("/", "__") + ".pose.json")
     with open(pose_file, "w") as f:
         json.dump({}, f)
@@ -282,12 +417,22 @@ def judge(entry, roots, scratch):
     if not equality:
         result["truth"]["mimic_dropped"] = True
     with open(pose_file, "w") as f:
-        json.dump(truth["pose"], f)
+        json.dump(dict(truth["pose"], __by_child__=truth["pose_by_child"]), f)
     for peer in PEERS:
-        path = entry["mjcf"] if peer == "mbconv_mjcf" else entry["urdf"]
-        if path is None:
-            result[peer] = {"loads": False, "error": "mbconv: " + (entry.get("mjcf_error") or "")}
-            continue
+        if peer == "sdformat_import":
+            path = os.path.join(scratch, entry["name"].replace("/", "__") + ".sdformat.sdf")
+            why = urdf2sdf[1] if urdf2sdf[0] is None else convert_urdf2sdf(urdf2sdf[0], entry["urdf"], path)
+            if why is not None:
+                result[peer] = {"loads": False, "error": why}
+                continue
+        elif peer in ("mbconv_mjcf", "mbconv_sdf"):
+            key = "mjcf" if peer == "mbconv_mjcf" else "sdf"
+            path = entry.get(key)
+            if path is None:
+                result[peer] = {"loads": False, "error": "mbconv: " + (entry.get(key + "_error") or "")}
+                continue
+        else:
+            path = entry["urdf"]
         run = simulate(peer, path, pose_file, roots, equality)
         if not run["loads"]:
             result[peer] = {"loads": False, "error": run.get("load_error", "")}
@@ -329,10 +474,12 @@ def main():
     roots = sorted(
         {os.path.dirname(e["urdf"]) for e in entries} | {scratch}, key=len, reverse=True
     )
+    program, version, why = build_urdf2sdf(scratch)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        results = list(pool.map(lambda e: judge(e, roots, scratch), entries))
+        results = list(pool.map(lambda e: judge(e, roots, scratch, (program, why)), entries))
     with open(args.out, "w") as f:
-        json.dump({"tolerance": TOLERANCE, "peers": PEERS, "results": results}, f, indent=1)
+        summary = {"tolerance": TOLERANCE, "peers": PEERS, "sdformat_version": version, "results": results}
+        json.dump(summary, f, indent=1)
         f.write("\n")
 
 

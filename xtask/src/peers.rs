@@ -1,12 +1,17 @@
 //! `cargo xtask peers`: mbconv beside the converter people use, on the URDFs of
 //! example-robot-data, with `docs/peers.md` written from what happened.
 //!
-//! Every URDF is converted to MJCF by mbconv (`mbconv convert --no-check --to mjcf`, release
-//! build, the package path given as `cargo xtask field` gives it) and by MuJoCo's own URDF
-//! import (as the file is, and without its meshes); `oracles/peers/peers_oracle.py` simulates
-//! each in MuJoCo against Pinocchio's ground truth (root welded, 1 s from a bent pose, contact
-//! off; see the script) and says which keep the motion. The libsdformat converter (`gz sdf
-//! -p`) is not on a package registry this task can use, so the SDFormat side is not run here.
+//! Every URDF is converted to MJCF and to SDFormat by mbconv (`mbconv convert --no-check --to
+//! mjcf|sdf`, release build, the package path given as `cargo xtask field` gives it), to MJCF
+//! by MuJoCo's own URDF import (as the file is, and without its meshes) and to SDFormat by
+//! libsdformat's own conversion (the one behind `gz sdf -p`, built by the oracle against the
+//! system's libsdformat: Debian's `libsdformat-dev`); `oracles/peers/peers_oracle.py` simulates
+//! each MJCF in MuJoCo and each SDFormat in Drake against Pinocchio's ground truth (root
+//! welded, 1 s from a bent pose, contact off; see the script) and says which keep the motion.
+//!
+//! `MBCONV_PEERS_CLI=PATH` converts with that mbconv binary instead of the release build (a
+//! dev build of the same commit, where a release build does not fit; the document says which);
+//! the release build is still asked of `$CARGO`.
 
 use crate::field::Plan;
 use crate::workspace_root;
@@ -17,14 +22,61 @@ use std::process::Command;
 use std::time::Instant;
 
 /// The peers as the oracle names them, with the document's words for them.
-const PEERS: [(&str, &str); 3] = [
+const PEERS: [(&str, &str); 5] = [
     ("mujoco_import", "MuJoCo's URDF import, the file as it is"),
     (
         "mujoco_import_no_meshes",
         "MuJoCo's URDF import, the file without <visual> and <collision>",
     ),
     ("mbconv_mjcf", "mbconv -> MJCF, loaded in MuJoCo"),
+    (
+        "sdformat_import",
+        "libsdformat's URDF -> SDFormat conversion (`gz sdf -p`), loaded in Drake",
+    ),
+    ("mbconv_sdf", "mbconv -> SDFormat, loaded in Drake"),
 ];
+
+/// The peers that are not mbconv: each mbconv conversion is held to all of them.
+const OTHERS: [&str; 3] = ["mujoco_import", "mujoco_import_no_meshes", "sdformat_import"];
+
+/// Each of mbconv's targets: its key in the manifest (its `--to` too), its file name, mbconv's
+/// peer key, the document's word for it and the peers that convert to the same format.
+type Target = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+);
+const TARGETS: [Target; 2] = [
+    (
+        "mjcf",
+        "model.xml",
+        "mbconv_mjcf",
+        "MJCF",
+        &["mujoco_import", "mujoco_import_no_meshes"],
+    ),
+    ("sdf", "model.sdf", "mbconv_sdf", "SDFormat", &["sdformat_import"]),
+];
+
+/// The robots (by name) whose `mbconv` conversion does not keep the motion and one of `peers`
+/// does, as a sentence's end: "none" or a list of names in backticks.
+fn behind(entries: &[Value], mbconv: &str, peers: &[&str]) -> String {
+    let names: Vec<String> = entries
+        .iter()
+        .filter(|e| {
+            e[mbconv]["keeps"].as_bool() != Some(true)
+                && peers.iter().any(|k| e[*k]["keeps"].as_bool() == Some(true))
+        })
+        .filter_map(|e| e["name"].as_str())
+        .map(|n| format!("`{n}`"))
+        .collect();
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names.join(", ")
+    }
+}
 
 /// Runs the comparison and writes `docs/peers.md`.
 pub fn run_peers(plan: &Plan) -> Result<()> {
@@ -33,7 +85,14 @@ pub fn run_peers(plan: &Plan) -> Result<()> {
     if plan.document {
         return write_document(&out);
     }
-    let (models, collections, mbconv) = crate::field::prepare(plan, false)?;
+    let (models, collections, release) = crate::field::prepare(plan, false)?;
+    let (mbconv, build) = match std::env::var_os("MBCONV_PEERS_CLI") {
+        Some(path) => {
+            let build = format!("the build `{}`", path.to_string_lossy());
+            (std::path::PathBuf::from(path), build)
+        }
+        None => (release, "release build".to_owned()),
+    };
     let commit = crate::field::git_head(&root);
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out)?;
@@ -42,23 +101,26 @@ pub fn run_peers(plan: &Plan) -> Result<()> {
     for model in &models {
         let dir = out.join(model.shown.replace('/', "__"));
         std::fs::create_dir_all(&dir)?;
-        let file = dir.join("model.xml");
-        let mut command = Command::new("timeout");
-        command
-            .arg(format!("{}", plan.timeout.as_secs_f64()))
-            .arg(&mbconv);
-        command.args(["-q", "convert", "--no-check", "--force"]);
-        for option in &model.read_options {
-            command.args(["--read-option", option]);
-        }
-        command.arg(&model.path).args(["--to", "mjcf", "-o"]).arg(&file);
-        let output = command.output()?;
         let mut entry = json!({"name": model.shown, "urdf": model.path});
-        if output.status.success() && file.is_file() {
-            entry["mjcf"] = json!(file);
-        } else {
-            entry["mjcf"] = Value::Null;
-            entry["mjcf_error"] = json!(crate::field::message(&String::from_utf8_lossy(&output.stderr)));
+        for (key, name, ..) in TARGETS {
+            let file = dir.join(name);
+            let mut command = Command::new("timeout");
+            command
+                .arg(format!("{}", plan.timeout.as_secs_f64()))
+                .arg(&mbconv);
+            command.args(["-q", "convert", "--no-check", "--force"]);
+            for option in &model.read_options {
+                command.args(["--read-option", option]);
+            }
+            command.arg(&model.path).args(["--to", key, "-o"]).arg(&file);
+            let output = command.output()?;
+            if output.status.success() && file.is_file() {
+                entry[key] = json!(file);
+            } else {
+                entry[key] = Value::Null;
+                entry[format!("{key}_error")] =
+                    json!(crate::field::message(&String::from_utf8_lossy(&output.stderr)));
+            }
         }
         manifest.push(entry);
     }
@@ -68,9 +130,25 @@ pub fn run_peers(plan: &Plan) -> Result<()> {
     let source = collections
         .first()
         .map_or_else(String::new, |c| c.version.clone());
-    let run = json!({"source": source, "commit": commit, "convert_seconds": convert_seconds});
+    let run = json!({
+        "source": source,
+        "commit": commit,
+        "build": build,
+        "convert_seconds": convert_seconds,
+        "date": today(),
+    });
     std::fs::write(out.join("run.json"), serde_json::to_string_pretty(&run)?)?;
     write_document(&out)
+}
+
+/// The day of the run, `YYYY-MM-DD HH:MM UTC` as `date -u` says it (empty without `date`).
+fn today() -> String {
+    Command::new("date")
+        .args(["-u", "+%Y-%m-%d %H:%M UTC"])
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_default()
 }
 
 /// Writes `docs/peers.md` from a run's `run.json` and `results.json` in `out`.
@@ -85,6 +163,8 @@ fn write_document(out: &std::path::Path) -> Result<()> {
         &results,
         run["source"].as_str().unwrap_or("?"),
         run["commit"].as_str().unwrap_or("unknown"),
+        run["build"].as_str().unwrap_or("release build"),
+        run["date"].as_str().unwrap_or("unknown"),
         run["convert_seconds"].as_f64().unwrap_or(0.0),
     );
     std::fs::write(workspace_root().join("docs/peers.md"), text)?;
@@ -111,13 +191,21 @@ fn cell(result: &Value) -> String {
 }
 
 /// `docs/peers.md`.
-fn document(results: &Value, source: &str, commit: &str, convert_seconds: f64) -> String {
+fn document(
+    results: &Value,
+    source: &str,
+    commit: &str,
+    build: &str,
+    date: &str,
+    convert_seconds: f64,
+) -> String {
     let entries = results["results"].as_array().cloned().unwrap_or_default();
     let tolerance = results["tolerance"].as_f64().unwrap_or(0.0);
     let mut text = String::new();
+    let sdformat = results["sdformat_version"].as_str().unwrap_or("(not built)");
     let _ = writeln!(
         text,
-        "# mbconv beside the peers: URDF to MJCF, motion kept or not\n"
+        "# mbconv beside the peers: URDF to MJCF and to SDFormat, motion kept or not\n"
     );
     let _ = writeln!(
         text,
@@ -128,11 +216,21 @@ fn document(results: &Value, source: &str, commit: &str, convert_seconds: f64) -
          the ground truth, and each MJCF made from the URDF is simulated in MuJoCo 4.0 (RK4 at \
          1e-4 s). A conversion keeps the motion when every link frame it has stays within \
          {tolerance:e} m of Pinocchio's every 0.1 s and every link that moves in Pinocchio is one \
-         of its bodies. mbconv commit {commit}, release build (its conversions took {convert_seconds:.0} s). \
-         libsdformat's converter (`gz sdf -p`) and Drake are not run here: this compares the MJCF \
-         side only. Pinocchio's `aba` refuses mimic joints: for the robots marked `mimic dropped` \
-         the truth is the URDF without its mimic couplings, and MuJoCo runs them with its \
-         equality constraints disabled.\n"
+         of its bodies. Run on {date}: mbconv commit {commit}, {build} (`mbconv -q convert --no-check \
+         --read-option package_path=... ROBOT.urdf --to mjcf|sdf -o FILE`; its conversions took \
+         {convert_seconds:.0} s). The SDFormat side: libsdformat {sdformat} (Debian's \
+         `libsdformat-dev`, installed with apt) converts each URDF as `gz sdf -p ROBOT.urdf` \
+         does (`sdf::Root::Load` of the URDF, its SDFormat text written out: \
+         oracles/peers/urdf2sdf.cpp), and each SDFormat, libsdformat's and mbconv's, is \
+         simulated in Drake 1.51.1 (a continuous MultibodyPlant with no SceneGraph, so no \
+         contact; joint damping 0, limits off, the root link welded to the world at the \
+         identity, error-controlled RK5 (`runge_kutta5`) at accuracy 1e-10 and steps of at most 1e-3 s), its \
+         body frames compared with Pinocchio's link frames as the MJCFs are. Pinocchio's `aba` \
+         refuses mimic joints: for the robots marked `mimic dropped` the truth is the URDF \
+         without its mimic couplings, MuJoCo runs them with its equality constraints disabled \
+         and Drake's continuous plant has no mimic couplings. Run as `cargo xtask peers --jobs \
+         N` (after `cargo xtask download`; `--document` writes this file again from the last \
+         run's target/peers).\n"
     );
     let truths = entries
         .iter()
@@ -173,58 +271,54 @@ fn document(results: &Value, source: &str, commit: &str, convert_seconds: f64) -
             judged.len() - keeps - moves
         );
     }
-    let mbconv_behind: Vec<&str> = entries
-        .iter()
-        .filter(|e| {
-            e["mbconv_mjcf"]["keeps"].as_bool() != Some(true)
-                && PEERS[..2]
-                    .iter()
-                    .any(|(k, _)| e[*k]["keeps"].as_bool() == Some(true))
-        })
-        .filter_map(|e| e["name"].as_str())
-        .collect();
-    let _ = writeln!(
-        text,
-        "\nRobots where a peer keeps the motion and mbconv does not: {}.\n",
-        if mbconv_behind.is_empty() {
-            "none".to_owned()
-        } else {
-            mbconv_behind
-                .iter()
-                .map(|n| format!("`{n}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        }
-    );
+    let _ = writeln!(text);
+    let kept = |key: &str| {
+        entries
+            .iter()
+            .filter(|e| e[key]["keeps"].as_bool() == Some(true))
+            .count()
+    };
+    let best = OTHERS.iter().map(|k| kept(k)).max().unwrap_or(0);
+    for (_, _, mbconv, words, same) in TARGETS {
+        let _ = writeln!(
+            text,
+            "mbconv -> {words} keeps the motion of {} robots, the best peer {best}. Robots where \
+             a peer converting to {words} keeps the motion and mbconv -> {words} does not: {}. \
+             Where any of the three peers keeps it and mbconv -> {words} does not: {}.\n",
+            kept(mbconv),
+            behind(&entries, mbconv, same),
+            behind(&entries, mbconv, &OTHERS),
+        );
+    }
     let _ = writeln!(text, "## Every robot\n");
     let _ = writeln!(
         text,
         "Each cell: `keeps (largest distance)`, `moves (largest distance)`, `N moving links \
-         missing` (the MJCF lacks bodies the truth moves), or `refused` (the reasons follow).\n"
+         missing` (the MJCF or SDFormat lacks bodies the truth moves), or `refused` (the reasons follow).\n"
     );
     let _ = writeln!(
         text,
-        "| robot | dof | MuJoCo import | MuJoCo import, no meshes | mbconv -> MJCF |"
+        "| robot | dof | MuJoCo import | MuJoCo import, no meshes | mbconv -> MJCF | \
+         libsdformat -> Drake | mbconv -> SDFormat -> Drake |"
     );
-    let _ = writeln!(text, "|---|---|---|---|---|");
+    let _ = writeln!(text, "|---|---|---|---|---|---|---|");
     for e in &entries {
         let name = e["name"].as_str().unwrap_or("?");
         if e["truth"]["loads"].as_bool() != Some(true) {
-            let _ = writeln!(text, "| `{name}` | Pinocchio refuses it | | | |");
+            let _ = writeln!(text, "| `{name}` | Pinocchio refuses it | | | | | |");
             continue;
         }
+        let cells: Vec<String> = PEERS.iter().map(|(key, _)| cell(&e[*key])).collect();
         let _ = writeln!(
             text,
-            "| `{name}` | {}{} | {} | {} | {} |",
+            "| `{name}` | {}{} | {} |",
             e["truth"]["nv"],
             if e["truth"]["mimic_dropped"].as_bool() == Some(true) {
                 " (mimic dropped)"
             } else {
                 ""
             },
-            cell(&e["mujoco_import"]),
-            cell(&e["mujoco_import_no_meshes"]),
-            cell(&e["mbconv_mjcf"])
+            cells.join(" | ")
         );
     }
     let _ = writeln!(text, "\n## Failure modes\n");
