@@ -224,8 +224,8 @@ fn document(
          oracles/peers/urdf2sdf.cpp), and each SDFormat, libsdformat's and mbconv's, is \
          simulated in Drake 1.51.1 (a continuous MultibodyPlant with no SceneGraph, so no \
          contact; joint damping 0, limits off, the root link welded to the world at the \
-         identity, error-controlled RK5 (`runge_kutta5`) at accuracy 1e-10 and steps of at most 1e-3 s), its \
-         body frames compared with Pinocchio's link frames as the MJCFs are. Pinocchio's `aba` \
+         identity, its time derivatives integrated by RK4 at 1e-4 s as Pinocchio and MuJoCo \
+         are), its body frames compared with Pinocchio's link frames as the MJCFs are. Pinocchio's `aba` \
          refuses mimic joints: for the robots marked `mimic dropped` the truth is the URDF \
          without its mimic couplings, MuJoCo runs them with its equality constraints disabled \
          and Drake's continuous plant has no mimic couplings. Run as `cargo xtask peers --jobs \
