@@ -18,6 +18,10 @@ mbconv and writes a manifest (JSON: a list of {"name", "urdf" (the source's abso
 * Drake 1.51.1 loading libsdformat's own URDF -> SDFormat conversion of the URDF (the one
   behind `gz sdf -p FILE.urdf`: `urdf2sdf.cpp` beside this script, built against the system's
   libsdformat with g++ and pkg-config at the start of the run; Debian: `libsdformat-dev`);
+* Drake loading libsdformat's conversion of the URDF without its `<gazebo>` elements (what
+  Gazebo's extensions carry into the SDFormat, e.g. an IMU's `<noise>` or a joint's `<stopKd>`
+  in Gazebo classic's spelling, is refused by Drake's newer libsdformat: the best a Drake user
+  gets from this converter);
 * Drake loading mbconv's SDFormat.
 
 Every Drake run: a continuous `MultibodyPlant(time_step=0)` with no SceneGraph (no geometry, so
@@ -74,10 +78,11 @@ PEERS = [
     "mujoco_import_no_meshes",
     "mbconv_mjcf",
     "sdformat_import",
+    "sdformat_import_no_gazebo",
     "mbconv_sdf",
 ]
 # The peers whose file is an SDFormat simulated in Drake.
-DRAKE_PEERS = ("sdformat_import", "mbconv_sdf")
+DRAKE_PEERS = ("sdformat_import", "sdformat_import_no_gazebo", "mbconv_sdf")
 URDF2SDF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "urdf2sdf.cpp")
 CONVERT_TIMEOUT = 120
 
@@ -205,6 +210,15 @@ def simulate_pinocchio(model, urdf, mimic):
         "samples": samples,
         "nv": int(model.nv),
     }
+
+
+def without_gazebo(urdf):
+    """The URDF text without its <gazebo> elements."""
+    tree = ET.parse(urdf)
+    for child in list(tree.getroot()):
+        if child.tag == "gazebo":
+            tree.getroot().remove(child)
+    return ET.tostring(tree.getroot(), encoding="unicode")
 
 
 def without_geometry(urdf):
@@ -430,9 +444,15 @@ def judge(entry, roots, scratch, urdf2sdf):
     with open(pose_file, "w") as f:
         json.dump(dict(truth["pose"], __by_child__=truth["pose_by_child"]), f)
     for peer in PEERS:
-        if peer == "sdformat_import":
-            path = os.path.join(scratch, entry["name"].replace("/", "__") + ".sdformat.sdf")
-            why = urdf2sdf[1] if urdf2sdf[0] is None else convert_urdf2sdf(urdf2sdf[0], entry["urdf"], path)
+        if peer in ("sdformat_import", "sdformat_import_no_gazebo"):
+            stem = os.path.join(scratch, entry["name"].replace("/", "__") + "." + peer)
+            source = entry["urdf"]
+            if peer == "sdformat_import_no_gazebo":
+                source = stem + ".urdf"
+                with open(source, "w") as f:
+                    f.write(without_gazebo(entry["urdf"]))
+            path = stem + ".sdf"
+            why = urdf2sdf[1] if urdf2sdf[0] is None else convert_urdf2sdf(urdf2sdf[0], source, path)
             if why is not None:
                 result[peer] = {"loads": False, "error": why}
                 continue

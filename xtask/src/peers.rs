@@ -22,7 +22,7 @@ use std::process::Command;
 use std::time::Instant;
 
 /// The peers as the oracle names them, with the document's words for them.
-const PEERS: [(&str, &str); 5] = [
+const PEERS: [(&str, &str); 6] = [
     ("mujoco_import", "MuJoCo's URDF import, the file as it is"),
     (
         "mujoco_import_no_meshes",
@@ -33,11 +33,20 @@ const PEERS: [(&str, &str); 5] = [
         "sdformat_import",
         "libsdformat's URDF -> SDFormat conversion (`gz sdf -p`), loaded in Drake",
     ),
+    (
+        "sdformat_import_no_gazebo",
+        "libsdformat's conversion of the URDF without <gazebo>, loaded in Drake",
+    ),
     ("mbconv_sdf", "mbconv -> SDFormat, loaded in Drake"),
 ];
 
 /// The peers that are not mbconv: each mbconv conversion is held to all of them.
-const OTHERS: [&str; 3] = ["mujoco_import", "mujoco_import_no_meshes", "sdformat_import"];
+const OTHERS: [&str; 4] = [
+    "mujoco_import",
+    "mujoco_import_no_meshes",
+    "sdformat_import",
+    "sdformat_import_no_gazebo",
+];
 
 /// Each of mbconv's targets: its key in the manifest (its `--to` too), its file name, mbconv's
 /// peer key, the document's word for it and the peers that convert to the same format.
@@ -56,7 +65,13 @@ const TARGETS: [Target; 2] = [
         "MJCF",
         &["mujoco_import", "mujoco_import_no_meshes"],
     ),
-    ("sdf", "model.sdf", "mbconv_sdf", "SDFormat", &["sdformat_import"]),
+    (
+        "sdf",
+        "model.sdf",
+        "mbconv_sdf",
+        "SDFormat",
+        &["sdformat_import", "sdformat_import_no_gazebo"],
+    ),
 ];
 
 /// The robots (by name) whose `mbconv` conversion does not keep the motion and one of `peers`
@@ -221,7 +236,9 @@ fn document(
          {convert_seconds:.0} s). The SDFormat side: libsdformat {sdformat} (Debian's \
          `libsdformat-dev`, installed with apt) converts each URDF as `gz sdf -p ROBOT.urdf` \
          does (`sdf::Root::Load` of the URDF, its SDFormat text written out: \
-         oracles/peers/urdf2sdf.cpp), and each SDFormat, libsdformat's and mbconv's, is \
+         oracles/peers/urdf2sdf.cpp; also the URDF without its `<gazebo>` elements, whose \
+         Gazebo-classic extensions Drake refuses), and each SDFormat, libsdformat's and \
+         mbconv's, is \
          simulated in Drake 1.51.1 (a continuous MultibodyPlant with no SceneGraph, so no \
          contact; joint damping 0, limits off, the root link welded to the world at the \
          identity, its time derivatives integrated by RK4 at 1e-4 s as Pinocchio and MuJoCo \
@@ -284,7 +301,7 @@ fn document(
             text,
             "mbconv -> {words} keeps the motion of {} robots, the best peer {best}. Robots where \
              a peer converting to {words} keeps the motion and mbconv -> {words} does not: {}. \
-             Where any of the three peers keeps it and mbconv -> {words} does not: {}.\n",
+             Where any of the four peers keeps it and mbconv -> {words} does not: {}.\n",
             kept(mbconv),
             behind(&entries, mbconv, same),
             behind(&entries, mbconv, &OTHERS),
@@ -299,13 +316,14 @@ fn document(
     let _ = writeln!(
         text,
         "| robot | dof | MuJoCo import | MuJoCo import, no meshes | mbconv -> MJCF | \
-         libsdformat -> Drake | mbconv -> SDFormat -> Drake |"
+         libsdformat -> Drake | libsdformat, no <gazebo> -> Drake | mbconv -> SDFormat -> \
+         Drake |"
     );
-    let _ = writeln!(text, "|---|---|---|---|---|---|---|");
+    let _ = writeln!(text, "|---|---|---|---|---|---|---|---|");
     for e in &entries {
         let name = e["name"].as_str().unwrap_or("?");
         if e["truth"]["loads"].as_bool() != Some(true) {
-            let _ = writeln!(text, "| `{name}` | Pinocchio refuses it | | | | | |");
+            let _ = writeln!(text, "| `{name}` | Pinocchio refuses it | | | | | | |");
             continue;
         }
         let cells: Vec<String> = PEERS.iter().map(|(key, _)| cell(&e[*key])).collect();
