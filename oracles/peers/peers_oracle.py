@@ -136,6 +136,17 @@ def moving_links(model):
     )
 
 
+def sampled(sample, step):
+    """`sample()` at the start and after every EVERY calls of `step()` (one DT each), over
+    DURATION."""
+    samples = [sample()]
+    for _ in range(int(round(DURATION / DT / EVERY))):
+        for _ in range(EVERY):
+            step()
+        samples.append(sample())
+    return samples
+
+
 def run_pinocchio(urdf):
     """The truth; where Pinocchio's `aba` refuses the mimic joints of the model read with
     mimic=True, the model read without them (each mimic joint free), `mimic_dropped`."""
@@ -181,13 +192,8 @@ def simulate_pinocchio(model, urdf, mimic):
     def acc(qq, vv):
         return pin.aba(model, data, qq, vv, tau)
 
-    samples = []
-    steps = int(round(DURATION / DT))
-    for step in range(steps + 1):
-        if step % EVERY == 0:
-            samples.append(sample())
-        if step == steps:
-            break
+    def step():
+        nonlocal q, v
         k1v, k1q = acc(q, v), v
         q2, v2 = pin.integrate(model, q, k1q * DT / 2), v + k1v * DT / 2
         k2v, k2q = acc(q2, v2), v2
@@ -197,6 +203,8 @@ def simulate_pinocchio(model, urdf, mimic):
         k4v, k4q = acc(q4, v4), v4
         q = pin.integrate(model, q, (k1q + 2 * k2q + 2 * k3q + k4q) * DT / 6)
         v = v + (k1v + 2 * k2v + 2 * k3v + k4v) * DT / 6
+
+    samples = sampled(sample, step)
     by_child = {}
     for f in model.frames:
         if f.type == pin.FrameType.BODY and model.names[f.parentJoint] in pose:
@@ -323,18 +331,15 @@ def run_drake(path, pose):
     # Classical RK4 at DT, as Pinocchio's truth and MuJoCo's runs are integrated: a motion
     # that is sensitive to its start (some robots' bent poses are) then differs by what the
     # models differ by, not by what two integrators differ by.
-    samples = []
-    steps = int(round(DURATION / DT))
-    for step in range(steps + 1):
-        if step % EVERY == 0:
-            samples.append(sample())
-        if step == steps:
-            break
+    def step():
+        nonlocal x
         k1 = derivatives(x)
         k2 = derivatives(x + k1 * DT / 2)
         k3 = derivatives(x + k2 * DT / 2)
         k4 = derivatives(x + k3 * DT)
         x = x + (k1 + 2 * k2 + 2 * k3 + k4) * DT / 6
+
+    samples = sampled(sample, step)
     return {
         "links": [b.name() for b in bodies],
         "samples": samples,
