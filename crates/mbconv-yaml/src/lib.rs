@@ -145,7 +145,11 @@ fn convert(text: &str, spanned: Spanned<Tree>) -> Node {
             let (def_offset, def_length) = byte_span(&spanned.defined);
             let raw = text.get(def_offset..def_offset + def_length).unwrap_or("");
             let raw = if raw.starts_with(['&', '*', '!']) { "" } else { raw };
-            let quoted = raw.starts_with(['"', '\'', '|', '>']);
+            // A block scalar's span starts after its indicator (`|`, `>`), and a plain
+            // scalar written over several lines is folded into one: for both the decoded text
+            // is the value, and it is a string.
+            let folded = raw.contains('\n') && decoded != raw;
+            let quoted = raw.starts_with(['"', '\'', '|', '>']) || folded;
             let text = if quoted || raw.is_empty() {
                 decoded
             } else {
@@ -450,6 +454,21 @@ mod tests {
         assert_eq!(used.get("z").unwrap().scalar(), Some("1.50"));
         assert_eq!(used.get("x").unwrap().as_f64(), Some(1.5));
         assert_eq!(used.get("y").unwrap().as_f64(), Some(2.0));
+    }
+
+    #[test]
+    fn block_and_folded_scalars_are_their_decoded_text() {
+        let text = "literal: |\n  one\n  two\nfolded: >-\n  one\n  two\nplain: one\n  two\nnumber: 1.50\n";
+        let root = parse(
+            &Source::from_string("b.yaml", text),
+            "t.yaml_syntax",
+            serde_saphyr::Options::default(),
+        )
+        .unwrap();
+        assert_eq!(root.get("literal").unwrap().scalar(), Some("one\ntwo\n"));
+        assert_eq!(root.get("folded").unwrap().scalar(), Some("one two"));
+        assert_eq!(root.get("plain").unwrap().scalar(), Some("one two"));
+        assert_eq!(root.get("number").unwrap().scalar(), Some("1.50"));
     }
 
     #[test]
