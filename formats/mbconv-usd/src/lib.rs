@@ -50,7 +50,6 @@
 
 pub(crate) mod export;
 pub(crate) mod import;
-pub(crate) mod paths;
 pub(crate) mod raw;
 pub(crate) mod spec;
 

@@ -6,7 +6,8 @@
 //! The root layer is read from the source's text (so a stage handed over as text, not as a
 //! file, composes too); the layers it names are found next to the source's path.
 
-use crate::paths;
+mod paths;
+
 use crate::spec::{FORMAT, attr};
 use mbconv_ir::SourceSpan;
 use mbconv_ir::format::kit::SourceResult;
