@@ -134,6 +134,29 @@ impl Inertial {
             r * self.inertia.matrix() * r.transpose()
         }
     }
+
+    /// The principal moments of the tensor in body axes and the rotation whose columns are
+    /// their axes (a proper rotation): the same tensor to rounding, written as a diagonal in
+    /// rotated axes (USD's `diagonalInertia` and `principalAxes`, MJCF's `diaginertia` and
+    /// `quat`).
+    ///
+    /// ```
+    /// let mut i = mbconv_ir::Inertial::default();
+    /// i.inertia = mbconv_ir::Inertia::from_moments_products([2.0, 2.0, 1.0], [0.5, 0.0, 0.0]);
+    /// let (moments, axes) = i.principal_axes();
+    /// let r = axes.to_rotation_matrix().into_inner();
+    /// let rebuilt = r * nalgebra::Matrix3::from_diagonal(&moments.into()) * r.transpose();
+    /// assert!((rebuilt - i.inertia_in_body_axes()).amax() < 1e-12);
+    /// ```
+    pub fn principal_axes(&self) -> ([f64; 3], UnitQuaternion<f64>) {
+        let eigen = nalgebra::SymmetricEigen::new(self.inertia_in_body_axes());
+        let mut v: Matrix3<f64> = eigen.eigenvectors;
+        if v.determinant() < 0.0 {
+            v.set_column(2, &(-v.column(2)));
+        }
+        let axes = UnitQuaternion::from_rotation_matrix(&nalgebra::Rotation3::from_matrix_unchecked(v));
+        (eigen.eigenvalues.into(), axes)
+    }
 }
 
 /// A 3×3 inertia tensor (kg·m²), stored row by row as written, tensor entries

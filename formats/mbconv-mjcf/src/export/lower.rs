@@ -620,7 +620,7 @@ fn mass_properties(s: &mut LowerSession) {
             // ("inertia must have positive eigenvalues") and reads the same moments as
             // `diaginertia` in their axes (unitree B2's lidar link: 1.6e-15 kg m², products of
             // 1e-47): the tensor is written in its principal axes.
-            let (moments, axes) = principal_axes(&m);
+            let (moments, axes) = inertial.principal_axes();
             inertial.inertia = Inertia::from_moments_products(moments, [0.0; 3]);
             inertial.inertia_rotation = axes;
             approximated_mass_properties(
@@ -708,21 +708,6 @@ fn mass_properties(s: &mut LowerSession) {
 }
 
 /// Reports that the mass properties of body `b` are written approximated (`code`, `message`).
-/// The principal moments of the symmetric `tensor` and the rotation whose columns are their
-/// axes (a proper rotation: the third axis is the cross product of the first two).
-fn principal_axes(tensor: &nalgebra::Matrix3<f64>) -> ([f64; 3], nalgebra::UnitQuaternion<f64>) {
-    let eigen = tensor.symmetric_eigen();
-    let mut axes = eigen.eigenvectors;
-    let third = axes.column(0).cross(&axes.column(1));
-    axes.set_column(2, &third);
-    let rotation = nalgebra::Rotation3::from_matrix(&axes);
-    let v = eigen.eigenvalues;
-    (
-        [v[0], v[1], v[2]],
-        nalgebra::UnitQuaternion::from_rotation_matrix(&rotation),
-    )
-}
-
 fn approximated_mass_properties(s: &mut LowerSession, b: usize, code: &str, message: String) {
     let at = path::item("bodies", &s.model.bodies[b].name);
     s.approximated(code, Feature::MassProperties, &at, message);

@@ -18,7 +18,7 @@ use mbconv_ir::{
     Body, BodyRef, Category, ConstraintKind, DofProperties, Finding, Geometry, Joint, JointKind, Model, Pose,
     Report, Severity, Shape, ShapeRole,
 };
-use nalgebra::{Matrix3, Rotation3, SymmetricEigen, UnitQuaternion, Vector3};
+use nalgebra::{UnitQuaternion, Vector3};
 use std::fmt::Write;
 
 /// Writes a lowered model as a `.usda` layer.
@@ -429,14 +429,8 @@ impl Writer {
         let (diagonal, axes, keep) = if products == [0.0; 3] && symmetric {
             (i.inertia.moments(), i.inertia_rotation, false)
         } else {
-            let m = i.inertia_in_body_axes();
-            let eigen = SymmetricEigen::new(m);
-            let mut v: Matrix3<f64> = eigen.eigenvectors;
-            if v.determinant() < 0.0 {
-                v.set_column(2, &(-v.column(2)));
-            }
-            let axes = UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(v));
-            (eigen.eigenvalues.into(), axes, true)
+            let (moments, axes) = i.principal_axes();
+            (moments, axes, true)
         };
         let before = self.rounding.as_ref().map_or(0, |r| r.0);
         self.floats("float3", attr::DIAGONAL_INERTIA, &diagonal, &diagonal, |x| x);
