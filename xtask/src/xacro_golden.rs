@@ -18,6 +18,11 @@ const OUT: &str = "crates/mbconv-xacro/tests/golden";
 /// The reference, pinned.
 const XACRO: &str = "xacro==2.1.1";
 
+/// Its YAML library, pinned too: how `<<` merge keys order and override a mapping's entries
+/// changed between PyYAML releases (6.0.4 skips a key merged twice when PyYAML holds it as
+/// one string object), and `xacro.load_yaml` hands its dictionaries over in that order.
+const PYYAML: &str = "PyYAML==6.0.4";
+
 /// Creates (or reuses) `target/xacro-venv` with the reference and returns its Python; the
 /// environment variable `MBCONV_XACRO_PYTHON` names another Python that has it.
 pub fn python() -> Result<PathBuf> {
@@ -29,7 +34,7 @@ pub fn python() -> Result<PathBuf> {
     if !python.exists() {
         run("python3", &["-m", "venv", &venv.to_string_lossy()])?;
     }
-    run(&python, &["-m", "pip", "install", "--quiet", XACRO])?;
+    run(&python, &["-m", "pip", "install", "--quiet", XACRO, PYYAML])?;
     Ok(python)
 }
 

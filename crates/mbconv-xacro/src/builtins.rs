@@ -533,6 +533,7 @@ pub(crate) fn attribute(ev: &mut Eval, obj: Value, name: &str) -> EResult<Value>
                 obj.clone()
             })
         }
+        Value::Time(t) if t.field(name).is_some() => Ok(Value::Int(t.field(name).unwrap_or_default())),
         Value::Dict(d) if d.borrow().dotted && !is_dict_method(name) => {
             let d = d.borrow();
             match d.get(&Value::str(name)) {
@@ -973,6 +974,7 @@ fn ordering(a: &Value, b: &Value) -> EResult<std::cmp::Ordering> {
         (Value::Str(x), Value::Str(y)) => Ok(x.cmp(y)),
         (Value::List(x), Value::List(y)) => seq(&x.borrow(), &y.borrow()),
         (Value::Tuple(x), Value::Tuple(y)) => seq(x, y),
+        (Value::Time(x), Value::Time(y)) => x.py_cmp(y).or_else(fail),
         _ => fail(format!(
             "'<' not supported between instances of '{}' and '{}'",
             a.type_name(),

@@ -30,6 +30,9 @@ pub(crate) type R<T> = Result<T, XError>;
 pub(crate) struct File {
     pub path: PathBuf,
     pub name: String,
+    /// The name xacro's file stack holds for it: the input as it was named, an include as
+    /// `abs_filename_spec` joined it (what `xacro.abs_filename` builds on).
+    pub spec: String,
     pub text: String,
 }
 
@@ -338,7 +341,7 @@ fn yaml_value(node: &mbconv_yaml::Node, units: &HashMap<usize, f64>) -> EResult<
             if *quoted {
                 Value::str(text)
             } else {
-                yaml_scalar(text)
+                yaml_plain(text)?
             }
         }
         NodeKind::Seq(items) => Value::list(
@@ -352,12 +355,77 @@ fn yaml_value(node: &mbconv_yaml::Node, units: &HashMap<usize, f64>) -> EResult<
                 dotted: true,
                 ..Default::default()
             };
-            for (k, v) in entries {
-                d.insert(yaml_scalar(&k.name), yaml_value(v, units)?);
+            for (k, v) in merged_entries(entries)? {
+                d.insert(yaml_plain(&k.name)?, yaml_value(v, units)?);
             }
             Value::dict(d)
         }
     })
+}
+
+/// A mapping's entries with its merge keys (`<<`) applied as PyYAML 6.0.4's
+/// `flatten_mapping` applies them: the merged mappings' entries first, in the order met (a
+/// list of mappings from its first to its last), then the mapping's own. Among the merged
+/// entries a key already merged is skipped when it is the same key object in PyYAML: the same
+/// node (an alias met twice) or a key of at most one Latin-1 character (CPython shares those
+/// strings); any other repeated key is kept, and the later value replaces the earlier one at
+/// the earlier one's place when the dictionary is built.
+fn merged_entries(
+    entries: &[(mbconv_yaml::Key, mbconv_yaml::Node)],
+) -> EResult<Vec<(&mbconv_yaml::Key, &mbconv_yaml::Node)>> {
+    use mbconv_yaml::NodeKind;
+    let refuse = |what: &str, found: &mbconv_yaml::Node| {
+        EvalError(format!(
+            "while constructing a mapping: expected {what} for merging, but found {}",
+            found.describe()
+        ))
+    };
+    let mut merged: Vec<(&mbconv_yaml::Key, &mbconv_yaml::Node)> = Vec::new();
+    let mut own = Vec::new();
+    for (key, value) in entries {
+        if key.name != "<<" {
+            own.push((key, value));
+            continue;
+        }
+        let sources: Vec<&[(mbconv_yaml::Key, mbconv_yaml::Node)]> = match &value.kind {
+            NodeKind::Map(inner) => vec![inner],
+            NodeKind::Seq(items) => items
+                .iter()
+                .map(|item| match &item.kind {
+                    NodeKind::Map(inner) => Ok(inner.as_slice()),
+                    _ => Err(refuse("a mapping", item)),
+                })
+                .collect::<EResult<_>>()?,
+            _ => return Err(refuse("a mapping or list of mappings", value)),
+        };
+        for inner in sources {
+            for (k, v) in merged_entries(inner)? {
+                if !merged.iter().any(|(m, _)| same_key_object(m, k)) {
+                    merged.push((k, v));
+                }
+            }
+        }
+    }
+    merged.extend(own);
+    Ok(merged)
+}
+
+/// Whether two YAML keys are one string object in PyYAML: the same node, or equal texts of at
+/// most one Latin-1 character (CPython's shared one-character strings).
+fn same_key_object(a: &mbconv_yaml::Key, b: &mbconv_yaml::Key) -> bool {
+    let shared = |s: &str| s.chars().count() <= 1 && s.chars().all(|c| u32::from(c) < 256);
+    a.defined == b.defined || (a.name == b.name && shared(&a.name))
+}
+
+/// A plain scalar as PyYAML's safe loader constructs it: a timestamp (`datetime.date`,
+/// `datetime.datetime`; one that does not exist is Python's `ValueError`) or what
+/// [`yaml_scalar`] resolves.
+fn yaml_plain(text: &str) -> EResult<Value> {
+    match crate::timestamp::Timestamp::parse(text) {
+        Some(Ok(t)) => Ok(Value::Time(t)),
+        Some(Err(e)) => Err(EvalError(e)),
+        None => Ok(yaml_scalar(text)),
+    }
 }
 
 fn yaml_scalar(text: &str) -> Value {
@@ -534,8 +602,13 @@ impl Expander {
     }
 
     /// Adds a file to the list and returns its number.
-    pub(crate) fn add_file(&mut self, path: PathBuf, name: String, text: String) -> u32 {
-        self.files.push(File { path, name, text });
+    pub(crate) fn add_file(&mut self, path: PathBuf, name: String, spec: String, text: String) -> u32 {
+        self.files.push(File {
+            path,
+            name,
+            spec,
+            text,
+        });
         u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX)
     }
 
@@ -566,7 +639,27 @@ impl Expander {
             .unwrap_or_else(|| self.inputs.cwd.clone())
     }
 
-    /// xacro's `abs_filename_spec`: relative to the directory of the file being processed.
+    /// xacro's `abs_filename_spec` as text: a relative `spec` joined to the directory of the
+    /// processed file's name as xacro holds it (`os.path.join`, not normalised; `.` when
+    /// that name is empty), an absolute one as it is. What `xacro.abs_filename` answers.
+    fn abs_filename_spec(&self, spec: &str) -> String {
+        if spec.starts_with('/') {
+            return spec.to_owned();
+        }
+        let current = self
+            .filestack
+            .last()
+            .map_or("", |f| self.files[*f as usize].spec.as_str());
+        let base = if current.is_empty() {
+            "."
+        } else {
+            python_dirname(current)
+        };
+        python_join(base, spec)
+    }
+
+    /// xacro's `abs_filename_spec` on disk: relative to the directory of the file being
+    /// processed.
     fn abs_filename(&self, spec: &str) -> PathBuf {
         let p = Path::new(spec);
         if p.is_absolute() {
@@ -1556,7 +1649,9 @@ impl Expander {
         self.here = node.attr_node("filename").map(|a| a.at);
         let spec = text_of(&self.eval_text(&spec, symbols)?);
         let full = self.abs_filename(&spec);
-        let files = if spec.contains(['*', '[', '?']) {
+        let full_spec = self.abs_filename_spec(&spec);
+        let globbed = spec.contains(['*', '[', '?']);
+        let files = if globbed {
             let found = glob(&full);
             if found.is_empty() {
                 self.warn(
@@ -1601,7 +1696,14 @@ impl Expander {
                 ));
             }
             let name = path.display().to_string();
-            let file = self.add_file(path, name, text);
+            // A glob's match keeps the pattern's directory as written, as Python's `glob`.
+            let spec = match path.file_name() {
+                Some(matched) if globbed => {
+                    python_join(python_dirname(&full_spec), &matched.to_string_lossy())
+                }
+                _ => full_spec.clone(),
+            };
+            let file = self.add_file(path, name, spec, text);
             self.includes.push(node.at);
             self.filestack.push(file);
             let mut doc = self.parse_file(file)?;
@@ -1636,9 +1738,13 @@ impl Expander {
         // to the scalar that follows.
         let (blanked, units) = unit_tags(&text);
         let source = mbconv_ir::format::Source::from_string(name.clone(), blanked);
-        self.add_file(path, name, text);
+        let spec = self.abs_filename_spec(spec);
+        self.add_file(path, name, spec, text);
         let mut options = mbconv_yaml::serde_saphyr::Options::default();
         options.duplicate_keys = mbconv_yaml::serde_saphyr::DuplicateKeyPolicy::PassThrough;
+        // Merge keys come through as `<<` entries: `merged_entries` applies them in PyYAML's
+        // order (the parser would put the mapping's own keys first).
+        options.merge_keys = mbconv_yaml::serde_saphyr::MergeKeyPolicy::AsOrdinary;
         let node =
             mbconv_yaml::parse(&source, "xacro.yaml", options).map_err(|e| EvalError(e.to_string()))?;
         yaml_value(&node, &units)
@@ -1750,6 +1856,29 @@ fn glob(pattern: &Path) -> Vec<PathBuf> {
     found
 }
 
+/// Python's `os.path.dirname` of a POSIX path: up to the last `/`, trailing slashes taken
+/// off unless the head is nothing but slashes.
+fn python_dirname(path: &str) -> &str {
+    let head = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+    if head.is_empty() || head.bytes().all(|b| b == b'/') {
+        head
+    } else {
+        head.trim_end_matches('/')
+    }
+}
+
+/// Python's `os.path.join(base, rel)` for two POSIX parts: an absolute `rel` replaces `base`;
+/// a `/` goes between them unless `base` is empty or already ends with one.
+fn python_join(base: &str, rel: &str) -> String {
+    if rel.starts_with('/') || base.is_empty() {
+        rel.to_owned()
+    } else if base.ends_with('/') {
+        format!("{base}{rel}")
+    } else {
+        format!("{base}/{rel}")
+    }
+}
+
 /// `fnmatch` of `*`, `?` and `[...]`.
 fn wildcard(pattern: &str, name: &str) -> bool {
     let p: Vec<char> = pattern.chars().collect();
@@ -1841,7 +1970,7 @@ impl Env for ExprEnv<'_> {
                 };
                 self.ex.load_yaml(spec)
             }
-            "abs_filename" => Ok(Value::str(&self.ex.abs_filename(&text(0)).display().to_string())),
+            "abs_filename" => Ok(Value::str(&self.ex.abs_filename_spec(&text(0)))),
             "dotify" => match args.first() {
                 Some(Value::Dict(d)) => {
                     let mut copy = d.borrow().clone();

@@ -51,6 +51,7 @@ mod expr;
 mod format;
 mod scope;
 mod subst;
+mod timestamp;
 mod value;
 mod xml;
 
@@ -206,7 +207,12 @@ fn expand_source(
         cwd: std::env::current_dir().unwrap_or_default(),
     };
     let mut ex = expand::Expander::new(inputs);
-    let file = ex.add_file(path.to_path_buf(), name.to_owned(), text.to_owned());
+    let file = ex.add_file(
+        path.to_path_buf(),
+        name.to_owned(),
+        name.to_owned(),
+        text.to_owned(),
+    );
     let result = expand::expand_document(&mut ex, file);
     let sources: Vec<Source> = ex
         .files

@@ -61,6 +61,8 @@ pub(crate) enum Value {
     Block(Rc<XNode>),
     /// `range(start, stop, step)`.
     Range(i64, i64, i64),
+    /// A `datetime.date` or `datetime.datetime` (a YAML timestamp).
+    Time(crate::timestamp::Timestamp),
     /// An iterator made by `map`, `zip`, `reversed`, `enumerate`, `filter`: its items.
     Iter(Rc<Vec<Value>>, &'static str),
 }
@@ -93,6 +95,7 @@ impl Value {
             Value::Namespace(_) => "NameSpace",
             Value::Block(_) => "Element",
             Value::Iter(_, kind) => kind,
+            Value::Time(t) => t.type_name(),
             Value::Range(..) => "range",
         }
     }
@@ -161,6 +164,7 @@ impl Value {
                         .all(|(k, v)| b.get(k).is_some_and(|w| v.py_eq(w)))
             }
             (Value::Func(a), Value::Func(b)) => a == b,
+            (Value::Time(a), Value::Time(b)) => a.py_eq(b),
             (Value::Range(a, b, c), Value::Range(x, y, z)) => {
                 let (n, m) = (
                     crate::builtins::range_len(*a, *b, *c),
@@ -176,6 +180,7 @@ impl Value {
     pub fn to_py_str(&self) -> String {
         match self {
             Value::Str(s) => s.to_string(),
+            Value::Time(t) => t.to_py_str(),
             other => other.repr(),
         }
     }
@@ -262,6 +267,7 @@ impl Value {
             Value::Range(a, b, c) => {
                 let _ = write!(out, "range({a}, {b}, {c})");
             }
+            Value::Time(t) => out.push_str(&t.repr()),
         }
     }
 }

@@ -78,6 +78,9 @@ pub struct Key {
     pub offset: usize,
     /// Length in bytes.
     pub length: usize,
+    /// Byte offset where the key is written: [`Key::offset`] unless the key comes from an
+    /// alias (`<<: *base`), whose keys are placed at the alias and written at the anchor.
+    pub defined: usize,
 }
 
 /// Parses a YAML text into a node tree with the parser `options`. Syntax errors (and
@@ -167,11 +170,13 @@ fn convert(text: &str, spanned: Spanned<Tree>) -> Node {
                 .into_iter()
                 .map(|(k, v)| {
                     let (ko, kl) = byte_span(&k.referenced);
+                    let (defined, _) = byte_span(&k.defined);
                     (
                         Key {
                             name: k.value,
                             offset: ko,
                             length: kl,
+                            defined,
                         },
                         convert(text, v),
                     )
