@@ -241,9 +241,11 @@ const TASKS: &[Task] = &[
         words: &["peers"],
         args: "[--timeout S] [--jobs N] [--erd DIR] [--only TEXT] [--document]",
         about: "every URDF of example-robot-data converted to MJCF by MuJoCo's own URDF import \
-                and by mbconv, each simulated in MuJoCo against Pinocchio's ground truth (root \
-                welded, 1 s from a bent pose, contact off); writes docs/peers.md (--document: \
-                only the document again, from the last run's target/peers)",
+                and by mbconv, simulated in MuJoCo, and to SDFormat by libsdformat (gz sdf -p, \
+                with and without <gazebo>) and by mbconv, simulated in Drake, each against \
+                Pinocchio's ground truth (root welded, 1 s from a bent pose, contact off); \
+                writes docs/peers.md (--document: only the document again, from the last \
+                run's target/peers)",
         run: |rest| field::parse_plan(rest).and_then(|plan| peers::run_peers(&plan)),
     },
     Task {

@@ -191,9 +191,18 @@ pub(crate) fn body_errors(a: &Motion, b: &Motion, matching: &BodyMatch) -> (Vec<
 
 /// The distance between the centres of mass of body `i` of `a` and body `j` of `b` at sample
 /// `s`; zero when either body carries nothing ([`Motion::is_void`]: it has no centre of mass).
+/// Where the two bodies' masses differ, the centres of mass of the rigid assemblies they
+/// belong to through fixed joints ([`Motion::assembly_com`]) are compared instead: mass moved
+/// across a fixed joint (a writer's `inertia_lumped`) moves a body's own centre of mass but
+/// not its assembly's, nor anything's motion, while a mass that changed moves both.
 fn com_distance(a: &Motion, b: &Motion, s: usize, i: usize, j: usize) -> f64 {
     if a.void.get(i).copied().unwrap_or(false) || b.void.get(j).copied().unwrap_or(false) {
         return 0.0;
+    }
+    if let (Some(x), Some(y)) = (a.mass.get(i), b.mass.get(j))
+        && x != y
+    {
+        return finite_or_infinite((a.assembly_com(s, i) - b.assembly_com(s, j)).norm());
     }
     finite_or_infinite((a.com[s][i] - b.com[s][j]).norm())
 }

@@ -61,6 +61,12 @@ pub struct Motion {
     /// Per body: it carries nothing (no mass, no shapes, no named frames), so it has no centre
     /// of mass; such a body is compared by its rotation only (see [`Motion::is_void`]).
     pub void: Vec<bool>,
+    /// Per body: its mass (kg); empty for a motion recorded elsewhere (another simulator's),
+    /// whose bodies' centres of mass are then compared as they are.
+    pub mass: Vec<f64>,
+    /// Per body: the first body of the rigid assembly it belongs to through fixed joints (see
+    /// [`Motion::welded_assemblies`]); a body on no fixed joint is its own. Empty with `mass`.
+    pub welded: Vec<usize>,
     /// Sample times (s).
     pub times: Vec<f64>,
     /// `com[sample][body]`: world position of the body's centre of mass (m).
@@ -93,6 +99,53 @@ impl Motion {
     /// ```
     pub fn is_void(body: &mbconv_ir::Body) -> bool {
         body.inertial.mass == 0.0 && body.shapes.is_empty() && body.frames.is_empty()
+    }
+
+    /// Per body of `model`, the first body (in tree order) of the rigid assembly it belongs to:
+    /// the bodies joined by enabled fixed joints of the spanning tree move as one body, however
+    /// their mass is shared out among them (a writer may move it across a fixed joint,
+    /// `mbconv_ir::lower::lump_unphysical_inertias`).
+    ///
+    /// ```
+    /// use mbconv_ir::{Body, BodyRef, Joint, JointKind, Model};
+    /// let mut model = Model::new("finger");
+    /// model.bodies = vec![Body::new("finger"), Body::new("tip"), Body::new("free")];
+    /// model.joints.push(Joint::new("hinge", JointKind::Revolute { axis: nalgebra::Vector3::x() }, BodyRef::World, BodyRef::body("finger")));
+    /// model.joints.push(Joint::new("weld", JointKind::Fixed, BodyRef::body("finger"), BodyRef::body("tip")));
+    /// assert_eq!(mbconv_check::Motion::welded_assemblies(&model), [0, 0, 2]);
+    /// ```
+    pub fn welded_assemblies(model: &Model) -> Vec<usize> {
+        let tree = mbconv_ir::kinematics::SpanningTree::new(model);
+        let mut welded: Vec<usize> = (0..model.bodies.len()).collect();
+        for &b in &tree.order {
+            if let mbconv_ir::kinematics::Attachment::Joint {
+                joint,
+                parent: Some(p),
+                ..
+            } = tree.attachments[b]
+                && matches!(model.joints[joint].kind, mbconv_ir::JointKind::Fixed)
+            {
+                welded[b] = welded[p];
+            }
+        }
+        welded
+    }
+
+    /// The centre of mass of the rigid assembly body `i` belongs to ([`Motion::welded`]) at
+    /// sample `s`; the body's own when the assembly has no mass.
+    pub fn assembly_com(&self, s: usize, i: usize) -> Vector3<f64> {
+        if self.welded.len() != self.bodies.len() || self.mass.len() != self.bodies.len() {
+            return self.com[s][i];
+        }
+        let mut mass = 0.0;
+        let mut first = Vector3::zeros();
+        for (k, &w) in self.welded.iter().enumerate() {
+            if w == self.welded[i] {
+                mass += self.mass[k];
+                first += self.mass[k] * self.com[s][k];
+            }
+        }
+        if mass > 0.0 { first / mass } else { self.com[s][i] }
     }
 
     /// Simulates `model` from its initial state and records the motion of every body.
@@ -135,6 +188,8 @@ impl Motion {
         let mut motion = Motion {
             bodies: model.bodies.iter().map(|b| b.name.clone()).collect(),
             void: model.bodies.iter().map(Motion::is_void).collect(),
+            mass: model.bodies.iter().map(|b| b.inertial.mass).collect(),
+            welded: Motion::welded_assemblies(model),
             times: Vec::with_capacity(samples),
             com: Vec::with_capacity(samples),
             rotation: Vec::with_capacity(samples),
@@ -215,6 +270,8 @@ impl Motion {
     pub fn reused_for(&self, model: &Model) -> Motion {
         Motion {
             void: model.bodies.iter().map(Motion::is_void).collect(),
+            mass: model.bodies.iter().map(|b| b.inertial.mass).collect(),
+            welded: Motion::welded_assemblies(model),
             ..self.clone()
         }
     }
@@ -241,6 +298,8 @@ impl Motion {
         Motion {
             bodies: self.bodies.clone(),
             void: self.void.clone(),
+            mass: self.mass.clone(),
+            welded: self.welded.clone(),
             times: self.times.clone(),
             limits_reached: self.limits_reached.clone(),
             steps: self.steps,

@@ -185,6 +185,8 @@ fn resting(model: &Model) -> Motion {
     Motion {
         bodies: model.bodies.iter().map(|b| b.name.clone()).collect(),
         void: model.bodies.iter().map(Motion::is_void).collect(),
+        mass: model.bodies.iter().map(|b| b.inertial.mass).collect(),
+        welded: Motion::welded_assemblies(model),
         times: vec![0.0],
         com: vec![
             model

@@ -324,6 +324,8 @@ fn choreonoid_motion(trajectory: &Trajectory) -> Motion {
     Motion {
         bodies: trajectory.links.clone(),
         void: vec![false; trajectory.links.len()],
+        mass: Vec::new(),
+        welded: Vec::new(),
         times: trajectory.times.clone(),
         com: trajectory.com.clone(),
         rotation: trajectory
@@ -358,6 +360,8 @@ fn subsampled(motion: &Motion, every: usize) -> Motion {
     Motion {
         bodies: motion.bodies.clone(),
         void: motion.void.clone(),
+        mass: motion.mass.clone(),
+        welded: motion.welded.clone(),
         times: pick(motion.times.len()).map(|s| motion.times[s]).collect(),
         com: pick(motion.com.len()).map(|s| motion.com[s].clone()).collect(),
         rotation: pick(motion.rotation.len())

@@ -525,3 +525,34 @@ fn a_tiny_tensor_with_products_is_written_in_its_principal_axes() {
     let back = MjcfFormat.read(&Source::from_string("sensor.xml", &text), &Options::default());
     assert!(back.is_ok(), "{text}");
 }
+
+#[test]
+fn a_finger_made_physical_by_its_welded_tip_carries_the_tip_and_the_tip_is_written_massless() {
+    // Wonik's Allegro hand: each finger link's own inertia breaks the triangle inequality
+    // (MuJoCo refuses it), the finger with its fixed tip does not. The composite goes on the
+    // finger (exactly: one rigid body) instead of the balanced finger, and the tip is an
+    // explicit zero <inertial>, which MuJoCo keeps for a body without joints.
+    let path = mbconv_test_support::fixtures_root().join("urdf/welded_inertia/fingertip.urdf");
+    let registry = mbconv::formats();
+    let urdf = registry.get("urdf").unwrap();
+    let model = registry
+        .read(urdf, &Source::from_path(&path).unwrap(), &Options::default())
+        .unwrap()
+        .model;
+    let lowered = MjcfFormat.lower(&model, &Options::default()).unwrap();
+    let body = |name: &str| lowered.model.bodies.iter().find(|b| b.name == name).unwrap();
+    assert!((body("finger").inertial.mass - 0.09).abs() < 1e-15);
+    assert_eq!(body("tip").inertial.mass, 0.0);
+    let codes: Vec<&str> = lowered.report.findings.iter().map(|f| f.code.as_str()).collect();
+    assert!(codes.contains(&"mjcf.inertia_lumped"), "{codes:?}");
+    assert!(!codes.contains(&"mjcf.inertia_balanced"), "{codes:?}");
+    let written = MjcfFormat.write(&model, &Options::default()).unwrap();
+    let tip = &written.text[written.text.find("<body name=\"tip\"").unwrap()..];
+    assert!(
+        tip.lines()
+            .nth(1)
+            .unwrap()
+            .contains("mass=\"0\" diaginertia=\"0 0 0\""),
+        "{tip}"
+    );
+}

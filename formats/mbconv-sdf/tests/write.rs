@@ -442,3 +442,50 @@ fn a_world_gravity_drake_ignores_is_said() {
         assert!(!lowered.report.contains("sdf.gravity_ignored_by_drake"));
     }
 }
+
+/// The model of `fixtures/urdf/welded_inertia/fingertip.urdf`, read by mbconv's URDF reader.
+fn fingertip() -> Model {
+    let path = mbconv_test_support::fixtures_root().join("urdf/welded_inertia/fingertip.urdf");
+    let registry = mbconv::formats();
+    let source = Source::from_path(&path).unwrap();
+    let urdf = registry.get("urdf").unwrap();
+    registry.read(urdf, &source, &Options::default()).unwrap().model
+}
+
+#[test]
+fn a_finger_made_physical_by_its_welded_tip_carries_the_tip_and_the_tip_is_written_massless() {
+    // Wonik's Allegro hand: each finger link's own inertia breaks the triangle inequality, the
+    // finger with its fixed tip does not. The composite goes on the finger (exactly: one rigid
+    // body), the tip is written with mass 0 and a zero inertia, which libsdformat and Drake
+    // read as massless (no <inertial> at all would be 1 kg).
+    let model = fingertip();
+    let lowered = SdfFormat.lower(&model, &Options::default()).unwrap();
+    let body = |name: &str| {
+        lowered
+            .model
+            .bodies
+            .iter()
+            .find(|b| b.name == format!("fingertip::{name}"))
+            .unwrap()
+    };
+    assert!((body("finger").inertial.mass - 0.09).abs() < 1e-15);
+    assert!(strictly_physical(&body("finger").inertial.inertia));
+    assert_eq!(body("tip").inertial.mass, 0.0);
+    assert_eq!(body("tip").inertial.inertia.matrix(), nalgebra::Matrix3::zeros());
+    let lumped: Vec<_> = lowered
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.code == "sdf.inertia_lumped")
+        .collect();
+    assert_eq!(lumped.len(), 1, "{lumped:?}");
+    assert_eq!(lumped[0].path.as_deref(), Some("bodies[\"fingertip::finger\"]"));
+    assert!(!lowered.report.contains("sdf.inertia_made_physical"));
+    let written = SdfFormat.write(&model, &Options::default()).unwrap();
+    let tip = &written.text[written.text.find("<link name=\"tip\">").unwrap()..];
+    let tip = &tip[..tip.find("</link>").unwrap()];
+    assert!(
+        tip.contains("<mass>0</mass>") && tip.contains("<izz>0</izz>"),
+        "{tip}"
+    );
+}

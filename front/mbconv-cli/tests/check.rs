@@ -166,6 +166,36 @@ fn data_on_joints_that_change_kind_is_lost_in_the_pass_that_changes_them() {
     }
 }
 
+/// A finger whose own inertia breaks the triangle inequality, made physical by the tip welded
+/// to it: SDFormat and MJCF get the composite on the finger and a massless tip, which moves
+/// exactly as the original (altering the finger's own inertia moved it 3.9e-3 m in SDFormat,
+/// 4.8e-3 m in MJCF). The move itself is a note (`inertia_lumped`), which the JSON's list of
+/// losses, approximations and renames leaves out.
+#[test]
+fn a_finger_made_physical_by_its_welded_tip_converts_exactly() {
+    let path = fixtures().join("urdf/welded_inertia/fingertip.urdf");
+    let out = mbconv(&["check", path.to_str().unwrap(), "--via", "sdf,mjcf", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let targets = json["targets"].as_array().unwrap();
+    assert_eq!(targets.len(), 2, "{json}");
+    for target in targets {
+        assert_eq!(target["verdict"], "exact", "{target}");
+        let codes: Vec<&str> = target["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| c.as_str())
+            .collect();
+        assert!(
+            !codes
+                .iter()
+                .any(|c| c.ends_with("inertia_made_physical") || c.ends_with("inertia_balanced")),
+            "{target}"
+        );
+        assert!(target["max_com_error"].as_f64().unwrap() < 1e-9, "{target}");
+    }
+}
+
 #[test]
 fn check_all_prints_a_table_and_exits_0() {
     let model = fixtures().join("skel/joint_universal_ball.skel");

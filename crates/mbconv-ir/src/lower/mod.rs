@@ -37,6 +37,10 @@
 //!   simulator filters them.
 //! * [`reorient`]: turns the whole model about the world origin (gravity down another axis,
 //!   for targets whose gravity is fixed by convention); the model moves as before, turned.
+//! * [`lump_unphysical_inertias`]: for formats whose loaders refuse or repair an inertia that
+//!   breaks the triangle inequality (MJCF, SDFormat): where the rigid assembly a link is welded
+//!   into by fixed joints holds it, the assembly's mass goes onto one link and the others are
+//!   massless (exactly).
 //!
 //! This module is not a writer: it knows nothing about any format's syntax, only which IR
 //! items a format cannot say.
@@ -51,6 +55,7 @@ mod jointed_contact;
 mod rename;
 mod reorient;
 mod reverse;
+mod welded_mass;
 
 pub use body_frame::{move_body_frame, move_body_frames};
 pub use free_loops::drop_free_loop_joints;
@@ -65,6 +70,7 @@ pub use jointed_contact::{
 pub use rename::{rename_bodies, rename_body};
 pub use reorient::{OLD_WORLD_FRAME, UpAxis, reorient, rotation_to_up, turn_hint};
 pub use reverse::{ReverseError, reverse_joint};
+pub use welded_mass::{WELD_TRIANGLE_SLACK, lump_unphysical_inertias};
 
 use crate::format::support::Feature;
 use crate::report::{Category, Finding, Severity};

@@ -110,6 +110,7 @@ pub(crate) fn lower(model: &mbconv_ir::Model, output: Option<&std::path::Path>, 
     s.run("mesh_files", |s| super::meshes::mesh_files(s, output));
     s.run("body_data", body_data);
     s.run("reference_poses", reference_poses);
+    s.run_shared("welded_mass", mbconv_ir::lower::lump_unphysical_inertias);
     s.run("mass_properties", mass_properties);
     s.run("chain_links", chain_links);
     s.finish()

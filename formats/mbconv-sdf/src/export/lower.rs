@@ -104,6 +104,7 @@ pub(crate) fn lower_with(
     s.run("fixed_bodies", fixed_bodies);
     s.run("joint_data", joint_data);
     s.run("body_data", |s| body_data(s, writing.minor));
+    s.run_shared("welded_mass", mbconv_ir::lower::lump_unphysical_inertias);
     s.run("mass_properties", mass_properties);
     s.run("reference_poses", reference_poses);
     s.run("mesh_paths", |s| {
