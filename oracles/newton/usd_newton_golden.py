@@ -9,14 +9,16 @@ Newton 1.8 (`ModelBuilder.add_usd`, `finalize(device="cpu")`), and writes
 OUTDIR/<name>.json with the entry's source and hash and, under "newton":
 
 * `loads`, else `error` (Newton's refusal);
-* `articulation_root_added`: mbconv's writer applies no `PhysicsArticulationRootAPI`, and
-  Newton either refuses joints between bodies that belong to no articulation ("Found N
-  joint(s) not belonging to any articulation") or builds joints to the world outside any
-  articulation, which `SolverFeatherstone` does not move (the bodies stay where they are) or
-  integrates to NaN; such a stage is loaded again with the API applied to its default prim (in
-  memory, the file unchanged) and what happened as written kept as `error_as_written`;
-* `nv`, the bodies (`name`: the prim's `mbconv:name` when authored, else its name; `path`), each
-  body's mass and local centre of mass as Newton holds them;
+* `articulation_root_added`: mbconv's writer declares its articulations
+  (`PhysicsArticulationRootAPI` on each tree's anchor joint or floating root body); where Newton
+  still refuses joints between bodies that belong to no articulation ("Found N joint(s) not
+  belonging to any articulation") or builds joints to the world outside any articulation
+  (which `SolverFeatherstone` does not move), the stage is loaded again with the API applied to
+  its default prim (in memory, the file unchanged) and what happened as written kept as
+  `error_as_written`;
+* `nv`, the bodies (`name`: the prim's `mbconv:name` when authored, else its name; `path`;
+  `anchor` for the world anchors the writer adds, `mbconv:world`), each body's mass and local
+  centre of mass as Newton holds them;
 * a 1 s trajectory: `SolverFeatherstone` on the CPU (Warp, 32-bit floats), semi-implicit Euler
   at dt 1e-3 (the step of `mbconv check`), no contact (no collision pipeline runs), gravity as
   the stage's scene says, from the stage's own poses and velocities (the root as the stage
@@ -59,17 +61,31 @@ def floats(values):
 
 
 def body_names(stage, labels):
-    """(name, path) of every Newton body: the prim's `mbconv:name` when authored."""
+    """(name, path) of every Newton body: the prim's `mbconv:name` when authored; `anchor` for
+    the rigid bodies mbconv's writer adds as the world's stand-in (`mbconv:world`)."""
     out = []
     for label in labels:
         prim = stage.GetPrimAtPath(label)
         name = label.rsplit("/", 1)[-1]
+        entry = {"name": name, "path": label}
         if prim and prim.IsValid():
             attribute = prim.GetAttribute("mbconv:name")
             if attribute and attribute.HasAuthoredValue():
-                name = str(attribute.Get())
-        out.append({"name": name, "path": label})
+                entry["name"] = str(attribute.Get())
+            world = prim.GetAttribute("mbconv:world")
+            if world and world.HasAuthoredValue() and bool(world.Get()):
+                entry["anchor"] = True
+        out.append(entry)
     return out
+
+
+def excluded(stage, label):
+    """True for a joint the stage leaves out of the articulations (it closes a loop)."""
+    prim = stage.GetPrimAtPath(label)
+    if not prim or not prim.IsValid():
+        return False
+    attribute = prim.GetAttribute("physics:excludeFromArticulation")
+    return bool(attribute and attribute.HasAuthoredValue() and attribute.Get())
 
 
 def build(path, articulation_root):
@@ -146,7 +162,11 @@ def load_newton(path):
     result = {}
     try:
         stage, builder, model = build(path, False)
-        outside = sum(1 for a in builder.joint_articulation if a < 0)
+        outside = sum(
+            1
+            for label, a in zip(builder.joint_label, builder.joint_articulation)
+            if a < 0 and not excluded(stage, label)
+        )
         result["articulation_root_added"] = outside > 0
         if outside:
             # accepted, but Featherstone does not move joints outside an articulation

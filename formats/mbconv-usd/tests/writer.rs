@@ -346,3 +346,95 @@ fn a_massless_fixed_body_gets_a_stand_in_mass_and_comes_back_massless() {
     assert!(b.fixed);
     assert_eq!(a.inertial, b.inertial);
 }
+
+/// Articulations as OpenUSD's parse and Newton build them: a tree held to the world hangs from
+/// an anchor of its own (a rigid body marked `mbconv:world`, welded to the world by a fixed
+/// joint with `PhysicsArticulationRootAPI`) that its joints to the world name and its fixed
+/// bodies are welded to; a floating tree carries the API on its root body; the joint closing a
+/// loop is excluded; a joint met from its child side is turned. The reader takes the anchors
+/// back as the world: the same bodies, the same joints, the fixed body fixed.
+#[test]
+fn trees_are_declared_articulations_and_the_anchors_come_back_as_the_world() {
+    let mut m = Model::new("articulated");
+    m.simulation.gravity = Some(Vector3::new(0.0, 0.0, -9.81));
+    for (name, x, fixed) in [
+        ("post", 0.0, true),
+        ("arm", 0.5, false),
+        ("bob", 2.0, false),
+        ("crank", 3.0, false),
+        ("rocker", 4.0, false),
+        ("torso", 6.0, false),
+        ("leg", 6.5, false),
+    ] {
+        let mut body = Body::new(name);
+        body.fixed = fixed;
+        body.pose = Pose::from_translation(Vector3::new(x, 0.0, 1.0));
+        m.bodies.push(body);
+    }
+    let hinge = |name: &str, parent: BodyRef, child: &str, at: [f64; 3]| {
+        let mut j = Joint::new(
+            name,
+            JointKind::Revolute { axis: Vector3::y() },
+            parent,
+            BodyRef::body(child),
+        );
+        j.parent_frame = Pose::from_translation(Vector3::from(at));
+        j
+    };
+    let body = |n: &str| BodyRef::body(n);
+    m.joints = vec![
+        // hangs from the fixed post
+        hinge("shoulder", body("post"), "arm", [0.5, 0.0, 0.0]),
+        // a pendulum: its only joint goes to the world
+        hinge("pivot", BodyRef::World, "bob", [2.0, 0.0, 1.0]),
+        // a loop through the world: crank and rocker joined
+        hinge("ground_crank", BodyRef::World, "crank", [3.0, 0.0, 1.0]),
+        hinge("ground_rocker", BodyRef::World, "rocker", [4.0, 0.0, 1.0]),
+        hinge("close", body("crank"), "rocker", [1.0, 0.0, 0.0]),
+        // a floating tree, its joint written from the leg's side
+        hinge("hip", body("leg"), "torso", [-0.5, 0.0, 0.0]),
+    ];
+    let lowered = UsdFormat.lower(&m, &Options::default()).unwrap();
+    let (text, back) = round_trip(&lowered.model);
+    // Three trees held to the world (post and arm; bob; crank and rocker), three anchors.
+    assert_eq!(
+        text.matches("bool mbconv:world = 1\n").count(),
+        3 + 3 + 1,
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("prepend apiSchemas = [\"PhysicsArticulationRootAPI\"]")
+            .count(),
+        3,
+        "{text}"
+    );
+    for wanted in [
+        "rel physics:body0 = </articulated/bodies/world_anchor_2>\n            rel physics:body1 = </articulated/bodies/bob>",
+        "bool mbconv:fixed = 1\n",
+    ] {
+        assert!(text.contains(wanted), "{wanted} in {text}");
+    }
+    let torso = &text[text.find("def Xform \"torso\"").unwrap()..];
+    assert!(torso[..torso.find('{').unwrap()].contains("PhysicsArticulationRootAPI"));
+    assert!(!text.contains("physics:kinematicEnabled"), "{text}");
+    let close = &text[text.find("\"close\"").unwrap()..];
+    assert!(close[..close.find('}').unwrap()].contains("bool physics:excludeFromArticulation = 1"));
+    let hip = lowered.model.joints.iter().find(|j| j.name == "hip").unwrap();
+    assert_eq!(
+        (hip.parent.clone(), hip.child.clone()),
+        (body("torso"), body("leg"))
+    );
+    // Read back: the anchors are the world.
+    let names = |m: &Model| m.bodies.iter().map(|b| b.name.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&back), names(&lowered.model));
+    assert_eq!(back.joints.len(), lowered.model.joints.len());
+    for (a, b) in lowered.model.joints.iter().zip(&back.joints) {
+        assert_eq!((&a.name, &a.parent, &a.child), (&b.name, &b.parent, &b.child));
+        assert_eq!(
+            a.parent_frame.translation, b.parent_frame.translation,
+            "{}",
+            a.name
+        );
+    }
+    assert!(back.body("post").unwrap().fixed);
+}

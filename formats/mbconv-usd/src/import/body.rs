@@ -57,6 +57,10 @@ impl Importer<'_> {
                     "physics:rigidBodyEnabled is false: a static body, fixed where it is",
                 );
             }
+            // A body this writer fixed in the world (welded to an anchor, see `mbconv:world`).
+            if flag(p, attr::MBCONV_FIXED) == Some(true) {
+                body.fixed = true;
+            }
             if flag(p, attr::DISABLE_GRAVITY) == Some(true) {
                 body.gravity = false;
             }

@@ -39,6 +39,10 @@ impl Importer<'_> {
             .iter()
             .filter(|p| JOINT_TYPES.contains(&p.type_name.as_str()))
         {
+            // The welds of this writer's world anchors (the anchors are the world).
+            if flag(p, attr::MBCONV_WORLD) == Some(true) {
+                continue;
+            }
             if p.type_name == prim::DISTANCE {
                 self.distance(p)?;
                 continue;

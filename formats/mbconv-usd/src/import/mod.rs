@@ -346,7 +346,8 @@ fn flag(prim: &RawPrim, name: &str) -> Option<bool> {
     }
 }
 
-/// True for prims with `PhysicsRigidBodyAPI`.
+/// True for prims with `PhysicsRigidBodyAPI`, but for the anchors this writer adds for the world
+/// (`mbconv:world`), which are the world.
 fn is_body(prim: &RawPrim) -> bool {
-    prim.has_api(api::RIGID_BODY)
+    prim.has_api(api::RIGID_BODY) && flag(prim, attr::MBCONV_WORLD) != Some(true)
 }

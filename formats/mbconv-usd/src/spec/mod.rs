@@ -35,6 +35,9 @@ pub(crate) mod api {
     pub(crate) const FILTERED_PAIRS: &str = "PhysicsFilteredPairsAPI";
     /// A limit on a joint axis (multiple-apply: `PhysicsLimitAPI:rotX`, ...).
     pub(crate) const LIMIT: &str = "PhysicsLimitAPI";
+    /// The root of an articulation (a reduced-coordinate tree): on a floating tree's root body,
+    /// or on the joint that holds a tree to the world.
+    pub(crate) const ARTICULATION_ROOT: &str = "PhysicsArticulationRootAPI";
 }
 
 /// Attribute and relationship names.
@@ -97,6 +100,16 @@ pub(crate) mod attr {
     pub(crate) const FACE_VERTEX_INDICES: &str = "faceVertexIndices";
     /// The original IR name of an item whose prim name had to be made valid.
     pub(crate) const MBCONV_NAME: &str = "mbconv:name";
+    /// A joint left out of the articulations (it closes a loop).
+    pub(crate) const EXCLUDE_FROM_ARTICULATION: &str = "physics:excludeFromArticulation";
+    /// On a rigid body the writer adds as a stand-in for the world (an anchor, welded to the
+    /// world, that a tree held to the world hangs from: OpenUSD's articulation parse leaves out
+    /// a body whose only joint goes to the world), and on the joints that weld it: this reader
+    /// takes the anchor as the world and drops those joints.
+    pub(crate) const MBCONV_WORLD: &str = "mbconv:world";
+    /// On a body fixed in the world, which the writer welds to an anchor (a kinematic body is
+    /// no articulation link in OpenUSD's parse, so a tree hanging from it is cut off).
+    pub(crate) const MBCONV_FIXED: &str = "mbconv:fixed";
 }
 
 /// Prim type names.

@@ -13,6 +13,7 @@ use crate::spec::{
 use mbconv_ir::format::Exported;
 use mbconv_ir::format::kit::Unsayable;
 use mbconv_ir::format::kit::numbers::format_number;
+use mbconv_ir::kinematics::{Attachment, SpanningTree};
 use mbconv_ir::report::path;
 use mbconv_ir::{
     Body, BodyRef, Category, ConstraintKind, DofProperties, Finding, Geometry, Joint, JointKind, Model, Pose,
@@ -25,13 +26,23 @@ use std::fmt::Write;
 pub(crate) fn emit(model: &Model) -> Result<Exported, Unsayable> {
     let mut w = Writer::default();
     let root = super::prim_name(&model.name);
-    let body_prims = prim_names(model.bodies.iter().map(|b| b.name.as_str()));
+    let plan = Articulations::new(model);
+    let body_prims = prim_names(
+        model
+            .bodies
+            .iter()
+            .map(|b| b.name.as_str())
+            .chain(plan.anchors.iter().map(|_| ANCHOR)),
+    );
+    let anchor_prims = &body_prims[model.bodies.len()..];
     let joint_prims = prim_names(
         model
             .joints
             .iter()
             .map(|j| j.name.as_str())
-            .chain(model.constraints.iter().map(|c| c.name.as_str())),
+            .chain(model.constraints.iter().map(|c| c.name.as_str()))
+            .chain(plan.anchors.iter().map(|_| ANCHOR))
+            .chain(plan.welded.iter().map(|_| WELD)),
     );
     let _ = writeln!(
         w.text,
@@ -43,27 +54,37 @@ pub(crate) fn emit(model: &Model) -> Result<Exported, Unsayable> {
         w.scene(&g);
     }
     w.open("def Scope \"bodies\"", &[]);
-    for (body, prim_name) in model.bodies.iter().zip(&body_prims) {
-        w.body(body, prim_name)?;
+    for (b, (body, prim_name)) in model.bodies.iter().zip(&body_prims).enumerate() {
+        w.body(body, prim_name, plan.floating_roots.contains(&b))?;
+    }
+    for prim_name in anchor_prims {
+        w.anchor(prim_name);
     }
     w.close();
-    if !model.joints.is_empty() || !model.constraints.is_empty() {
+    let bodies_path = |b: usize| format!("/{root}/bodies/{}", body_prims[b]);
+    if !joint_prims.is_empty() {
         w.open("def Scope \"joints\"", &[]);
         let target = |r: &BodyRef, at: String| -> Result<Option<String>, Unsayable> {
             match r {
                 BodyRef::World => Ok(None),
                 BodyRef::Body(n) => model
                     .body_index(n)
-                    .map(|i| Some(format!("/{root}/bodies/{}", body_prims[i])))
+                    .map(|i| Some(bodies_path(i)))
                     .ok_or_else(|| Unsayable::new("USD", at, format!("names the unknown body {n:?}"))),
             }
         };
-        for (joint, prim_name) in model.joints.iter().zip(&joint_prims) {
+        for (j, (joint, prim_name)) in model.joints.iter().zip(&joint_prims).enumerate() {
             let at = || path::item("joints", &joint.name);
-            let (body0, body1) = (target(&joint.parent, at())?, target(&joint.child, at())?);
-            w.joint(joint, prim_name, body0.as_deref(), body1.as_deref())?;
+            let body0 = match plan.held.get(&j) {
+                Some(&k) => Some(format!("/{root}/bodies/{}", anchor_prims[k])),
+                None => target(&joint.parent, at())?,
+            };
+            let body1 = target(&joint.child, at())?;
+            let exclude = plan.loops.contains(&j);
+            w.joint(joint, prim_name, body0.as_deref(), body1.as_deref(), exclude)?;
         }
-        for (constraint, prim_name) in model.constraints.iter().zip(&joint_prims[model.joints.len()..]) {
+        let constraint_prims = &joint_prims[model.joints.len()..model.joints.len() + model.constraints.len()];
+        for (constraint, prim_name) in model.constraints.iter().zip(constraint_prims) {
             let ConstraintKind::Distance {
                 body1,
                 point1,
@@ -88,6 +109,15 @@ pub(crate) fn emit(model: &Model) -> Result<Exported, Unsayable> {
                 distance.unwrap_or_default(),
             );
         }
+        let added = &joint_prims[model.joints.len() + model.constraints.len()..];
+        let (anchor_joints, weld_joints) = added.split_at(plan.anchors.len());
+        for (prim_name, anchor) in anchor_joints.iter().zip(anchor_prims) {
+            w.anchor_joint(prim_name, &format!("/{root}/bodies/{anchor}"));
+        }
+        for (prim_name, &(b, k)) in weld_joints.iter().zip(&plan.welded) {
+            let anchor = format!("/{root}/bodies/{}", anchor_prims[k]);
+            w.weld(prim_name, &anchor, &bodies_path(b), &model.bodies[b].pose);
+        }
         w.close();
     }
     w.close();
@@ -103,6 +133,115 @@ pub(crate) fn emit(model: &Model) -> Result<Exported, Unsayable> {
         );
     }
     Ok(Exported::text(w.text, report))
+}
+
+/// The prim name of the anchors the writer adds (made unique beside the bodies' names).
+const ANCHOR: &str = "world_anchor";
+/// The prim name of the joints welding fixed bodies to their anchors.
+const WELD: &str = "world_weld";
+
+/// The articulations the layer declares, from the model's spanning tree (whose tree joints the
+/// lowering turned away from their roots). Every tree held to the world (a fixed body and what
+/// hangs from it, or a body jointed to the world and what hangs from it) gets an anchor of its
+/// own: a rigid body marked `mbconv:world` at the world's origin, welded to the world by a fixed
+/// joint that carries `PhysicsArticulationRootAPI`; the tree's joints to the world name the
+/// anchor, and its fixed body is welded to it. OpenUSD's parse (`LoadUsdPhysicsFromRange`)
+/// lists as an articulation's bodies only those met across a joint from another body, so a
+/// body whose only joint goes to the world would be left out (Newton leaves it frozen), and it
+/// counts no kinematic body as a link. An anchor per tree keeps each articulation as small as
+/// the model's trees (Newton's Featherstone factors each articulation's joint-space inertia).
+/// A floating tree carries the API on its root body; loop-closing joints are excluded.
+struct Articulations {
+    /// Per anchor, the body at the root of its tree.
+    anchors: Vec<usize>,
+    /// Joints to the world that hold a tree, and the anchor they name instead.
+    held: std::collections::BTreeMap<usize, usize>,
+    /// Bodies welded to an anchor (fixed in the world), with the anchor.
+    welded: Vec<(usize, usize)>,
+    /// The roots of floating trees that have joints.
+    floating_roots: std::collections::BTreeSet<usize>,
+    /// Joints that close a loop: `physics:excludeFromArticulation`.
+    loops: std::collections::BTreeSet<usize>,
+}
+
+impl Articulations {
+    fn new(model: &Model) -> Self {
+        let tree = SpanningTree::new(model);
+        let mut plan = Articulations {
+            anchors: Vec::new(),
+            held: Default::default(),
+            welded: Vec::new(),
+            floating_roots: Default::default(),
+            loops: tree.loop_joints.iter().copied().collect(),
+        };
+        // Bodies joined by any joint or distance constraint share one articulation: OpenUSD
+        // lists the body across an excluded joint among an articulation's bodies, and Newton
+        // builds a body two articulations list twice.
+        let index = model.body_indices();
+        let mut group: Vec<usize> = (0..model.bodies.len()).collect();
+        fn find(group: &mut [usize], mut b: usize) -> usize {
+            while group[b] != b {
+                group[b] = group[group[b]];
+                b = group[b];
+            }
+            b
+        }
+        let body = |r: &BodyRef| match r {
+            BodyRef::World => None,
+            BodyRef::Body(n) => index.get(n.as_str()).copied(),
+        };
+        let pairs = model
+            .joints
+            .iter()
+            .filter(|j| j.enabled)
+            .map(|j| (body(&j.parent), body(&j.child)))
+            .chain(model.constraints.iter().filter_map(|c| match &c.kind {
+                ConstraintKind::Distance { body1, body2, .. } => Some((body(body1), body(body2))),
+                _ => None,
+            }));
+        for (a, b) in pairs {
+            if let (Some(a), Some(b)) = (a, b) {
+                let (a, b) = (find(&mut group, a), find(&mut group, b));
+                group[a] = b;
+            }
+        }
+        // Bodies with a tree child: a floating one roots an articulation.
+        let parents: std::collections::BTreeSet<usize> = tree
+            .attachments
+            .iter()
+            .filter_map(|a| match a {
+                Attachment::Joint { parent: Some(p), .. } => Some(*p),
+                _ => None,
+            })
+            .collect();
+        let mut anchor_of_group = std::collections::BTreeMap::new();
+        let mut anchor = |plan: &mut Articulations, group: &mut [usize], b: usize| {
+            *anchor_of_group.entry(find(group, b)).or_insert_with(|| {
+                plan.anchors.push(b);
+                plan.anchors.len() - 1
+            })
+        };
+        for &b in &tree.order {
+            match tree.attachments[b] {
+                Attachment::Fixed => {
+                    let k = anchor(&mut plan, &mut group, b);
+                    plan.welded.push((b, k));
+                }
+                Attachment::Joint {
+                    joint, parent: None, ..
+                } => {
+                    let k = anchor(&mut plan, &mut group, b);
+                    plan.held.insert(joint, k);
+                }
+                Attachment::Joint { .. } => {}
+                Attachment::Floating if parents.contains(&b) => {
+                    plan.floating_roots.insert(b);
+                }
+                Attachment::Floating => {}
+            }
+        }
+        plan
+    }
 }
 
 /// The layer being written, with its indentation and the float rounding met so far.
@@ -342,18 +481,27 @@ impl Writer {
         self.close();
     }
 
-    fn body(&mut self, body: &Body, prim_name: &str) -> Result<(), Unsayable> {
+    /// A body; `root` when it is the root of a floating tree (`PhysicsArticulationRootAPI`). A
+    /// fixed body is marked `mbconv:fixed` and welded to its anchor (see [`Articulations`]).
+    fn body(&mut self, body: &Body, prim_name: &str, root: bool) -> Result<(), Unsayable> {
         self.at = format!("bodies/{prim_name}");
+        let mut schemas = vec![api::RIGID_BODY, api::MASS];
+        if root {
+            schemas.push(api::ARTICULATION_ROOT);
+        }
         let metadata = vec![format!(
-            "prepend apiSchemas = [\"{}\", \"{}\"]",
-            api::RIGID_BODY,
-            api::MASS
+            "prepend apiSchemas = [{}]",
+            schemas
+                .iter()
+                .map(|s| format!("\"{s}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
         )];
         self.open(&format!("def Xform \"{prim_name}\""), &metadata);
         self.name(&body.name, prim_name);
         self.xform(&body.pose, None);
         if body.fixed {
-            self.line(&format!("bool {} = 1", attr::KINEMATIC_ENABLED));
+            self.line(&format!("bool {} = 1", attr::MBCONV_FIXED));
         }
         if !body.gravity {
             self.line(&format!("bool {} = 1", attr::DISABLE_GRAVITY));
@@ -377,6 +525,47 @@ impl Writer {
         }
         self.close();
         Ok(())
+    }
+
+    /// An anchor: a rigid body standing for the world at its origin (1 kg, unit inertia: a
+    /// body welded to the world whose mass does not act), marked `mbconv:world`.
+    fn anchor(&mut self, prim_name: &str) {
+        self.at = format!("bodies/{prim_name}");
+        let metadata = vec![format!(
+            "prepend apiSchemas = [\"{}\", \"{}\"]",
+            api::RIGID_BODY,
+            api::MASS
+        )];
+        self.open(&format!("def Xform \"{prim_name}\""), &metadata);
+        self.line(&format!("bool {} = 1", attr::MBCONV_WORLD));
+        self.xform(&Pose::identity(), None);
+        self.line(&format!("float {} = 1", attr::MASS));
+        self.line(&format!("float3 {} = (1, 1, 1)", attr::DIAGONAL_INERTIA));
+        self.close();
+    }
+
+    /// The fixed joint holding an anchor to the world: the root of its articulation.
+    fn anchor_joint(&mut self, prim_name: &str, anchor: &str) {
+        self.at = format!("joints/{prim_name}");
+        let metadata = vec![format!("prepend apiSchemas = [\"{}\"]", api::ARTICULATION_ROOT)];
+        self.open(&format!("def {} \"{prim_name}\"", prim::FIXED), &metadata);
+        self.line(&format!("bool {} = 1", attr::MBCONV_WORLD));
+        self.line(&format!("rel {} = <{anchor}>", attr::BODY1));
+        self.close();
+    }
+
+    /// The fixed joint welding a fixed body (at `pose`) to its anchor.
+    fn weld(&mut self, prim_name: &str, anchor: &str, body: &str, pose: &Pose) {
+        self.at = format!("joints/{prim_name}");
+        self.open(&format!("def {} \"{prim_name}\"", prim::FIXED), &[]);
+        self.line(&format!("bool {} = 1", attr::MBCONV_WORLD));
+        self.line(&format!("rel {} = <{anchor}>", attr::BODY0));
+        self.line(&format!("rel {} = <{body}>", attr::BODY1));
+        let t = [pose.translation.x, pose.translation.y, pose.translation.z];
+        self.floats("point3f", attr::LOCAL_POS0, &t, &t, |x| x);
+        let q = wxyz(&pose.rotation);
+        self.floats("quatf", attr::LOCAL_ROT0, &q, &q, |x| x);
+        self.close();
     }
 
     /// An xform stack: `translate` and `orient` in doubles, then `scale` when given.
@@ -577,6 +766,8 @@ impl Writer {
         self.at = format!("joints/{prim_name}");
         self.open(&format!("def {} \"{prim_name}\"", prim::DISTANCE), &[]);
         self.name(name, prim_name);
+        // A distance joint is no tree joint: it stays out of the articulations.
+        self.line(&format!("bool {} = 1", attr::EXCLUDE_FROM_ARTICULATION));
         for ((body, rel), (point, pos)) in bodies
             .iter()
             .zip([attr::BODY0, attr::BODY1])
@@ -600,6 +791,7 @@ impl Writer {
         prim_name: &str,
         body0: Option<&str>,
         body1: Option<&str>,
+        exclude: bool,
     ) -> Result<(), Unsayable> {
         self.at = format!("joints/{prim_name}");
         let at = path::item("joints", &joint.name);
@@ -656,6 +848,9 @@ impl Writer {
         }
         if let Some(b) = body1 {
             self.line(&format!("rel {} = <{b}>", attr::BODY1));
+        }
+        if exclude {
+            self.line(&format!("bool {} = 1", attr::EXCLUDE_FROM_ARTICULATION));
         }
         if let Some(t) = token {
             self.line(&format!("uniform token {} = \"{t}\"", attr::AXIS));

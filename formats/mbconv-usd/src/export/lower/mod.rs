@@ -4,7 +4,7 @@
 //! In order: the settling passes (immobile groups, switched-off bodies, contact between jointed
 //! bodies, which PhysX filters as the IR's solver does); RSDAs and TSDAs that are a joint's
 //! spring; the initial state baked into body poses and velocities (USD has no joint
-//! coordinates); free joints dropped (they constrain nothing); joint kinds and their data
+//! coordinates); free joints dropped (they constrain nothing); joint kinds and their data; tree joints turned away from their roots (`reverse_joints`)
 //! (`joints`); body data and shapes (`bodies`); what the table says is lost; other formats'
 //! extras; the simulation settings; names that are not prim names.
 
@@ -13,7 +13,7 @@ mod joints;
 
 use crate::spec::FORMAT;
 use mbconv_ir::format::Lowered;
-use mbconv_ir::format::kit::{CollisionSwitch, LowerSession, Tracing};
+use mbconv_ir::format::kit::{CollisionSwitch, LowerSession, Tracing, reverse_joints_towards_root};
 use mbconv_ir::format::support::Feature;
 use mbconv_ir::lower::JointSpringSupport;
 use mbconv_ir::report::path;
@@ -40,6 +40,10 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
     pass(&mut s, "free_joints", joints::free_joints);
     pass(&mut s, "joint_kinds", joints::joint_kinds);
     pass(&mut s, "joint_data", joints::joint_data);
+    // Articulations hang from their roots: Newton refuses a tree joint met from its child side.
+    // After the kinds (a track is fixed by then); a joint that cannot be turned is a free one.
+    s.run("reverse_joints", reverse_joints_towards_root);
+    pass(&mut s, "reversed_free_joints", joints::free_joints);
     s.run("body_data", |s| s.lose_unsayable_body_data(CollisionSwitch::Said));
     pass(&mut s, "bodies", bodies::bodies);
     pass(&mut s, "shapes", bodies::shapes);
