@@ -347,6 +347,20 @@ pub const TRACE: &str = "MBCONV_CHECK_TRACE";
 /// assert_eq!(DynamicsKey::of(&model), DynamicsKey::of(&renamed));
 /// renamed.bodies[0].inertial.mass = 2.0;
 /// assert_ne!(DynamicsKey::of(&model), DynamicsKey::of(&renamed));
+///
+/// // A coordinate's default properties, stated or not, are one key; its velocity limit is
+/// // not simulated.
+/// model.bodies.push(mbconv_ir::Body::new("wheel"));
+/// let axis = nalgebra::Vector3::y();
+/// let kind = mbconv_ir::JointKind::Revolute { axis };
+/// let spin = mbconv_ir::Joint::new("spin", kind, mbconv_ir::BodyRef::body("link"), mbconv_ir::BodyRef::body("wheel"));
+/// let mut stated = model.clone();
+/// model.joints.push(spin.clone());
+/// let mut limited = spin;
+/// limited.dofs = vec![mbconv_ir::DofProperties::default()];
+/// limited.dofs[0].velocity_limits = mbconv_ir::Limits { lower: Some(-10.0), upper: Some(10.0) };
+/// stated.joints.push(limited);
+/// assert_eq!(DynamicsKey::of(&model), DynamicsKey::of(&stated));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct DynamicsKey(Model);
@@ -380,6 +394,11 @@ impl DynamicsKey {
                 if !servo {
                     dof.effort_limits = Default::default();
                 }
+            }
+            // No properties and default properties for every coordinate say the same (a
+            // URDF continuous joint's limits above are all it had; MJCF states none).
+            if joint.dofs.iter().all(|dof| *dof == mbconv_ir::DofProperties::default()) {
+                joint.dofs.clear();
             }
         }
         Self(key)
