@@ -397,7 +397,11 @@ impl DynamicsKey {
             }
             // No properties and default properties for every coordinate say the same (a
             // URDF continuous joint's limits above are all it had; MJCF states none).
-            if joint.dofs.iter().all(|dof| *dof == mbconv_ir::DofProperties::default()) {
+            if joint
+                .dofs
+                .iter()
+                .all(|dof| *dof == mbconv_ir::DofProperties::default())
+            {
                 joint.dofs.clear();
             }
         }
