@@ -81,6 +81,8 @@ pub struct Data {
     pub(crate) rowv: DVector<f64>,
     pub(crate) rowv2: DVector<f64>,
     pub(crate) perm: Vec<usize>,
+    /// `M⁻¹ [J; E]ᵀ λ` of the last constraint solve.
+    pub(crate) row_forces: Vec<f64>,
     pub(crate) dv: Vec<f64>,
     // Integrator stages.
     pub(crate) stage_q: Vec<f64>,
@@ -138,6 +140,7 @@ impl Data {
             rowv: DVector::zeros(m),
             rowv2: DVector::zeros(m),
             perm: vec![0; rows],
+            row_forces: vec![0.0; nv],
             dv: vec![0.0; nv],
             stage_q: vec![0.0; nq],
             stage_v: vec![0.0; nv],

@@ -47,40 +47,49 @@ pub(crate) fn solve_psd(
     for (i, p) in perm.iter_mut().enumerate() {
         *p = i;
     }
-    let max_diag = (0..m).map(|i| a[(i, i)].abs()).fold(0.0, f64::max);
+    // Column-major storage: entry (i, j) at i + j·ld. Only the leading m × m block is read
+    // or written, however large the workspace.
+    let ld = a.nrows();
+    let a = a.as_mut_slice();
+    let max_diag = (0..m).map(|i| a[i + i * ld].abs()).fold(0.0, f64::max);
     let tol = 1e-12 * max_diag.max(f64::MIN_POSITIVE);
     let mut rank = 0;
     for k in 0..m {
         // Pivot: largest remaining diagonal.
-        let (mut best, mut value) = (k, a[(k, k)]);
+        let (mut best, mut value) = (k, a[k + k * ld]);
         for i in k + 1..m {
-            if a[(i, i)] > value {
+            if a[i + i * ld] > value {
                 best = i;
-                value = a[(i, i)];
+                value = a[i + i * ld];
             }
         }
         if value <= tol {
             break;
         }
         if best != k {
-            a.swap_rows(k, best);
-            a.swap_columns(k, best);
+            for j in 0..m {
+                a.swap(k + j * ld, best + j * ld);
+            }
+            for i in 0..m {
+                a.swap(i + k * ld, i + best * ld);
+            }
             perm.swap(k, best);
         }
-        let d = a[(k, k)].sqrt();
-        a[(k, k)] = d;
+        let d = a[k + k * ld].sqrt();
+        a[k + k * ld] = d;
         for i in k + 1..m {
-            a[(i, k)] /= d;
+            a[i + k * ld] /= d;
         }
         // Schur-complement update of the trailing block. Both triangles are kept: the
         // symmetric swap of a later pivot moves entries across the diagonal, so an
         // upper-triangle entry left stale here would become a wrong lower-triangle one.
         for j in k + 1..m {
-            let ljk = a[(j, k)];
+            let ljk = a[j + k * ld];
             for i in j..m {
-                let lik = a[(i, k)];
-                a[(i, j)] -= lik * ljk;
-                a[(j, i)] = a[(i, j)];
+                let lik = a[i + k * ld];
+                let updated = a[i + j * ld] - lik * ljk;
+                a[i + j * ld] = updated;
+                a[j + i * ld] = updated;
             }
         }
         rank = k + 1;
@@ -92,26 +101,26 @@ pub(crate) fn solve_psd(
     for i in 0..rank {
         let mut s = b[perm[i]];
         for k in 0..i {
-            s -= a[(i, k)] * x[k];
+            s -= a[i + k * ld] * x[k];
         }
-        x[i] = s / a[(i, i)];
+        x[i] = s / a[i + i * ld];
     }
     for i in (0..rank).rev() {
         let mut s = x[i];
         for k in i + 1..rank {
-            s -= a[(k, i)] * x[k];
+            s -= a[k + i * ld] * x[k];
         }
-        x[i] = s / a[(i, i)];
+        x[i] = s / a[i + i * ld];
     }
     // Undo the permutation: x currently holds values for permuted indices.
     for i in 0..m {
-        a[(i, 0)] = x[i];
+        a[i] = x[i];
     }
     for i in 0..m {
         x[i] = 0.0;
     }
     for i in 0..rank {
-        x[perm[i]] = a[(i, 0)];
+        x[perm[i]] = a[i];
     }
     rank
 }
@@ -209,14 +218,22 @@ pub(crate) fn solve_rows(model: &Model, data: &mut Data, units: &[usize], out: &
         data.col = col;
         data.dv = y;
     }
-    // [J; E] Y.
+    // [J; E] Y, each entry summed over the coordinates in order.
+    let ld = data.minv_jt.nrows();
+    let y = data.minv_jt.as_slice();
     for r in 0..rows {
-        for s in 0..rows {
-            data.schur[(r, s)] = if r < m {
-                (0..nv).map(|c| data.jac[(r, c)] * data.minv_jt[(c, s)]).sum()
-            } else {
-                data.minv_jt[(units[r - m], s)]
-            };
+        if r < m {
+            for c in 0..nv {
+                data.col[c] = data.jac[(r, c)];
+            }
+            for s in 0..rows {
+                data.schur[(r, s)] = dot(&data.col, &y[s * ld..s * ld + nv]);
+            }
+        } else {
+            let c = units[r - m];
+            for s in 0..rows {
+                data.schur[(r, s)] = y[c + s * ld];
+            }
         }
     }
     solve_psd(
@@ -225,11 +242,23 @@ pub(crate) fn solve_rows(model: &Model, data: &mut Data, units: &[usize], out: &
         &mut data.lambda,
         &mut data.perm[..rows],
     );
-    for (c, o) in out.iter_mut().enumerate() {
-        *o += (0..rows)
-            .map(|r| data.minv_jt[(c, r)] * data.lambda[r])
-            .sum::<f64>();
+    // out += Y λ, each coordinate's sum taken over the rows in order.
+    let y = data.minv_jt.as_slice();
+    data.row_forces.fill(-0.0);
+    for r in 0..rows {
+        let lambda = data.lambda[r];
+        for (acc, yc) in data.row_forces.iter_mut().zip(&y[r * ld..r * ld + nv]) {
+            *acc += yc * lambda;
+        }
     }
+    for (o, sum) in out.iter_mut().zip(&data.row_forces) {
+        *o += sum;
+    }
+}
+
+/// `Σ a_i b_i` summed in order from the first term (the bits `Iterator::sum` gives).
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).fold(-0.0, |sum, (x, y)| sum + x * y)
 }
 
 /// The largest constraint residual and the row it belongs to.
