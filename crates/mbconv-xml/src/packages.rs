@@ -1,8 +1,10 @@
 //! ROS packages found as ROS and Pinocchio find them, for the `package://NAME/rest` URIs of
 //! URDF and SDFormat files: under each search root, a folder called `NAME` (or the root itself
 //! so called), as Pinocchio finds packages, then each folder whose `package.xml` says
-//! `<name>NAME</name>`, as rospack finds them. A file missing inside a package that was found
-//! is told apart from a package that was not found.
+//! `<name>NAME</name>`, as rospack finds them. A package under no root may be found from the
+//! model file's own folder ([`Packages::with_file_folder`]): the nearest folder above the file
+//! (or the file's own) that is called `NAME` or whose `package.xml` names it. A file missing
+//! inside a package that was found is told apart from a package that was not found.
 //!
 //! ```
 //! use mbconv_xml::packages::{PackageFile, Packages};
@@ -24,6 +26,11 @@ pub struct Packages {
     roots: Vec<PathBuf>,
     /// Each package's directories by the `<name>` of its `package.xml`, in root order.
     by_manifest: Option<BTreeMap<String, Vec<PathBuf>>>,
+    /// The model file's folder and the folders above it, nearest first: where a package under
+    /// no root is looked for last.
+    file_folders: Vec<PathBuf>,
+    /// The packages found in `file_folders`, by name.
+    beside_file: BTreeMap<String, PathBuf>,
 }
 
 /// What a `package://` URI names.
@@ -50,11 +57,47 @@ impl Packages {
         Packages {
             roots,
             by_manifest: None,
+            file_folders: Vec::new(),
+            beside_file: BTreeMap::new(),
         }
     }
 
+    /// The same packages, and those found from `folder` (the model file's), searched after
+    /// every root: `folder` and each folder above it, nearest first, is package `NAME` when it
+    /// is called `NAME` or its `package.xml` names it (a robot description read where it was
+    /// unpacked, such as example-robot-data's `robots/pr2_description/urdf/pr2.urdf` naming
+    /// `package://pr2_description/meshes/...`). A relative `folder` gives relative paths as
+    /// far up as it names folders, then absolute ones.
+    ///
+    /// ```
+    /// use mbconv_xml::packages::{PackageFile, Packages};
+    /// let dir = std::env::temp_dir().join(format!("mbconv-doc-beside-{}", std::process::id()));
+    /// std::fs::create_dir_all(dir.join("robot_description/urdf")).unwrap();
+    /// std::fs::create_dir_all(dir.join("robot_description/meshes")).unwrap();
+    /// std::fs::write(dir.join("robot_description/meshes/arm.stl"), "solid").unwrap();
+    /// let mut packages = Packages::new(Vec::new()).with_file_folder(&dir.join("robot_description/urdf"));
+    /// assert_eq!(
+    ///     packages.resolve("robot_description/meshes/arm.stl"),
+    ///     PackageFile::Found(dir.join("robot_description/meshes/arm.stl"))
+    /// );
+    /// assert_eq!(packages.found_beside_file("robot_description"), Some(dir.join("robot_description").as_path()));
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
+    pub fn with_file_folder(mut self, folder: &Path) -> Self {
+        self.file_folders = folders_up_from(folder);
+        self
+    }
+
+    /// The folder package `name` was found in from the model file's folder (see
+    /// [`with_file_folder`](Self::with_file_folder)), once a lookup found it there and under
+    /// no root.
+    pub fn found_beside_file(&self, name: &str) -> Option<&Path> {
+        self.beside_file.get(name).map(PathBuf::as_path)
+    }
+
     /// The roots of a `:`-separated read setting (`None` or `"none"`: no roots), then those
-    /// of `ROS_PACKAGE_PATH`.
+    /// of `ROS_PACKAGE_PATH`, then the `share` folder of each prefix of `AMENT_PREFIX_PATH`
+    /// (where ROS 2 installs packages).
     ///
     /// ```
     /// let packages = mbconv_xml::packages::Packages::from_setting(Some("/a:/b"));
@@ -68,6 +111,9 @@ impl Packages {
         if let Ok(ros) = std::env::var("ROS_PACKAGE_PATH") {
             roots.extend(split_paths(&ros));
         }
+        if let Ok(ament) = std::env::var("AMENT_PREFIX_PATH") {
+            roots.extend(split_paths(&ament).into_iter().map(|prefix| prefix.join("share")));
+        }
         Self::new(roots)
     }
 
@@ -77,8 +123,29 @@ impl Packages {
     }
 
     /// The directories of package `name`, in root order: under each root, a folder called
-    /// `name` (or the root itself so called), then each folder whose `package.xml` names it.
+    /// `name` (or the root itself so called), then each folder whose `package.xml` names it;
+    /// under no root, the nearest folder from the model file's up that is the package (see
+    /// [`with_file_folder`](Self::with_file_folder)).
     pub fn directories(&mut self, name: &str) -> Vec<PathBuf> {
+        let found = self.under_roots(name);
+        if !found.is_empty() {
+            return found;
+        }
+        let beside = self.file_folders.iter().find(|folder| {
+            folder.file_name().is_some_and(|n| n == name)
+                || manifest_name(&folder.join("package.xml")).as_deref() == Some(name)
+        });
+        match beside {
+            Some(folder) => {
+                self.beside_file.insert(name.to_owned(), folder.clone());
+                vec![folder.clone()]
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// The directories of package `name` under the roots, in root order.
+    fn under_roots(&mut self, name: &str) -> Vec<PathBuf> {
         let roots = &self.roots;
         let by_manifest = self.by_manifest.get_or_insert_with(|| crawl(roots));
         let mut found: Vec<PathBuf> = Vec::new();
@@ -125,6 +192,35 @@ impl Packages {
             None => PackageFile::PackageNotFound(package.to_owned()),
         }
     }
+}
+
+/// `folder` and the folders above it, nearest first: as written while `folder` (relative,
+/// made of plain names) names them, then absolute.
+fn folders_up_from(folder: &Path) -> Vec<PathBuf> {
+    // The folder of a file named without one (`model.urdf`) is the working directory.
+    let absolute = if folder.as_os_str().is_empty() {
+        std::env::current_dir().unwrap_or_default()
+    } else {
+        std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf())
+    };
+    let plain = folder.is_relative()
+        && folder
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+    let written: Vec<&Path> = if plain {
+        folder.ancestors().filter(|a| a.file_name().is_some()).collect()
+    } else {
+        Vec::new()
+    };
+    absolute
+        .ancestors()
+        .enumerate()
+        .map(|(k, a)| {
+            written
+                .get(k)
+                .map_or_else(|| a.to_path_buf(), |w| w.to_path_buf())
+        })
+        .collect()
 }
 
 fn split_paths(text: &str) -> Vec<PathBuf> {

@@ -192,6 +192,66 @@ fn packages_are_found_by_their_manifest_and_a_missing_file_says_so() {
 }
 
 #[test]
+fn a_package_under_no_root_is_found_from_the_model_files_folder_up() {
+    // With no package_path: the folder above the file whose package.xml names the package,
+    // and the folder above the file named after it (example-robot-data's pr2.urdf).
+    let packages = mbconv_test_support::fixtures_root().join("urdf").join("packages");
+    let by_manifest = packages.join("vendor/manifest-named");
+    let path = by_manifest.join("urdf/beside.urdf");
+    let imported = mbconv_urdf::UrdfFormat
+        .read(&Source::from_path(&path).unwrap(), &Options::default())
+        .unwrap();
+    let body = &imported.model.bodies[0];
+    let resolved = |i: usize| match &body.shapes[i].geometry {
+        Geometry::Mesh(mesh) => mesh.resolved_path.clone(),
+        other => panic!("not a mesh: {other:?}"),
+    };
+    assert_eq!(
+        resolved(0),
+        Some(by_manifest.join("meshes/tri.obj").display().to_string())
+    );
+    assert_eq!(resolved(1), None);
+    assert_eq!(resolved(2), None);
+    // Said once, where it was found.
+    let beside = findings(&imported, "urdf.package_beside_file");
+    assert_eq!(beside.len(), 1, "{beside:?}");
+    assert!(
+        beside[0].0 == Severity::Info && beside[0].2.contains(&by_manifest.display().to_string()),
+        "{beside:?}"
+    );
+    // A file missing from the package found is a missing file, not a missing package.
+    let missing = findings(&imported, "urdf.package_file_missing");
+    assert_eq!(missing.len(), 1, "{missing:?}");
+    assert!(missing[0].2.contains("\"meshes/gone.stl\""), "{missing:?}");
+    let unresolved = findings(&imported, "urdf.package_unresolved");
+    assert_eq!(unresolved.len(), 1, "{unresolved:?}");
+    assert!(
+        unresolved[0].2.contains("elsewhere_description"),
+        "{unresolved:?}"
+    );
+
+    let by_name = packages.join("demo_description");
+    let path = by_name.join("urdf/beside.urdf");
+    let imported = mbconv_urdf::UrdfFormat
+        .read(&Source::from_path(&path).unwrap(), &Options::default())
+        .unwrap();
+    let Geometry::Mesh(mesh) = &imported.model.bodies[0].shapes[0].geometry else {
+        panic!("not a mesh");
+    };
+    assert_eq!(
+        mesh.resolved_path,
+        Some(by_name.join("meshes/tri.obj").display().to_string())
+    );
+    // A root that holds the package comes first: the same package under package_path.
+    let mut options = Options::default();
+    options.set("package_path", packages.display().to_string());
+    let imported = mbconv_urdf::UrdfFormat
+        .read(&Source::from_path(&path).unwrap(), &options)
+        .unwrap();
+    assert!(!imported.report.contains("urdf.package_beside_file"));
+}
+
+#[test]
 fn a_moving_link_whose_inertia_is_round_off_is_read_as_written_with_a_warning() {
     // iCub's links: tensors of 1e-20 whose principal moments come out negative. The check is
     // relative to the link's inertia about its frame origin, so they are singular, not

@@ -69,10 +69,11 @@ fn round_trip(path: &Path) -> Result<(), String> {
         .any(|f| LOADER_AIDS.contains(&f.code.as_str()));
     if aided {
         // The lowering gave the file what a loader needs: the lowered model is what its text
-        // reads back as.
+        // reads back as, read where the file is (its packages are found from its folder).
         let back = UrdfFormat
             .read(
-                &Source::from_string(source.name.clone(), lowered_text.clone()),
+                &Source::from_string(source.name.clone(), lowered_text.clone())
+                    .with_path(source.name.clone(), source.path.clone()),
                 &Options::default(),
             )
             .map_err(|e| format!("read the lowered text: {e}"))?;

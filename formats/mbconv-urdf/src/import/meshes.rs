@@ -1,7 +1,8 @@
 //! Mesh references: where `<mesh filename>` points, resolved as ROS resolves it
-//! (`package://` under the `package_path` setting and `ROS_PACKAGE_PATH`, a package found by
-//! the `<name>` of its `package.xml` or by its folder's name, `file://`, paths relative to the
-//! model file), and the `<mesh>` element itself.
+//! (`package://` under the `package_path` setting, `ROS_PACKAGE_PATH` and `AMENT_PREFIX_PATH`,
+//! a package found by the `<name>` of its `package.xml` or by its folder's name, then a folder
+//! above the model file that is the package; `file://`, paths relative to the model file), and
+//! the `<mesh>` element itself.
 
 use super::Reader;
 use crate::raw::URDF;
@@ -15,9 +16,14 @@ use mbconv_xml::{Node, elements, qualified_name};
 use std::path::{Path, PathBuf};
 
 /// The ROS packages under the search roots: the `package_path` setting's, then
-/// `ROS_PACKAGE_PATH`'s (`mbconv_xml::packages`).
-pub(super) fn packages(options: &Options) -> Packages {
-    Packages::from_setting(options.text(spec::PACKAGE_PATH))
+/// `ROS_PACKAGE_PATH`'s and `AMENT_PREFIX_PATH`'s, then the folders from `folder` (the model
+/// file's) up (`mbconv_xml::packages`).
+pub(super) fn packages(options: &Options, folder: Option<&Path>) -> Packages {
+    let packages = Packages::from_setting(options.text(spec::PACKAGE_PATH));
+    match folder {
+        Some(folder) => packages.with_file_folder(folder),
+        None => packages,
+    }
 }
 
 impl Reader<'_> {
@@ -30,26 +36,32 @@ impl Reader<'_> {
             mesh.scale = scale;
         }
         match resolve_mesh(uri, src.base_dir(), &mut self.packages) {
-            MeshLocation::File(path) => mesh.resolved_path = Some(path.display().to_string()),
+            MeshLocation::File(path) => {
+                mesh.resolved_path = Some(path.display().to_string());
+                self.note_package_beside_file(uri, at, kind);
+            }
             MeshLocation::UnresolvedPackage(package) => self.warn(
                 "package_unresolved",
                 Category::Note,
                 at,
                 kind,
                 format!(
-                    "package {package:?} of {uri:?} is not found under the package_path setting or ROS_PACKAGE_PATH: the URI is kept as written"
+                    "package {package:?} of {uri:?} is not found under the package_path setting, ROS_PACKAGE_PATH or AMENT_PREFIX_PATH, nor as a folder above the model file: the URI is kept as written"
                 ),
             ),
-            MeshLocation::MissingInPackage { package, file, dir } => self.warn(
-                "package_file_missing",
-                Category::Note,
-                at,
-                kind,
-                format!(
-                    "file {file:?} of {uri:?} is not found in package {package:?} (at {}): the URI is kept as written",
-                    dir.display()
-                ),
-            ),
+            MeshLocation::MissingInPackage { package, file, dir } => {
+                self.note_package_beside_file(uri, at, kind);
+                self.warn(
+                    "package_file_missing",
+                    Category::Note,
+                    at,
+                    kind,
+                    format!(
+                        "file {file:?} of {uri:?} is not found in package {package:?} (at {}): the URI is kept as written",
+                        dir.display()
+                    ),
+                );
+            }
             MeshLocation::Other => {}
         }
         if elements(kind).any(|e| qualified_name(e) == "drake:declare_convex") {
@@ -64,6 +76,28 @@ impl Reader<'_> {
         } else {
             Ok(Geometry::Mesh(mesh))
         }
+    }
+}
+
+impl Reader<'_> {
+    /// The first time a `package://` URI's package is found from the model file's folder
+    /// rather than under a search root: a note saying where.
+    fn note_package_beside_file(&mut self, uri: &str, at: &str, kind: Node) {
+        let Some(rest) = uri.strip_prefix("package://") else {
+            return;
+        };
+        let package = rest.trim_start_matches('/').split('/').next().unwrap_or_default();
+        let Some(dir) = self.packages.found_beside_file(package) else {
+            return;
+        };
+        if !self.packages_beside_file.insert(package.to_owned()) {
+            return;
+        }
+        let message = format!(
+            "package {package:?} is under no root (the package_path setting, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH): it is the folder {} above the model file, by its name or its package.xml",
+            dir.display()
+        );
+        self.note("package_beside_file", Category::Note, at, kind, message);
     }
 }
 

@@ -34,13 +34,14 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Reads a URDF document: `options` holds the read settings (`root`, `package_path`).
 pub(crate) fn import(source: &Source, options: &Options) -> SourceResult<Imported> {
     let document = raw::parse(source)?;
-    let packages = meshes::packages(options);
+    let packages = meshes::packages(options, source.base_dir());
     let mut reader = Reader {
         source,
         session: ImportSession::new("urdf", source),
         version_1_1: false,
         materials: Vec::new(),
         packages,
+        packages_beside_file: BTreeSet::new(),
         joint_names: BTreeSet::new(),
     };
     let free_root = options.choice(spec::ROOT, spec::ROOT_CHOICES) == Some("free");
@@ -79,6 +80,8 @@ struct Reader<'s> {
     /// Global materials and materials named in visuals, in file order.
     materials: Vec<(String, Appearance)>,
     packages: mbconv_xml::packages::Packages,
+    /// The packages found from the model file's folder so far (each noted once).
+    packages_beside_file: BTreeSet<String>,
     /// The names of the file's joints, for the `<mimic>` targets.
     joint_names: BTreeSet<String>,
 }
