@@ -244,6 +244,36 @@ pub struct Original {
     pub undetermined: Option<String>,
 }
 
+impl Original {
+    /// The original simulated again with [`FALLBACK_INTEGRATOR`] at the same sampling, because
+    /// the accurate run of a converted model failed with `failure` (chattering stops): every
+    /// motion of the target is then compared as MuJoCo and DART step, and its integration
+    /// error is not estimated (a note says so).
+    fn stepped_fixed(&self, model: &Model, failure: &StepError) -> Original {
+        let simulation = SimulationSettings {
+            integrator: FALLBACK_INTEGRATOR,
+            ..self.simulation.clone()
+        };
+        let motion = Motion::simulate(model, &simulation)
+            .map_err(|e| StepError::simulation(Step::SimulateOriginal, &e));
+        let mut not_compared = self.not_compared.clone();
+        not_compared.push(format!(
+            "integration accuracy: the error-controlled integration of the {} failed ({}); every motion is simulated with fixed-step semi-implicit Euler at {} s, as MuJoCo and DART step, and its integration error is not estimated",
+            failure.step.describe().trim_start_matches("simulating the "),
+            failure.message,
+            simulation.dt
+        ));
+        Original {
+            simulation,
+            motion,
+            integration_error: None,
+            not_compared,
+            accurate_failure: Some(failure.message.clone()),
+            undetermined: None,
+        }
+    }
+}
+
 /// The inertia (kg m², or kg for a translation) below which a coordinate's motion counts as
 /// undetermined by the model: rounding of the model's own numbers is of that order, and any
 /// force gives such a coordinate an acceleration no integrator can follow.
@@ -442,7 +472,21 @@ pub fn check_target(
     settings: &CheckSettings,
 ) -> TargetCheck {
     let name = format.info().name;
-    let mut target = match try_target(model, original, &original.simulation, registry, format, settings) {
+    let attempt = try_target(model, original, &original.simulation, registry, format, settings);
+    // The converted model's stops chattered where the original's did not: all three motions
+    // are compared with the fixed-step scheme, as when the original's accurate run fails.
+    let fallback = match &attempt {
+        Err(e) if converted_stops_chatter(e, original, settings) => Some(original.stepped_fixed(model, e)),
+        _ => None,
+    };
+    let (attempt, original) = match &fallback {
+        Some(fixed) => (
+            try_target(model, fixed, &fixed.simulation, registry, format, settings),
+            fixed,
+        ),
+        None => (attempt, original),
+    };
+    let mut target = match attempt {
         Ok(target) => target,
         Err(e) if e.out_of_steps && settings.work_budget.is_some() => TargetCheck::unproven(
             name,
@@ -473,6 +517,16 @@ pub fn check_target(
     }
     state_tolerances(&mut target, original, settings);
     target
+}
+
+/// True when `error` is the lowered or read-back model's accurate run ending in chattering
+/// stops while the original's accurate run went through: the one failure of the event scheme
+/// that the fixed-step scheme, which clamps stops after each step, does not share.
+fn converted_stops_chatter(error: &StepError, original: &Original, settings: &CheckSettings) -> bool {
+    error.stops_chatter
+        && matches!(error.step, Step::SimulateLowered | Step::SimulateReadBack)
+        && settings.integrator.is_none()
+        && original.accurate_failure.is_none()
 }
 
 /// The laws by which the target's simulator solves a feature the model uses differently from

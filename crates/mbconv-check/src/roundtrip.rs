@@ -53,6 +53,9 @@ pub struct StepError {
     /// True when the step was a simulation that ran past its step budget (a stiff model for
     /// the accurate explicit integrator).
     pub out_of_steps: bool,
+    /// True when the step was an error-controlled simulation whose joint stops chattered
+    /// ([`mbconv_solver::SolverError::stops_chatter`]).
+    pub stops_chatter: bool,
 }
 
 impl StepError {
@@ -64,6 +67,7 @@ impl StepError {
             message: message.to_string(),
             diverged: false,
             out_of_steps: false,
+            stops_chatter: false,
         }
     }
 
@@ -72,6 +76,7 @@ impl StepError {
         Self {
             diverged: matches!(error, mbconv_solver::SolverError::Diverged { .. }),
             out_of_steps: matches!(error, mbconv_solver::SolverError::StepBudget { .. }),
+            stops_chatter: error.stops_chatter(),
             ..Self::new(step, error)
         }
     }

@@ -3,6 +3,11 @@
 use miette::Diagnostic;
 use thiserror::Error;
 
+/// The message of the [`SolverError::Diverged`] an error-controlled run ends with when joint
+/// stops reached as events keep producing events at one instant (see
+/// [`SolverError::stops_chatter`]).
+pub const STOPS_CHATTER: &str = "the joint stops chatter: events do not settle at one instant";
+
 /// Why a model cannot be simulated, or a simulation failed. Each variant names the offending
 /// item by its IR path as the report writes it (`joints["elbow"]`, `force_elements["spring"]`, …).
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
@@ -80,6 +85,21 @@ pub enum SolverError {
 }
 
 impl SolverError {
+    /// True when an error-controlled run stopped because joint stops located as events kept
+    /// producing events at one instant (a Zeno cascade the event scheme cannot step past; a
+    /// fixed-step scheme, which clamps stops after each step, goes on).
+    ///
+    /// ```
+    /// use mbconv_solver::{SolverError, STOPS_CHATTER};
+    /// let chatter = SolverError::Diverged { time: 0.2, message: STOPS_CHATTER.into() };
+    /// assert!(chatter.stops_chatter());
+    /// let underflow = SolverError::Diverged { time: 0.9, message: "step size underflow".into() };
+    /// assert!(!underflow.stops_chatter());
+    /// ```
+    pub fn stops_chatter(&self) -> bool {
+        matches!(self, Self::Diverged { message, .. } if message == STOPS_CHATTER)
+    }
+
     pub(crate) fn unsupported(item: impl Into<String>, message: impl Into<String>) -> Self {
         Self::Unsupported {
             item: item.into(),

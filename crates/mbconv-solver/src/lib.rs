@@ -44,7 +44,7 @@ mod stops;
 
 pub use data::{Data, State};
 pub use dynamics::{least_coordinate_inertia, tree_forward_dynamics};
-pub use error::SolverError;
+pub use error::{STOPS_CHATTER, SolverError};
 pub use forces::FRICTION_SPEED;
 pub use integrate::{
     DEFAULT_ATOL, DEFAULT_RTOL, Integrator, accelerations, advance_dopri5, step_rk4, step_semi_implicit_euler,

@@ -454,7 +454,7 @@ fn locate(
         if data.stops.instant > EVENTS_AT_ONE_INSTANT + 4 * model.limits.len() {
             return Err(SolverError::Diverged {
                 time: end.t,
-                message: "the joint stops chatter: events do not settle at one instant".into(),
+                message: crate::error::STOPS_CHATTER.into(),
             });
         }
     } else {
