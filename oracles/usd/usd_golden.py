@@ -23,7 +23,7 @@ import pathlib
 import sys
 import warnings
 
-from pxr import Usd, UsdGeom, UsdPhysics
+from pxr import Gf, Usd, UsdGeom, UsdPhysics
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "usd"
@@ -36,6 +36,13 @@ def vec(v):
 
 def quat(q):
     return [float(q.GetReal())] + vec(q.GetImaginary())
+
+
+def rigid_pose(stage, path):
+    """The world position and rotation (scale and shear left out) of the prim at `path`."""
+    matrix = UsdGeom.Xformable(stage.GetPrimAtPath(path)).ComputeLocalToWorldTransform(Usd.TimeCode.Default())
+    transform = Gf.Transform(matrix)
+    return {"position": vec(transform.GetTranslation()), "rotation": quat(transform.GetRotation().GetQuat())}
 
 
 def stage_golden(path):
@@ -84,6 +91,14 @@ def stage_golden(path):
                     "axis": str(d.axis) if hasattr(d, "axis") else None,
                     "limit": [float(limit.lower), float(limit.upper)] if limit is not None and limit.enabled else None,
                 })
+    # A joint side OpenUSD names that is not a rigid body (a static collider: the topmost prim
+    # with PhysicsCollisionAPI above the target when no rigid body is) holds the joint to the
+    # world; its world pose places the local pose OpenUSD reports in its frame.
+    bodies = {b["path"] for b in out["bodies"]}
+    for joint in out["joints"]:
+        for side in ("body0", "body1"):
+            if joint[side] and joint[side] not in bodies:
+                joint[side.replace("body", "static")] = rigid_pose(stage, joint[side])
     for key in ("scenes", "bodies", "joints"):
         out[key].sort(key=lambda item: item["path"])
     return out

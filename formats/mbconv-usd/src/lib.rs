@@ -60,6 +60,8 @@ use mbconv_ir::format::{Exported, Format, FormatError, FormatInfo, Imported, Low
 /// The USD format for the registry.
 pub struct UsdFormat;
 
+pub use import::PrimPaths;
+
 const INFO: FormatInfo = FormatInfo {
     name: "usd",
     aliases: &["openusd"],

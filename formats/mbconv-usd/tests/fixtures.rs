@@ -217,6 +217,7 @@ fn every_fixture_round_trips() {
         "spherical_fixed.usda",
         "composed/robot.usda",
         "contacts_and_joint_dynamics.usda",
+        "joint_targets.usda",
     ] {
         let first = read(name).model;
         let written = UsdFormat.write(&first, &Options::default()).unwrap();
@@ -345,5 +346,50 @@ fn a_stated_mass_with_no_inertia_and_no_collider_is_a_point_mass() {
     assert_eq!(
         m.body("camera").unwrap().inertial.inertia.moments(),
         [f(0.00003), f(0.000002), f(0.00003)]
+    );
+}
+
+/// Joints naming prims that are not rigid bodies (OpenUSD's parse of the same stage is in
+/// tests/golden/joint_targets.json): a prim inside a body is that body at the prim's pose; a
+/// prim under a static collider, an Xform outside every body and a prim not on the stage are
+/// the world (OpenUSD and Newton read the last as the world too: it was refused).
+#[test]
+fn joint_targets_that_are_not_rigid_bodies() {
+    let imported = read("joint_targets.usda");
+    let m = &imported.model;
+    let joint = |name: &str| m.joint(name).unwrap();
+    let inside = joint("inside_a_body");
+    assert_eq!(inside.parent, BodyRef::body("arm"));
+    assert_relative_eq!(inside.parent_frame.translation, Vector3::new(0.0, 0.0, -0.5));
+    // The collider is turned 90° about Z at (0, 0, 2); its child prim is 1 m along its X.
+    let collider = joint("to_collider");
+    assert_eq!(collider.parent, BodyRef::World);
+    assert_relative_eq!(
+        collider.parent_frame.translation,
+        Vector3::new(0.0, 1.0, 2.5),
+        epsilon = 1e-7
+    );
+    assert_eq!(joint("to_a_frame").parent, BodyRef::World);
+    assert_eq!(
+        joint("to_a_frame").parent_frame.translation,
+        Vector3::new(0.0, 3.0, 1.0)
+    );
+    let nothing = joint("to_nothing");
+    assert_eq!(
+        (nothing.parent.clone(), nothing.child.clone()),
+        (BodyRef::World, BodyRef::body("loose"))
+    );
+    assert_eq!(nothing.parent_frame.translation, Vector3::new(0.0, -2.0, 1.0));
+    let said: Vec<_> = imported
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.code == "usd.joint_target")
+        .collect();
+    assert_eq!(said.len(), 1, "{:?}", imported.report.findings);
+    assert!(said[0].message.contains("/World/nowhere"), "{}", said[0].message);
+    assert_eq!(
+        said[0].path.as_deref(),
+        Some(mbconv_ir::report::path::item("joints", "to_nothing").as_str())
     );
 }

@@ -76,6 +76,7 @@ impl Importer<'_> {
             }
             self.bodies.insert(i, self.model.bodies.len());
             self.model.bodies.push(body);
+            self.paths.bodies.push(p.path.clone());
             let b = self.model.bodies.len() - 1;
             self.shapes(i, b)?;
             self.mass_properties(i, b)?;

@@ -62,8 +62,8 @@ impl Importer<'_> {
         if let Some(span) = crate::raw::prim_span(self.source, &p.path) {
             self.session.record(at.clone(), span);
         }
-        let (parent, parent_frame) = self.side(p, attr::BODY0, attr::LOCAL_POS0, attr::LOCAL_ROT0)?;
-        let (child, child_frame) = self.side(p, attr::BODY1, attr::LOCAL_POS1, attr::LOCAL_ROT1)?;
+        let (parent, parent_frame) = self.side(p, &at, attr::BODY0, attr::LOCAL_POS0, attr::LOCAL_ROT0)?;
+        let (child, child_frame) = self.side(p, &at, attr::BODY1, attr::LOCAL_POS1, attr::LOCAL_ROT1)?;
         if parent == child {
             return Err(self.error("joint_bodies", &p.path, "body0 and body1 are the same body"));
         }
@@ -111,12 +111,23 @@ impl Importer<'_> {
             self.dynamics(p, &at, &mut joint, angular);
         }
         self.model.joints.push(joint);
+        self.paths.joints.push(p.path.clone());
         Ok(())
     }
 
-    /// One side of a joint: its body (the nearest rigid body at or above the target; none:
-    /// the world) and the joint frame in that body's frame.
-    fn side(&mut self, p: &RawPrim, rel: &str, pos: &str, rot: &str) -> SourceResult<(BodyRef, Pose)> {
+    /// One side of a joint: its body (the nearest rigid body at or above the target; none, or
+    /// a target not on the stage: the world) and the joint frame in that body's frame. Where no
+    /// rigid body holds the target, OpenUSD names the topmost static collider above it (a prim
+    /// with `PhysicsCollisionAPI`) with the pose in that collider's frame, and Newton builds such
+    /// a joint to the world; here it is the world, at the same place.
+    fn side(
+        &mut self,
+        p: &RawPrim,
+        at: &str,
+        rel: &str,
+        pos: &str,
+        rot: &str,
+    ) -> SourceResult<(BodyRef, Pose)> {
         let l = self.length;
         let position = exact3(p, pos).map_or_else(Vector3::zeros, |(v, si)| {
             Vector3::from(v) * if si { 1.0 } else { l }
@@ -136,11 +147,18 @@ impl Importer<'_> {
             return Ok((BodyRef::World, local));
         };
         let Some(t) = self.stage.index_of(target) else {
-            return Err(self.error(
+            // OpenUSD's parse (LoadUsdPhysicsFromRange) and Newton take such a side as the world,
+            // the local pose as a world pose.
+            self.note(
                 "joint_target",
+                Category::Ignored,
+                at,
                 &p.path,
-                format!("{rel} names {target}, which is not on the stage (or not active)"),
-            ));
+                format!(
+                    "{rel} names {target}, which is not on the stage (or not active): read as the world, as OpenUSD's UsdPhysics parse and Newton read it, {pos}/{rot} as a pose in the world"
+                ),
+            );
+            return Ok((BodyRef::World, local));
         };
         // Positions are in the target's space, scale included; rotations are its axes.
         let target_xf = self.world[t];
@@ -194,11 +212,11 @@ impl Importer<'_> {
                 format!("physics:minDistance {lo} m is more than physics:maxDistance {hi} m"),
             ));
         }
-        let (body1, frame1) = self.side(p, attr::BODY0, attr::LOCAL_POS0, attr::LOCAL_ROT0)?;
-        let (body2, frame2) = self.side(p, attr::BODY1, attr::LOCAL_POS1, attr::LOCAL_ROT1)?;
         let wanted = string(p, attr::MBCONV_NAME).unwrap_or_else(|| p.name.clone());
         let name = self.session.unique_name("constraints", &wanted, "");
         let at = path::item("constraints", &name);
+        let (body1, frame1) = self.side(p, &at, attr::BODY0, attr::LOCAL_POS0, attr::LOCAL_ROT0)?;
+        let (body2, frame2) = self.side(p, &at, attr::BODY1, attr::LOCAL_POS1, attr::LOCAL_ROT1)?;
         match (min, max) {
             (Some((lo, _)), Some((hi, _))) if lo == hi => {
                 if let Some(span) = crate::raw::prim_span(self.source, &p.path) {

@@ -28,6 +28,11 @@ use xform::Xf;
 
 /// Reads a USD stage into the IR.
 pub(crate) fn import(source: &Source) -> SourceResult<Imported> {
+    import_with_paths(source).map(|(imported, _)| imported)
+}
+
+/// Reads a USD stage into the IR, with the prim each body and joint was read from.
+pub(crate) fn import_with_paths(source: &Source) -> SourceResult<(Imported, PrimPaths)> {
     let stage = raw::open(source)?;
     let mut importer = Importer::new(source, &stage)?;
     for error in &stage.composition_errors {
@@ -48,8 +53,79 @@ pub(crate) fn import(source: &Source) -> SourceResult<Imported> {
     }
     importer.joints()?;
     importer.filters();
-    let Importer { session, model, .. } = importer;
-    Ok(session.finish(model))
+    let Importer {
+        session,
+        model,
+        paths,
+        ..
+    } = importer;
+    Ok((session.finish(model), paths))
+}
+
+/// The prim each item of a model read from a stage comes from: OpenUSD names bodies and joints
+/// by prim path, and several prims may share a name (NVIDIA's converters name every joint
+/// `PhysicsFixedJoint`, ...; MuJoCo's unnamed bodies are each `Body`), where the IR's names are
+/// made unique (`parent/name`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PrimPaths {
+    /// The prim path of each of `model.bodies`, in order.
+    pub bodies: Vec<String>,
+    /// The prim path of each of `model.joints`, in order (a `PhysicsDistanceJoint` is read as a
+    /// constraint, not a joint).
+    pub joints: Vec<String>,
+}
+
+impl crate::UsdFormat {
+    /// Reads a stage as [`Format::read`](mbconv_ir::format::Format::read) does, and says which prim each body and joint of the
+    /// model was read from.
+    ///
+    /// ```
+    /// use mbconv_ir::format::Source;
+    /// let text = r#"#usda 1.0
+    /// (
+    ///     metersPerUnit = 1
+    ///     upAxis = "Z"
+    /// )
+    /// def Xform "arm" (prepend apiSchemas = ["PhysicsRigidBodyAPI"])
+    /// {
+    ///     def Xform "Body" (prepend apiSchemas = ["PhysicsRigidBodyAPI"])
+    ///     {
+    ///         def PhysicsFixedJoint "PhysicsFixedJoint"
+    ///         {
+    ///             rel physics:body0 = </arm>
+    ///             rel physics:body1 = </arm/Body>
+    ///         }
+    ///     }
+    /// }
+    /// def Xform "leg" (prepend apiSchemas = ["PhysicsRigidBodyAPI"])
+    /// {
+    ///     def Xform "Body" (prepend apiSchemas = ["PhysicsRigidBodyAPI"])
+    ///     {
+    ///         def PhysicsFixedJoint "PhysicsFixedJoint"
+    ///         {
+    ///             rel physics:body0 = </leg>
+    ///             rel physics:body1 = </leg/Body>
+    ///         }
+    ///     }
+    /// }
+    /// "#;
+    /// let source = Source::from_string("two.usda", text);
+    /// let (imported, paths) = mbconv_usd::UsdFormat.read_with_prim_paths(&source).unwrap();
+    /// assert_eq!(paths.bodies, ["/arm", "/arm/Body", "/leg", "/leg/Body"]);
+    /// assert_eq!(paths.joints, ["/arm/Body/PhysicsFixedJoint", "/leg/Body/PhysicsFixedJoint"]);
+    /// // The second `Body` is renamed in the IR; its prim path says which one it is.
+    /// assert_eq!(imported.model.bodies[3].name, "leg/Body");
+    /// assert_eq!(imported.model.joints[1].child, mbconv_ir::BodyRef::body("leg/Body"));
+    /// ```
+    ///
+    /// # Errors
+    /// The stage's refusal, as [`Format::read`](mbconv_ir::format::Format::read) gives it.
+    pub fn read_with_prim_paths(
+        &self,
+        source: &Source,
+    ) -> Result<(Imported, PrimPaths), mbconv_ir::format::FormatError> {
+        import_with_paths(source).map_err(|e| e as mbconv_ir::format::FormatError)
+    }
 }
 
 /// The error for a stage without rigid bodies: it names the composition errors (a payload or
@@ -97,6 +173,8 @@ struct Importer<'s> {
     /// The body index of each rigid-body prim, by prim index.
     bodies: HashMap<usize, usize>,
     model: Model,
+    /// The prim of each body and joint of `model`, in the same order.
+    paths: PrimPaths,
 }
 
 impl<'s> Importer<'s> {
@@ -134,6 +212,7 @@ impl<'s> Importer<'s> {
             mass: 1.0,
             bodies: HashMap::new(),
             model: Model::new(name),
+            paths: PrimPaths::default(),
         })
     }
 
