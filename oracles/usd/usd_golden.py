@@ -13,6 +13,10 @@ Run it in a venv of its own (do not install usd-core beside usd-exchange):
     target/oracles/usd/bin/pip install usd-core==26.11
     target/oracles/usd/bin/python oracles/usd/usd_golden.py
 
+With `--downloads DIR` it parses the USD corpus `cargo xtask download` unpacked in DIR
+(target/downloads: the example and test stages of the `newton` wheel) into
+formats/mbconv-usd/tests/golden/downloads/.
+
 With `--held-out DIR` it parses the peers' USD that `cargo xtask peers-usd` left in DIR
 (target/peers-usd) instead, writing `openusd.json` beside each root layer (`cargo xtask golden
 usd` does both when DIR exists).
@@ -118,9 +122,43 @@ def held_out(root):
     return 0
 
 
+# The USD corpus: the downloads `cargo xtask download` unpacks (target/downloads), each with the
+# folders of its stages (docs/formats/usd.md, "Corpus").
+DOWNLOADS = {"newton-1.8.0": ["newton/examples/assets", "newton/tests/assets"]}
+
+
+def downloads(root):
+    """OpenUSD's parse of every stage (`.usda`, `.usd`) of the USD corpus downloaded under
+    `root` (target/downloads), written to formats/mbconv-usd/tests/golden/downloads/ as
+    `<download>__<path with / as __>.json` (a stage OpenUSD refuses: its error)."""
+    out = GOLDEN / "downloads"
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.json"):
+        old.unlink()
+    for download, folders in DOWNLOADS.items():
+        base = pathlib.Path(root) / download
+        if not (base / ".mbconv-download-complete").is_file():
+            print(f"{base} is not downloaded (cargo xtask download): skipped")
+            continue
+        for folder in folders:
+            stages = sorted(p for p in (base / folder).rglob("*") if p.suffix in (".usda", ".usd"))
+            for path in stages:
+                name = download + "__" + str(path.relative_to(base)).replace("/", "__")
+                try:
+                    golden = stage_golden(path)
+                except Exception as e:  # OpenUSD's refusal, recorded
+                    golden = {"error": f"{type(e).__name__}: {e}"}
+                target = out / f"{name}.json"
+                target.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
+                print(f"wrote {target.relative_to(ROOT)}")
+    return 0
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--held-out":
         return held_out(sys.argv[2])
+    if len(sys.argv) == 3 and sys.argv[1] == "--downloads":
+        return downloads(sys.argv[2])
     GOLDEN.mkdir(parents=True, exist_ok=True)
     stages = sorted(p for p in FIXTURES.rglob("*.usda") if "Payload" not in p.parts)
     for path in stages:

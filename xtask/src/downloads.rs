@@ -36,7 +36,10 @@ enum Kind {
 /// Gepetto's example-robot-data 6.0.0 (BSD-3-Clause, 131 MB, a cmeel wheel) carries 69 robot
 /// URDFs with their meshes under `cmeel.prefix/share/example-robot-data/robots`; the folder
 /// `cmeel.prefix/share` is the URDF reader's `package_path` for its `package://` URIs
-/// (`cargo xtask field` sweeps it, docs/field.md).
+/// (`cargo xtask field` sweeps it, docs/field.md). The `newton` 1.8.0 wheel (Apache-2.0, 8.6 MB)
+/// carries the USD corpus: the 90 example and test stages under `newton/examples/assets` and
+/// `newton/tests/assets` (docs/formats/usd.md, "Corpus"; OpenUSD's parse of each is
+/// `formats/mbconv-usd/tests/golden/downloads/`).
 const SDISTS: &[Sdist] = &[
     Sdist {
         name: "xacro",
@@ -48,6 +51,12 @@ const SDISTS: &[Sdist] = &[
         name: "example-robot-data",
         version: "6.0.0",
         sha256: "424092a8093411ac2cd4ccc0572382bfc6b5eb4833aa984ef5e671dd67cd0a6e",
+        kind: Kind::Wheel,
+    },
+    Sdist {
+        name: "newton",
+        version: "1.8.0",
+        sha256: "f17435c1a8bc6451acd5306ce00e296e7c6931eb8b9d9d61e44e876b2cd9caa2",
         kind: Kind::Wheel,
     },
 ];

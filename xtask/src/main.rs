@@ -50,10 +50,11 @@ const TASKS: &[Task] = &[
     Task {
         words: &["download"],
         args: "[NAME ...]",
-        about: "fetch the corpus a registry serves (xacro's source distribution and \
-                example-robot-data's wheel from PyPI, pinned by version and SHA-256) into \
-                target/downloads, the ones named or all; CI fetches xacro (the tests skip \
-                its cases without it), cargo xtask field uses example-robot-data",
+        about: "fetch the corpus a registry serves (xacro's source distribution, \
+                example-robot-data's and newton's wheels from PyPI, pinned by version and \
+                SHA-256) into target/downloads, the ones named or all; CI fetches xacro (the \
+                tests skip its cases without it), cargo xtask field uses example-robot-data, \
+                the USD reader's corpus tests newton's stages",
         run: downloads::download,
     },
     Task {
@@ -148,7 +149,9 @@ const TASKS: &[Task] = &[
         args: "",
         about: "regenerate the USD reader's golden data: OpenUSD's parse \
                 (UsdPhysics.LoadUsdPhysicsFromRange, usd-core in target/oracles/usd) of every \
-                stage of fixtures/usd (formats/mbconv-usd/tests/golden)",
+                stage of fixtures/usd and of the USD corpus (the newton wheel's stages, \
+                fetched by cargo xtask download) (formats/mbconv-usd/tests/golden), and of the \
+                peers' USD target/peers-usd holds",
         run: |rest| none(rest).and_then(|()| oracles::golden_usd()),
     },
     Task {

@@ -509,13 +509,24 @@ pub fn newton_python() -> Result<PathBuf> {
     venv("newton", "oracles/newton/requirements.txt")
 }
 
-/// OpenUSD's reading of the USD fixtures (`formats/mbconv-usd/tests/golden/*.json`), by
+/// OpenUSD's reading of the USD fixtures (`formats/mbconv-usd/tests/golden/*.json`) and of the
+/// USD corpus `cargo xtask download newton` fetches (`golden/downloads/`), by
 /// `oracles/usd/usd_golden.py` in the venv `target/oracles/usd`; and, when `cargo xtask
 /// peers-usd` has left the peers' USD in `target/peers-usd`, OpenUSD's reading of each of those
 /// (the reader's held-out set, `openusd.json` beside each root layer, never in the repository).
 pub fn golden_usd() -> Result<()> {
     let python = venv("usd", "oracles/usd/requirements.txt")?;
     run(&python, &["oracles/usd/usd_golden.py"])?;
+    // The USD corpus (the `newton` wheel's stages), fetched when missing.
+    crate::downloads::download(&["newton"])?;
+    run(
+        &python,
+        &[
+            "oracles/usd/usd_golden.py",
+            "--downloads",
+            &crate::downloads::downloads_dir().to_string_lossy(),
+        ],
+    )?;
     let held_out = workspace_root().join("target/peers-usd");
     if held_out.is_dir() {
         run(

@@ -393,3 +393,60 @@ fn joint_targets_that_are_not_rigid_bodies() {
         Some(mbconv_ir::report::path::item("joints", "to_nothing").as_str())
     );
 }
+
+/// A generic joint whose free translations are not the IR kind's axes (Newton's
+/// `test_joint_d6_6dof_*.usda`: transY locked, the others free or limited) is a point on a plane
+/// whose normal is the frame's Y: both joint frames turn alike so that it is their Z (it was
+/// refused as no joint type mbconv knows); a point on a line along Z turns X onto it.
+#[test]
+fn point_joints_along_any_axis_turn_their_frames() {
+    let stage = |locked: &[&str]| {
+        let limits: String = locked
+            .iter()
+            .map(|dof| format!("float limit:{dof}:physics:low = 1\nfloat limit:{dof}:physics:high = -1\n"))
+            .collect();
+        let apis: Vec<String> = locked
+            .iter()
+            .map(|d| format!("\"PhysicsLimitAPI:{d}\""))
+            .collect();
+        format!(
+            "#usda 1.0\n(\nmetersPerUnit = 1\nupAxis = \"Z\"\n)\ndef Xform \"a\" (prepend apiSchemas = [\"PhysicsRigidBodyAPI\"])\n{{\n}}\n\
+             def PhysicsJoint \"j\" (prepend apiSchemas = [{}])\n{{\nrel physics:body1 = </a>\npoint3f physics:localPos1 = (0.5, 0, 0)\n{limits}}}\n",
+            apis.join(", ")
+        )
+    };
+    let read = |text: String| {
+        UsdFormat
+            .read(&Source::from_string("j.usda", text), &Options::default())
+            .unwrap()
+            .model
+    };
+    let plane = read(stage(&["transY"]));
+    let joint = &plane.joints[0];
+    assert_eq!(joint.kind, JointKind::PointPlane);
+    assert_relative_eq!(
+        joint.parent_frame.rotation * Vector3::z(),
+        Vector3::y(),
+        epsilon = 1e-15
+    );
+    assert_relative_eq!(
+        joint.child_frame.rotation * Vector3::z(),
+        Vector3::y(),
+        epsilon = 1e-15
+    );
+    assert_eq!(joint.child_frame.translation, Vector3::new(0.5, 0.0, 0.0));
+    let line = read(stage(&["transX", "transY"]));
+    let joint = &line.joints[0];
+    assert_eq!(joint.kind, JointKind::PointLine);
+    assert_relative_eq!(
+        joint.parent_frame.rotation * Vector3::x(),
+        Vector3::z(),
+        epsilon = 1e-15
+    );
+    // The kind's own axes: no turn.
+    let canonical = read(stage(&["transZ"]));
+    assert_eq!(
+        canonical.joints[0].parent_frame.rotation,
+        UnitQuaternion::identity()
+    );
+}

@@ -18,7 +18,7 @@ use mbconv_ir::{
     BodyRef, Category, Constraint, ConstraintKind, DofProperties, Joint, JointKind, Limits, Pose,
     Value as IrValue,
 };
-use nalgebra::Vector3;
+use nalgebra::{Matrix3, Rotation3, UnitQuaternion, Vector3};
 
 /// The joint prim types.
 const JOINT_TYPES: [&str; 6] = [
@@ -68,8 +68,8 @@ impl Importer<'_> {
             return Err(self.error("joint_bodies", &p.path, "body0 and body1 are the same body"));
         }
         let angular_dof = |kind: &JointKind, i: usize| kind.is_angular(i);
-        let (kind, limits) = match p.type_name.as_str() {
-            prim::FIXED => (JointKind::Fixed, vec![]),
+        let (kind, limits, turn) = match p.type_name.as_str() {
+            prim::FIXED => (JointKind::Fixed, vec![], None),
             prim::REVOLUTE | prim::PRISMATIC => {
                 let axis = self.axis(p)?;
                 let angular = p.type_name == prim::REVOLUTE;
@@ -79,17 +79,22 @@ impl Importer<'_> {
                     JointKind::Prismatic { axis }
                 };
                 let limits = self.limits(p, attr::LOWER_LIMIT, attr::UPPER_LIMIT, angular);
-                (kind, vec![limits])
+                (kind, vec![limits], None)
             }
             prim::SPHERICAL => {
                 self.cone(p, &at);
-                (JointKind::Spherical, vec![])
+                (JointKind::Spherical, vec![], None)
             }
             _ => self.generic(p)?,
         };
         let mut joint = Joint::new(name, kind, parent, child);
-        joint.parent_frame = parent_frame;
-        joint.child_frame = child_frame;
+        // Both frames turned alike, so that the IR kind's axes are the joint's free ones.
+        let turn = Pose::new(
+            Vector3::zeros(),
+            turn.unwrap_or_else(nalgebra::UnitQuaternion::identity),
+        );
+        joint.parent_frame = parent_frame * turn;
+        joint.child_frame = child_frame * turn;
         if flag(p, attr::JOINT_ENABLED) == Some(false) {
             joint.enabled = false;
         }
@@ -322,8 +327,13 @@ impl Importer<'_> {
 
     /// A generic `PhysicsJoint`: each degree of freedom is locked (`PhysicsLimitAPI` with
     /// low > high), limited (low ≤ high) or free (no limit), and the free and limited ones
-    /// decide the joint type.
-    fn generic(&mut self, p: &RawPrim) -> SourceResult<(JointKind, Vec<Limits>)> {
+    /// decide the joint type. Point-on-line and point-on-plane joints have their line along the
+    /// frame's X and their plane's normal along its Z in the IR: for another free axis the
+    /// rotation both joint frames turn by is returned with the kind (axes permuted cyclically).
+    fn generic(
+        &mut self,
+        p: &RawPrim,
+    ) -> SourceResult<(JointKind, Vec<Limits>, Option<UnitQuaternion<f64>>)> {
         let mut free = Vec::new();
         for (k, dof) in GENERIC_DOFS.iter().enumerate() {
             if !p
@@ -360,8 +370,8 @@ impl Importer<'_> {
                 axis2: unit(*b),
             },
             ([_, _, _], [_, _, _]) => JointKind::Free,
-            ([0], [_, _, _]) => JointKind::PointLine,
-            ([0, 1], [_, _, _]) => JointKind::PointPlane,
+            ([_], [_, _, _]) => JointKind::PointLine,
+            ([_, _], [_, _, _]) => JointKind::PointPlane,
             _ => {
                 return Err(self.error(
                     "generic_joint",
@@ -370,6 +380,19 @@ impl Importer<'_> {
                 ));
             }
         };
+        // The frame's X along the free line, or its Z along the locked translation.
+        let first = match (&kind, trans.as_slice()) {
+            (JointKind::PointLine, [t]) => *t,
+            (JointKind::PointPlane, [a, b]) => (3 - a - b + 1) % 3,
+            _ => 0,
+        };
+        let turn =
+            (first != 0).then(|| {
+                let e = |k: usize| unit((first + k) % 3);
+                UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(
+                    Matrix3::from_columns(&[e(0), e(1), e(2)]),
+                ))
+            });
         // Limits of multi-dof spherical or free joints do not map to the IR's coordinates.
         let limits = if matches!(
             kind,
@@ -379,7 +402,7 @@ impl Importer<'_> {
         } else {
             limits
         };
-        Ok((kind, limits))
+        Ok((kind, limits, turn))
     }
 
     /// `PhysicsDriveAPI` on a single-axis joint: a spring towards `targetPosition` with the
