@@ -389,14 +389,17 @@ fn undetermined_motion(model: &Model, error: &mbconv_solver::SolverError) -> Opt
 /// `inertia.not_psd`): the equations of motion then need not have a solution, and the
 /// conversion's motion would prove nothing either way.
 fn indefinite_inertia(model: &Model, error: &mbconv_solver::SolverError) -> Option<String> {
-    // Rounding of a tensor's entries leaves a principal moment this far below zero.
-    const ROUNDING: f64 = 1e-9;
+    // A principal moment below zero by no more than the round-off of the body and the model
+    // (the validation's tolerance: iCub's `r_hip_2`, -5.4e-20 kg m² on a robot of 1e-1) is a
+    // zero, not an indefinite inertia.
+    let scale = mbconv_ir::validate::model_inertia_scale(model);
     let (body, least) = model
         .bodies
         .iter()
         .filter_map(|b| {
             let moments = mbconv_ir::validate::principal_moments(&b.inertial.inertia.matrix())?;
-            (moments[0] < -ROUNDING * moments[2].abs()).then_some((b, moments[0]))
+            let rounding = mbconv_ir::validate::inertial_tolerance(&b.inertial, scale);
+            (moments[0] < -rounding).then_some((b, moments[0]))
         })
         .min_by(|a, b| a.1.total_cmp(&b.1))?;
     Some(format!(

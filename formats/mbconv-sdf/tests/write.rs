@@ -489,3 +489,65 @@ fn a_finger_made_physical_by_its_welded_tip_carries_the_tip_and_the_tip_is_writt
         "{tip}"
     );
 }
+
+#[test]
+fn an_inertia_of_round_off_only_is_written_as_zero_with_its_size() {
+    // example-robot-data's iCub: `head` has zeros but ixz = 2.4e-35 (moments -2.4e-35, 0,
+    // 2.4e-35), `hip` ixx = iyy = -5.4e-20; libsdformat reports both invalid and Drake refuses
+    // the file. Round-off against the model (a 1 kg m² torso): written as zero, mass kept.
+    let urdf = r#"<robot name="r">
+  <link name="torso"><inertial><mass value="10"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <link name="head"><inertial><origin xyz="0 0 0.1"/><mass value="1.3"/>
+    <inertia ixx="0" ixy="0" ixz="2.40741e-35" iyy="0" iyz="0" izz="0"/></inertial></link>
+  <link name="hip"><inertial><mass value="0.5"/>
+    <inertia ixx="-5.42101e-20" ixy="0" ixz="0" iyy="-5.42101e-20" iyz="0" izz="0"/></inertial></link>
+  <joint name="neck" type="revolute"><parent link="torso"/><child link="head"/>
+    <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="leg" type="revolute"><parent link="torso"/><child link="hip"/>
+    <axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>"#;
+    let registry = mbconv::formats();
+    let source = Source::from_string("r.urdf", urdf.to_owned());
+    let model = registry
+        .read(registry.get("urdf").unwrap(), &source, &Options::default())
+        .unwrap()
+        .model;
+    let lowered = SdfFormat.lower(&model, &Options::default()).unwrap();
+    for name in ["head", "hip"] {
+        let body = lowered
+            .model
+            .bodies
+            .iter()
+            .find(|b| b.name.ends_with(name))
+            .unwrap();
+        assert_eq!(
+            body.inertial.inertia.matrix(),
+            nalgebra::Matrix3::zeros(),
+            "{name}"
+        );
+        assert!(body.inertial.mass > 0.4, "{name}");
+    }
+    let zeroed: Vec<_> = lowered
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.code == "sdf.inertia_round_off_zeroed")
+        .collect();
+    assert_eq!(zeroed.len(), 2, "{zeroed:?}");
+    assert!(
+        zeroed.iter().any(|f| f.message.contains("2.40741e-35")),
+        "{zeroed:?}"
+    );
+    assert!(
+        zeroed.iter().any(|f| f.message.contains("5.42101e-20")),
+        "{zeroed:?}"
+    );
+    let written = SdfFormat.write(&model, &Options::default()).unwrap();
+    let head = &written.text[written.text.find("<link name=\"head\">").unwrap()..];
+    let head = &head[..head.find("</link>").unwrap()];
+    assert!(
+        head.contains("<ixz>0</ixz>") && head.contains("<mass>1.3</mass>"),
+        "{head}"
+    );
+}

@@ -836,6 +836,7 @@ fn massless_inertias(s: &mut LowerSession) {
 /// before and after and the largest change.
 fn mass_properties(s: &mut LowerSession) {
     massless_inertias(s);
+    round_off_inertias(s);
     for b in 0..s.model.bodies.len() {
         let inertia = s.model.bodies[b].inertial.inertia;
         let Some(moved) = inside_triangle(&inertia) else {
@@ -875,6 +876,46 @@ fn mass_properties(s: &mut LowerSession) {
             )
         };
         s.approximated(code, Feature::MassProperties, &at, message);
+    }
+}
+
+/// A tensor that no rigid body has (a negative principal moment, or moments that break the
+/// triangle inequality) whose every entry is round-off against the body and the model
+/// (`mbconv_ir::validate::inertial_tolerance`: iCub's URDF gives `head` zeros but
+/// `ixz = 2.4e-35`, `r_hip_2` `ixx = iyy = -5.4e-20`) is written as zero: libsdformat reports
+/// such a link's inertia invalid and Drake then refuses the whole file, while moving a tensor
+/// that is all rounding onto the triangle inequality would only scale rounding. Zero moments
+/// pass libsdformat's checks; the mass and centre of mass are kept. Each is an `approximated`
+/// finding that gives the largest entry dropped.
+fn round_off_inertias(s: &mut LowerSession) {
+    let scale = mbconv_ir::validate::model_inertia_scale(&s.model);
+    for b in 0..s.model.bodies.len() {
+        let inertial = &s.model.bodies[b].inertial;
+        let m = inertial.inertia.matrix();
+        let largest = m.abs().max();
+        if largest == 0.0
+            || !largest.is_finite()
+            || largest > mbconv_ir::validate::inertial_tolerance(inertial, scale)
+        {
+            continue;
+        }
+        let Some([a, b_, c]) = mbconv_ir::validate::principal_moments(&m) else {
+            continue;
+        };
+        if a >= 0.0 && a + b_ >= c {
+            continue;
+        }
+        s.model.bodies[b].inertial.inertia = mbconv_ir::Inertia::from_matrix(&nalgebra::Matrix3::zeros());
+        let at = path::item("bodies", &s.model.bodies[b].name);
+        s.approximated_note(
+            "inertia_round_off_zeroed",
+            Feature::MassProperties,
+            &at,
+            format!(
+                "an inertia of round-off only (largest entry {largest:e} kg m², principal moments {:?}, no rigid body's) is written as zero: libsdformat reports it invalid and Drake refuses the file; mass and centre of mass kept",
+                [a, b_, c]
+            ),
+        );
     }
 }
 
