@@ -24,7 +24,8 @@ OUTDIR/<name>.json with the entry's source and hash and, under "newton":
   the stage's scene says, from the stage's own poses and velocities (the root as the stage
   says: a body with no joint floats, a joint to the world holds it); every 0.1 s the world
   pose (`[x, y, z, qw, qx, qy, qz]`) and world centre of mass of every body; `limits`: the
-  joints whose coordinate went past a limit at some step (Newton's limits are springs,
+  joints whose coordinate (or a generic joint's axis) went past a limit at some step (Newton's
+  limits are springs,
   `limit_ke` 1e4, `limit_kd` 10, where mbconv's are exact), `finite`: whether every sample is
   finite (when not: no samples, and `not_finite_at`, the first sample time that is not).
   A stage Newton builds no rigid body from is refused ("Newton built no rigid body").
@@ -113,14 +114,22 @@ def simulate(builder, model):
     com_local = model.body_com.numpy().astype(np.float64)
     lower = np.array(builder.joint_limit_lower, dtype=np.float64)
     upper = np.array(builder.joint_limit_upper, dtype=np.float64)
-    # (joint, q index, dof index) of every one-coordinate joint with a finite limit
+    # (joint, q index, dof index) of every axis with a finite limit: one-coordinate joints, and
+    # the axes of generic (D6) joints, one coordinate per axis (a free D6 axis has Newton's
+    # default range, about +-1.7e8 rad or +-1e10 m)
     limited = []
+    q_end = list(builder.joint_q_start[1:]) + [builder.joint_coord_count]
+    qd_end = list(builder.joint_qd_start[1:]) + [builder.joint_dof_count]
     for j, kind in enumerate(builder.joint_type):
-        if getattr(kind, "name", str(kind)) not in ("REVOLUTE", "PRISMATIC"):
-            continue
+        name = getattr(kind, "name", str(kind))
         d, qi = builder.joint_qd_start[j], builder.joint_q_start[j]
-        if lower[d] > -1e9 or upper[d] < 1e9:
-            limited.append((j, qi, d))
+        if name in ("REVOLUTE", "PRISMATIC"):
+            if lower[d] > -1e9 or upper[d] < 1e9:
+                limited.append((j, qi, d))
+        elif name == "D6" and q_end[j] - qi == qd_end[j] - d:
+            for k in range(qd_end[j] - d):
+                if lower[d + k] > -1e6 or upper[d + k] < 1e6:
+                    limited.append((j, qi + k, d + k))
     hit = set()
     samples = []
     steps = round(DURATION / DT)

@@ -119,6 +119,46 @@ fn every_joint_kind_comes_back() {
     assert!((b.parent_frame.rotation * Vector3::x() - world_axis).norm() < 1e-15);
 }
 
+/// Newton 1.8 frees an axis of a generic `PhysicsJoint` only where a `PhysicsLimitAPI` instance
+/// gives it a range (`lower < upper`) and locks the others: every axis gets an instance, a free
+/// unlimited one `-inf`..`inf` (UsdPhysics' "not limited", as an axis with no instance), and the
+/// reader still takes those axes as free and unlimited (`every_joint_kind_comes_back`).
+#[test]
+fn every_axis_of_a_generic_joint_has_a_limit_instance() {
+    let (text, back) = round_trip(&every_kind());
+    let start = text.find("def PhysicsJoint \"joint_5\"").unwrap();
+    let end = start + text[start..].find("\n    }").unwrap();
+    let universal = &text[start..end];
+    for dof in ["transX", "transY", "transZ", "rotX", "rotY", "rotZ"] {
+        assert!(
+            universal.contains(&format!("\"PhysicsLimitAPI:{dof}\"")),
+            "{dof}: {universal}"
+        );
+    }
+    for (dof, low, high) in [
+        ("transX", "1", "-1"),
+        ("rotX", "-inf", "inf"),
+        ("rotY", "-inf", "inf"),
+        ("rotZ", "1", "-1"),
+    ] {
+        for (side, value) in [("low", low), ("high", high)] {
+            let line = format!("float limit:{dof}:physics:{side} = {value}\n");
+            assert!(universal.contains(&line), "{line}: {universal}");
+        }
+    }
+    assert!(
+        matches!(back.joints[5].kind, JointKind::Universal { .. }),
+        "{:?}",
+        back.joints[5].kind
+    );
+    assert!(
+        back.joints[5]
+            .dofs
+            .iter()
+            .all(|d| d.position_limits.is_unlimited())
+    );
+}
+
 #[test]
 fn float_rounding_is_reported_and_the_doubles_come_back() {
     let m = every_kind();

@@ -328,8 +328,10 @@ impl Writer {
         );
     }
 
-    /// A generic joint's `PhysicsLimitAPI` instances: locked degrees of freedom (low > high)
-    /// and the limits of the free ones.
+    /// A generic joint's `PhysicsLimitAPI` instances, one per degree of freedom: locked ones
+    /// (low > high) and the limits of the free ones, an unbounded side as an infinity (an
+    /// unlimited axis as `-inf`..`inf`: UsdPhysics reads it as free, as it reads an axis with
+    /// no instance, and Newton 1.8 frees a D6 axis only where an instance states a range).
     fn generic_limits(&mut self, joint: &Joint, generic: &[bool]) {
         let mut coordinate = 0;
         for (k, free) in generic.iter().enumerate() {
@@ -337,10 +339,10 @@ impl Writer {
             let (low, high) = if *free {
                 let limits = joint.dof(coordinate).position_limits;
                 coordinate += 1;
-                match (limits.lower, limits.upper) {
-                    (None, None) => continue,
-                    (lo, hi) => (lo.unwrap_or(f64::NEG_INFINITY), hi.unwrap_or(f64::INFINITY)),
-                }
+                (
+                    limits.lower.unwrap_or(f64::NEG_INFINITY),
+                    limits.upper.unwrap_or(f64::INFINITY),
+                )
             } else {
                 (1.0, -1.0)
             };
@@ -829,12 +831,8 @@ impl Writer {
             schemas.push(format!("\"{}:{}\"", api::DRIVE, drive_instance(angular)));
         }
         let generic = generic_dofs(&joint.kind);
-        for (k, _) in generic
-            .iter()
-            .enumerate()
-            .filter(|(k, free)| !**free || limited(joint, &generic, *k))
-        {
-            schemas.push(format!("\"{}:{}\"", api::LIMIT, GENERIC_DOFS[k]));
+        for dof in GENERIC_DOFS.iter().take(generic.len()) {
+            schemas.push(format!("\"{}:{dof}\"", api::LIMIT));
         }
         let metadata = if schemas.is_empty() {
             vec![]
@@ -917,10 +915,4 @@ fn generic_dofs(kind: &JointKind) -> Vec<bool> {
         _ => return Vec::new(),
     };
     (0..6).map(|k| free.contains(&k)).collect()
-}
-
-/// True when the free degree of freedom `k` of a generic joint has a limit.
-fn limited(joint: &Joint, generic: &[bool], k: usize) -> bool {
-    let coordinate = generic[..k].iter().filter(|f| **f).count();
-    !joint.dof(coordinate).position_limits.is_unlimited()
 }
