@@ -279,6 +279,57 @@ fn mesh_files_are_embedded_and_distances_written_as_distance_joints() {
 /// comes back a point mass: UsdPhysics reads `diagonalInertia = (0, 0, 0)` as unstated, and
 /// with no collider to compute one from the reader keeps the zero (it read a unit inertia,
 /// and the camera chain moved otherwise: PAL's talos through USD).
+/// A body held only by a distance constraint (chrono's `DISTANCE`) hangs from the other body's
+/// articulation by a distance joint that is not excluded, so that Newton builds it (it builds
+/// no body for one listed only across an excluded joint); a distance constraint inside a tree
+/// (a loop) stays excluded. The reader reads both back as the constraints they were.
+#[test]
+fn a_body_held_only_by_a_distance_joint_hangs_from_the_articulation() {
+    let mut m = every_kind();
+    let mut bob = Body::new("bob");
+    bob.pose = Pose::from_translation(Vector3::new(1.0, 0.0, -1.0));
+    bob.inertial.mass = 0.5;
+    bob.inertial.inertia = Inertia::from_moments_products([0.01, 0.01, 0.01], [0.0, 0.0, 0.0]);
+    m.bodies.push(bob);
+    let distance = |name: &str, body1: &str, body2: &str| mbconv_ir::Constraint {
+        name: name.into(),
+        kind: mbconv_ir::ConstraintKind::Distance {
+            body1: BodyRef::body(body1),
+            point1: Vector3::zeros(),
+            body2: BodyRef::body(body2),
+            point2: Vector3::zeros(),
+            distance: None,
+        },
+        enabled: true,
+        extras: Default::default(),
+    };
+    m.constraints.push(distance("rope", "link 0", "bob"));
+    m.constraints.push(distance("rod", "link 1", "link 3"));
+    let (text, back) = round_trip(&m);
+    let prim = |name: &str| {
+        let start = text
+            .find(&format!("def PhysicsDistanceJoint \"{name}\""))
+            .unwrap();
+        let end = start + text[start..].find("\n        }").unwrap();
+        text[start..end].to_owned()
+    };
+    let (rope, rod) = (prim("rope"), prim("rod"));
+    assert!(!rope.contains("excludeFromArticulation"), "{rope}");
+    assert!(
+        rope.contains("physics:body1 = </every_kind/bodies/bob>"),
+        "{rope}"
+    );
+    assert!(rod.contains("bool physics:excludeFromArticulation = 1"), "{rod}");
+    let start = text.find("def Xform \"bob\"").unwrap();
+    let bob = &text[start..start + text[start..].find("\n        }").unwrap()];
+    assert!(!bob.contains("ArticulationRootAPI"), "{bob}");
+    assert_eq!(back.constraints.len(), 2);
+    let mbconv_ir::ConstraintKind::Distance { body1, body2, .. } = &back.constraints[0].kind else {
+        panic!("{:?}", back.constraints[0]);
+    };
+    assert_eq!((body1, body2), (&BodyRef::body("link 0"), &BodyRef::body("bob")));
+}
+
 #[test]
 fn a_point_mass_comes_back_a_point_mass_and_moves_alike() {
     let fixture =

@@ -84,7 +84,7 @@ pub(crate) fn emit(model: &Model) -> Result<Exported, Unsayable> {
             w.joint(joint, prim_name, body0.as_deref(), body1.as_deref(), exclude)?;
         }
         let constraint_prims = &joint_prims[model.joints.len()..model.joints.len() + model.constraints.len()];
-        for (constraint, prim_name) in model.constraints.iter().zip(constraint_prims) {
+        for (c, (constraint, prim_name)) in model.constraints.iter().zip(constraint_prims).enumerate() {
             let ConstraintKind::Distance {
                 body1,
                 point1,
@@ -107,6 +107,7 @@ pub(crate) fn emit(model: &Model) -> Result<Exported, Unsayable> {
                 [body0.as_deref(), body1.as_deref()],
                 [point1, point2],
                 distance.unwrap_or_default(),
+                !plan.tree_distances.contains(&c),
             );
         }
         let added = &joint_prims[model.joints.len() + model.constraints.len()..];
@@ -162,6 +163,10 @@ struct Articulations {
     floating_roots: std::collections::BTreeSet<usize>,
     /// Joints that close a loop: `physics:excludeFromArticulation`.
     loops: std::collections::BTreeSet<usize>,
+    /// Distance constraints that join a floating tree's root to another tree: written as tree
+    /// joints of the articulation (not excluded), so that Newton builds the floating tree's
+    /// bodies (see [`Articulations::tree_distances`]); the other distance joints are excluded.
+    tree_distances: std::collections::BTreeSet<usize>,
 }
 
 impl Articulations {
@@ -173,19 +178,13 @@ impl Articulations {
             welded: Vec::new(),
             floating_roots: Default::default(),
             loops: tree.loop_joints.iter().copied().collect(),
+            tree_distances: Default::default(),
         };
         // Bodies joined by any joint or distance constraint share one articulation: OpenUSD
         // lists the body across an excluded joint among an articulation's bodies, and Newton
         // builds a body two articulations list twice.
         let index = model.body_indices();
         let mut group: Vec<usize> = (0..model.bodies.len()).collect();
-        fn find(group: &mut [usize], mut b: usize) -> usize {
-            while group[b] != b {
-                group[b] = group[group[b]];
-                b = group[b];
-            }
-            b
-        }
         let body = |r: &BodyRef| match r {
             BodyRef::World => None,
             BodyRef::Body(n) => index.get(n.as_str()).copied(),
@@ -206,7 +205,7 @@ impl Articulations {
             }
         }
         // Bodies with a tree child: a floating one roots an articulation.
-        let parents: std::collections::BTreeSet<usize> = tree
+        let mut parents: std::collections::BTreeSet<usize> = tree
             .attachments
             .iter()
             .filter_map(|a| match a {
@@ -214,6 +213,10 @@ impl Articulations {
                 _ => None,
             })
             .collect();
+        // A floating root hung from another tree by a distance joint is no root (`hung`).
+        for (parent, _) in plan.tree_distances(model, &tree) {
+            parents.insert(parent);
+        }
         let mut anchor_of_group = std::collections::BTreeMap::new();
         let mut anchor = |plan: &mut Articulations, group: &mut [usize], b: usize| {
             *anchor_of_group.entry(find(group, b)).or_insert_with(|| {
@@ -234,7 +237,7 @@ impl Articulations {
                     plan.held.insert(joint, k);
                 }
                 Attachment::Joint { .. } => {}
-                Attachment::Floating if parents.contains(&b) => {
+                Attachment::Floating if parents.contains(&b) && !plan.hung(model, b) => {
                     plan.floating_roots.insert(b);
                 }
                 Attachment::Floating => {}
@@ -242,6 +245,80 @@ impl Articulations {
         }
         plan
     }
+
+    /// Picks the distance constraints that become tree joints, and returns their (parent,
+    /// child) bodies. OpenUSD lists the body across an excluded joint among an articulation's
+    /// bodies, and Newton 1.8 then builds no body for it (measured: chrono `constraints.yaml`'s
+    /// `link`, held only by a rope to a fixed body): a body, or a floating tree, that only
+    /// distance constraints hold would be left out. So a distance constraint from a body of
+    /// another tree (`body1`) to the root of a floating tree (`body2`, a body with no joint to
+    /// a parent) that no joint or earlier pick joins to it yet is a tree joint: not excluded,
+    /// `body1` its parent and `body2` its child. Newton's Featherstone integrates a
+    /// `PhysicsDistanceJoint` as a free joint (the distance is not held), so the floating tree
+    /// moves freely there; UsdPhysics' meaning and mbconv's reading are unchanged (the reader
+    /// takes no notice of `excludeFromArticulation`).
+    fn tree_distances(&mut self, model: &Model, tree: &SpanningTree) -> Vec<(usize, usize)> {
+        let index = model.body_indices();
+        let body = |r: &BodyRef| match r {
+            BodyRef::World => None,
+            BodyRef::Body(n) => index.get(n.as_str()).copied(),
+        };
+        // Trees joined by joints (loop-closing ones too), and whether each is held to the world.
+        let n = model.bodies.len();
+        let mut tree_of: Vec<usize> = (0..=n).collect();
+        let world = n;
+        for (b, attachment) in tree.attachments.iter().enumerate() {
+            if matches!(
+                attachment,
+                Attachment::Fixed | Attachment::Joint { parent: None, .. }
+            ) {
+                let (a, b) = (find(&mut tree_of, b), find(&mut tree_of, world));
+                tree_of[a] = b;
+            }
+        }
+        for j in model.joints.iter().filter(|j| j.enabled) {
+            let (a, b) = (body(&j.parent).unwrap_or(world), body(&j.child).unwrap_or(world));
+            let (a, b) = (find(&mut tree_of, a), find(&mut tree_of, b));
+            tree_of[a] = b;
+        }
+        let mut picked = Vec::new();
+        for (c, constraint) in model.constraints.iter().enumerate() {
+            let ConstraintKind::Distance { body1, body2, .. } = &constraint.kind else {
+                continue;
+            };
+            let (Some(a), Some(b)) = (body(body1), body(body2)) else {
+                continue;
+            };
+            if !matches!(tree.attachments[b], Attachment::Floating) {
+                continue;
+            }
+            let (ta, tb) = (find(&mut tree_of, a), find(&mut tree_of, b));
+            if ta == tb || tb == find(&mut tree_of, world) {
+                continue;
+            }
+            tree_of[tb] = ta;
+            self.tree_distances.insert(c);
+            picked.push((a, b));
+        }
+        picked
+    }
+
+    /// True when the body hangs from a distance constraint written as a tree joint.
+    fn hung(&self, model: &Model, b: usize) -> bool {
+        self.tree_distances.iter().any(|&c| {
+            matches!(&model.constraints[c].kind, ConstraintKind::Distance { body2: BodyRef::Body(n), .. }
+                if model.body_index(n) == Some(b))
+        })
+    }
+}
+
+/// The representative of `b`'s set in a union-find forest (halving the path).
+fn find(group: &mut [usize], mut b: usize) -> usize {
+    while group[b] != b {
+        group[b] = group[group[b]];
+        b = group[b];
+    }
+    b
 }
 
 /// The layer being written, with its indentation and the float rounding met so far.
@@ -756,7 +833,9 @@ impl Writer {
         Ok(())
     }
 
-    /// A distance constraint as a `PhysicsDistanceJoint` with equal minimum and maximum.
+    /// A distance constraint as a `PhysicsDistanceJoint` with equal minimum and maximum;
+    /// `exclude`: out of the articulations (all but the tree joints of
+    /// [`Articulations::tree_distances`]).
     fn distance_joint(
         &mut self,
         name: &str,
@@ -764,12 +843,14 @@ impl Writer {
         bodies: [Option<&str>; 2],
         points: [&Vector3<f64>; 2],
         distance: f64,
+        exclude: bool,
     ) {
         self.at = format!("joints/{prim_name}");
         self.open(&format!("def {} \"{prim_name}\"", prim::DISTANCE), &[]);
         self.name(name, prim_name);
-        // A distance joint is no tree joint: it stays out of the articulations.
-        self.line(&format!("bool {} = 1", attr::EXCLUDE_FROM_ARTICULATION));
+        if exclude {
+            self.line(&format!("bool {} = 1", attr::EXCLUDE_FROM_ARTICULATION));
+        }
         for ((body, rel), (point, pos)) in bodies
             .iter()
             .zip([attr::BODY0, attr::BODY1])
