@@ -257,12 +257,12 @@ impl Original {
         let motion = Motion::simulate(model, &simulation)
             .map_err(|e| StepError::simulation(Step::SimulateOriginal, &e));
         let mut not_compared = self.not_compared.clone();
-        not_compared.push(format!(
-            "integration accuracy: the error-controlled integration of the {} failed ({}); every motion is simulated with fixed-step semi-implicit Euler at {} s, as MuJoCo and DART step, and its integration error is not estimated",
-            failure.step.describe().trim_start_matches("simulating the "),
-            failure.message,
-            simulation.dt
-        ));
+        let whose = match failure.step {
+            Step::SimulateLowered => "lowered model",
+            Step::SimulateReadBack => "read-back model",
+            _ => "original",
+        };
+        not_compared.push(fixed_step_note(whose, &failure.message, simulation.dt));
         Original {
             simulation,
             motion,
@@ -272,6 +272,15 @@ impl Original {
             undetermined: None,
         }
     }
+}
+
+/// The note of a target whose motions are all simulated with [`FALLBACK_INTEGRATOR`] at `dt`
+/// because the accurate run of `whose` (the original, the lowered or the read-back model)
+/// failed with `failure`.
+fn fixed_step_note(whose: &str, failure: &str, dt: f64) -> String {
+    format!(
+        "integration accuracy: the error-controlled integration of the {whose} failed ({failure}); every motion is simulated with fixed-step semi-implicit Euler at {dt} s, as MuJoCo and DART step, and its integration error is not estimated"
+    )
 }
 
 /// The inertia (kg m², or kg for a translation) below which a coordinate's motion counts as
@@ -343,10 +352,7 @@ pub fn simulate_original(model: &Model, settings: &CheckSettings) -> Original {
         .map(|m| crate::contact::contact_notes(model, m))
         .unwrap_or_default();
     if let Some(failure) = &accurate_failure {
-        not_compared.push(format!(
-            "integration accuracy: the error-controlled integration of the original failed ({failure}); every motion is simulated with fixed-step semi-implicit Euler at {} s, as MuJoCo and DART step, and its integration error is not estimated",
-            simulation.dt
-        ));
+        not_compared.push(fixed_step_note("original", failure, simulation.dt));
     }
     let undetermined = motion.as_ref().err().and_then(|e| undetermined_motion(model, e));
     Original {
