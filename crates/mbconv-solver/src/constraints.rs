@@ -636,6 +636,18 @@ fn second_derivative(f: &TimeFunction, t: f64) -> f64 {
 }
 
 impl Row {
+    /// The two links this row relates (`None` for the world, and for a row on one joint
+    /// coordinate): the row couples their motion.
+    pub(crate) fn coupled_links(&self) -> [Option<usize>; 2] {
+        match &self.kind {
+            RowKind::Dot { b, c } => [b.link, c.link],
+            RowKind::Offset { a, pb, .. } => [*a, pb.link],
+            RowKind::Distance { pa, pb } => [pa.link, pb.link],
+            RowKind::Angle { f1, f2 } => [f1.node, f2.node],
+            RowKind::Coordinate { .. } => [None, None],
+        }
+    }
+
     pub(crate) fn holonomic(&self) -> bool {
         !matches!(self.target, Target::Speed(_))
     }

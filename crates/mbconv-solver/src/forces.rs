@@ -679,6 +679,23 @@ fn loop_coordinate_frames(
 }
 
 impl ForceElement {
+    /// The two links this element acts between (`None` for the world, and for an element that
+    /// acts on one coordinate or one body only): the element couples their motion.
+    pub(crate) fn coupled_links(&self) -> [Option<usize>; 2] {
+        match self {
+            ForceElement::Tsda { a, b, .. }
+            | ForceElement::Rsda { a, b, .. }
+            | ForceElement::LoopCoordinate { a, b, .. }
+            | ForceElement::FrameRestraint { a, b, .. }
+            | ForceElement::PairMotor { a, b, .. }
+            | ForceElement::Bushing { a, c: b, .. } => [a.node, b.node],
+            ForceElement::JointDof { .. }
+            | ForceElement::JointRestraint { .. }
+            | ForceElement::Load { .. }
+            | ForceElement::JointMotor { .. } => [None, None],
+        }
+    }
+
     fn apply(&self, data: &mut Data, t: f64, q: &[f64], v: &[f64]) -> Result<(), SolverError> {
         match self {
             ForceElement::JointDof {

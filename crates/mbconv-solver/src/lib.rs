@@ -28,6 +28,7 @@
 //! ```
 
 mod constraints;
+mod coupling;
 mod data;
 mod dynamics;
 mod error;

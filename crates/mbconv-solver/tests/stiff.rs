@@ -114,6 +114,47 @@ fn stiff_damper_rosenbrock_matches_the_closed_form_in_far_fewer_steps_than_dopri
     );
 }
 
+/// `count` copies of the stiff slider side by side, each on its own rail: uncoupled.
+fn stiff_sliders(count: usize) -> Ir {
+    let one = stiff_slider();
+    let mut ir = Ir::new("stiff_sliders");
+    ir.simulation.gravity = Some(Vector3::zeros());
+    for i in 0..count {
+        let mut b = one.bodies[0].clone();
+        b.name = format!("slider{i}");
+        ir.bodies.push(b);
+        let mut j = one.joints[0].clone();
+        j.name = format!("rail{i}");
+        j.child = BodyRef::body(format!("slider{i}"));
+        ir.joints.push(j);
+    }
+    ir
+}
+
+#[test]
+fn uncoupled_stiff_bodies_cost_one_body_s_jacobian_and_each_follows_its_closed_form() {
+    let evaluations_per_jacobian = |count: usize| {
+        let model = Model::new(&stiff_sliders(count)).unwrap();
+        let mut work = RosenbrockWork::new(&model);
+        let (mut data, mut state) = (Data::new(&model), State::initial(&model));
+        let mut h = 1e-2;
+        for k in 1..=20 {
+            let t = k as f64 * 1e-2;
+            advance_rosenbrock(&model, &mut data, &mut work, &mut state, t, &mut h, TOL, TOL).unwrap();
+            for q in &state.q {
+                assert!(
+                    (q - slider_exact(t)).abs() < 1e-8,
+                    "t = {t}: {q} against {}",
+                    slider_exact(t)
+                );
+            }
+        }
+        work.jacobian_evaluations() as f64 / work.jacobians() as f64
+    };
+    assert_eq!(evaluations_per_jacobian(1), 4.0);
+    assert_eq!(evaluations_per_jacobian(8), 4.0);
+}
+
 #[test]
 fn dopri5_switches_to_the_stiff_scheme_on_the_stiff_damper() {
     let options = dopri5(0.5);
