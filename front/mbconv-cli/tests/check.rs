@@ -257,6 +257,28 @@ fn check_json_has_the_documented_shape() {
     }
 }
 
+/// A model without a body (an empty MJCF world) gives nothing to compare in every format, also
+/// in USD, whose reader refuses the empty stage written for it.
+#[test]
+fn a_model_without_a_body_is_not_compared_even_where_it_does_not_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("empty.xml");
+    std::fs::write(&model, "<mujoco model=\"empty\"><worldbody/></mujoco>\n").unwrap();
+    let out = mbconv(&["check", model.to_str().unwrap(), "--via", "usd,mjcf", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    for target in json["targets"].as_array().unwrap() {
+        assert_eq!(target["verdict"], "not_compared", "{target}");
+    }
+    let usd = &json["targets"][0];
+    assert_eq!(usd["format"], "usd");
+    let message = usd["message"].as_str().unwrap();
+    assert!(
+        message.contains("has no body") && message.contains("reading the emitted file back failed"),
+        "{message}"
+    );
+}
+
 #[test]
 fn check_via_an_unknown_format_is_bad_usage() {
     let model = fixtures().join("ir/double_pendulum.mbir.json");
