@@ -407,11 +407,13 @@ fn a_zero_mass_under_an_inertia_is_written_as_a_mass_drake_keeps_and_read_as_dra
     // Read back, the mass is what was written.
     let back = read_text("back.sdf", &written.text);
     assert_eq!(back.body("pendulum::arm").unwrap().inertial.mass, 1e-30);
-    // A massless link without inertia is written as it is (Drake reads it massless).
+    // A massless link without inertia is not given that mass (Drake reads it massless); moved
+    // by a joint with nothing outboard, Drake cannot simulate it: the mass floor instead.
     model.bodies[1].inertial.inertia = mbconv_ir::Inertia::zero();
     let lowered = SdfFormat.lower(&model, &Options::default()).unwrap();
     assert!(!lowered.report.contains("sdf.zero_mass_given"));
-    assert_eq!(lowered.model.bodies[1].inertial.mass, 0.0);
+    assert!(lowered.report.contains("sdf.moving_body_mass_floor"));
+    assert_eq!(lowered.model.bodies[1].inertial.mass, 1e-10);
     // A file that says mass 0 under an inertia is read as Drake reads it: its plausible sphere.
     let text = written.text.replace("<mass>1e-30</mass>", "<mass>0</mass>");
     let imported = SdfFormat
@@ -494,13 +496,14 @@ fn a_finger_made_physical_by_its_welded_tip_carries_the_tip_and_the_tip_is_writt
 fn an_inertia_of_round_off_only_is_written_as_zero_with_its_size() {
     // example-robot-data's iCub: `head` has zeros but ixz = 2.4e-35 (moments -2.4e-35, 0,
     // 2.4e-35), `hip` ixx = iyy = -5.4e-20; libsdformat reports both invalid and Drake refuses
-    // the file. Round-off against the model (a 1 kg m² torso): written as zero, mass kept.
+    // the file. Round-off against the model (a 1 kg m² torso): written as zero, mass kept (the
+    // centres of mass off the joint axes, so Drake simulates them without a mass floor).
     let urdf = r#"<robot name="r">
   <link name="torso"><inertial><mass value="10"/>
     <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
-  <link name="head"><inertial><origin xyz="0 0 0.1"/><mass value="1.3"/>
+  <link name="head"><inertial><origin xyz="0 0.1 0.1"/><mass value="1.3"/>
     <inertia ixx="0" ixy="0" ixz="2.40741e-35" iyy="0" iyz="0" izz="0"/></inertial></link>
-  <link name="hip"><inertial><mass value="0.5"/>
+  <link name="hip"><inertial><origin xyz="0 0 -0.1"/><mass value="0.5"/>
     <inertia ixx="-5.42101e-20" ixy="0" ixz="0" iyy="-5.42101e-20" iyz="0" izz="0"/></inertial></link>
   <joint name="neck" type="revolute"><parent link="torso"/><child link="head"/>
     <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
@@ -549,5 +552,75 @@ fn an_inertia_of_round_off_only_is_written_as_zero_with_its_size() {
     assert!(
         head.contains("<ixz>0</ixz>") && head.contains("<mass>1.3</mass>"),
         "{head}"
+    );
+}
+
+#[test]
+fn a_massless_moving_finger_drake_cannot_simulate_gets_a_mass_floor_and_a_gimbal_link_does_not() {
+    // example-robot-data's Romeo: finger links of mass 0 and zero inertia on revolute joints
+    // (Drake: "An internal mass matrix associated with the joint that connects body
+    // LFinger12Link to body LFinger13Link is not positive-definite"). A massless link between
+    // two crossed hinges moves the tool's inertia about its axis: Drake simulates it as written.
+    let massless = r#"<inertial><mass value="0"/>
+    <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial>"#;
+    let urdf = format!(
+        r#"<robot name="r">
+  <link name="wrist"><inertial><mass value="1"/>
+    <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+  <link name="phalanx1">{massless}</link>
+  <link name="phalanx2">{massless}</link>
+  <link name="gimbal">{massless}</link>
+  <link name="tool"><inertial><mass value="0.5"/>
+    <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial></link>
+  <joint name="knuckle1" type="revolute"><parent link="wrist"/><child link="phalanx1"/>
+    <origin xyz="0.1 0 0"/><axis xyz="0 1 0"/><limit lower="0" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="knuckle2" type="revolute"><parent link="phalanx1"/><child link="phalanx2"/>
+    <origin xyz="0.02 0 0"/><axis xyz="0 1 0"/><limit lower="0" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="yaw" type="revolute"><parent link="wrist"/><child link="gimbal"/>
+    <origin xyz="0 0 0.1"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="roll" type="revolute"><parent link="gimbal"/><child link="tool"/>
+    <origin xyz="0 0 0.05"/><axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>"#
+    );
+    let registry = mbconv::formats();
+    let source = Source::from_string("r.urdf", urdf);
+    let model = registry
+        .read(registry.get("urdf").unwrap(), &source, &Options::default())
+        .unwrap()
+        .model;
+    let lowered = SdfFormat.lower(&model, &Options::default()).unwrap();
+    let floored: Vec<_> = lowered
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.code == "sdf.moving_body_mass_floor")
+        .collect();
+    let at: Vec<_> = floored.iter().map(|f| f.path.as_deref().unwrap_or("")).collect();
+    assert_eq!(at.len(), 2, "{floored:?}");
+    assert!(
+        at.iter().any(|p| p.contains("phalanx1")) && at.iter().any(|p| p.contains("phalanx2")),
+        "{at:?}"
+    );
+    let body = |name: &str| {
+        lowered
+            .model
+            .bodies
+            .iter()
+            .find(|b| b.name.ends_with(name))
+            .unwrap()
+            .inertial
+            .clone()
+    };
+    for name in ["phalanx1", "phalanx2"] {
+        assert_eq!(body(name).mass, 1e-10, "{name}");
+        assert_eq!(body(name).inertia.moments(), [1e-10; 3], "{name}");
+    }
+    assert_eq!(body("gimbal").mass, 0.0);
+    let written = SdfFormat.write(&model, &Options::default()).unwrap();
+    let phalanx = &written.text[written.text.find("<link name=\"phalanx2\">").unwrap()..];
+    let phalanx = &phalanx[..phalanx.find("</link>").unwrap()];
+    assert!(
+        phalanx.contains("<mass>1e-10</mass>") && phalanx.contains("<ixx>1e-10</ixx>"),
+        "{phalanx}"
     );
 }

@@ -92,13 +92,6 @@ const TRAJECTORY_REFUSALS: &[(&str, &str)] = &[
          shared cores) for 1 s of motion of these larger or stiffer models",
     ),
     (
-        "mass matrix | is not positive-definite",
-        "MuJoCo's auto_limits.xml: six hinges about one axis at one point, which the source makes \
-         regular with armature (rotor inertia); SDFormat cannot say armature (lost, reported: \
-         sdf.rotor_inertia_lost), so the mass matrix is singular and Drake's integrator stops \
-         (mbconv's solver runs on, its articulated inertias singular only up to rounding)",
-    ),
-    (
         "Error control wants to select step smaller than minimum allowed",
         "DART's kima_human_left_leg.skel: its hip is an Euler joint, which SDFormat cannot say, \
          written as a chain of three revolute joints (z, y, x) through massless links. Started \

@@ -22,7 +22,9 @@
 //! lacks per item); `mass_properties` (a zero mass under a non-zero inertia written as
 //! [`MASS_UNDER_INERTIA`], which Drake keeps where it would read a 1 kg sphere; an inertia that
 //! breaks the triangle inequality, or meets it, moved just inside, where Drake would read a
-//! sphere of water instead); `reference_poses`.
+//! sphere of water instead); `hinge_inertia` (a moving link whose articulated inertia about its
+//! joint's freedoms is singular, which Drake cannot simulate, gets a mass floor:
+//! [`super::hinge_inertia`]); `reference_poses`.
 
 use super::emit::Writing;
 use super::{is_link_name, joint_prefix, split_scoped, top_model};
@@ -106,6 +108,7 @@ pub(crate) fn lower_with(
     s.run("body_data", |s| body_data(s, writing.minor));
     s.run_shared("welded_mass", mbconv_ir::lower::lump_unphysical_inertias);
     s.run("mass_properties", mass_properties);
+    s.run("hinge_inertia", super::hinge_inertia::hinge_inertia);
     s.run("reference_poses", reference_poses);
     s.run("mesh_paths", |s| {
         s.rebase_mesh_paths(output, "an SDFormat loader");

@@ -9,6 +9,7 @@
 //! world for a joint between two models), a frame in its body's model.
 
 pub(crate) mod emit;
+pub(crate) mod hinge_inertia;
 pub(crate) mod lower;
 pub(crate) mod support;
 
