@@ -12,7 +12,7 @@
 //! to the model before it ([`crate::rounding`]).
 
 use crate::compare::{BodyMatch, Difference, Tolerances, moved_bodies};
-use crate::motion::{DynamicsKey, Motion, SimulationSettings};
+use crate::motion::{DynamicsKey, Motion, MotionMemo, SimulationSettings};
 use crate::rounding::covering_sensitivity;
 use crate::roundtrip::{Step, StepError};
 use mbconv_ir::format::kit::PassSnapshot;
@@ -74,6 +74,8 @@ pub(crate) enum Attribution {
 pub(crate) struct Known<'m> {
     pub original: &'m Motion,
     pub lowered: (DynamicsKey, &'m Motion),
+    /// Every motion the check simulated (another target's passes may have made the same model).
+    pub motions: &'m MotionMemo,
 }
 
 /// Replays `format`'s lowering of `model` pass by pass, simulating each model that changed what
@@ -119,7 +121,7 @@ pub(crate) fn attribute(
         } else {
             None
         };
-        let after_motion = match reused.map_or_else(|| Motion::simulate(after_model, simulation), Ok) {
+        let after_motion = match reused.map_or_else(|| known.motions.simulate(after_model, simulation), Ok) {
             Ok(motion) => motion,
             Err(_) if Some(index) != last => continue,
             Err(e) => {

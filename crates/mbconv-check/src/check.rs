@@ -2,7 +2,7 @@
 
 use crate::attribution::{Attribution, Known, attribute, summed_pass_motion};
 use crate::compare::{BodyMatch, Difference, Tolerances, com_path};
-use crate::motion::{DynamicsKey, LastBits, Motion, SimulationSettings};
+use crate::motion::{DynamicsKey, LastBits, Motion, MotionMemo, SimulationSettings};
 use crate::rounding::{ROUNDING_MARGIN, covering_sensitivity, widened};
 use crate::roundtrip::{RoundTrip, Step, StepError, round_trip};
 use crate::verdict::{TargetCheck, Trace, Verdict};
@@ -11,6 +11,7 @@ use mbconv_ir::format::{Format, Imported, Options, Registry};
 use mbconv_solver::Integrator;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The sampling interval (and the step of a fixed-step integrator) when the settings give
 /// none (s). The model's own time step is a setting of its source simulator, not of the
@@ -242,6 +243,10 @@ pub struct Original {
     /// Why the original's motion is not determined by the model, when it could not be
     /// simulated at all and a coordinate feels next to no inertia ([`DEGENERATE_INERTIA`]).
     pub undetermined: Option<String>,
+    /// The motions this check simulated, shared by every target (a clone shares it too): a
+    /// converted or partly lowered model the solver reads as one simulated before is not
+    /// simulated again.
+    pub motions: Arc<MotionMemo>,
 }
 
 impl Original {
@@ -254,7 +259,9 @@ impl Original {
             integrator: FALLBACK_INTEGRATOR,
             ..self.simulation.clone()
         };
-        let motion = Motion::simulate(model, &simulation)
+        let motion = self
+            .motions
+            .simulate(model, &simulation)
             .map_err(|e| StepError::simulation(Step::SimulateOriginal, &e));
         let mut not_compared = self.not_compared.clone();
         let whose = match failure.step {
@@ -270,6 +277,7 @@ impl Original {
             not_compared,
             accurate_failure: Some(failure.message.clone()),
             undetermined: None,
+            motions: Arc::clone(&self.motions),
         }
     }
 }
@@ -355,6 +363,10 @@ pub fn simulate_original(model: &Model, settings: &CheckSettings) -> Original {
         not_compared.push(fixed_step_note("original", failure, simulation.dt));
     }
     let undetermined = motion.as_ref().err().and_then(|e| undetermined_motion(model, e));
+    let motions = Arc::new(MotionMemo::default());
+    if let Ok(motion) = &motion {
+        motions.remember(model, &simulation, motion);
+    }
     Original {
         simulation,
         motion: motion.map_err(|e| StepError::simulation(Step::SimulateOriginal, &e)),
@@ -362,6 +374,7 @@ pub fn simulate_original(model: &Model, settings: &CheckSettings) -> Original {
         not_compared,
         accurate_failure,
         undetermined,
+        motions,
     }
 }
 
@@ -639,13 +652,15 @@ fn try_target(
     let l = if lowered_key == original_key {
         a.reused_for(&round.lowered.model)
     } else {
-        Motion::simulate(&round.lowered.model, simulation)
+        (original.motions)
+            .simulate(&round.lowered.model, simulation)
             .map_err(|e| StepError::simulation(Step::SimulateLowered, &e))?
     };
     let b = if read_back_key == lowered_key {
         l.reused_for(&round.read_back.model)
     } else {
-        Motion::simulate(&round.read_back.model, simulation)
+        (original.motions)
+            .simulate(&round.read_back.model, simulation)
             .map_err(|e| StepError::simulation(Step::SimulateReadBack, &e))?
     };
     let (l, b) = (&l, &b);
@@ -658,8 +673,10 @@ fn try_target(
             ..simulation.clone()
         };
         let original = Original {
-            motion: Motion::simulate(model, &with_limits)
+            motion: (original.motions)
+                .simulate(model, &with_limits)
                 .map_err(|e| StepError::simulation(Step::SimulateOriginal, &e)),
+            motions: Arc::clone(&original.motions),
             simulation: with_limits.clone(),
             integration_error: original.integration_error,
             not_compared: original.not_compared.clone(),
@@ -676,6 +693,7 @@ fn try_target(
         lowered: l,
         read_back: b,
         read_back_in_original: b_in_original.as_ref().unwrap_or(b),
+        motions: &original.motions,
     };
     decide(model, registry, format, &round, &seen, simulation, &tolerances).map(|mut target| {
         target.joint_limits_reached = limits;
@@ -708,6 +726,7 @@ struct Seen<'m> {
     lowered: &'m Motion,
     read_back: &'m Motion,
     read_back_in_original: &'m Motion,
+    motions: &'m MotionMemo,
 }
 
 fn decide(
@@ -827,6 +846,7 @@ fn decide(
         let known = Known {
             original: a,
             lowered: (DynamicsKey::of(&round.lowered.model), l),
+            motions: seen.motions,
         };
         match attribute(
             registry,

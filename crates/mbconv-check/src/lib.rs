@@ -45,7 +45,7 @@ pub use check::{
 };
 pub use compare::{BodyMatch, Difference, Tolerances};
 pub use loss_matrix::{ProducedFindings, loss_matrix, read_models};
-pub use motion::{DynamicsKey, LastBits, Motion, SimulationSettings};
+pub use motion::{DynamicsKey, LastBits, Motion, MotionMemo, SimulationSettings};
 pub use plot::plot_svg;
 pub use render::{NOTE_CHARS, render_json, render_table, render_table_full, summary_line, verdict_text};
 pub use roundtrip::{RoundTrip, Step, StepError, round_trip};

@@ -4,6 +4,7 @@
 use mbconv_ir::{Model, Pose};
 use mbconv_solver::{Integrator, LimitReached, SimulateOptions, SolverError};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
+use std::sync::{Mutex, PoisonError};
 
 /// How to simulate the models a check compares (all three get the same settings).
 #[derive(Clone, Debug, PartialEq)]
@@ -599,4 +600,100 @@ fn rounding_units(x: f64, y: f64, scale: f64) -> Option<u64> {
     let unit = scale - scale.next_down();
     let units = ((x - y).abs() / unit).ceil();
     (units <= f64::from(u32::MAX)).then_some(units as u64)
+}
+
+/// The motions one check has simulated, by the model's [`DynamicsKey`] and the settings: a
+/// model the solver reads as one simulated before (another target's lowered model, the same
+/// lowering pass replayed for a second target) reuses that motion instead of being simulated
+/// again. Equal keys move alike bit for bit, so reuse changes no verdict; it only saves time
+/// (`check --all` on a Shift vehicle simulated 68 models, most of them more than once).
+///
+/// It keeps at most [`MotionMemo::BODY_SAMPLES`] body-samples (about 100 bytes each), the
+/// oldest motions dropped first.
+///
+/// ```
+/// use mbconv_check::{MotionMemo, SimulationSettings};
+/// let mut model = mbconv_ir::Model::new("drop");
+/// model.bodies.push(mbconv_ir::Body::new("ball"));
+/// let settings = SimulationSettings::new(0.1, 1e-3, mbconv_solver::Integrator::Rk4);
+/// let memo = MotionMemo::default();
+/// let first = memo.simulate(&model, &settings).unwrap();
+/// let mut renamed = model.clone();
+/// renamed.name = "the same drop".into();
+/// assert_eq!(memo.simulate(&renamed, &settings).unwrap().com, first.com);
+/// assert_eq!(memo.simulations(), 1);
+/// ```
+#[derive(Debug, Default)]
+pub struct MotionMemo {
+    entries: Mutex<MemoEntries>,
+}
+
+#[derive(Debug, Default)]
+struct MemoEntries {
+    motions: Vec<(DynamicsKey, SimulationSettings, Motion)>,
+    simulations: usize,
+}
+
+impl MemoEntries {
+    fn body_samples(&self) -> usize {
+        self.motions
+            .iter()
+            .map(|(_, _, m)| m.bodies.len() * m.times.len())
+            .sum()
+    }
+}
+
+impl MotionMemo {
+    /// The most body-samples the memo keeps.
+    pub const BODY_SAMPLES: usize = 1_000_000;
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, MemoEntries> {
+        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// `model`'s motion under `settings`: one simulated before for an equal key and settings
+    /// ([`Motion::reused_for`] `model`), else [`Motion::simulate`], kept for later.
+    pub fn simulate(&self, model: &Model, settings: &SimulationSettings) -> Result<Motion, SolverError> {
+        let key = DynamicsKey::of(model);
+        if let Some(known) = self.find(&key, settings) {
+            return Ok(known.reused_for(model));
+        }
+        let motion = Motion::simulate(model, settings)?;
+        self.lock().simulations += 1;
+        self.keep(key, settings, &motion);
+        Ok(motion)
+    }
+
+    /// Remembers `motion` as `model`'s under `settings` (a motion simulated elsewhere).
+    pub fn remember(&self, model: &Model, settings: &SimulationSettings, motion: &Motion) {
+        let key = DynamicsKey::of(model);
+        if self.find(&key, settings).is_none() {
+            self.keep(key, settings, motion);
+        }
+    }
+
+    /// How many simulations [`MotionMemo::simulate`] ran (the others reused a motion).
+    pub fn simulations(&self) -> usize {
+        self.lock().simulations
+    }
+
+    fn find(&self, key: &DynamicsKey, settings: &SimulationSettings) -> Option<Motion> {
+        self.lock()
+            .motions
+            .iter()
+            .find(|(k, s, _)| s == settings && k == key)
+            .map(|(_, _, m)| m.clone())
+    }
+
+    fn keep(&self, key: DynamicsKey, settings: &SimulationSettings, motion: &Motion) {
+        let size = motion.bodies.len() * motion.times.len();
+        if size > Self::BODY_SAMPLES {
+            return;
+        }
+        let mut entries = self.lock();
+        while entries.body_samples() + size > Self::BODY_SAMPLES && !entries.motions.is_empty() {
+            entries.motions.remove(0);
+        }
+        entries.motions.push((key, settings.clone(), motion.clone()));
+    }
 }

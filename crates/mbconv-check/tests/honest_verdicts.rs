@@ -95,6 +95,7 @@ fn original_with_error(error: f64) -> Original {
         not_compared: Vec::new(),
         accurate_failure: None,
         undetermined: None,
+        motions: Default::default(),
     }
 }
 
