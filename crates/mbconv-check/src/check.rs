@@ -552,21 +552,34 @@ fn converted_stops_chatter(error: &StepError, original: &Original, settings: &Ch
 }
 
 /// The laws by which the target's simulator solves a feature the model uses differently from
-/// mbconv's solver ([`Format::simulator_laws`]): the check simulates both sides with mbconv's
-/// law, so the motion in that simulator is not proven there. Joint limits count when a limit
-/// was reached, closed loops when the model has any, joint friction when a moving joint has it.
-fn differing_laws(model: &Model, format: &dyn Format, limits_reached: &[String]) -> Vec<String> {
+/// mbconv's solver ([`Format::simulator_laws`]), as the verdict's `not compared` lines name them
+/// (`<feature>: <law>`): the check simulates both sides with mbconv's law, so the motion in
+/// that simulator is not proven there. A law that says where it applies
+/// ([`SimulatorLaw::applies`](mbconv_ir::format::support::SimulatorLaw::applies)) decides for
+/// itself; otherwise joint limits count when a limit was reached (`limits_reached`, the joints
+/// whose limit the check's run reached), closed loops when the model has any, joint friction
+/// when a moving joint has it, any other feature always.
+///
+/// ```
+/// use mbconv_check::differing_laws;
+/// use mbconv_ir::mbir::MbirFormat;
+/// // mbconv's own format is moved by mbconv's solver: no law differs.
+/// let pendulum = mbconv_ir::Model::new("pendulum");
+/// assert!(differing_laws(&pendulum, &MbirFormat, &["hinge".to_owned()]).is_empty());
+/// ```
+pub fn differing_laws(model: &Model, format: &dyn Format, limits_reached: &[String]) -> Vec<String> {
     use mbconv_ir::format::support::Feature;
     format
         .simulator_laws()
         .iter()
-        .filter(|law| match law.feature {
-            Feature::JointFriction => model.joints.iter().any(|j| {
+        .filter(|law| match (law.applies, law.feature) {
+            (Some(applies), _) => applies(model),
+            (None, Feature::JointFriction) => model.joints.iter().any(|j| {
                 !matches!(j.kind, mbconv_ir::JointKind::Fixed) && j.dofs.iter().any(|d| d.friction != 0.0)
             }),
-            Feature::JointLimits => !limits_reached.is_empty(),
-            Feature::KinematicLoops => mbconv_ir::ModelSummary::new(model).loop_count > 0,
-            _ => true,
+            (None, Feature::JointLimits) => !limits_reached.is_empty(),
+            (None, Feature::KinematicLoops) => mbconv_ir::ModelSummary::new(model).loop_count > 0,
+            (None, _) => true,
         })
         .map(|law| format!("{}: {}", law.feature.title(), law.law))
         .collect()

@@ -90,6 +90,10 @@ impl Format for UsdFormat {
         Ok(export::lower(model, tracing))
     }
 
+    fn simulator_laws(&self) -> &'static [mbconv_ir::format::support::SimulatorLaw] {
+        export::SIMULATOR_LAWS
+    }
+
     fn emit(&self, model: &Model, options: &Options) -> Result<Exported, FormatError> {
         if let Some(binary) = export::binary_output(options) {
             return Err(binary);

@@ -529,3 +529,72 @@ fn trees_are_declared_articulations_and_the_anchors_come_back_as_the_world() {
     }
     assert!(back.body("post").unwrap().fixed);
 }
+
+/// The attributes `newton:*:velocity` the prim `def <...> "prim"` of `text` holds, with their
+/// values.
+fn newton_rates(text: &str, prim: &str) -> Vec<(String, f64)> {
+    let start = text.find(&format!("\"{prim}\"")).unwrap();
+    let block = &text[start..];
+    let block = &block[..block[1..].find("def ").map_or(block.len(), |e| e + 1)];
+    block
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("double newton:"))
+        .map(|l| {
+            let (name, value) = l.split_once(" = ").unwrap();
+            (name.to_owned(), value.parse().unwrap())
+        })
+        .collect()
+}
+
+/// Newton 1.8 starts an articulated body from its joint's rate, not from the body velocity
+/// UsdPhysics states: the writer writes the rates Newton reads beside the body velocities (a
+/// revolute joint's in degrees per second, a prismatic joint's, a generic joint's rotations'),
+/// none where Newton has no attribute (a spherical joint, a generic joint's translations), and
+/// the reader still takes the body velocities.
+#[test]
+fn joint_rates_are_written_as_newton_reads_them() {
+    let mut m = every_kind();
+    let rates: [(usize, &[f64]); 5] = [
+        (1, &[1.5]),
+        (2, &[0.25]),
+        (3, &[0.0, 0.5, 0.0]),
+        (4, &[0.1, 0.7]),
+        (5, &[0.3, -0.4]),
+    ];
+    for (j, v0) in rates {
+        m.joints[j].v0 = v0.to_vec();
+    }
+    let (text, back) = round_trip(&m);
+    let degrees = 180.0 / std::f64::consts::PI;
+    let expected: [(&str, &[(&str, f64)]); 7] = [
+        ("joint_0", &[]),
+        ("joint_1", &[("angular:velocity", 1.5 * degrees)]),
+        ("joint_2", &[("linear:velocity", 0.25)]),
+        ("joint_3", &[]),
+        ("joint_4", &[("rotX:velocity", 0.7 * degrees)]),
+        (
+            "joint_5",
+            &[
+                ("rotX:velocity", 0.3 * degrees),
+                ("rotY:velocity", -0.4 * degrees),
+            ],
+        ),
+        ("joint_6", &[]),
+    ];
+    for (prim, said) in expected {
+        let written = newton_rates(&text, prim);
+        assert_eq!(written.len(), said.len(), "{prim}: {written:?}");
+        for ((name, value), (want, rate)) in written.iter().zip(said) {
+            assert_eq!(name, want, "{prim}");
+            assert!(
+                (value - rate).abs() < 1e-9 * rate.abs().max(1.0),
+                "{prim}: {value} for {rate}"
+            );
+        }
+    }
+    // The body velocities are there as before: the spherical joint's body spins about Y on
+    // top of the revolute joint's 1.5 rad/s about (0, 0.6, 0.8).
+    let spinning = back.body("link 3").unwrap().initial_velocity.unwrap();
+    let expected = Vector3::new(0.0, 0.6 * 1.5 + 0.5, 0.8 * 1.5);
+    assert!((spinning.angular - expected).norm() < 1e-6, "{spinning:?}");
+}

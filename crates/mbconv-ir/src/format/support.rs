@@ -384,18 +384,32 @@ pub struct FeatureSupport {
 ///
 /// ```
 /// use mbconv_ir::format::support::{Feature, SimulatorLaw};
-/// const LAWS: &[SimulatorLaw] = &[SimulatorLaw {
-///     feature: Feature::JointFriction,
-///     law: "MuJoCo solves frictionloss as a soft constraint",
-/// }];
+/// use mbconv_ir::Model;
+/// const LAWS: &[SimulatorLaw] = &[
+///     SimulatorLaw {
+///         feature: Feature::JointFriction,
+///         law: "MuJoCo solves frictionloss as a soft constraint",
+///         applies: None,
+///     },
+///     SimulatorLaw {
+///         feature: Feature::Constraints,
+///         law: "the simulator treats distance joints as free joints",
+///         applies: Some(|model: &Model| !model.constraints.is_empty()),
+///     },
+/// ];
 /// assert_eq!(LAWS[0].feature, Feature::JointFriction);
+/// assert_eq!(LAWS[1].applies.map(|f| f(&Model::default())), Some(false));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct SimulatorLaw {
     /// The feature whose law differs.
     pub feature: Feature,
     /// How the target's simulator solves it, and how that differs, in a few words.
     pub law: &'static str,
+    /// Whether a model uses the feature in the way the law concerns (a law may concern some
+    /// joint kinds only). `None`: the check's rule for the feature decides (joint friction on a
+    /// moving joint, a joint limit reached, a closed loop; any other feature always).
+    pub applies: Option<fn(&crate::Model) -> bool>,
 }
 
 /// A row of a feature table, for the `const` tables formats declare.

@@ -17,13 +17,16 @@ pub(crate) const SIMULATOR_LAWS: &[SimulatorLaw] = &[
     SimulatorLaw {
         feature: Feature::JointFriction,
         law: "MuJoCo solves frictionloss as a soft constraint (solreffriction, solimpfriction), mbconv's solver as the smooth force -F·tanh(v / 0.01): while a joint sticks the two part",
+        applies: None,
     },
     SimulatorLaw {
         feature: Feature::JointLimits,
         law: "MuJoCo's joint ranges are soft constraints (solreflimit, solimplimit), where mbconv's solver stops a joint inelastically at its limit",
+        applies: None,
     },
     SimulatorLaw {
         feature: Feature::KinematicLoops,
         law: "MuJoCo solves <connect> and <weld> as soft equality constraints, where mbconv's solver closes loops exactly",
+        applies: None,
     },
 ];

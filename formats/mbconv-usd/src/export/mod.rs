@@ -9,6 +9,7 @@
 
 mod emit;
 mod lower;
+mod rates;
 mod support;
 
 use mbconv_ir::format::kit::Unsayable;
@@ -16,7 +17,7 @@ use mbconv_ir::format::{FormatError, Options};
 
 pub(crate) use emit::emit;
 pub(crate) use lower::lower;
-pub(crate) use support::FEATURE_SUPPORT;
+pub(crate) use support::{FEATURE_SUPPORT, SIMULATOR_LAWS};
 
 /// The refusal of an output path ending in `.usdc` or `.usdz`: the writer emits a `.usda`
 /// text layer, and a format hands the facade text, so binary layers are not written (the

@@ -81,7 +81,14 @@ pub(crate) fn emit(model: &Model) -> Result<Exported, Unsayable> {
             };
             let body1 = target(&joint.child, at())?;
             let exclude = plan.loops.contains(&j);
-            w.joint(joint, prim_name, body0.as_deref(), body1.as_deref(), exclude)?;
+            let (rates, _) = super::rates::newton_rates(model, joint, &generic_dofs(&joint.kind));
+            w.joint(
+                joint,
+                prim_name,
+                [body0.as_deref(), body1.as_deref()],
+                exclude,
+                &rates,
+            )?;
         }
         let constraint_prims = &joint_prims[model.joints.len()..model.joints.len() + model.constraints.len()];
         for (c, (constraint, prim_name)) in model.constraints.iter().zip(constraint_prims).enumerate() {
@@ -868,13 +875,15 @@ impl Writer {
         self.close();
     }
 
+    /// A joint between `bodies` (`body0`, `body1`; `None`: the world), with the initial rates
+    /// Newton reads (`rates`, from [`super::rates::newton_rates`]).
     fn joint(
         &mut self,
         joint: &Joint,
         prim_name: &str,
-        body0: Option<&str>,
-        body1: Option<&str>,
+        [body0, body1]: [Option<&str>; 2],
         exclude: bool,
+        rates: &[(String, f64)],
     ) -> Result<(), Unsayable> {
         self.at = format!("joints/{prim_name}");
         let at = path::item("joints", &joint.name);
@@ -976,6 +985,9 @@ impl Writer {
                 self.floats("float", attr::MAX_JOINT_VELOCITY, &[to_usd(v)], &[v], from_usd);
             }
         }
+        for (name, rate) in rates {
+            self.line(&format!("double {name} = {}", f64_text(*rate)));
+        }
         self.generic_limits(joint, &generic);
         self.close();
         Ok(())
@@ -985,7 +997,7 @@ impl Writer {
 /// For a joint written as a generic `PhysicsJoint`, which of the six degrees of freedom
 /// (`GENERIC_DOFS`) are free, in the order of the joint's coordinates; empty for the typed
 /// joints.
-fn generic_dofs(kind: &JointKind) -> Vec<bool> {
+pub(crate) fn generic_dofs(kind: &JointKind) -> Vec<bool> {
     let free: &[usize] = match kind {
         JointKind::Cylindrical { .. } => &[0, 3],
         JointKind::Universal { .. } => &[3, 4],
