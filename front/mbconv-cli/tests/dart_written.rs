@@ -41,11 +41,12 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// Where the test writes its SKEL files (also where the golden data was made from).
+/// Where the test writes its SKEL files (also where the golden data was made from):
+/// `target/tmp/dart_written/<prefix>/` of the workspace, whatever `CARGO_TARGET_DIR` says (the
+/// writer makes mesh paths relative to the output, so a target directory elsewhere, as in a
+/// clone built with `CARGO_TARGET_DIR=/tmp/x`, would change the bytes written).
 fn written_dir(prefix: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("dart_written")
-        .join(prefix);
+    let dir = workspace().join("target/tmp").join("dart_written").join(prefix);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

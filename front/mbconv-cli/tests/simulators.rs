@@ -77,8 +77,11 @@ fn files_under(dir: &Path) -> BTreeSet<PathBuf> {
 #[test]
 fn the_simulators_ran_what_mbconv_writes_today() {
     // Written at the same depth below the workspace as `xtask` writes them, so relative mesh
-    // names come out the same.
-    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("simulators-check");
+    // names come out the same: the workspace's `target/tmp`, whatever `CARGO_TARGET_DIR` says
+    // (a target directory outside the clone changed the relative mesh names written).
+    let scratch = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../target/tmp")
+        .join("simulators-check");
     let _ = std::fs::remove_dir_all(&scratch);
     let registry = mbconv::formats();
     let mut failures = Vec::new();
