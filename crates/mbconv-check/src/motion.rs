@@ -655,8 +655,8 @@ impl MotionMemo {
     /// ([`Motion::reused_for`] `model`), else [`Motion::simulate`], kept for later.
     pub fn simulate(&self, model: &Model, settings: &SimulationSettings) -> Result<Motion, SolverError> {
         let key = DynamicsKey::of(model);
-        if let Some(known) = self.find(&key, settings) {
-            return Ok(known.reused_for(model));
+        if let Some(known) = self.reused(&key, settings, model) {
+            return Ok(known);
         }
         let motion = Motion::simulate(model, settings)?;
         self.lock().simulations += 1;
@@ -667,7 +667,12 @@ impl MotionMemo {
     /// Remembers `motion` as `model`'s under `settings` (a motion simulated elsewhere).
     pub fn remember(&self, model: &Model, settings: &SimulationSettings, motion: &Motion) {
         let key = DynamicsKey::of(model);
-        if self.find(&key, settings).is_none() {
+        let known = self
+            .lock()
+            .motions
+            .iter()
+            .any(|(k, s, _)| s == settings && *k == key);
+        if !known {
             self.keep(key, settings, motion);
         }
     }
@@ -677,12 +682,13 @@ impl MotionMemo {
         self.lock().simulations
     }
 
-    fn find(&self, key: &DynamicsKey, settings: &SimulationSettings) -> Option<Motion> {
+    /// The motion kept for `key` and `settings`, as `model`'s (one copy, made under the lock).
+    fn reused(&self, key: &DynamicsKey, settings: &SimulationSettings, model: &Model) -> Option<Motion> {
         self.lock()
             .motions
             .iter()
             .find(|(k, s, _)| s == settings && k == key)
-            .map(|(_, _, m)| m.clone())
+            .map(|(_, _, m)| m.reused_for(model))
     }
 
     fn keep(&self, key: DynamicsKey, settings: &SimulationSettings, motion: &Motion) {
