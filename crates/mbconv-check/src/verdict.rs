@@ -165,8 +165,9 @@ pub struct TargetCheck {
     /// Joints whose position limits were reached in the original, the lowered or the
     /// read-back model; when any is, every model was simulated with the limits enforced.
     pub joint_limits_reached: Vec<String>,
-    /// The estimated integration error of the original's simulation (m), when the check
-    /// integrated accurately (the default).
+    /// The estimated integration error of the original's simulation (m): against a more
+    /// accurate reference run (the default integration), or by halving the step of the
+    /// fixed-step scheme the check fell back to.
     pub integration_error: Option<f64>,
     /// The tolerances the motions were compared within: the ones asked for, or wider where
     /// the integration error of the original's simulation would otherwise decide the verdict

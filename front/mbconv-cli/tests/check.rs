@@ -113,6 +113,72 @@ fn a_converted_model_whose_stops_chatter_is_compared_with_the_fixed_step_scheme(
     );
 }
 
+/// An arm whose elbow is locked by its stops (lower = upper): the stops chatter at t = 0, so
+/// every motion is compared with the fixed-step scheme. Written to Chrono, the joint's damper
+/// becomes an RSDA, the same law in continuous time but taken explicitly by semi-implicit Euler
+/// where the joint's own damping is taken implicitly: a difference of the fixed step, of the
+/// order of its integration error (2e-4 m here). The check estimates that error by halving the
+/// step and compares within it, instead of calling the RSDA pass `unexplained` (which it did
+/// while the fixed step's error was not estimated).
+#[test]
+fn the_fixed_step_scheme_s_integration_error_is_estimated_and_decides_no_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("locked_elbow.urdf");
+    std::fs::write(&path, LOCKED_ELBOW).unwrap();
+    let out = mbconv(&["check", path.to_str().unwrap(), "--via", "chrono", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let target = &json["targets"][0];
+    assert_eq!(target["verdict"], "explained", "{target}");
+    let error = target["integration_error"].as_f64().unwrap();
+    assert!(error > 1e-4 && error < 1e-2, "{target}");
+    assert!(
+        target["compared_within"]["position"].as_f64().unwrap() > 1e-4,
+        "{target}"
+    );
+    let notes = target["not_compared"].as_array().unwrap();
+    assert!(
+        notes.iter().any(|n| n.as_str().is_some_and(
+            |n| n.contains("the joint stops chatter") && n.contains("estimated by halving the step")
+        )),
+        "{target}"
+    );
+}
+
+const LOCKED_ELBOW: &str = r#"<?xml version="1.0"?>
+<robot name="locked_arm">
+  <link name="world"/>
+  <joint name="shoulder" type="continuous">
+    <origin xyz="0 0 1"/>
+    <axis xyz="1 0 0"/>
+    <parent link="world"/>
+    <child link="upper"/>
+    <dynamics damping="1.0"/>
+  </joint>
+  <link name="upper">
+    <inertial>
+      <mass value="10"/>
+      <origin xyz="0 -0.5 0"/>
+      <inertia ixx="1" ixy="0" ixz="0" iyy="0.5" iyz="0" izz="1"/>
+    </inertial>
+  </link>
+  <joint name="elbow" type="revolute">
+    <origin xyz="0 -1 0" rpy="0.3 0 0"/>
+    <axis xyz="0 1 0"/>
+    <limit lower="0" upper="0" effort="100" velocity="10"/>
+    <parent link="upper"/>
+    <child link="fore"/>
+  </joint>
+  <link name="fore">
+    <inertial>
+      <mass value="5"/>
+      <origin xyz="0.2 0.4 0.5" rpy="1 2 3"/>
+      <inertia ixx="0.5" ixy="0" ixz="0" iyy="0.6" iyz="0" izz="0.7"/>
+    </inertial>
+  </link>
+</robot>
+"#;
+
 /// Shift's Bricard linkage (6 revolute joints in one overconstrained loop) amplifies the last
 /// bits of its numbers to micrometres. Written to Chrono, the pass that turns the body twists
 /// into the numbers Chrono reads (`quantise_body_velocities`) changes only last bits; the check

@@ -21,16 +21,24 @@ pub(super) fn free_joints(s: &mut LowerSession, m: &mut Model) {
                 &at,
                 "a free joint constrains nothing: not written, the body floats",
             );
-            if joint
-                .dofs
-                .iter()
-                .any(|d| !d.position_limits.is_unlimited() || d.spring_stiffness != 0.0 || d.damping != 0.0)
-            {
+            // Whatever the joint's coordinates carry goes with it: an armature (MuJoCo's default
+            // class gives one to a free joint too) makes the floating body heavier to turn.
+            for (feature, what) in free_joint_data(&joint) {
                 s.lost(
                     "free_joint_data",
-                    Feature::JointLimits,
+                    feature,
                     &at,
-                    "a free joint's limits, springs and damping are lost",
+                    format!("a free joint's {what} are lost with it"),
+                );
+            }
+            if let Some(actuator) = joint.actuator {
+                // A prescribed free joint (DART's `acceleration`, `velocity`, `locked`) holds
+                // its body; without the joint the body falls.
+                s.lost(
+                    "joint_actuator_lost",
+                    Feature::JointActuators,
+                    &at,
+                    format!("UsdPhysics joints cannot say the actuator ({actuator:?}) of a free joint, which is not written"),
                 );
             }
         } else {
@@ -38,6 +46,48 @@ pub(super) fn free_joints(s: &mut LowerSession, m: &mut Model) {
         }
     }
     m.joints = kept;
+}
+
+/// What the coordinates of a free joint carry, each with its feature row.
+fn free_joint_data(joint: &Joint) -> Vec<(Feature, &'static str)> {
+    let any = |has: fn(&DofProperties) -> bool| joint.dofs.iter().any(has);
+    let rows: [(bool, Feature, &'static str); 6] = [
+        (
+            any(|d| !d.position_limits.is_unlimited()),
+            Feature::JointLimits,
+            "position limits",
+        ),
+        (
+            any(|d| {
+                !(d.velocity_limits.is_unlimited()
+                    && d.acceleration_limits.is_unlimited()
+                    && d.effort_limits.is_unlimited())
+            }),
+            Feature::JointVelocityEffortLimits,
+            "velocity, acceleration and effort limits",
+        ),
+        (
+            any(|d| d.spring_stiffness != 0.0),
+            Feature::JointSprings,
+            "springs",
+        ),
+        (any(|d| d.damping != 0.0), Feature::JointDamping, "dampers"),
+        (
+            any(|d| d.friction != 0.0),
+            Feature::JointFriction,
+            "Coulomb frictions",
+        ),
+        (
+            any(|d| d.rotor_inertia != 0.0),
+            Feature::JointActuators,
+            "armatures (rotor inertias)",
+        ),
+    ];
+    let mut data: Vec<_> = rows.into_iter().filter(|r| r.0).map(|r| (r.1, r.2)).collect();
+    if joint.bushing.is_some() {
+        data.push((Feature::Bushings, "bushing constants"));
+    }
+    data
 }
 
 /// The rotation taking X to `a` and Y to `b` (made perpendicular to `a`).
