@@ -74,6 +74,11 @@ pub struct Data {
     pub(crate) col: Vec<f64>,
     pub(crate) jac: DMatrix<f64>,
     pub(crate) minv_jt: DMatrix<f64>,
+    /// Columns of `M⁻¹ [J; E]ᵀ` kept while one factorisation serves several constraint solves
+    /// (the active-set iterations of an impulse): the loop rows' first, then one per velocity
+    /// coordinate; `minv_cached` says which hold a column.
+    pub(crate) minv_cache: DMatrix<f64>,
+    pub(crate) minv_cached: Vec<bool>,
     pub(crate) schur: DMatrix<f64>,
     pub(crate) phi: DVector<f64>,
     pub(crate) rhs: DVector<f64>,
@@ -133,6 +138,8 @@ impl Data {
             col: vec![0.0; nv],
             jac: DMatrix::zeros(m, nv),
             minv_jt: DMatrix::zeros(nv, rows),
+            minv_cache: DMatrix::zeros(nv, m + nv),
+            minv_cached: vec![false; m + nv],
             schur: DMatrix::zeros(rows, rows),
             phi: DVector::zeros(m),
             rhs: DVector::zeros(rows),

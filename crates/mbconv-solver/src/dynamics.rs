@@ -235,7 +235,25 @@ fn singular(node: &crate::model::Node, d: f64) -> SolverError {
     }
 }
 
+/// True when every entry is zero (of either sign).
+#[inline]
+fn all_zero(values: &[f64]) -> bool {
+    for v in values {
+        if *v != 0.0 {
+            return false;
+        }
+    }
+    true
+}
+
 /// `out = M⁻¹ tau` with the factorisation of the last [`aba`] call (same `q`).
+///
+/// A constraint row's `tau` is zero on most coordinates, so the sweeps skip what is exactly
+/// zero: a node that no force reaches (zero `tau` on its coordinates, nothing from its
+/// subtree) passes no force to its parent, and a node whose parent does not accelerate and
+/// that no force reaches does not accelerate. Skipping them changes no bit of `out`: the
+/// skipped terms are zeros, and a zero added to a sum leaves it as it is (the ABA refuses a
+/// singular articulated inertia, so no infinity meets them).
 pub(crate) fn apply_minv(model: &Model, data: &mut Data, tau: &[f64], out: &mut [f64]) {
     let n = model.nodes.len();
     for p in data.pa2.iter_mut() {
@@ -250,7 +268,10 @@ pub(crate) fn apply_minv(model: &Model, data: &mut Data, tau: &[f64], out: &mut 
         for k in 0..nv {
             data.uvec2[i][k] = tau[node.v_index + k] - js.s[k].dot(&pa);
         }
-        if let Some(parent) = node.parent {
+        let unforced = || pa.is_zero() && all_zero(&tau[node.v_index..node.v_index + nv]);
+        if let Some(parent) = node.parent
+            && !unforced()
+        {
             let mut f = pa;
             for k in 0..nv {
                 for l in 0..nv {
@@ -265,6 +286,12 @@ pub(crate) fn apply_minv(model: &Model, data: &mut Data, tau: &[f64], out: &mut 
     for i in 0..n {
         let node = &model.nodes[i];
         let nv = node.joint.nv();
+        let still = node.parent.is_none_or(|p| data.acc2[p].is_zero());
+        if still && all_zero(&data.uvec2[i][..nv]) {
+            out[node.v_index..node.v_index + nv].fill(0.0);
+            data.acc2[i] = Spatial::zero();
+            continue;
+        }
         let mut a = match node.parent {
             Some(p) => data.local[i].inv_act_motion(&data.acc2[p]),
             None => Spatial::zero(),
@@ -420,5 +447,121 @@ pub(crate) fn check_finite(state: &State) -> Result<(), SolverError> {
             time: state.t,
             message: "the state is no longer finite".into(),
         })
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use mbconv_ir::{Body, BodyRef, Joint, JointKind, Model as Ir};
+    use nalgebra::{UnitQuaternion, Vector3};
+
+    /// A trunk with two branches of two links each, floating or welded to the world: a force on
+    /// one branch reaches the other only through the trunk.
+    fn branched(floating: bool) -> Model {
+        let mut ir = Ir::new("branched");
+        let mut add = |name: &str, parent: BodyRef, kind: JointKind, at: Vector3<f64>| {
+            let mut body = Body::new(name);
+            body.inertial.mass = 1.0 + at.norm();
+            body.inertial.com = Vector3::new(0.1, -0.2, 0.3) + at * 0.5;
+            body.inertial.inertia =
+                mbconv_ir::Inertia::from_moments_products([0.2, 0.3, 0.4], [0.01, -0.02, 0.03]);
+            body.pose = mbconv_ir::Pose::from_translation(at);
+            ir.bodies.push(body);
+            let mut joint = Joint::new(format!("{name} joint"), kind, parent, BodyRef::body(name));
+            joint.parent_frame = mbconv_ir::Pose::new(at, UnitQuaternion::from_euler_angles(0.3, -0.2, 0.1));
+            ir.joints.push(joint);
+        };
+        let hinge = |x: f64, y: f64, z: f64| JointKind::Revolute {
+            axis: Vector3::new(x, y, z).normalize(),
+        };
+        let root = if floating {
+            JointKind::Free
+        } else {
+            JointKind::Fixed
+        };
+        add("trunk", BodyRef::World, root, Vector3::zeros());
+        add(
+            "left",
+            BodyRef::body("trunk"),
+            hinge(1.0, 0.2, 0.0),
+            Vector3::new(0.0, 0.5, 0.0),
+        );
+        add(
+            "left hand",
+            BodyRef::body("left"),
+            hinge(0.0, 1.0, 0.3),
+            Vector3::new(0.0, 0.4, 0.1),
+        );
+        add(
+            "right",
+            BodyRef::body("trunk"),
+            hinge(1.0, -0.2, 0.0),
+            Vector3::new(0.0, -0.5, 0.0),
+        );
+        add(
+            "right hand",
+            BodyRef::body("right"),
+            JointKind::Prismatic { axis: Vector3::x() },
+            Vector3::new(0.1, -0.4, 0.0),
+        );
+        Model::new(&ir).unwrap()
+    }
+
+    /// `apply_minv` skips the nodes no force reaches and those that do not accelerate: each
+    /// unit force still gives the accelerations the ABA gives it (`qdd(τ) − qdd(0)` at rest),
+    /// on a floating trunk (everything accelerates) and on a welded one (the other branch does
+    /// not).
+    #[test]
+    fn minv_of_a_unit_force_is_what_the_aba_gives_it_on_every_branch() {
+        for floating in [true, false] {
+            let model = branched(floating);
+            let mut data = Data::new(&model);
+            let mut state = crate::State::initial(&model);
+            for (k, q) in state.q.iter_mut().enumerate().skip(model.nq - 4) {
+                *q = 0.2 * k as f64 - 0.3;
+            }
+            let rest = vec![0.0; model.nv];
+            let free = tree_forward_dynamics(&model, &mut data, &state.q, &rest, &rest)
+                .unwrap()
+                .to_vec();
+            for c in 0..model.nv {
+                let mut tau = vec![0.0; model.nv];
+                tau[c] = 1.0;
+                let pushed = tree_forward_dynamics(&model, &mut data, &state.q, &rest, &tau)
+                    .unwrap()
+                    .to_vec();
+                let mut response = vec![f64::NAN; model.nv];
+                apply_minv(&model, &mut data, &tau, &mut response);
+                for r in 0..model.nv {
+                    let expected = pushed[r] - free[r];
+                    assert!(
+                        (response[r] - expected).abs() <= 1e-9 * (1.0 + expected.abs()),
+                        "floating {floating}, force on {c}, acceleration of {r}: {} vs {expected}",
+                        response[r]
+                    );
+                }
+                let side = |v: usize| {
+                    let node = model
+                        .nodes
+                        .iter()
+                        .find(|n| (n.v_index..n.v_index + n.joint.nv()).contains(&v));
+                    node.map_or("", |n| {
+                        if n.name.starts_with("left") {
+                            "left"
+                        } else {
+                            "right"
+                        }
+                    })
+                };
+                if !floating {
+                    // A force on one branch does not move the other.
+                    for r in (0..model.nv).filter(|r| side(*r) != side(c)) {
+                        assert_eq!(response[r].to_bits(), 0.0f64.to_bits(), "force on {c}, {r} moves");
+                    }
+                }
+            }
+        }
     }
 }

@@ -193,14 +193,37 @@ fn loop_velocity_products(model: &Model, data: &mut Data, q: &[f64], v: &[f64]) 
 /// to `out`. Used for accelerations (`out` the accelerations) and for impulses (`out` the
 /// velocities). `M⁻¹` is the factorisation of the last ABA call (same `q`).
 pub(crate) fn solve_rows(model: &Model, data: &mut Data, units: &[usize], out: &mut [f64]) {
+    solve_rows_with(model, data, units, out, false);
+}
+
+/// [`solve_rows`] for one of several solves with the same factorisation and loop Jacobian
+/// (an impulse's active-set iterations): a column of `M⁻¹ [J; E]ᵀ` computed by an earlier
+/// solve since [`forget_columns`] is copied, not computed again (the same bits).
+pub(crate) fn solve_rows_reusing(model: &Model, data: &mut Data, units: &[usize], out: &mut [f64]) {
+    solve_rows_with(model, data, units, out, true);
+}
+
+/// Forgets the columns [`solve_rows_reusing`] kept: the factorisation or the Jacobian changed.
+pub(crate) fn forget_columns(data: &mut Data) {
+    data.minv_cached.fill(false);
+}
+
+fn solve_rows_with(model: &Model, data: &mut Data, units: &[usize], out: &mut [f64], reuse: bool) {
     let m = model.constraints.rows.len();
     let rows = m + units.len();
     if rows == 0 {
         return;
     }
     let nv = model.nv;
-    // Y = M⁻¹ [J; E]ᵀ, one ABA sweep per row.
+    // Y = M⁻¹ [J; E]ᵀ, one ABA sweep per row (or a kept column).
     for r in 0..rows {
+        let key = if r < m { r } else { m + units[r - m] };
+        if reuse && data.minv_cached[key] {
+            for c in 0..nv {
+                data.minv_jt[(c, r)] = data.minv_cache[(c, key)];
+            }
+            continue;
+        }
         if r < m {
             for c in 0..nv {
                 data.col[c] = data.jac[(r, c)];
@@ -214,6 +237,12 @@ pub(crate) fn solve_rows(model: &Model, data: &mut Data, units: &[usize], out: &
         apply_minv(model, data, &col, &mut y);
         for c in 0..nv {
             data.minv_jt[(c, r)] = y[c];
+        }
+        if reuse {
+            for c in 0..nv {
+                data.minv_cache[(c, key)] = y[c];
+            }
+            data.minv_cached[key] = true;
         }
         data.col = col;
         data.dv = y;

@@ -26,6 +26,19 @@ impl Spatial {
     pub fn new(ang: Vector3<f64>, lin: Vector3<f64>) -> Self {
         Self { ang, lin }
     }
+    /// True when every component is zero (of either sign).
+    ///
+    /// ```
+    /// use mbconv_solver::spatial::Spatial;
+    /// use nalgebra::Vector3;
+    /// assert!(Spatial::new(Vector3::new(-0.0, 0.0, 0.0), Vector3::zeros()).is_zero());
+    /// assert!(!Spatial::new(Vector3::zeros(), Vector3::new(0.0, 1e-300, 0.0)).is_zero());
+    /// ```
+    #[inline]
+    pub fn is_zero(&self) -> bool {
+        let (a, l) = (&self.ang, &self.lin);
+        a.x == 0.0 && a.y == 0.0 && a.z == 0.0 && l.x == 0.0 && l.y == 0.0 && l.z == 0.0
+    }
     /// Scalar product of a motion with a force (power).
     #[inline]
     pub fn dot(&self, other: &Spatial) -> f64 {

@@ -27,7 +27,7 @@ use crate::data::{Data, State};
 use crate::error::SolverError;
 use crate::integrate::accelerations;
 use crate::model::Model;
-use crate::projection::solve_rows;
+use crate::projection::{forget_columns, solve_rows_reusing};
 
 /// A coordinate locked on one of its stops.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -538,6 +538,8 @@ fn solve_impulse(model: &Model, data: &mut Data, state: &mut State) -> Result<()
         world_columns(model, &data.world, &data.joint, &mut data.s_world);
         fill_jacobian(model, &data.world, &data.s_world, &mut data.col, &mut data.jac);
     }
+    // Every iteration below solves with this factorisation and Jacobian.
+    forget_columns(data);
     let mut dv = std::mem::take(&mut data.stops.dv);
     // A lock removed on trial: its limit and side.
     let mut trial: Option<(usize, bool)> = None;
@@ -552,7 +554,7 @@ fn solve_impulse(model: &Model, data: &mut Data, state: &mut State) -> Result<()
             data.rhs[m + j] = -state.v[*c];
         }
         dv.fill(0.0);
-        solve_rows(model, data, &units, &mut dv);
+        solve_rows_reusing(model, data, &units, &mut dv);
         data.stops.unit_rows = units;
         if let Some((i, lower)) = trial.take() {
             let l = &model.limits[i];
