@@ -77,6 +77,8 @@ pub struct Data {
     /// Columns of `M⁻¹ [J; E]ᵀ` kept while one factorisation serves several constraint solves
     /// (the active-set iterations of an impulse): the loop rows' first, then one per velocity
     /// coordinate; `minv_cached` says which hold a column.
+    /// The nonzero entries of one Jacobian row (coordinate, value).
+    pub(crate) nonzero: Vec<(usize, f64)>,
     pub(crate) minv_cache: DMatrix<f64>,
     pub(crate) minv_cached: Vec<bool>,
     pub(crate) schur: DMatrix<f64>,
@@ -138,6 +140,7 @@ impl Data {
             col: vec![0.0; nv],
             jac: DMatrix::zeros(m, nv),
             minv_jt: DMatrix::zeros(nv, rows),
+            nonzero: Vec::with_capacity(nv),
             minv_cache: DMatrix::zeros(nv, m + nv),
             minv_cached: vec![false; m + nv],
             schur: DMatrix::zeros(rows, rows),

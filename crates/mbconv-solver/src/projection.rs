@@ -247,16 +247,23 @@ fn solve_rows_with(model: &Model, data: &mut Data, units: &[usize], out: &mut [f
         data.col = col;
         data.dv = y;
     }
-    // [J; E] Y, each entry summed over the coordinates in order.
+    // [J; E] Y, each entry summed over the coordinates in order. A loop row's Jacobian is zero
+    // off the paths from its two ends to their roots: only its other terms are summed (a zero
+    // term leaves a sum of finite numbers as it is, but for the sign of a zero sum).
     let ld = data.minv_jt.nrows();
     let y = data.minv_jt.as_slice();
     for r in 0..rows {
         if r < m {
+            data.nonzero.clear();
             for c in 0..nv {
-                data.col[c] = data.jac[(r, c)];
+                let x = data.jac[(r, c)];
+                if x != 0.0 {
+                    data.nonzero.push((c, x));
+                }
             }
             for s in 0..rows {
-                data.schur[(r, s)] = dot(&data.col, &y[s * ld..s * ld + nv]);
+                let column = &y[s * ld..s * ld + nv];
+                data.schur[(r, s)] = data.nonzero.iter().fold(-0.0, |sum, (c, x)| sum + x * column[*c]);
             }
         } else {
             let c = units[r - m];
@@ -283,11 +290,6 @@ fn solve_rows_with(model: &Model, data: &mut Data, units: &[usize], out: &mut [f
     for (o, sum) in out.iter_mut().zip(&data.row_forces) {
         *o += sum;
     }
-}
-
-/// `Σ a_i b_i` summed in order from the first term (the bits `Iterator::sum` gives).
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).fold(-0.0, |sum, (x, y)| sum + x * y)
 }
 
 /// The largest constraint residual and the row it belongs to.
