@@ -16,14 +16,19 @@ pub const PROJECTION_TOLERANCE: f64 = 1e-12;
 /// Newton iterations allowed in a projection.
 pub const PROJECTION_ITERATIONS: usize = 50;
 
-/// `out = J Jᵀ` without temporaries.
+/// `out = J Jᵀ` without temporaries. The zero entries of row `r` are left out of its sums: a
+/// sum that starts at `+0.0` is the same bits without its zero terms.
 fn gram(jac: &DMatrix<f64>, out: &mut DMatrix<f64>) {
     let (m, n) = jac.shape();
+    let entries = jac.as_slice();
     for r in 0..m {
         for s in 0..=r {
             let mut x = 0.0;
             for c in 0..n {
-                x += jac[(r, c)] * jac[(s, c)];
+                let jr = entries[r + c * m];
+                if jr != 0.0 {
+                    x += jr * entries[s + c * m];
+                }
             }
             out[(r, s)] = x;
             out[(s, r)] = x;
@@ -139,7 +144,7 @@ pub(crate) fn constrained_accelerations(model: &Model, data: &mut Data, t: f64, 
             fill_jacobian(model, &data.world, &data.s_world, &mut data.col, &mut data.jac);
             loop_velocity_products(model, data, q, v);
             for (r, row) in model.constraints.rows.iter().enumerate() {
-                let ja: f64 = (0..model.nv).map(|c| data.jac[(r, c)] * data.qdd[c]).sum();
+                let ja = row_times(&data.jac, r, &data.qdd);
                 data.rhs[r] = row.acceleration_target(t) - ja - data.rowv[r];
             }
         }
@@ -156,6 +161,23 @@ pub(crate) fn constrained_accelerations(model: &Model, data: &mut Data, t: f64, 
     data.stops.unit_rows = units;
     let (m, lambda) = (m, &data.lambda);
     data.stops.read_forces(|j| lambda[m + j]);
+}
+
+/// Row `r` of `jac` times `x`, summed over the coordinates in order as `Iterator::sum` sums
+/// (from `-0.0`), the row's zero entries left out: a zero term leaves a sum of finite numbers
+/// as it is, but for the sign of a zero sum (a loop row is zero off the paths from its ends to
+/// their roots).
+pub(crate) fn row_times(jac: &DMatrix<f64>, r: usize, x: &[f64]) -> f64 {
+    let rows = jac.nrows();
+    let entries = jac.as_slice();
+    let mut sum = -0.0;
+    for (c, xc) in x.iter().enumerate() {
+        let j = entries[r + c * rows];
+        if j != 0.0 {
+            sum += j * xc;
+        }
+    }
+    sum
 }
 
 /// `J̇ v` of the loop rows into `data.rowv`, by a central difference of `J(q ⊕ εv)·v`.
@@ -371,7 +393,7 @@ pub(crate) fn project_velocities(model: &Model, data: &mut Data, q: &[f64], v: &
     world_columns(model, &data.world2, &data.joint2, &mut data.s_world);
     fill_jacobian(model, &data.world2, &data.s_world, &mut data.col, &mut data.jac);
     for (r, row) in model.constraints.rows.iter().enumerate() {
-        let jv: f64 = (0..model.nv).map(|c| data.jac[(r, c)] * v[c]).sum();
+        let jv = row_times(&data.jac, r, v);
         data.phi[r] = jv - row.velocity_target(t);
     }
     hold_locked_coordinates(data);

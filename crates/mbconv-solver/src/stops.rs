@@ -27,7 +27,7 @@ use crate::data::{Data, State};
 use crate::error::SolverError;
 use crate::integrate::accelerations;
 use crate::model::Model;
-use crate::projection::{forget_columns, solve_rows_reusing};
+use crate::projection::{forget_columns, row_times, solve_rows_reusing};
 
 /// A coordinate locked on one of its stops.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -545,7 +545,7 @@ fn solve_impulse(model: &Model, data: &mut Data, state: &mut State) -> Result<()
     let mut trial: Option<(usize, bool)> = None;
     for _ in 0..=4 * model.limits.len() + 4 {
         for (r, row) in model.constraints.rows.iter().enumerate() {
-            let jv: f64 = (0..model.nv).map(|c| data.jac[(r, c)] * state.v[c]).sum();
+            let jv = row_times(&data.jac, r, &state.v);
             data.rhs[r] = row.velocity_target(state.t) - jv;
         }
         let mut units = std::mem::take(&mut data.stops.unit_rows);
