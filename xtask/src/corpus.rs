@@ -197,7 +197,11 @@ pub(crate) fn check_file(registry: &Registry, shown: &str, path: &Path) -> Outco
         return Outcome::NotAModel;
     };
     let format_name = format.info().name.to_owned();
-    let imported = match registry.read(format, &source, &Options::default()) {
+    // As `mbconv` reads it: a reader may hand a file it names in another format (a Choreonoid
+    // project's URDF body item) to that format's reader.
+    let mut options = Options::default();
+    options.readers = Some(mbconv::readers());
+    let imported = match registry.read(format, &source, &options) {
         Ok(imported) => imported,
         Err(e) => {
             return Outcome::NotRead {
