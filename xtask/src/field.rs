@@ -122,7 +122,8 @@ pub(crate) struct Collection {
     pub(crate) version: String,
 }
 
-/// Runs the sweep and writes `docs/field.md`.
+/// Runs the sweep and writes `docs/field.md` (`target/field/field.md` for a run narrowed by
+/// `--only`).
 pub fn run_field(plan: &Plan) -> Result<()> {
     let root = workspace_root();
     let out = root.join("target/field");
@@ -165,6 +166,7 @@ pub fn run_field(plan: &Plan) -> Result<()> {
         "jobs": plan.jobs,
         "mbconv_seconds": mbconv_seconds,
         "commit": commit,
+        "only": plan.only,
     });
     std::fs::write(out.join("run.json"), serde_json::to_string_pretty(&context)?)?;
     write_document(&out)
@@ -205,9 +207,21 @@ fn write_document(out: &Path) -> Result<()> {
         commit: run["commit"].as_str().unwrap_or("unknown").to_owned(),
     };
     let text = document(&results, &context);
-    std::fs::write(workspace_root().join("docs/field.md"), text)?;
-    eprintln!("docs/field.md written ({} models)", results.len());
+    let path = document_path(out, &run, "field.md");
+    std::fs::write(&path, text)?;
+    eprintln!("{} written ({} models)", path.display(), results.len());
     Ok(())
+}
+
+/// Where a run's document `name` goes: `docs/` after a run of every model, the run's `out`
+/// folder after a run narrowed by `--only` (its `run.json` says `only`), so that such a run
+/// does not leave docs/ with part of the table.
+pub(crate) fn document_path(out: &Path, run: &Value, name: &str) -> PathBuf {
+    if run["only"].is_string() {
+        out.join(name)
+    } else {
+        workspace_root().join("docs").join(name)
+    }
 }
 
 /// The models the plan selects (example-robot-data's, and Menagerie's when `menagerie`), the
@@ -1175,6 +1189,21 @@ mod tests {
             reason_kind("RuntimeError: /o/m.sdf:9: error: URI 'x' is unknown"),
             "RuntimeError: error: URI '…' is unknown"
         );
+    }
+
+    #[test]
+    fn a_run_narrowed_by_only_writes_its_document_beside_its_results() {
+        let out = Path::new("/o");
+        assert_eq!(
+            document_path(out, &json!({"only": "romeo"}), "field.md"),
+            out.join("field.md")
+        );
+        for every in [json!({"only": null}), json!({})] {
+            assert_eq!(
+                document_path(out, &every, "peers.md"),
+                workspace_root().join("docs/peers.md")
+            );
+        }
     }
 
     #[test]

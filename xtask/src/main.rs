@@ -236,8 +236,8 @@ const TASKS: &[Task] = &[
                 Menagerie (the corpus's, and --menagerie DIR) read by mbconv against \
                 Pinocchio / MuJoCo at load, checked via each writer (default: all; each run \
                 stopped after S s, default 60), its MJCF, URDF and SDF loaded in MuJoCo, \
-                Pinocchio and Drake; writes docs/field.md (--document: only the document \
-                again, from the last run's target/field)",
+                Pinocchio and Drake; writes docs/field.md (target/field/field.md with \
+                --only; --document: only the document again, from the last run's target/field)",
         run: |rest| field::parse_plan(rest).and_then(|plan| field::run_field(&plan)),
     },
     Task {
@@ -247,8 +247,8 @@ const TASKS: &[Task] = &[
                 and by mbconv, simulated in MuJoCo, and to SDFormat by libsdformat (gz sdf -p, \
                 with and without <gazebo>) and by mbconv, simulated in Drake, each against \
                 Pinocchio's ground truth (root welded, 1 s from a bent pose, contact off); \
-                writes docs/peers.md (--document: only the document again, from the last \
-                run's target/peers)",
+                writes docs/peers.md (target/peers/peers.md with --only; --document: only \
+                the document again, from the last run's target/peers)",
         run: |rest| field::parse_plan(rest).and_then(|plan| peers::run_peers(&plan)),
     },
     Task {

@@ -93,7 +93,8 @@ fn behind(entries: &[Value], mbconv: &str, peers: &[&str]) -> String {
     }
 }
 
-/// Runs the comparison and writes `docs/peers.md`.
+/// Runs the comparison and writes `docs/peers.md` (`target/peers/peers.md` for a run narrowed
+/// by `--only`).
 pub fn run_peers(plan: &Plan) -> Result<()> {
     let root = workspace_root();
     let out = root.join("target/peers");
@@ -151,6 +152,7 @@ pub fn run_peers(plan: &Plan) -> Result<()> {
         "build": build,
         "convert_seconds": convert_seconds,
         "date": today(),
+        "only": plan.only,
     });
     std::fs::write(out.join("run.json"), serde_json::to_string_pretty(&run)?)?;
     write_document(&out)
@@ -182,8 +184,9 @@ fn write_document(out: &std::path::Path) -> Result<()> {
         run["date"].as_str().unwrap_or("unknown"),
         run["convert_seconds"].as_f64().unwrap_or(0.0),
     );
-    std::fs::write(workspace_root().join("docs/peers.md"), text)?;
-    eprintln!("docs/peers.md written");
+    let path = crate::field::document_path(out, &run, "peers.md");
+    std::fs::write(&path, text)?;
+    eprintln!("{} written", path.display());
     Ok(())
 }
 
