@@ -30,6 +30,12 @@ OUTDIR/<name>.json with the entry's source and hash and, under "newton":
   finite (when not: no samples, and `not_finite_at`, the first sample time that is not).
   A stage Newton builds no rigid body from is refused ("Newton built no rigid body").
 
+`cargo xtask golden usd` (and `golden usd-newton-read`) runs the same judgement on the reader's
+side: a manifest of every USD fixture and every stage of the USD corpus (the `newton` wheel's
+example and test stages), each `usd` the stage itself and `hash` its root layer's, written to
+`formats/mbconv-usd/tests/golden/newton_read/` (`formats/mbconv-usd/tests/newton_read.rs`
+compares the reader with it).
+
 Each file is loaded in a child process (`oracles/urdf/urdf_written_golden.py`'s `judge_all`): a
 file that kills the process or hangs it is recorded as an error and a new process goes on.
 Newton's first run compiles its CPU kernels (about 90 s), later runs take them from Warp's
@@ -222,7 +228,9 @@ def main():
     with open(args.manifest) as f:
         manifest = json.load(f)
     scratch = os.path.dirname(os.path.abspath(args.manifest))
-    roots = sorted({scratch, os.path.realpath(scratch)}, key=len, reverse=True)
+    # paths in Newton's errors are shown from the scratch folder, else from the repository
+    repository = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    roots = sorted({scratch, os.path.realpath(scratch), repository}, key=len, reverse=True)
     os.makedirs(args.out, exist_ok=True)
     judged = judge_all("newton", [item["usd"] for item in manifest], roots, __file__)
     for item, result in zip(manifest, judged):

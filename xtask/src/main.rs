@@ -151,8 +151,18 @@ const TASKS: &[Task] = &[
                 (UsdPhysics.LoadUsdPhysicsFromRange, usd-core in target/oracles/usd) of every \
                 stage of fixtures/usd and of the USD corpus (the newton wheel's stages, \
                 fetched by cargo xtask download) (formats/mbconv-usd/tests/golden), and of the \
-                peers' USD target/peers-usd holds",
+                peers' USD target/peers-usd holds; then Newton's 1 s trajectory of every USD \
+                fixture and corpus stage (golden usd-newton-read)",
         run: |rest| none(rest).and_then(|()| oracles::golden_usd()),
+    },
+    Task {
+        words: &["golden", "usd-newton-read"],
+        args: "",
+        about: "regenerate the USD reader's Newton golden data only: Newton 1.8 \
+                (target/oracles/newton) loading every stage of fixtures/usd and of the USD \
+                corpus, and its 1 s Featherstone trajectory on the CPU \
+                (formats/mbconv-usd/tests/golden/newton_read)",
+        run: |rest| none(rest).and_then(|()| oracles::golden_usd_newton_read()),
     },
     Task {
         words: &["golden", "usd-newton"],

@@ -538,5 +538,74 @@ pub fn golden_usd() -> Result<()> {
             ],
         )?;
     }
-    Ok(())
+    golden_usd_newton_read()
+}
+
+/// The USD corpus's folders of stages in each download (docs/formats/usd.md, "Corpus"), as
+/// `oracles/usd/usd_golden.py` parses them.
+const USD_CORPUS: [(&str, &[&str]); 1] =
+    [("newton-1.8.0", &["newton/examples/assets", "newton/tests/assets"])];
+
+/// Newton's 1 s trajectory of every USD fixture (`fixtures/usd`, the layers under a `Payload/`
+/// folder aside) and of every stage of the USD corpus (fetched when missing), written by
+/// `oracles/newton/usd_newton_golden.py` (the Newton venv) to
+/// `formats/mbconv-usd/tests/golden/newton_read/<name>.json`, `<name>` the stage's path from
+/// the fixtures' folder (`fixtures__usd__...`) or the download (`newton-1.8.0__...`) with `/`
+/// as `__`; each file holds the hash of the stage's root layer it judged.
+pub fn golden_usd_newton_read() -> Result<()> {
+    let python = newton_python()?;
+    crate::downloads::download(&["newton"])?;
+    let root = workspace_root();
+    let mut stages: Vec<(String, PathBuf)> = Vec::new();
+    let fixtures = root.join("fixtures/usd");
+    crate::corpus::collect(&fixtures, &mut |path| {
+        let relative = path.strip_prefix(&fixtures).unwrap_or(path);
+        let layer = path
+            .extension()
+            .is_some_and(|e| ["usda", "usdc", "usdz"].contains(&e.to_string_lossy().as_ref()));
+        if layer && !relative.components().any(|c| c.as_os_str() == "Payload") {
+            let name = format!("fixtures/usd/{}", relative.display());
+            stages.push((name, path.to_path_buf()));
+        }
+    })?;
+    for (download, folders) in USD_CORPUS {
+        let base = crate::downloads::downloads_dir().join(download);
+        for folder in folders {
+            crate::corpus::collect(&base.join(folder), &mut |path| {
+                if path.extension().is_some_and(|e| e == "usda" || e == "usd") {
+                    let relative = path.strip_prefix(&base).unwrap_or(path);
+                    stages.push((format!("{download}/{}", relative.display()), path.to_path_buf()));
+                }
+            })?;
+        }
+    }
+    let mut manifest = Vec::new();
+    for (shown, path) in &stages {
+        let bytes = std::fs::read(path)?;
+        manifest.push(serde_json::json!({
+            "name": shown.replace('/', "__"),
+            "source": shown,
+            "usd": path,
+            "hash": mbconv_test_support::text_hash(&String::from_utf8_lossy(&bytes)),
+        }));
+    }
+    let scratch = root.join("target/tmp/usd_newton_read");
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch)?;
+    let manifest_path = scratch.join("manifest.json");
+    std::fs::write(&manifest_path, serde_json::to_string_pretty(&manifest)?)?;
+    let out = root.join("formats/mbconv-usd/tests/golden/newton_read");
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out)?;
+    eprintln!("{} USD stages for Newton to run", manifest.len());
+    run(
+        &python,
+        &[
+            "oracles/newton/usd_newton_golden.py",
+            "--manifest",
+            &manifest_path.to_string_lossy(),
+            "--out",
+            &out.to_string_lossy(),
+        ],
+    )
 }

@@ -1,8 +1,8 @@
 //! Generated stages at the reader's bounds: wide ones (thousands of bodies and joints) read in
-//! time linear in their size; prims nested past `MAX_PRIM_DEPTH` (256) and a prim inheriting
-//! what its ancestor's inherit already brings it (the pattern of Newton's `ant_multi.usda`,
-//! which the `openusd` crate composes without end) are refused, located, instead of running
-//! for minutes or overflowing the stack.
+//! time linear in their size; prims nested past `MAX_PRIM_DEPTH` (256) are refused, located,
+//! instead of running for minutes or overflowing the stack; a prim inheriting what its
+//! ancestor's inherit already brings it (the pattern of Newton's `ant_multi.usda`, which the
+//! `openusd` crate composes without end) is composed once, as OpenUSD composes it.
 #![allow(clippy::unwrap_used)]
 
 use mbconv_ir::format::{Format, Options, Source};
@@ -73,21 +73,69 @@ fn nesting_is_read_to_a_bound_and_refused_past_it() {
     assert!(error.contains("deepest.usda:551:"), "located: {error}");
 }
 
-#[test]
-fn a_prim_inheriting_what_its_ancestor_brings_it_is_refused_not_a_stack_overflow() {
+/// `World/env_0` with a rigid body `Robot`, and `env_1`..`env_3` inheriting `env_0`, each with
+/// an `over "Robot"` that also inherits `</World/env_0/Robot>` (stated by `robot_arc`), the
+/// pattern of Newton's `ant_multi.usda`; `env_1`'s metadata first states `env_1_metadata`.
+fn environments(robot_arc: &str, env_1_metadata: &str) -> String {
     let mut text = format!("{HEADER}def Xform \"World\"\n{{\n    def Xform \"env_0\"\n    {{\n");
     text.push_str(&body("Robot", 2));
     text.push_str("    }\n");
     for k in 1..4 {
+        let extra = if k == 1 { env_1_metadata } else { "" };
         let _ = write!(
             text,
-            "    def Xform \"env_{k}\" (\n        prepend inherits = </World/env_0>\n    )\n    {{\n        over \"Robot\" (\n            prepend inherits = </World/env_0/Robot>\n        )\n        {{\n        }}\n    }}\n"
+            "    def Xform \"env_{k}\" (\n        {extra}prepend inherits = </World/env_0>\n    )\n    {{\n        over \"Robot\" (\n            {robot_arc}\n        )\n        {{\n            float physics:mass = {k}\n        }}\n    }}\n"
         );
     }
     text.push_str("}\n");
+    text
+}
+
+#[test]
+fn a_prim_inheriting_what_its_ancestor_brings_it_is_composed_once_not_a_stack_overflow() {
+    // The arc as Newton's ant_multi.usda states it, alone, in a list, twice, relative: the
+    // reader leaves it out (OpenUSD composes it once) and reads the four robots with each
+    // environment's own mass over the class's.
+    for arc in [
+        "prepend inherits = </World/env_0/Robot>",
+        "inherits = [</World/env_0/Robot>]",
+        "prepend inherits = [</World/env_0/Robot>, </World/env_0/Robot>]",
+        "prepend inherits = <../../env_0/Robot>",
+    ] {
+        let imported = UsdFormat
+            .read(
+                &Source::from_string("multi.usda", environments(arc, "")),
+                &Options::default(),
+            )
+            .unwrap_or_else(|e| panic!("{arc}: {e}"));
+        let masses: Vec<f64> = imported.model.bodies.iter().map(|b| b.inertial.mass).collect();
+        assert_eq!(masses, [1.0, 1.0, 2.0, 3.0], "{arc}");
+        let notes: Vec<&str> = imported
+            .report
+            .findings
+            .iter()
+            .filter(|f| f.code == "usd.inherit_redundant")
+            .map(|f| f.message.as_str())
+            .collect();
+        assert_eq!(notes.len(), 3, "{arc}: {notes:?}");
+        assert!(
+            notes[0].starts_with("/World/env_1/Robot: it inherits /World/env_0/Robot, which its ancestor /World/env_1 already brings it"),
+            "{notes:?}"
+        );
+    }
+    // A statement the reader does not find where the prim is written (here the quoted name
+    // `"Robot"` first appears in env_1's metadata): refused, located, as before.
+    let text = environments(
+        "prepend inherits = </World/env_0/Robot>",
+        "doc = \"Robot\"\n        ",
+    );
     let error = read("multi.usda", text).unwrap_err();
     assert!(error.contains("composes it without end"), "{error}");
-    assert!(error.contains("multi.usda:21:14: /World/env_1/Robot"), "{error}");
+    assert!(error.contains("multi.usda:"), "located: {error}");
+    assert!(
+        error.contains("/World/env_1/Robot: it inherits /World/env_0/Robot"),
+        "{error}"
+    );
 }
 
 /// A stage whose `Collision` prim carries `name` and whose joint targets `target`.

@@ -45,6 +45,16 @@ pub(crate) fn import_with_paths(source: &Source) -> SourceResult<(Imported, Prim
             format!("composition: {error}"),
         );
     }
+    for arc in &stage.left_out_arcs {
+        importer.session.finding(
+            "inherit_redundant",
+            Severity::Info,
+            Category::Note,
+            "model",
+            None,
+            arc.clone(),
+        );
+    }
     importer.units();
     importer.scene();
     importer.bodies()?;

@@ -6,6 +6,7 @@
 //! The root layer is read from the source's text (so a stage handed over as text, not as a
 //! file, composes too); the layers it names are found next to the source's path.
 
+mod arcs;
 mod paths;
 
 use crate::spec::{FORMAT, attr};
@@ -75,6 +76,9 @@ pub(crate) struct RawStage {
     pub default_prim: Option<String>,
     /// The composition errors the stage recovered from (a reference that does not resolve, ...).
     pub composition_errors: Vec<String>,
+    /// The root layer's arcs left out before composing, each said in one line: a prim's
+    /// inherit or specialize arc that its ancestor's own arc already brings it (see `arcs`).
+    pub left_out_arcs: Vec<String>,
     /// The index in [`Self::prims`] of each prim path.
     pub by_path: HashMap<String, usize>,
 }
@@ -200,6 +204,7 @@ pub(crate) fn open(source: &Source) -> SourceResult<RawStage> {
     let inner = DefaultResolver::new();
     let root_id = inner.create_identifier(&root.to_string_lossy(), None);
     let from_file = source.text.is_empty() && root.exists();
+    let (mut text, mut left_out) = (None, Vec::new());
     if !from_file {
         let specs = parse_root(source)?;
         if let Some(bad) = paths::first_ill_formed(&specs) {
@@ -208,10 +213,33 @@ pub(crate) fn open(source: &Source) -> SourceResult<RawStage> {
         if let Some(error) = beyond_bounds(source, &specs) {
             return Err(error);
         }
+        let redundant = arcs::redundant_arcs(&specs);
+        let name_end = |prim: &str| prim_span(source, prim).map(|s| s.offset + s.length);
+        // the text left: it parses and states no such arc any more, else the first is refused
+        let left_clean = |text: &str| {
+            let parsed = openusd::usda::parser::Parser::new(text).parse();
+            parsed.is_ok_and(|specs| arcs::redundant_arcs(&specs).is_empty())
+        };
+        let served = match arcs::without_arcs(&source.text, &redundant, name_end) {
+            Ok(text) if redundant.is_empty() || left_clean(&text) => text,
+            Ok(_) => return Err(arc_refusal(source, &redundant[0])),
+            Err(arc) => return Err(arc_refusal(source, arc)),
+        };
+        left_out = redundant
+            .iter()
+            .map(|arc| {
+                format!(
+                    "{}: {}; left out before composing, as OpenUSD composes the arc once (the openusd 0.6 crate would compose it without end)",
+                    arc.prim,
+                    arc.describe()
+                )
+            })
+            .collect();
+        text = Some(served.into_bytes());
     }
     let resolver = SourceResolver {
         root: root_id.clone(),
-        text: (!from_file).then(|| source.text.as_bytes().to_vec()),
+        text,
         inner,
     };
     let opened = usd::Stage::builder().resolver(resolver).open(&root_id);
@@ -232,13 +260,25 @@ pub(crate) fn open(source: &Source) -> SourceResult<RawStage> {
         );
         Box::new(error.with_help("check that every layer the stage names exists and parses"))
     })?;
-    collect(&stage).map_err(|e| {
+    let mut raw = collect(&stage).map_err(|e| {
         Box::new(source.error(
             &format!("{FORMAT}.stage"),
             Some(start_span(source)),
             format!("the stage does not compose: {e:#}"),
         ))
-    })
+    })?;
+    raw.left_out_arcs = left_out;
+    Ok(raw)
+}
+
+/// The refusal of a prim's redundant arc (see `arcs`) the reader could not leave out of the
+/// text, located at the prim.
+fn arc_refusal(source: &Source, arc: &arcs::RedundantArc) -> Box<SourceError> {
+    let message = format!(
+        "{}; OpenUSD composes the arc once, but the USD library this reader uses (openusd 0.6) composes it without end, and the reader leaves such an arc out only where the prim's metadata states it in one statement it finds. Remove the redundant arc",
+        arc.describe()
+    );
+    prim_error(source, "inherit_cycle", &arc.prim, message)
 }
 
 /// The refusal of a root layer with an ill-formed prim name or path, at the place the layer
@@ -302,11 +342,9 @@ fn parse_root(source: &Source) -> SourceResult<HashMap<openusd::sdf::Path, SpecD
 pub(crate) const MAX_PRIM_DEPTH: usize = 256;
 
 /// A refusal, located, for a root layer the `openusd` crate would not finish composing: prims
-/// nested deeper than [`MAX_PRIM_DEPTH`], or a prim that inherits (or specializes) the prim its
-/// ancestor's own inherit already brings it (`/A/x` inheriting `/B/x` where `/A` inherits `/B`:
-/// redundant to OpenUSD, which composes the arc once; the crate's pre-caching of inherit targets
-/// maps the target back onto the prim and recurses without end, overflowing any stack). Both are
-/// checked on the root layer's specs, iteratively, before composition.
+/// nested deeper than [`MAX_PRIM_DEPTH`], checked on the root layer's specs before composition.
+/// (A prim that inherits what its ancestor's own inherit already brings it, which the crate
+/// would compose without end too, is left out of the text the crate composes: see `arcs`.)
 fn beyond_bounds(source: &Source, specs: &HashMap<openusd::sdf::Path, SpecData>) -> Option<Box<SourceError>> {
     let prims: Vec<&openusd::sdf::Path> = specs
         .iter()
@@ -323,44 +361,6 @@ fn beyond_bounds(source: &Source, specs: &HashMap<openusd::sdf::Path, SpecData>)
             ancestor_at(deep.as_str(), MAX_PRIM_DEPTH + 1)
         );
         return Some(prim_error(source, "too_deep", deep.as_str(), message));
-    }
-    let arcs = |path: &openusd::sdf::Path| -> Vec<String> {
-        let Some(spec) = specs.get(path) else {
-            return Vec::new();
-        };
-        spec.fields
-            .iter()
-            .filter(|(name, _)| name == "inheritPaths" || name == "specializes")
-            .filter_map(|(_, value)| match value {
-                Value::PathListOp(list) => Some(list.flatten()),
-                _ => None,
-            })
-            .flatten()
-            .map(|target| path.make_absolute(&target).as_str().to_owned())
-            .collect()
-    };
-    let mut sorted = prims;
-    sorted.sort();
-    for path in sorted {
-        let own = arcs(path);
-        if own.is_empty() {
-            continue;
-        }
-        let mut ancestor = path.parent();
-        while let Some(a) = ancestor.filter(|a| a.as_str() != "/") {
-            let below = &path.as_str()[a.as_str().len()..];
-            for class in arcs(&a) {
-                let implied = format!("{class}{below}");
-                if own.contains(&implied) {
-                    let message = format!(
-                        "it inherits {implied}, which its ancestor {} already brings it through its own arc to {class}; OpenUSD composes the arc once, but the USD library this reader uses (openusd 0.6) composes it without end. Remove the redundant arc",
-                        a.as_str()
-                    );
-                    return Some(prim_error(source, "inherit_cycle", path.as_str(), message));
-                }
-            }
-            ancestor = a.parent();
-        }
     }
     None
 }
@@ -471,6 +471,7 @@ fn collect(stage: &usd::Stage) -> anyhow::Result<RawStage> {
         kilograms_per_unit: metadata(attr::KILOGRAMS_PER_UNIT).and_then(|v| number(&v)),
         default_prim: stage.default_prim().map(|t| t.as_str().to_owned()),
         composition_errors: stage.composition_errors().iter().map(|e| e.to_string()).collect(),
+        left_out_arcs: Vec::new(),
     })
 }
 
