@@ -481,14 +481,16 @@ const NEWTON_DIFFERS: &[(&str, &str)] = &[
     ),
     (
         "fixtures__usd__point_mass_sensor.usda",
-        "a point mass (the camera: mass 10 g, diagonalInertia (0, 0, 0), no collider): the reader \
-         keeps it a point mass; Newton's inertia for it is not recorded in the golden data (cause \
-         not isolated further)",
+        "a point mass (the camera's optical frame: mass 10 g, diagonalInertia (0, 0, 0), no \
+         collider): the reader keeps it a point mass, Newton gives it 4e-5 kg m^2 about every axis \
+         (its ModelBuilder's body_inertia, measured)",
     ),
     (
         "fixtures__usd__spherical_fixed.usda",
-        "a spherical joint with a cone limit, which the IR cannot hold (dropped by the reader, \
-         reported); cause not isolated further",
+        "a generic joint (the wheel's axle) with limit instances on every axis but rotZ: Newton \
+         locks rotZ, which has none (its builder makes the D6 with no degree of freedom, measured), \
+         UsdPhysics and the reader leave it free; Newton applies no cone limit either (its ball \
+         joint's limits are +-1e10)",
     ),
     (
         "newton-1.8.0__newton__tests__assets__kamino__basics__box_pendulum.usda",
