@@ -275,7 +275,7 @@ impl Original {
         let integration_error = motion
             .as_ref()
             .ok()
-            .and_then(|run| fixed_step_gap(model, &simulation, run));
+            .and_then(|run| fixed_step_gap(model, &simulation, run, &self.motions));
         Original {
             simulation,
             motion,
@@ -301,13 +301,19 @@ fn fixed_step_note(whose: &str, failure: &str, dt: f64) -> String {
 /// [`FALLBACK_INTEGRATOR`] at `simulation.dt`, estimated by halving the step: the scheme is
 /// first order, so the run at half the step carries half the error, and the largest COM
 /// distance between the two at the run's samples is half the run's error. `None` when the
-/// run at half the step fails.
-fn fixed_step_gap(model: &Model, simulation: &SimulationSettings, run: &Motion) -> Option<f64> {
+/// run at half the step fails. The run at half the step is kept in `motions`: every target
+/// whose read-back falls back estimates the same original's error.
+fn fixed_step_gap(
+    model: &Model,
+    simulation: &SimulationSettings,
+    run: &Motion,
+    motions: &MotionMemo,
+) -> Option<f64> {
     let halved = SimulationSettings {
         dt: simulation.dt / 2.0,
         ..simulation.clone()
     };
-    let reference = Motion::simulate(model, &halved).ok()?;
+    let reference = motions.simulate(model, &halved).ok()?;
     largest_gap(run, &reference).map(|gap| 2.0 * gap)
 }
 
@@ -359,11 +365,12 @@ pub fn simulate_original(model: &Model, settings: &CheckSettings) -> Original {
             motion = Ok(fixed_motion);
         }
     }
+    let motions = Arc::new(MotionMemo::default());
     let mut integration_error = None;
     if accurate_failure.is_some()
         && let Ok(run) = &motion
     {
-        integration_error = fixed_step_gap(model, &simulation, run);
+        integration_error = fixed_step_gap(model, &simulation, run, &motions);
     }
     if settings.integrator.is_none() && accurate_failure.is_none() && motion.is_ok() {
         let target = settings.tolerances.position / 10.0;
@@ -401,7 +408,6 @@ pub fn simulate_original(model: &Model, settings: &CheckSettings) -> Original {
         not_compared.push(fixed_step_note("original", failure, simulation.dt));
     }
     let undetermined = motion.as_ref().err().and_then(|e| undetermined_motion(model, e));
-    let motions = Arc::new(MotionMemo::default());
     if let Ok(motion) = &motion {
         motions.remember(model, &simulation, motion);
     }
