@@ -63,6 +63,10 @@ pub struct Data {
     /// budget. Checked inside an advance, where a model whose error control cannot be
     /// satisfied grinds toward a step-size underflow within one sample interval.
     pub(crate) step_budget: Option<usize>,
+    /// Evaluations of the forward dynamics ([`crate::accelerations`]) so far: the work an
+    /// integrator did, counted the same way for every scheme (what the switch between the
+    /// explicit and the stiff scheme compares).
+    pub(crate) evaluations: usize,
     // Scratch for M⁻¹ products and constraints.
     pub(crate) pa2: Vec<Spatial>,
     pub(crate) acc2: Vec<Spatial>,
@@ -130,6 +134,7 @@ impl Data {
             implicit_step: 0.0,
             joint_limits: false,
             step_budget: None,
+            evaluations: 0,
             pa2: vec![Spatial::zero(); n],
             acc2: vec![Spatial::zero(); n],
             uvec2: vec![[0.0; 6]; n],

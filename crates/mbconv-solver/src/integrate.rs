@@ -86,6 +86,7 @@ pub fn accelerations(
     q: &[f64],
     v: &[f64],
 ) -> Result<(), SolverError> {
+    data.evaluations += 1;
     kinematics(model, data, q, v);
     data.tau.fill(0.0);
     data.extra_diagonal.copy_from_slice(&model.armature);
@@ -411,7 +412,8 @@ pub fn advance_dopri5(
                         *h = step * factor;
                     }
                     if let Some(test) = stiffness.as_deref_mut() {
-                        test.observe(dopri_quotient(step, &data.k_q, &data.k_v, DP_A[5], DP_A[6]));
+                        let quotient = dopri_quotient(step, &data.k_q, &data.k_v, DP_A[5], DP_A[6]);
+                        test.observe(quotient, state.t, data.evaluations);
                         if test.is_stiff() {
                             return Ok((accepted, rejected));
                         }

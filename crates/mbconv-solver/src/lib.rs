@@ -58,7 +58,10 @@ pub use report::{
 pub use simulate::{
     LimitReached, Sample, SimulateOptions, SimulationSummary, Trajectory, simulate, simulate_model,
 };
-pub use stiff::{RosenbrockWork, STIFF_STEPS, STIFFNESS_QUOTIENT, StiffnessTest, advance_rosenbrock};
+pub use stiff::{
+    RosenbrockWork, STIFF_ADVANTAGE, STIFF_SPAN_STEPS, STIFF_STEPS, STIFF_TRIAL_STEPS, STIFFNESS_QUOTIENT,
+    StiffnessTest, advance_rosenbrock,
+};
 
 /// Assembles `state` (closes loops by Newton's method, projects velocities); returns the
 /// largest residual left.

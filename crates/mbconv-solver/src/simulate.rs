@@ -8,7 +8,7 @@ use crate::integrate::{Integrator, advance_dopri5, step_rk4, step_semi_implicit_
 use crate::model::Model;
 use crate::projection::{assemble, residual};
 use crate::report::{body_pose, potential_energy};
-use crate::stiff::{RosenbrockWork, StiffnessTest, advance_rosenbrock};
+use crate::stiff::{RosenbrockWork, SchemeChoice, advance_rosenbrock};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 
@@ -118,10 +118,22 @@ pub struct SimulationSummary {
     /// Steps rejected by the error control (adaptive schemes only).
     pub rejected_steps: usize,
     /// When [`Integrator::Dopri5`] found the model stiff (its steps limited by stability, not
-    /// accuracy; see [`StiffnessTest`]): the time (s) from which the run continued with
-    /// [`Integrator::Rosenbrock`] at the same tolerances. `None`: no switch.
+    /// accuracy; see [`StiffnessTest`](crate::StiffnessTest)): the time (s) from which the run
+    /// first continued with [`Integrator::Rosenbrock`] at the same tolerances. `None`: no
+    /// switch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stiff_from: Option<f64>,
+    /// Simulated time (s) the stiff scheme integrated, over all its spans.
+    #[serde(default)]
+    pub stiff_time: f64,
+    /// Times the run went back from the stiff scheme to Dormand–Prince because the stiff one
+    /// did more work per simulated second (its work counted in evaluations of the dynamics).
+    #[serde(default)]
+    pub stiff_returns: usize,
+    /// Evaluations of the forward dynamics the run took (stages, Jacobian columns, event
+    /// location): its work, independent of the machine.
+    #[serde(default)]
+    pub evaluations: usize,
     /// Samples emitted.
     pub samples: usize,
     /// Final time.
@@ -217,6 +229,9 @@ pub fn simulate_model(
         steps: 0,
         rejected_steps: 0,
         stiff_from: None,
+        stiff_time: 0.0,
+        stiff_returns: 0,
+        evaluations: 0,
         samples: 0,
         final_time: 0.0,
         assembly_residual,
@@ -248,7 +263,7 @@ pub fn simulate_model(
     };
     emit(&mut data, &state, &mut summary);
     let mut h = options.dt;
-    let mut stiffness = StiffnessTest::default();
+    let mut choice = SchemeChoice::default();
     let mut rosenbrock: Option<RosenbrockWork> = None;
     for k in 1..=steps {
         let t_end = k as f64 * options.dt;
@@ -264,32 +279,35 @@ pub fn simulate_model(
                 step_rk4(model, &mut data, &mut state, options.dt)?;
                 summary.steps += 1;
             }
-            Integrator::Dopri5 { rtol, atol } if rosenbrock.is_none() => {
-                let (a, r) = advance_dopri5(
-                    model,
-                    &mut data,
-                    &mut state,
-                    t_end,
-                    &mut h,
-                    rtol,
-                    atol,
-                    Some(&mut stiffness),
-                )
-                .map_err(counting(&summary))?;
-                summary.steps += a;
-                summary.rejected_steps += r;
-                if stiffness.is_stiff() {
+            Integrator::Dopri5 { rtol, atol } => {
+                if !choice.is_stiff() {
+                    let (a, r) = advance_dopri5(
+                        model,
+                        &mut data,
+                        &mut state,
+                        t_end,
+                        &mut h,
+                        rtol,
+                        atol,
+                        Some(choice.test()),
+                    )
+                    .map_err(counting(&summary))?;
+                    summary.steps += a;
+                    summary.rejected_steps += r;
+                    choice.after_explicit(state.t, data.evaluations);
+                }
+                if choice.is_stiff() {
                     // Continue the same run, from the current state, with the stiff scheme.
-                    summary.stiff_from = Some(state.t);
-                    let work = rosenbrock.insert(RosenbrockWork::new(model));
+                    let work = rosenbrock.get_or_insert_with(|| RosenbrockWork::new(model));
                     let (a, r) =
                         advance_rosenbrock(model, &mut data, work, &mut state, t_end, &mut h, rtol, atol)
                             .map_err(counting(&summary))?;
                     summary.steps += a;
                     summary.rejected_steps += r;
+                    choice.after_stiff(a, state.t, data.evaluations);
                 }
             }
-            Integrator::Dopri5 { rtol, atol } | Integrator::Rosenbrock { rtol, atol } => {
+            Integrator::Rosenbrock { rtol, atol } => {
                 let work = rosenbrock.get_or_insert_with(|| RosenbrockWork::new(model));
                 let (a, r) =
                     advance_rosenbrock(model, &mut data, work, &mut state, t_end, &mut h, rtol, atol)
@@ -317,6 +335,11 @@ pub fn simulate_model(
         }
     }
     summary.final_time = state.t;
+    choice.finish(state.t);
+    summary.stiff_from = choice.stiff_from;
+    summary.stiff_time = choice.stiff_time;
+    summary.stiff_returns = choice.returns;
+    summary.evaluations = data.evaluations;
     summary.stop_impacts = data.stops.impacts;
     summary.stop_releases = data.stops.releases;
     summary.limits_reached = reached_at

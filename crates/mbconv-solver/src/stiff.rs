@@ -103,34 +103,76 @@ pub const STIFF_STEPS: usize = 15;
 /// Non-stiff accepted steps in a row that reset the count of stiff ones.
 const NON_STIFF_RESET: usize = 6;
 
+/// Accepted steps the stiff scheme takes after a switch before its work per simulated second
+/// is compared with what Dormand–Prince spent over the steps that made the run stiff.
+pub const STIFF_TRIAL_STEPS: usize = 15;
+
 /// Hairer's stiffness test for Dormand–Prince 5(4) (as in `dopri5.f`): after each accepted
 /// step, `h·|λ| ≈ h·‖k₇ − k₆‖ / ‖y₇ − y₆‖` (the last two stages are both at `t + h`) estimates
 /// the step's position on the dominant eigenvalue's ray; a step near the stability boundary
 /// (above [`STIFFNESS_QUOTIENT`]) is limited by stability, not accuracy. [`STIFF_STEPS`] such
-/// steps make the run stiff.
+/// steps make the run stiff. The test also measures what those steps cost: evaluations of the
+/// dynamics per simulated second from the streak's first stiff step to its last
+/// ([`StiffnessTest::explicit_rate`]), the figure the stiff scheme has to beat.
 ///
 /// ```
 /// let mut test = mbconv_solver::StiffnessTest::default();
-/// for _ in 0..mbconv_solver::STIFF_STEPS {
-///     test.observe(3.1);
+/// for k in 0..mbconv_solver::STIFF_STEPS {
+///     // Steps of 1 ms, six evaluations each.
+///     test.observe(3.1, 1e-3 * (k + 1) as f64, 6 * (k + 1));
 /// }
 /// assert!(test.is_stiff());
+/// let rate = test.explicit_rate();
+/// assert!((rate - 6000.0).abs() < 1e-6, "{rate}");
 /// ```
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct StiffnessTest {
     stiff_steps: usize,
     non_stiff_steps: usize,
     stiff: bool,
+    /// Stiff steps that make the run stiff: [`STIFF_STEPS`], more after the stiff scheme
+    /// did not pay ([`StiffnessTest::needing`]).
+    needed: usize,
+    /// Time and evaluations of the dynamics at the end of the streak's first stiff step.
+    streak_start: (f64, usize),
+    /// Evaluations per simulated second over the streak, once it made the run stiff.
+    explicit_rate: f64,
+}
+
+impl Default for StiffnessTest {
+    fn default() -> Self {
+        Self::needing(STIFF_STEPS)
+    }
 }
 
 impl StiffnessTest {
-    /// Counts one accepted step whose estimated `h·|λ|` is `quotient`.
-    pub fn observe(&mut self, quotient: f64) {
+    /// A test that takes `needed` stiff steps (at least two) to call the run stiff.
+    pub fn needing(needed: usize) -> Self {
+        Self {
+            stiff_steps: 0,
+            non_stiff_steps: 0,
+            stiff: false,
+            needed: needed.max(2),
+            streak_start: (0.0, 0),
+            explicit_rate: f64::INFINITY,
+        }
+    }
+
+    /// Counts one accepted step whose estimated `h·|λ|` is `quotient`, ending at time `t` after
+    /// `evaluations` evaluations of the dynamics since the run began.
+    pub fn observe(&mut self, quotient: f64, t: f64, evaluations: usize) {
         if quotient > STIFFNESS_QUOTIENT {
             self.non_stiff_steps = 0;
             self.stiff_steps += 1;
-            if self.stiff_steps >= STIFF_STEPS {
+            if self.stiff_steps == 1 {
+                self.streak_start = (t, evaluations);
+            }
+            if self.stiff_steps >= self.needed {
                 self.stiff = true;
+                let (t0, e0) = self.streak_start;
+                if t > t0 {
+                    self.explicit_rate = evaluations.saturating_sub(e0) as f64 / (t - t0);
+                }
             }
         } else {
             self.non_stiff_steps += 1;
@@ -143,6 +185,138 @@ impl StiffnessTest {
     /// Whether the steps seen so far were limited by stability.
     pub fn is_stiff(&self) -> bool {
         self.stiff
+    }
+
+    /// The stiff steps this test takes to call the run stiff.
+    pub fn needed(&self) -> usize {
+        self.needed
+    }
+
+    /// Dormand–Prince's evaluations of the dynamics per simulated second over the stiff
+    /// streak; infinite until the run is stiff.
+    pub fn explicit_rate(&self) -> f64 {
+        self.explicit_rate
+    }
+}
+
+/// How many times less work per simulated second, counted in evaluations of the dynamics,
+/// Rodas4 has to do than Dormand–Prince to keep a run: a Rodas4 step also factorises its
+/// iteration matrix (`(2m)³/3` flops for a tree of `m` coordinates) and solves six stages with
+/// it, work the count leaves out. Measured on Talos (Dopri5 at 1e-12: 13 s alone, 24 s when
+/// Rodas4 kept the spans it won by evaluations alone), the left-out work is about as large as
+/// the counted one.
+pub const STIFF_ADVANTAGE: f64 = 2.0;
+
+/// Accepted steps the stiff scheme keeps a run after winning its first trial before
+/// Dormand–Prince is tried again (doubled at every such probe).
+pub const STIFF_SPAN_STEPS: usize = 8 * STIFF_TRIAL_STEPS;
+
+/// Which scheme an error-controlled run uses from one sample interval to the next:
+/// Dormand–Prince until its [`StiffnessTest`] finds the steps limited by stability, then
+/// Rodas4 on trial. After [`STIFF_TRIAL_STEPS`] accepted Rodas4 steps (counted at the end of a
+/// sample interval) the two are compared by their work per simulated second, counted in
+/// evaluations of the dynamics (a Rodas4 step costs `2·m + 2` of them for its Jacobian and
+/// five for its stages, a Dormand–Prince step six; the Rodas4 factorisations are not counted,
+/// which favours the stiff scheme). If Rodas4 did more work, the run goes back to
+/// Dormand–Prince with a test that needs twice as many stiff steps. If it did less, it keeps
+/// the run for [`STIFF_SPAN_STEPS`] accepted steps (twice as many after each such span), then
+/// Dormand–Prince is probed again with a fresh test: a model stiff only for a while (fingers
+/// pressed on their stops) gets the explicit scheme back, and a stiff one pays a few explicit
+/// steps per span. So a mildly stiff model (steps at Dormand–Prince's stability limit, yet
+/// cheap beside the Jacobian of a large tree: the Talos and Alex robots) keeps the explicit
+/// scheme, and a stiff one (the Allegro hand's dampers on 1e-6 kg m² fingers) the implicit one.
+/// Every choice depends on counts, not on clocks: the same run gives the same bits.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SchemeChoice {
+    test: StiffnessTest,
+    /// The current Rodas4 span.
+    span: Option<StiffSpan>,
+    /// Accepted steps of the next span won (0: [`STIFF_SPAN_STEPS`]).
+    span_steps: usize,
+    /// The time of the first switch to Rodas4.
+    pub(crate) stiff_from: Option<f64>,
+    /// Simulated time spent in Rodas4 spans that ended.
+    pub(crate) stiff_time: f64,
+    /// Times the run went back to Dormand–Prince.
+    pub(crate) returns: usize,
+}
+
+/// A span of the run integrated by Rodas4: where it began, its accepted steps, and the window
+/// of steps being judged (its start time, the evaluations there, its accepted steps).
+#[derive(Clone, Copy, Debug)]
+struct StiffSpan {
+    t: f64,
+    accepted: usize,
+    window_t: f64,
+    window_evaluations: usize,
+    window_accepted: usize,
+}
+
+impl SchemeChoice {
+    /// Whether the stiff scheme runs now.
+    pub(crate) fn is_stiff(&self) -> bool {
+        self.span.is_some()
+    }
+
+    /// The stiffness test Dormand–Prince feeds.
+    pub(crate) fn test(&mut self) -> &mut StiffnessTest {
+        &mut self.test
+    }
+
+    /// After a Dormand–Prince advance ending at `t` after `evaluations` evaluations: switches
+    /// to Rodas4, on trial, when the test found the run stiff.
+    pub(crate) fn after_explicit(&mut self, t: f64, evaluations: usize) {
+        if self.test.is_stiff() && self.span.is_none() {
+            self.stiff_from.get_or_insert(t);
+            self.span = Some(StiffSpan {
+                t,
+                accepted: 0,
+                window_t: t,
+                window_evaluations: evaluations,
+                window_accepted: 0,
+            });
+        }
+    }
+
+    /// After a Rodas4 advance that accepted `accepted` steps, ending at `t` after
+    /// `evaluations` evaluations: judges the span's last [`STIFF_TRIAL_STEPS`] steps or more
+    /// against the explicit scheme's work, and ends a span that is over.
+    pub(crate) fn after_stiff(&mut self, accepted: usize, t: f64, evaluations: usize) {
+        let Some(span) = self.span.as_mut() else {
+            return;
+        };
+        span.accepted += accepted;
+        span.window_accepted += accepted;
+        if span.window_accepted < STIFF_TRIAL_STEPS || t <= span.window_t {
+            return;
+        }
+        let stiff_rate = evaluations.saturating_sub(span.window_evaluations) as f64 / (t - span.window_t);
+        if STIFF_ADVANTAGE * stiff_rate > self.test.explicit_rate() {
+            let needed = 2 * self.test.needed();
+            self.back_to_explicit(t, needed);
+            return;
+        }
+        (span.window_t, span.window_evaluations, span.window_accepted) = (t, evaluations, 0);
+        let length = self.span_steps.max(STIFF_SPAN_STEPS);
+        if span.accepted >= length {
+            self.span_steps = 2 * length;
+            self.back_to_explicit(t, STIFF_STEPS);
+        }
+    }
+
+    fn back_to_explicit(&mut self, t: f64, needed: usize) {
+        if let Some(span) = self.span.take() {
+            self.stiff_time += t - span.t;
+        }
+        self.returns += 1;
+        self.test = StiffnessTest::needing(needed);
+    }
+
+    /// Closes the accounting at the end of the run (time `t`).
+    pub(crate) fn finish(&mut self, t: f64) {
+        if let Some(span) = self.span.take() {
+            self.stiff_time += t - span.t;
+        }
     }
 }
 

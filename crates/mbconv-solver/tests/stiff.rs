@@ -342,3 +342,82 @@ fn quaternions_stay_unit_and_free_and_ball_joints_follow_dopri5() {
     let gap = largest_gap(&rosenbrock, &reference);
     assert!(gap < 1e-8, "rosenbrock against dopri5: {gap:e}");
 }
+
+/// A chain of `links` pendulum links swinging under gravity, its last link a light finger on
+/// a damper whose mode `−C/I` is `rate` per second: stiff enough for Dopri5's steps to sit at
+/// its stability limit, mild beside the cost of a Jacobian of the whole chain.
+fn chain_with_a_damped_finger(links: usize, rate: f64) -> Ir {
+    let mut ir = Ir::new("chain");
+    let mut parent = BodyRef::World;
+    for i in 0..links {
+        let name = format!("link{i}");
+        ir.bodies.push(body(
+            &name,
+            1.0,
+            Vector3::new(0.0, 0.0, -0.05),
+            [1e-3, 1e-3, 1e-4],
+        ));
+        let mut j = Joint::new(
+            format!("joint{i}"),
+            JointKind::Revolute { axis: Vector3::y() },
+            parent.clone(),
+            BodyRef::body(&name),
+        );
+        if i > 0 {
+            j.parent_frame = Pose::from_translation(Vector3::new(0.0, 0.0, -0.1));
+        }
+        j.q0 = vec![if i == 0 { 1.0 } else { 0.1 }];
+        ir.joints.push(j);
+        parent = BodyRef::body(&name);
+    }
+    let inertia = 1e-6;
+    ir.bodies
+        .push(body("finger", 1e-3, Vector3::zeros(), [inertia; 3]));
+    let mut finger = Joint::new(
+        "finger_joint",
+        JointKind::Revolute { axis: Vector3::y() },
+        parent,
+        BodyRef::body("finger"),
+    );
+    finger.parent_frame = Pose::from_translation(Vector3::new(0.0, 0.0, -0.1));
+    finger.dofs = vec![DofProperties {
+        damping: rate * inertia,
+        ..Default::default()
+    }];
+    ir.joints.push(finger);
+    ir
+}
+
+#[test]
+fn a_mildly_stiff_chain_goes_back_to_dopri5_when_rosenbrock_does_more_work() {
+    let options = SimulateOptions {
+        dt: 1e-3,
+        ..dopri5(0.2)
+    };
+    let rosenbrock = SimulateOptions {
+        integrator: Integrator::Rosenbrock { rtol: TOL, atol: TOL },
+        ..options.clone()
+    };
+    // A finger mode of 1e5 /s: Dopri5's steps sit at its stability limit (3.3e-5 s), and each
+    // Rodas4 step's Jacobian of the 41-link chain costs 84 evaluations of the dynamics.
+    let mild = chain_with_a_damped_finger(40, 1e5);
+    let (_, auto) = Trajectory::record(&mild, &options).unwrap();
+    let (_, implicit) = Trajectory::record(&mild, &rosenbrock).unwrap();
+    assert!(
+        auto.stiff_from.is_some(),
+        "Dopri5 finds the steps limited by stability"
+    );
+    assert!(auto.stiff_returns > 0, "and goes back to Dopri5 after a trial");
+    assert!(auto.stiff_time < 0.05, "{} s in Rodas4", auto.stiff_time);
+    assert!(
+        auto.evaluations < implicit.evaluations,
+        "{} evaluations against {} in Rodas4",
+        auto.evaluations,
+        implicit.evaluations
+    );
+    // At 1e6 /s the explicit scheme would need 6e4 steps: Rodas4 keeps the run.
+    let stiff = chain_with_a_damped_finger(40, 1e6);
+    let (_, auto) = Trajectory::record(&stiff, &options).unwrap();
+    assert!(auto.stiff_time > 0.19, "{} s in Rodas4", auto.stiff_time);
+    assert!(auto.steps < 1000, "{} steps", auto.steps);
+}
