@@ -136,6 +136,139 @@ fn peer_convert(tool: &Path, source: &Path, dir: &Path) -> Result<PathBuf> {
     }
 }
 
+/// Judges one converter's Newton run against the truth (both as `oracles/peers/peers_usd.py`
+/// reports them: every body with its name, or none where the source names it not, and its
+/// position every `every` seconds): which of the run's bodies stands for each of the truth's
+/// (`pair_bodies`), the largest distance between the two and where, the moving bodies with no
+/// match, and whether the USD keeps the motion (every moving body matched, every matched body
+/// within `tolerance` at every sample).
+fn judge(truth: &Value, run: &Value, tolerance: f64, every: f64) -> Value {
+    let empty = Vec::new();
+    let (truth_bodies, run_bodies) = (
+        truth["bodies"].as_array().unwrap_or(&empty),
+        run["bodies"].as_array().unwrap_or(&empty),
+    );
+    let pairs = pair_bodies(truth_bodies, run_bodies);
+    let mut missing = Vec::new();
+    let (mut error, mut at) = (0.0_f64, None::<String>);
+    for (t, pair) in truth_bodies.iter().zip(&pairs) {
+        let Some(r) = *pair else {
+            if t["moving"].as_bool() == Some(true) {
+                missing.push(body_label(t));
+            }
+            continue;
+        };
+        let distances = sample_distances(t, &run_bodies[r]);
+        for (k, d) in distances.iter().enumerate() {
+            if *d > error {
+                error = *d;
+                let label = match t["name"].as_str() {
+                    Some(name) => name.to_owned(),
+                    None => format!(
+                        "{} ({})",
+                        body_label(t),
+                        run_bodies[r]["name"].as_str().unwrap_or("?")
+                    ),
+                };
+                at = Some(format!("{label} at t = {:.1} s", k as f64 * every));
+            }
+        }
+    }
+    missing.sort();
+    json!({
+        "loads": true,
+        "error": if error.is_finite() { json!(error) } else { Value::Null },
+        "finite": error.is_finite(),
+        "where": at,
+        "missing": missing,
+        "keeps": error.is_finite() && error <= tolerance && missing.is_empty(),
+        "articulation_root_added": run["articulation_root_added"],
+    })
+}
+
+/// How the truth's body is named in the document: its name, or for a body the source names not,
+/// its id there (MuJoCo's body id).
+fn body_label(body: &Value) -> String {
+    match body["name"].as_str() {
+        Some(name) => name.to_owned(),
+        None => format!("unnamed body {}", body["id"]),
+    }
+}
+
+/// The distance between a truth body and a run's body at every sample (infinite where the run's
+/// position is not finite or missing).
+fn sample_distances(truth: &Value, run: &Value) -> Vec<f64> {
+    let point = |p: &Value| -> Option<[f64; 3]> {
+        let a = p.as_array()?;
+        Some([a.first()?.as_f64()?, a.get(1)?.as_f64()?, a.get(2)?.as_f64()?])
+    };
+    let empty = Vec::new();
+    let (a, b) = (
+        truth["positions"].as_array().unwrap_or(&empty),
+        run["positions"].as_array().unwrap_or(&empty),
+    );
+    a.iter()
+        .enumerate()
+        .map(|(k, p)| match (point(p), b.get(k).and_then(point)) {
+            (Some(p), Some(q)) => {
+                ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) + (p[2] - q[2]).powi(2)).sqrt()
+            }
+            _ => f64::INFINITY,
+        })
+        .collect()
+}
+
+/// Which of a run's bodies (in the stage's prim order) stands for each of the truth's (in the
+/// source's order). A body the source names is the first run body of that name. A body the
+/// source leaves unnamed (an MJCF `<body>` with no `name`: the truth knows it by its MuJoCo id
+/// only, and each converter names it as it likes) is the run's body, among those not yet
+/// matched, whose largest distance to it over the samples is the smallest (the first in prim
+/// order on a tie); the unnamed bodies at moving joints choose first, then the others, each in
+/// the source's order. The same rule for every converter: no converter's naming is the truth's.
+fn pair_bodies(truth: &[Value], run: &[Value]) -> Vec<Option<usize>> {
+    let mut pairs = vec![None; truth.len()];
+    let mut taken = vec![false; run.len()];
+    for (t, body) in truth.iter().enumerate() {
+        let Some(name) = body["name"].as_str() else {
+            continue;
+        };
+        if let Some(r) = run
+            .iter()
+            .position(|b| b["name"].as_str() == Some(name))
+            .filter(|&r| !taken[r])
+        {
+            pairs[t] = Some(r);
+            taken[r] = true;
+        }
+    }
+    let unnamed = |moving: bool| {
+        truth
+            .iter()
+            .enumerate()
+            .filter(move |(_, b)| b["name"].is_null() && (b["moving"].as_bool() == Some(true)) == moving)
+    };
+    let order: Vec<usize> = unnamed(true).chain(unnamed(false)).map(|(t, _)| t).collect();
+    for t in order {
+        let mut best: Option<(f64, usize)> = None;
+        for (r, body) in run.iter().enumerate() {
+            if taken[r] {
+                continue;
+            }
+            let far = sample_distances(&truth[t], body)
+                .into_iter()
+                .fold(0.0_f64, f64::max);
+            if best.is_none_or(|(d, _)| far < d) {
+                best = Some((far, r));
+            }
+        }
+        if let Some((_, r)) = best {
+            pairs[t] = Some(r);
+            taken[r] = true;
+        }
+    }
+    pairs
+}
+
 /// One converter's cell.
 fn cell(result: &Value) -> String {
     if result["loads"].as_bool() != Some(true) {
@@ -189,7 +322,16 @@ fn write_document(out: &Path) -> Result<()> {
         Ok(serde_json::from_str(&text)?)
     };
     let (results, run) = (read("results.json")?, read("run.json")?);
-    let entries = results["results"].as_array().cloned().unwrap_or_default();
+    let tolerance = results["tolerance"].as_f64().unwrap_or(0.0);
+    let every = results["every"].as_f64().unwrap_or(0.1);
+    let mut entries = results["results"].as_array().cloned().unwrap_or_default();
+    for e in &mut entries {
+        for (key, _) in CONVERTERS {
+            if e[key]["loads"].as_bool() == Some(true) {
+                e[key] = judge(&e["truth"], &e[key], tolerance, every);
+            }
+        }
+    }
     let judged: Vec<&Value> = entries
         .iter()
         .filter(|e| e["truth"]["loads"].as_bool() == Some(true) && e["truth"]["moving"].as_u64() > Some(0))
@@ -206,13 +348,19 @@ fn write_document(out: &Path) -> Result<()> {
          `../shared/corpus/urdf` and `../shared/corpus/mjcf` is converted to USD by mbconv (commit \
          {}) and by NVIDIA's converter of its format; each USD is loaded in Newton 1.8 and \
          simulated for 1 s (Featherstone on the CPU, semi-implicit Euler at dt {} s, contact, \
-         joint limits, drives, damping and friction off, gravity tilted off the vertical) against \
+         joint limits, drives, damping, friction and MuJoCo's fluid forces off, gravity tilted off \
+         the vertical, also where a model switches gravity off) against \
          the source in its own simulator from the same zero pose (Pinocchio 4.1 for a URDF, root \
          welded; MuJoCo 4.0 for an MJCF). A USD keeps the motion when every body at a moving joint \
-         is one of its bodies and stays within {:e} m of the truth every 0.1 s.\n",
+         is one of its bodies and stays within {:e} m of the truth every 0.1 s. Bodies are matched \
+         by name (the USD's `mbconv:name` or `displayName`, else its prim name); a body the MJCF \
+         leaves unnamed, which MuJoCo knows by its id only and each converter names as it likes \
+         (mbconv's MJCF reader `bodyN`, the peer `Body`, `Body_1`, ...), is matched, by the same \
+         rule for both converters, to the USD body not yet matched whose positions stay closest \
+         to its own over the run (`pair_bodies` in xtask/src/peers_usd.rs).\n",
         run["commit"].as_str().unwrap_or("?"),
         results["dt"],
-        results["tolerance"].as_f64().unwrap_or(0.0)
+        tolerance
     );
     let _ = writeln!(text, "## Counts\n");
     let _ = writeln!(
@@ -313,4 +461,95 @@ fn write_document(out: &Path) -> Result<()> {
     std::fs::write(workspace_root().join("docs/peers-usd.md"), text)?;
     eprintln!("docs/peers-usd.md written");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A body moving along x at `speed` m/s from `x0`, sampled every 0.1 s for 1 s.
+    fn path(x0: f64, speed: f64) -> Value {
+        json!(
+            (0..=10)
+                .map(|k| [x0 + speed * 0.1 * f64::from(k), 0.0, 0.0])
+                .collect::<Vec<_>>()
+        )
+    }
+
+    fn truth_body(name: Option<&str>, id: u32, moving: bool, positions: Value) -> Value {
+        json!({"name": name, "id": id, "moving": moving, "positions": positions})
+    }
+
+    fn run_body(name: &str, positions: Value) -> Value {
+        json!({"name": name, "positions": positions})
+    }
+
+    /// slider_crank.xml's shape: two unnamed moving bodies and a named one, the truth knowing
+    /// the unnamed ones by id; mbconv's USD names them `body1`, `body2` beside a static
+    /// `worldbody` at the same place, the peer's `Body` twice (nested). Both keep the motion.
+    #[test]
+    fn unnamed_bodies_are_matched_by_their_motion_for_both_converters() {
+        let truth = json!({"bodies": [
+            truth_body(None, 1, true, path(0.0, 1.0)),
+            truth_body(None, 2, true, path(0.0, 2.0)),
+            truth_body(Some("arm"), 3, true, path(1.0, -1.0)),
+        ]});
+        let mbconv = json!({"bodies": [
+            run_body("worldbody", path(0.0, 0.0)),
+            run_body("body1", path(0.0, 1.0)),
+            run_body("body2", path(0.0, 2.0)),
+            run_body("arm", path(1.0, -1.0)),
+        ]});
+        let peer = json!({"bodies": [
+            run_body("Body", path(0.0, 2.0)),
+            run_body("arm", path(1.0, -1.0)),
+            run_body("Body", path(0.0, 1.0)),
+        ]});
+        for run in [&mbconv, &peer] {
+            let verdict = judge(&truth, run, 1e-4, 0.1);
+            assert_eq!(verdict["keeps"], json!(true), "{verdict}");
+            assert_eq!(verdict["missing"], json!([]));
+        }
+        assert_eq!(
+            pair_bodies(
+                truth["bodies"].as_array().expect("bodies"),
+                mbconv["bodies"].as_array().expect("bodies")
+            ),
+            [Some(1), Some(2), Some(3)]
+        );
+        assert_eq!(
+            pair_bodies(
+                truth["bodies"].as_array().expect("bodies"),
+                peer["bodies"].as_array().expect("bodies")
+            ),
+            [Some(2), Some(0), Some(1)]
+        );
+    }
+
+    /// The match finds the closest body, not a good one: an unnamed body whose USD body moves
+    /// away is judged moving away (named in the document by its MuJoCo id and the USD's name);
+    /// one with no USD body left is missing; a named body is never taken by an unnamed one.
+    #[test]
+    fn unnamed_bodies_that_move_away_or_are_missing_fail() {
+        let truth = json!({"bodies": [
+            truth_body(Some("arm"), 1, true, path(1.0, -1.0)),
+            truth_body(None, 2, true, path(0.0, 1.0)),
+        ]});
+        let away = json!({"bodies": [run_body("arm", path(1.0, -1.0)), run_body("Body", path(0.0, 1.5))]});
+        let verdict = judge(&truth, &away, 1e-4, 0.1);
+        assert_eq!(verdict["keeps"], json!(false));
+        assert!(
+            (verdict["error"].as_f64().expect("an error") - 0.5).abs() < 1e-9,
+            "{verdict}"
+        );
+        assert_eq!(verdict["where"], json!("unnamed body 2 (Body) at t = 1.0 s"));
+        let none = json!({"bodies": [run_body("arm", path(0.0, 1.0))]});
+        let verdict = judge(&truth, &none, 1e-4, 0.1);
+        assert_eq!(verdict["missing"], json!(["unnamed body 2"]));
+        assert_eq!(verdict["keeps"], json!(false));
+        let nan = json!({"bodies": [run_body("arm", path(1.0, -1.0)), run_body("b", json!([[null, 0, 0]]))]});
+        let verdict = judge(&truth, &nan, 1e-4, 0.1);
+        assert_eq!(verdict["finite"], json!(false));
+        assert_eq!(verdict["keeps"], json!(false));
+    }
 }
