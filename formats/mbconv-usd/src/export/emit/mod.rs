@@ -969,7 +969,9 @@ impl Writer {
             self.drive(&dof, angular);
         }
         if token.is_some() {
-            // Newton takes an unauthored armature as 0.01: the joint's own is always written.
+            // The joint's own armature is always written, 0 included: Newton 1.8 reads an
+            // unauthored one as 0 (`ModelBuilder.JointDofConfig.armature`), so a 0 restates its
+            // default, and the text does not depend on any reader's.
             let [armature, friction] = [attr::ARMATURE[0], attr::FRICTION[0]];
             self.floats(
                 "float",
