@@ -443,9 +443,11 @@ const LOOP_NOT_EXCLUDED: &str =
 
 /// A joint to the world in no articulation (no `PhysicsArticulationRootAPI` above it): Newton
 /// builds it outside every articulation even with the API applied to the default prim (the
-/// oracle's fallback; OpenUSD's parse leaves a body whose only joint goes to the world out of
-/// `articulatedBodies` too), and `SolverFeatherstone` does not move such a body: in the golden
-/// data it stays where it starts for 1 s, where mbconv's moves as the joint lets it.
+/// oracle's fallback), to the joint or to the body (each alone, measured on all 14 stages:
+/// OpenUSD's parse roots the articulation at the joint and leaves the body out of
+/// `articulatedBodies`, the world its only body), and `SolverFeatherstone` does not move such a
+/// body: in the golden data it stays where it starts for 1 s, where mbconv's moves as the joint
+/// lets it.
 const WORLD_JOINT: &str =
     "a joint to the world outside any articulation: SolverFeatherstone does not move the body";
 /// Newton's drives are explicit PD terms, mbconv's semi-implicit Euler takes a joint's spring and
