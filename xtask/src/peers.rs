@@ -74,6 +74,54 @@ const TARGETS: [Target; 2] = [
     ),
 ];
 
+/// Why a robot moves away in every converter, where it was looked into: (a part of the robot's
+/// name, the cause found). The document prints each under "Causes found".
+const KNOWN_CAUSES: &[(&str, &str)] = &[
+    (
+        "/romeo_small.urdf",
+        "the model, not a conversion: RShoulderYawLink and RElbowYawLink have rotational inertias \
+         whose principal moments break the triangle inequality (6.6e-4 + 6.8e-4 < 6.6e-3 and \
+         2.1e-4 + 3.5e-4 < 2.1e-3 kg m²). Pinocchio simulates them as written; no target does: \
+         MuJoCo refuses them, Drake's parser replaces each by an isotropic inertia (libsdformat \
+         keeps them), mbconv -> MJCF writes them balanced (`mjcf.inertia_balanced`) and mbconv -> \
+         SDFormat made physical (`sdf.inertia_made_physical`). Pinocchio run on the URDF with \
+         those two inertias replaced by what each target simulates agrees with the target within \
+         4e-15 m (libsdformat's SDFormat in Drake), 3e-13 m (mbconv's SDFormat in Drake) and \
+         3e-10 m (mbconv's MJCF in MuJoCo), and 1.4e-1, 1.5e-1 and 9.9e-2 m away from Pinocchio \
+         on the file as it is: the two inertias are the whole difference \
+         (`oracles/peers/inertias_as_simulated.py`)",
+    ),
+    (
+        "/romeo_laas_small.urdf",
+        "the model, not a conversion: `body`, LHipPitch_link and RHipPitch_link have a negative \
+         principal moment of inertia (-2.1e-2, -2.7e-3, -2.8e-3 kg m²) and LShoulderYaw_link and \
+         LElbowYaw_link break the triangle inequality. Pinocchio simulates them as written; no \
+         target does: MuJoCo refuses them, mbconv -> MJCF writes them balanced \
+         (`mjcf.inertia_balanced`) and mbconv -> SDFormat made physical \
+         (`sdf.inertia_made_physical`). Pinocchio run on the URDF with those five inertias \
+         replaced by what each target simulates agrees with the target within 1.4e-15 m \
+         (mbconv's SDFormat in Drake) and 3.4e-11 m (mbconv's MJCF in MuJoCo), and 9.5e-2 and \
+         2.3e-1 m away from Pinocchio on the file as it is \
+         (`oracles/peers/inertias_as_simulated.py`). libsdformat's conversions lack the \
+         grippers (`l_gripper`, `r_gripper`)",
+    ),
+];
+
+/// The causes [`KNOWN_CAUSES`] gives for the robots of a run: (robot, cause), in the run's
+/// order.
+fn known_causes(entries: &[Value]) -> Vec<(&str, &'static str)> {
+    entries
+        .iter()
+        .filter_map(|e| e["name"].as_str())
+        .filter_map(|name| {
+            KNOWN_CAUSES
+                .iter()
+                .find(|(part, _)| name.ends_with(part))
+                .map(|(_, cause)| (name, *cause))
+        })
+        .collect()
+}
+
 /// The robots (by name) whose `mbconv` conversion does not keep the motion and one of `peers`
 /// does, as a sentence's end: "none" or a list of names in backticks.
 fn behind(entries: &[Value], mbconv: &str, peers: &[&str]) -> String {
@@ -376,5 +424,53 @@ fn document(
         }
         let _ = writeln!(text);
     }
+    let causes = known_causes(&entries);
+    if !causes.is_empty() {
+        let _ = writeln!(text, "## Causes found\n");
+        for (name, cause) in causes {
+            let _ = writeln!(text, "- `{name}`: {cause}.");
+        }
+        let _ = writeln!(text);
+    }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One robot's results: Pinocchio loads it, every converter moves it 0.1 m away.
+    fn moved(name: &str) -> Value {
+        let mut entry = json!({"name": name, "truth": {"loads": true, "nv": 31}});
+        for (key, _) in PEERS {
+            entry[key] = json!({"loads": true, "keeps": false, "error": 0.1, "where": "l at t = 1.0 s"});
+        }
+        entry
+    }
+
+    #[test]
+    fn a_known_cause_is_printed_once_under_causes_found() {
+        let romeo = "example-robot-data/robots/romeo_description/urdf/romeo_small.urdf";
+        let results = json!({"tolerance": 1e-4, "results": [moved(romeo), moved("other/robot.urdf")]});
+        let text = document(&results, "erd", "abc", "release build", "today", 1.0);
+        let section = text.split("## Causes found").nth(1).expect("the section");
+        assert_eq!(section.matches("RShoulderYawLink").count(), 1, "{section}");
+        assert!(
+            section.contains(&format!("- `{romeo}`: the model, not a conversion")),
+            "{section}"
+        );
+        assert!(!section.contains("other/robot.urdf"), "{section}");
+        // romeo_laas_small is a robot of its own, not a romeo_small.
+        let laas = "example-robot-data/robots/romeo_description/urdf/romeo_laas_small.urdf";
+        assert_eq!(
+            known_causes(&[moved(laas)])[0]
+                .1
+                .matches("negative principal")
+                .count(),
+            1
+        );
+        let without = json!({"tolerance": 1e-4, "results": [moved("other/robot.urdf")]});
+        let text = document(&without, "erd", "abc", "release build", "today", 1.0);
+        assert!(!text.contains("## Causes found"), "{text}");
+    }
 }
