@@ -82,6 +82,26 @@ pub fn downloaded(name: &str) -> Option<PathBuf> {
     None
 }
 
+/// The `share` folder (holding `example-robot-data/robots/`) of the example-robot-data wheel
+/// that `cargo xtask download example-robot-data` unpacks into `$MBCONV_DOWNLOADS` or
+/// `target/downloads` (131 MB, which CI does not fetch), or `None` after a notice when it is
+/// not there: a skip even under `MBCONV_REQUIRE_CORPUS=1`.
+pub fn example_robot_data_share() -> Option<PathBuf> {
+    let dir = match std::env::var_os("MBCONV_DOWNLOADS") {
+        Some(dir) => PathBuf::from(dir),
+        None => workspace_root().join("target/downloads"),
+    };
+    let root = dir.join("example-robot-data-6.0.0");
+    if root.join(".mbconv-download-complete").is_file() {
+        return Some(root.join("cmeel.prefix/share"));
+    }
+    eprintln!(
+        "notice: {} not found (`cargo xtask download example-robot-data`); test skipped",
+        root.display()
+    );
+    None
+}
+
 fn found(path: PathBuf, exists: fn(&Path) -> bool) -> Option<PathBuf> {
     if exists(&path) {
         return Some(path);

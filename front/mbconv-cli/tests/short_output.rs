@@ -185,39 +185,31 @@ fn info_counts_its_notes_on_one_line() {
     assert!(text.contains("busy.urdf: read with"), "{text}");
 }
 
-/// Every corpus robot of `robots` converted to every format but its own: at most ten lines
-/// each (`extra` are the read options; the check runs on the `checked` target, whose line
-/// counts: it is slow on the others). Returns the robots' paths, or `None` without the corpus.
-fn robots_in_ten_lines(
-    robots: &[&str],
-    own: &str,
-    extra: &[&str],
-    checked: &str,
-) -> Option<Vec<std::path::PathBuf>> {
-    let mut found = Vec::new();
-    for robot in robots {
-        let input = mbconv_test_support::corpus_file(robot)?;
-        for to in ["urdf", "mjcf", "sdf", "chrono", "skel", "body", "shift"]
-            .into_iter()
-            .filter(|t| *t != own)
-        {
-            assert_short(&input, to, extra, to == checked);
+/// The formats a conversion writes: every writer of the build.
+const WRITERS: [&str; 8] = ["urdf", "mjcf", "sdf", "chrono", "skel", "body", "shift", "usd"];
+
+/// Every robot of `robots` converted to every format but its own: at most ten lines each
+/// (`extra` are the read options; the check runs on the `checked` target, whose line counts: it
+/// is slow on the others).
+fn robots_in_ten_lines(robots: &[std::path::PathBuf], own: &str, extra: &[&str], checked: &str) {
+    for input in robots {
+        for to in WRITERS.into_iter().filter(|t| *t != own) {
+            assert_short(input, to, extra, to == checked);
         }
-        found.push(input);
     }
-    Some(found)
 }
 
 /// Acceptance (issue 39): a Menagerie robot's conversion prints at most ten lines without -v,
-/// to every format, its check included.
+/// to every format, its check included: every MJCF file of the corpus's Menagerie.
 #[test]
 fn menagerie_robots_convert_in_at_most_ten_lines() {
-    let robots = [
-        "mjcf/menagerie/trossen_wx250s/scene.xml",
-        "mjcf/menagerie/wonik_allegro/scene_left.xml",
-        "mjcf/menagerie/skydio_x2/scene.xml",
-    ];
-    for input in robots_in_ten_lines(&robots, "mjcf", &[], "skel").unwrap_or_default() {
+    let Some(root) = mbconv_test_support::corpus("mjcf/menagerie") else {
+        return;
+    };
+    let robots = mbconv_test_support::corpus::files_with_extension(&root, "xml");
+    assert!(robots.len() >= 8, "{robots:?}");
+    robots_in_ten_lines(&robots, "mjcf", &[], "skel");
+    for input in robots {
         // `info` warns no more about the actuators the IR keeps for MJCF only.
         let out = mbconv(&["info", input.to_str().unwrap()]);
         assert!(!stderr(&out).contains("actuator_kept"), "{}", stderr(&out));
@@ -231,10 +223,18 @@ fn example_robot_data_robots_convert_in_at_most_ten_lines() {
         return;
     };
     let package_path = format!("package_path={}", packages.display());
-    let robots = [
+    let robots: Option<Vec<_>> = [
         "urdf/example-robot-data/robots/pr2_description/urdf/pr2.urdf",
         "urdf/example-robot-data/robots/hyq_description/robots/hyq_no_sensors.urdf",
         "urdf/example-robot-data/robots/simple_humanoid_description/urdf/simple_humanoid.urdf",
-    ];
-    robots_in_ten_lines(&robots, "urdf", &["--read-option", &package_path], "none");
+    ]
+    .into_iter()
+    .map(mbconv_test_support::corpus_file)
+    .collect();
+    robots_in_ten_lines(
+        &robots.unwrap_or_default(),
+        "urdf",
+        &["--read-option", &package_path],
+        "none",
+    );
 }

@@ -11,21 +11,8 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-/// The `share` folder of the unpacked example-robot-data wheel, when it is there.
-fn example_robot_data() -> Option<PathBuf> {
-    let root = mbconv_test_support::workspace_root().join("target/downloads/example-robot-data-6.0.0");
-    if root.join(".mbconv-download-complete").is_file() {
-        return Some(root.join("cmeel.prefix/share"));
-    }
-    eprintln!(
-        "notice: {} not found (`cargo xtask download example-robot-data`); test skipped",
-        root.display()
-    );
-    None
-}
 
 /// `mbconv check ROBOT --via urdf,sdf,mjcf --json`: the exit status and the targets.
 fn check(share: &Path, robot: &str) -> (i32, Vec<Value>) {
@@ -45,7 +32,7 @@ fn check(share: &Path, robot: &str) -> (i32, Vec<Value>) {
 
 #[test]
 fn originals_the_accurate_integration_cannot_follow_are_compared_with_fixed_steps() {
-    let Some(share) = example_robot_data() else {
+    let Some(share) = mbconv_test_support::corpus::example_robot_data_share() else {
         return;
     };
     for robot in [
@@ -76,7 +63,7 @@ fn originals_the_accurate_integration_cannot_follow_are_compared_with_fixed_step
 
 #[test]
 fn a_joint_without_inertia_about_its_axis_makes_the_original_not_compared() {
-    let Some(share) = example_robot_data() else {
+    let Some(share) = mbconv_test_support::corpus::example_robot_data_share() else {
         return;
     };
     let (status, targets) = check(&share, "icub_description/robots/icub.urdf");

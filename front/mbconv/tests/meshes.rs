@@ -6,7 +6,8 @@
 //! `target/oracle-venv`). On the fixture `fixtures/urdf/mesh_assets/` (a binary STL by
 //! `package://`, a COLLADA mesh in millimetres and an ASCII STL) and, when the shared corpus is
 //! there, on the example-robot-data URDFs of `corpus/urdf` and the Menagerie models of
-//! `corpus/mjcf/menagerie`.
+//! `corpus/mjcf/menagerie`; when `cargo xtask download example-robot-data` has unpacked the
+//! wheel into `target/downloads`, on every URDF of it.
 #![allow(clippy::unwrap_used)]
 
 use mbconv::files::Input;
@@ -291,10 +292,12 @@ fn mbconv_mesh_aabb(path: &Path) -> ([f64; 3], [f64; 3]) {
 
 /// Every model of a corpus folder with meshes, converted to MJCF, URDF and SDF into another
 /// folder: no mesh lost, every resolved mesh found from the written file, and MuJoCo loads
-/// the MJCF with as many meshes as mbconv wrote.
-fn corpus_models(models: &[PathBuf], read: &Options, targets: &[&str]) {
+/// the MJCF with as many meshes as mbconv wrote. Returns the number of models with a resolved
+/// mesh, whose conversions were checked.
+fn corpus_models(models: &[PathBuf], read: &Options, targets: &[&str]) -> usize {
     let python = mujoco_python();
     let dir = tempfile::tempdir().unwrap();
+    let mut with_meshes = std::collections::BTreeSet::new();
     for (i, input) in models.iter().enumerate() {
         for target in targets {
             let mut options = read.clone();
@@ -303,9 +306,15 @@ fn corpus_models(models: &[PathBuf], read: &Options, targets: &[&str]) {
             let Ok(model) = read_with(input, &read.read) else {
                 continue; // a file mbconv refuses is another test's business
             };
-            if meshes(&model).iter().all(|m| m.1.is_none()) {
+            // A mesh the source resolves is a file that is there (romeo_laas_small.urdf names
+            // file:///usr/Romeo/... meshes of a machine that is not this one).
+            let there = |m: &(String, Option<String>, [f64; 3])| {
+                m.1.as_deref().is_some_and(|p| Path::new(p).is_file())
+            };
+            if !meshes(&model).iter().any(there) {
                 continue;
             }
+            with_meshes.insert(i);
             let (_, back) = convert_and_read_back(input, &out, &options);
             if *target == "mjcf"
                 && let Some(python) = &python
@@ -320,6 +329,7 @@ fn corpus_models(models: &[PathBuf], read: &Options, targets: &[&str]) {
             }
         }
     }
+    with_meshes.len()
 }
 
 #[test]
@@ -342,4 +352,32 @@ fn menagerie_meshes_reach_every_writer() {
     models.retain(|m| m.file_name().is_some_and(|n| n != "scene.xml"));
     models.truncate(8);
     corpus_models(&models, &Options::default(), &["mjcf", "urdf", "sdf"]);
+}
+
+/// Every URDF of example-robot-data 6.0.0 (the wheel `cargo xtask download example-robot-data`
+/// unpacks; skipped without it), read with the package path `cargo xtask field` gives it.
+#[test]
+fn every_example_robot_data_robot_s_meshes_reach_every_writer() {
+    let Some(share) = mbconv_test_support::corpus::example_robot_data_share() else {
+        return;
+    };
+    let robots = share.join("example-robot-data/robots");
+    let models = mbconv_test_support::corpus::files_with_extension(&robots, "urdf");
+    assert!(
+        models.len() >= 69,
+        "{} URDFs in {}",
+        models.len(),
+        robots.display()
+    );
+    let mut read = Options::default();
+    read.read.set(
+        "package_path",
+        format!("{}:{}", share.display(), robots.display()),
+    );
+    let checked = corpus_models(&models, &read, &["mjcf", "urdf", "sdf"]);
+    eprintln!(
+        "{checked} of {} URDFs have meshes the source resolves; each checked",
+        models.len()
+    );
+    assert!(checked >= 60, "{checked} URDFs with resolved meshes");
 }
