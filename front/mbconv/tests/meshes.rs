@@ -11,6 +11,7 @@
 #![allow(clippy::unwrap_used)]
 
 use mbconv::files::Input;
+use mbconv::ir::format::kit::package_uri_with_its_name;
 use mbconv::ir::model::geometry::Geometry;
 use mbconv::{Model, Options, ReadOptions, Settings};
 use std::path::{Path, PathBuf};
@@ -98,7 +99,9 @@ fn convert_and_read_back(input: &Path, out: &Path, options: &Options) -> (Vec<St
         .iter()
         .filter(|m| {
             let file = m.1.as_deref().is_some_and(|p| Path::new(p).is_file());
-            let kept_uri = m.0.contains("://") && source.iter().any(|s| s.0 == m.0 && s.1.is_some());
+            // A URI as the source wrote it (`package:///NAME/...` with its package's name).
+            let kept = |s: &String| *s == m.0 || package_uri_with_its_name(s).as_ref() == Some(&m.0);
+            let kept_uri = m.0.contains("://") && source.iter().any(|s| kept(&s.0) && s.1.is_some());
             !file && !kept_uri
         })
         .map(|m| &m.0)
@@ -380,4 +383,33 @@ fn every_example_robot_data_robot_s_meshes_reach_every_writer() {
         models.len()
     );
     assert!(checked >= 60, "{checked} URDFs with resolved meshes");
+}
+
+/// A package URI with an empty package name (`package:///NAME/...`, as example-robot-data's
+/// talos_full_v2.urdf names its 93 meshes), which Pinocchio and mbconv read and Drake and ROS
+/// refuse, is written with the package's name, and says so.
+#[test]
+fn a_package_uri_with_an_empty_package_name_is_written_with_the_name() {
+    let fixtures = mbconv_test_support::fixtures_root();
+    let input = fixtures.join("urdf/lenient/package_by_manifest.urdf");
+    let dir = tempfile::tempdir().unwrap();
+    for target in ["urdf", "sdf"] {
+        let mut options = with_packages(&fixtures.join("urdf/packages"));
+        options.to = Some(target.to_owned());
+        let out = dir.path().join(format!("model.{target}"));
+        let conversion = mbconv::convert(&input, &out, &options).unwrap();
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            text.contains("package://demo_description/meshes/tri.obj"),
+            "{text}"
+        );
+        assert!(!text.contains("package:///"), "{text}");
+        assert!(
+            conversion.report.findings.iter().any(|f| {
+                f.code == format!("{target}.mesh_path_rebased") && f.message.contains("empty package name")
+            }),
+            "{:?}",
+            conversion.report.findings
+        );
+    }
 }

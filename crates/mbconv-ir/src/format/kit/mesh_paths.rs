@@ -13,7 +13,9 @@ impl LowerSession {
     /// ([`MeshRef::resolved_path`](crate::model::geometry::MeshRef)) relative to the directory
     /// of `output`, the file to be written (`mesh_path_rebased`, a note naming the old and the
     /// new name and ending with `where`: who looks for the file there). URIs (`package://`, `model://`, `file://`) and absolute names are kept: they
-    /// resolve wherever the output goes. Without an output file (standard output) nothing
+    /// resolve wherever the output goes; but a resolved `package:///NAME/path`, whose empty
+    /// package name Pinocchio skips and Drake and ROS refuse, is written
+    /// `package://NAME/path` (a `mesh_path_rebased` note too). Without an output file (standard output) nothing
     /// changes. Returns true when the model has a relative mesh name (rebased or not), which a
     /// format may need to say how its simulator resolves such names.
     ///
@@ -44,21 +46,31 @@ impl LowerSession {
                 let (Geometry::Mesh(mesh) | Geometry::ConvexHull(mesh)) = &mut shape.geometry else {
                     continue;
                 };
-                if !is_relative_file_name(&mesh.uri) {
-                    continue;
-                }
-                relative_names = true;
-                let rebased = output_dir
-                    .as_deref()
-                    .zip(mesh.resolved_path.as_deref())
-                    .and_then(|(dir, file)| relative_path(dir, Path::new(file)));
-                if let Some(name) = rebased.filter(|name| *name != mesh.uri) {
+                let renamed = if mesh.resolved_path.is_some()
+                    && let Some(named) = package_uri_with_its_name(&mesh.uri)
+                {
+                    let why = "the source's package URI has an empty package name, which Pinocchio and mbconv skip and Drake and ROS refuse (Drake 1.51: \"unknown package ''\")";
+                    Some((named, why.to_owned()))
+                } else if is_relative_file_name(&mesh.uri) {
+                    relative_names = true;
+                    output_dir
+                        .as_deref()
+                        .zip(mesh.resolved_path.as_deref())
+                        .and_then(|(dir, file)| relative_path(dir, Path::new(file)))
+                        .filter(|name| *name != mesh.uri)
+                        .map(|name| {
+                            (
+                                name,
+                                format!("relative to the output file, where {looked_for_by} looks for it"),
+                            )
+                        })
+                } else {
+                    None
+                };
+                if let Some((name, why)) = renamed {
                     notes.push((
                         path::item("bodies", &body.name),
-                        format!(
-                            "mesh {:?} is written as {name:?}, relative to the output file, where {looked_for_by} looks for it",
-                            mesh.uri
-                        ),
+                        format!("mesh {:?} is written as {name:?}, {why}", mesh.uri),
                     ));
                     mesh.uri = name;
                 }
@@ -69,6 +81,23 @@ impl LowerSession {
         }
         relative_names
     }
+}
+
+/// `package://NAME/path` for a `package:///NAME/path` (a package URI with an empty package
+/// name, as example-robot-data's talos_full_v2.urdf writes them), `None` for any other URI.
+///
+/// ```
+/// use mbconv_ir::format::kit::package_uri_with_its_name;
+/// assert_eq!(
+///     package_uri_with_its_name("package:///robot/meshes/a.stl").as_deref(),
+///     Some("package://robot/meshes/a.stl")
+/// );
+/// assert_eq!(package_uri_with_its_name("package://robot/meshes/a.stl"), None);
+/// assert_eq!(package_uri_with_its_name("package:///"), None);
+/// ```
+pub fn package_uri_with_its_name(uri: &str) -> Option<String> {
+    let rest = uri.strip_prefix("package:///")?.trim_start_matches('/');
+    (!rest.is_empty()).then(|| format!("package://{rest}"))
 }
 
 /// True for a plain relative file name (not absolute, not a URI such as `package://`).

@@ -30,7 +30,7 @@ pub use item_findings::ItemFindings;
 pub use lowering::{
     ACTING_EXTRAS, LowerSession, PassSnapshot, Tracing, verify_traced_lowering, verify_traced_lowerings,
 };
-pub use mesh_paths::{is_relative_file_name, relative_path};
+pub use mesh_paths::{is_relative_file_name, package_uri_with_its_name, relative_path};
 pub use session::{ImportSession, SourceResult, qualified_unique_name};
 pub use shared_passes::Unstated;
 pub use topology::{
