@@ -299,21 +299,31 @@ pub fn simulate_model(
                 if choice.is_stiff() {
                     // Continue the same run, from the current state, with the stiff scheme.
                     let work = rosenbrock.get_or_insert_with(|| RosenbrockWork::new(model));
-                    let (a, r) =
-                        advance_rosenbrock(model, &mut data, work, &mut state, t_end, &mut h, rtol, atol)
-                            .map_err(counting(&summary))?;
-                    summary.steps += a;
-                    summary.rejected_steps += r;
-                    choice.after_stiff(a, state.t, data.evaluations);
+                    let accepted = advance_stiff(
+                        model,
+                        &mut data,
+                        work,
+                        &mut state,
+                        t_end,
+                        &mut h,
+                        (rtol, atol),
+                        &mut summary,
+                    )?;
+                    choice.after_stiff(accepted, state.t, data.evaluations);
                 }
             }
             Integrator::Rosenbrock { rtol, atol } => {
                 let work = rosenbrock.get_or_insert_with(|| RosenbrockWork::new(model));
-                let (a, r) =
-                    advance_rosenbrock(model, &mut data, work, &mut state, t_end, &mut h, rtol, atol)
-                        .map_err(counting(&summary))?;
-                summary.steps += a;
-                summary.rejected_steps += r;
+                advance_stiff(
+                    model,
+                    &mut data,
+                    work,
+                    &mut state,
+                    t_end,
+                    &mut h,
+                    (rtol, atol),
+                    &mut summary,
+                )?;
             }
         }
         if let Some(budget) = options.max_steps
@@ -353,6 +363,26 @@ pub fn simulate_model(
         })
         .collect();
     Ok(summary)
+}
+
+/// One sample interval of Rodas4 to `t_end`, its steps added to `summary`; returns the steps
+/// it accepted.
+#[allow(clippy::too_many_arguments)]
+fn advance_stiff(
+    model: &Model,
+    data: &mut Data,
+    work: &mut RosenbrockWork,
+    state: &mut State,
+    t_end: f64,
+    h: &mut f64,
+    (rtol, atol): (f64, f64),
+    summary: &mut SimulationSummary,
+) -> Result<usize, SolverError> {
+    let (accepted, rejected) =
+        advance_rosenbrock(model, data, work, state, t_end, h, rtol, atol).map_err(counting(summary))?;
+    summary.steps += accepted;
+    summary.rejected_steps += rejected;
+    Ok(accepted)
 }
 
 fn ir_joint_count(model: &Model) -> usize {
