@@ -3,7 +3,8 @@
 //! so called), as Pinocchio finds packages, then each folder whose `package.xml` says
 //! `<name>NAME</name>`, as rospack finds them. A package under no root may be found from the
 //! model file's own folder ([`Packages::with_file_folder`]): the nearest folder above the file
-//! (or the file's own) that is called `NAME` or whose `package.xml` names it. A file missing
+//! (or the file's own) that is called `NAME` or whose `package.xml` names it, else the nearest
+//! folder `NAME` inside one of those folders. A file missing
 //! inside a package that was found is told apart from a package that was not found.
 //!
 //! ```
@@ -66,7 +67,10 @@ impl Packages {
     /// every root: `folder` and each folder above it, nearest first, is package `NAME` when it
     /// is called `NAME` or its `package.xml` names it (a robot description read where it was
     /// unpacked, such as example-robot-data's `robots/pr2_description/urdf/pr2.urdf` naming
-    /// `package://pr2_description/meshes/...`). A relative `folder` gives relative paths as
+    /// `package://pr2_description/meshes/...`); failing that, the nearest folder `NAME` inside
+    /// one of them (each taken as a root of its own, as a `ROS_PACKAGE_PATH` entry would be:
+    /// Pinocchio's `models/simple_humanoid.urdf` naming `package://simple_humanoid_description/...`
+    /// beside it). A relative `folder` gives relative paths as
     /// far up as it names folders, then absolute ones.
     ///
     /// ```
@@ -135,10 +139,19 @@ impl Packages {
             folder.file_name().is_some_and(|n| n == name)
                 || manifest_name(&folder.join("package.xml")).as_deref() == Some(name)
         });
+        // Then each of those folders as a root of its own: a package folder beside the model
+        // file or beside a folder above it (Pinocchio's `models/simple_humanoid.urdf` naming
+        // `package://simple_humanoid_description/...` of `models/simple_humanoid_description`).
+        let beside = beside.cloned().or_else(|| {
+            self.file_folders
+                .iter()
+                .map(|folder| folder.join(name))
+                .find(|candidate| candidate.is_dir())
+        });
         match beside {
             Some(folder) => {
                 self.beside_file.insert(name.to_owned(), folder.clone());
-                vec![folder.clone()]
+                vec![folder]
             }
             None => Vec::new(),
         }
@@ -336,6 +349,36 @@ mod tests {
         assert_eq!(
             roots.resolve("hidden/x.stl"),
             PackageFile::PackageNotFound("hidden".into())
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_package_folder_beside_the_model_file_or_a_folder_above_it_is_found() {
+        let dir = std::env::temp_dir().join(format!("mbconv-xml-siblings-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("models/humanoid_description")).unwrap();
+        std::fs::create_dir_all(dir.join("models/urdf")).unwrap();
+        std::fs::write(dir.join("models/humanoid_description/box.stl"), "solid").unwrap();
+        // Beside the file's folder's parent, as Pinocchio's models/ folder holds them.
+        let mut packages = Packages::new(Vec::new()).with_file_folder(&dir.join("models/urdf"));
+        assert_eq!(
+            packages.resolve("humanoid_description/box.stl"),
+            PackageFile::Found(dir.join("models/humanoid_description/box.stl"))
+        );
+        assert_eq!(
+            packages.found_beside_file("humanoid_description"),
+            Some(dir.join("models/humanoid_description").as_path())
+        );
+        // Beside the file itself.
+        let mut packages = Packages::new(Vec::new()).with_file_folder(&dir.join("models"));
+        assert_eq!(
+            packages.resolve("humanoid_description/box.stl"),
+            PackageFile::Found(dir.join("models/humanoid_description/box.stl"))
+        );
+        // A folder that is not there is not found.
+        assert_eq!(
+            packages.resolve("other_description/box.stl"),
+            PackageFile::PackageNotFound("other_description".into())
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }

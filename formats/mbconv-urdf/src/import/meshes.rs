@@ -1,7 +1,7 @@
 //! Mesh references: where `<mesh filename>` points, resolved as ROS resolves it
 //! (`package://` under the `package_path` setting, `ROS_PACKAGE_PATH` and `AMENT_PREFIX_PATH`,
 //! a package found by the `<name>` of its `package.xml` or by its folder's name, then a folder
-//! above the model file that is the package; `file://`, paths relative to the model file), and
+//! above the model file that is the package, or a folder of its name beside one; `file://`, paths relative to the model file), and
 //! the `<mesh>` element itself.
 
 use super::Reader;
@@ -46,7 +46,7 @@ impl Reader<'_> {
                 at,
                 kind,
                 format!(
-                    "package {package:?} of {uri:?} is not found under the package_path setting, ROS_PACKAGE_PATH or AMENT_PREFIX_PATH, nor as a folder above the model file: the URI is kept as written"
+                    "package {package:?} of {uri:?} is not found under the package_path setting, ROS_PACKAGE_PATH or AMENT_PREFIX_PATH, nor from the model file's folder (a folder above it, or one beside such a folder): the URI is kept as written"
                 ),
             ),
             MeshLocation::MissingInPackage { package, file, dir } => {
@@ -94,7 +94,7 @@ impl Reader<'_> {
             return;
         }
         let message = format!(
-            "package {package:?} is under no root (the package_path setting, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH): it is the folder {} above the model file, by its name or its package.xml",
+            "package {package:?} is under no root (the package_path setting, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH): it is the folder {}, found from the model file's folder (a folder above it named so or whose package.xml names it, or a folder of that name beside one)",
             dir.display()
         );
         self.note("package_beside_file", Category::Note, at, kind, message);
