@@ -379,3 +379,42 @@ fn package_uris_resolve_through_the_package_path_setting() {
     assert!(message("sdf.package_file_missing").contains("not found in package \"robot_data\""));
     assert!(message("sdf.package_unresolved").contains("package \"elsewhere\""));
 }
+
+/// A package folder beside the SDFormat file is found for `package://` URIs, and a `model://`
+/// URI under no model root is looked for as a package, as Drake reads it (Pinocchio's
+/// `models/simple_humanoid.sdf` naming `model://simple_humanoid_description/box.stl`); a
+/// package found nowhere stays a note.
+#[test]
+fn model_and_package_uris_find_a_package_folder_beside_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("robot_description/meshes")).unwrap();
+    std::fs::write(dir.path().join("robot_description/meshes/arm.stl"), "solid").unwrap();
+    let main = dir.path().join("robot.sdf");
+    std::fs::write(
+        &main,
+        r#"<sdf version="1.9"><model name="m"><link name="l">
+      <visual name="a"><geometry><mesh><uri>model://robot_description/meshes/arm.stl</uri></mesh></geometry></visual>
+      <visual name="b"><geometry><mesh><uri>package://robot_description/meshes/arm.stl</uri></mesh></geometry></visual>
+      <visual name="c"><geometry><mesh><uri>model://elsewhere/x.stl</uri></mesh></geometry></visual>
+    </link></model></sdf>"#,
+    )
+    .unwrap();
+    let mut options = Options::default();
+    options.set("model_path", "none");
+    let imported = mbconv_sdf::SdfFormat
+        .read(&Source::from_path(&main).unwrap(), &options)
+        .unwrap();
+    let resolved: Vec<Option<String>> = imported.model.bodies[0]
+        .shapes
+        .iter()
+        .map(|s| match &s.geometry {
+            mbconv_ir::Geometry::Mesh(m) => m.resolved_path.clone(),
+            g => panic!("{g:?}"),
+        })
+        .collect();
+    let arm = dir.path().join("robot_description/meshes/arm.stl");
+    let arm = Some(arm.display().to_string());
+    assert_eq!(resolved, [arm.clone(), arm, None]);
+    assert!(imported.report.contains("sdf.model_as_package"));
+    assert!(imported.report.contains("sdf.model_file_missing"));
+}

@@ -355,9 +355,10 @@ impl Reader<'_> {
     }
 
     /// A `<mesh>`: its URI, scale and submesh, and the file it names when it can be found
-    /// (a path or `file://` against the file's folder, `model://` under the model roots,
-    /// `package://` in a ROS package under the `package_path` setting and `ROS_PACKAGE_PATH`,
-    /// as Drake's package map and Gazebo's URDF-era models resolve it). A package not found, or
+    /// (a path or `file://` against the file's folder, `model://` under the model roots and
+    /// else as a package, `package://` in a ROS package under the `package_path` setting and
+    /// `ROS_PACKAGE_PATH`, then from the main file's folder (`mbconv_xml::packages`), as
+    /// Drake's package map and Gazebo's URDF-era models resolve it). A package not found, or
     /// a file missing in a package that was, is a note: the URI is kept as written.
     fn mesh(&mut self, file: usize, kind: Node, at_ir: &str) -> SourceResult<MeshRef> {
         let source = self.files[file].clone();
@@ -384,6 +385,22 @@ impl Reader<'_> {
                 .map(|r| r.join(rest))
                 .find(|p| p.is_file())
                 .map(|p| p.display().to_string());
+            if mesh.resolved_path.is_none()
+                && let PackageFile::Found(path) = self.packages.resolve(rest)
+            {
+                let at = self.loc(file, kind);
+                self.note(
+                    "model_as_package",
+                    Category::Note,
+                    at_ir,
+                    at,
+                    format!(
+                        "{uri:?} is under no model root (the model_path setting, GZ_SIM_RESOURCE_PATH, SDF_PATH): found as a package, as Drake reads model:// URIs, at {}",
+                        path.display()
+                    ),
+                );
+                mesh.resolved_path = Some(path.display().to_string());
+            }
             if mesh.resolved_path.is_none() {
                 let at = self.loc(file, kind);
                 self.note(

@@ -53,12 +53,16 @@ fn import(source: &Source, options: &Options) -> SourceResult<Imported> {
             roots.extend(split_paths(&value));
         }
     }
+    let packages = mbconv_xml::packages::Packages::from_setting(options.text(spec::PACKAGE_PATH));
     let mut reader = Reader {
         session: ImportSession::new("sdf", source),
         files: vec![source.clone()],
         scopes: Vec::new(),
         roots,
-        packages: mbconv_xml::packages::Packages::from_setting(options.text(spec::PACKAGE_PATH)),
+        packages: match source.base_dir() {
+            Some(folder) => packages.with_file_folder(folder),
+            None => packages,
+        },
         model_extras: Extras::default(),
         simulation_gravity: None,
         time_step: None,
@@ -173,7 +177,9 @@ struct Reader<'s> {
     files: Vec<Source>,
     scopes: Vec<Scope>,
     roots: Vec<PathBuf>,
-    /// The ROS packages `package://` URIs name (`package_path` setting, `ROS_PACKAGE_PATH`).
+    /// The ROS packages `package://` URIs name (`package_path` setting, `ROS_PACKAGE_PATH`, then
+    /// from the main file's folder as the URDF reader finds them), also where a `model://` URI
+    /// not under a model root is looked for (Drake reads `model://NAME` as package `NAME`).
     packages: mbconv_xml::packages::Packages,
     model_extras: Extras,
     simulation_gravity: Option<Vector3<f64>>,
