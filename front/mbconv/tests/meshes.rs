@@ -413,3 +413,52 @@ fn a_package_uri_with_an_empty_package_name_is_written_with_the_name() {
         );
     }
 }
+
+/// A mesh file that does not exist (a relative STL never shipped, an absolute path of another
+/// machine, as example-robot-data's romeo_laas_small names `/usr/Romeo/.../Torso.mesh`) is
+/// left out of the MJCF with a `mjcf.mesh_lost` that says the file is missing, not that its
+/// format is unknown: MuJoCo refuses a model naming a missing file, and loads what is written.
+#[test]
+fn a_missing_mesh_file_is_left_out_of_the_mjcf_and_named_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("missing.urdf");
+    std::fs::write(
+        &input,
+        r#"<robot name="missing">
+  <link name="base">
+    <inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><mesh filename="meshes/never_shipped.stl"/></geometry></collision>
+    <visual><geometry><mesh filename="/nowhere/on/this/machine/Torso.mesh"/></geometry></visual>
+    <visual><geometry><box size="0.1 0.1 0.1"/></geometry></visual>
+  </link>
+</robot>"#,
+    )
+    .unwrap();
+    let options = Options {
+        to: Some("mjcf".into()),
+        ..Options::default()
+    };
+    let out = dir.path().join("out/missing.xml");
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    let conversion = mbconv::convert(&input, &out, &options).unwrap();
+    let lost: Vec<&str> = conversion
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.code == "mjcf.mesh_lost")
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(lost.len(), 2, "{lost:?}");
+    for file in ["never_shipped.stl", "Torso.mesh"] {
+        assert!(
+            lost.iter()
+                .any(|m| m.contains("does not exist") && m.contains(file)),
+            "{file}: {lost:?}"
+        );
+    }
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(!text.contains("<mesh "), "{text}");
+    if let Some(python) = mujoco_python() {
+        assert_eq!(mujoco_meshes(&python, &out), Ok((0, 0)));
+    }
+}

@@ -13,7 +13,8 @@
 //!   with the model, and named there, note `mjcf.mesh_converted`. The file's own units
 //!   (COLLADA `<unit meter>`) are applied by the reader; the reference's scale stays the
 //!   geom's `scale`;
-//! * lost otherwise (`mjcf.mesh_lost`, saying why): a file neither reads, a conversion or a
+//! * lost otherwise (`mjcf.mesh_lost`, saying why): a file that does not exist on this machine
+//!   (MuJoCo refuses a model naming a missing file), a file neither reads, a conversion or a
 //!   URI for standard output (no folder to write into, no file to name a path from), a URI the
 //!   reader could not resolve. Written to standard output, the MJCF is as before: files
 //!   named by path kept, others lost.
@@ -156,6 +157,12 @@ fn fate(mesh: &MeshRef, output: Option<&Path>, assets: &mut Vec<mbconv_ir::forma
             _ => Fate::Lost("a mesh file MuJoCo does not decode (it reads STL, OBJ and MSH)".to_owned()),
         };
     };
+    if !file.is_file() {
+        return Fate::Lost(format!(
+            "a mesh file that does not exist on this machine ({}): MuJoCo refuses a model that names a missing file",
+            file.display()
+        ));
+    }
     if by_uri && output.is_none() {
         return Fate::Lost(
             "a mesh referenced by URI (package://, file://) for standard output: MuJoCo opens mesh \
@@ -233,7 +240,7 @@ fn opening(file: &Path) -> Opening {
         Some("obj" | "msh") => Opening::Opens,
         Some("stl") => {
             let Ok(bytes) = std::fs::read(file) else {
-                return Opening::Opens; // MuJoCo names the missing file itself
+                return Opening::Opens; // unreadable here: MuJoCo says why itself
             };
             if !mbconv_mesh::stl::is_binary(&bytes) {
                 return Opening::Convert("an ASCII STL file: MuJoCo reads binary STL only".to_owned());
