@@ -25,6 +25,7 @@
 //! ```
 
 pub mod packages;
+pub mod tolerated;
 pub mod write;
 
 use mbconv_ir::format::kit::{SourceResult, scan};

@@ -3,7 +3,7 @@
 
 use mbconv_ir::format::Source;
 use mbconv_ir::format::kit::SourceResult;
-use mbconv_xml::{Dialect, Document};
+use mbconv_xml::{Dialect, Document, Node};
 
 /// URDF for the XML layer.
 pub(crate) const URDF: Dialect = Dialect {
@@ -17,8 +17,35 @@ pub(crate) const URDF: Dialect = Dialect {
 const XACRO_HELP: &str =
     "expand the xacro macros first: `xacro robot.urdf.xacro > robot.urdf`, then convert robot.urdf";
 
-/// Parses `source` as a URDF document, refusing xacro sources (a `.xacro` file name, a
-/// `<xacro:...>` element, or an element in the xacro namespace under any prefix).
+/// xacro's own elements (`<xacro:macro>`, `<xacro:property>`, ...): a file that has one is a
+/// xacro source, to be expanded. Any other `<xacro:NAME>` calls a macro.
+const XACRO_DIRECTIVES: [&str; 10] = [
+    "arg",
+    "attribute",
+    "call",
+    "element",
+    "if",
+    "include",
+    "insert_block",
+    "macro",
+    "property",
+    "unless",
+];
+
+/// True for an element in the xacro namespace (under any prefix) or named `xacro:...`.
+pub(crate) fn is_xacro_element(node: Node) -> bool {
+    node.is_element()
+        && (node
+            .tag_name()
+            .namespace()
+            .is_some_and(|ns| ns.contains("wiki/xacro"))
+            || mbconv_xml::qualified_name(node).starts_with("xacro:"))
+}
+
+/// Parses `source` as a URDF document, refusing xacro sources: a `.xacro` file name, or a
+/// xacro directive (`<xacro:macro>`, `<xacro:property>`, `<xacro:include>`, ...) under any
+/// prefix. A file xacro wrote that still holds calls of macros it did not define (old xacro
+/// versions left them) is read: urdfdom skips those elements (see `import`).
 pub(crate) fn parse(source: &Source) -> SourceResult<Document<'_>> {
     let text = source.text.as_str();
     let named_xacro = source
@@ -27,13 +54,21 @@ pub(crate) fn parse(source: &Source) -> SourceResult<Document<'_>> {
         .and_then(|p| p.extension())
         .is_some_and(|e| e.eq_ignore_ascii_case("xacro"))
         || source.name.to_ascii_lowercase().ends_with(".xacro");
-    if let Some(at) = find_outside_comments(text, "<xacro:") {
-        return Err(xacro(
-            source,
-            at,
-            "<xacro:".len(),
-            "this is a xacro file (it has <xacro:...> elements), not URDF",
-        ));
+    let mut from = 0;
+    while let Some(at) = find_outside_comments(&text[from..], "<xacro:").map(|a| from + a) {
+        let name: String = text[at + "<xacro:".len()..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+            .collect();
+        if XACRO_DIRECTIVES.contains(&name.as_str()) {
+            return Err(xacro(
+                source,
+                at,
+                "<xacro:".len() + name.len(),
+                "this is a xacro file (it has <xacro:...> elements), not URDF",
+            ));
+        }
+        from = at + 1;
     }
     if named_xacro {
         let start = text.find('<').unwrap_or(0);
@@ -45,12 +80,10 @@ pub(crate) fn parse(source: &Source) -> SourceResult<Document<'_>> {
         ));
     }
     let document = URDF.parse(source)?;
-    if let Some(node) = document.descendants().find(|n| {
-        n.is_element()
-            && n.tag_name()
-                .namespace()
-                .is_some_and(|ns| ns.contains("wiki/xacro"))
-    }) {
+    if let Some(node) = document
+        .descendants()
+        .find(|n| is_xacro_element(*n) && XACRO_DIRECTIVES.contains(&n.tag_name().name()))
+    {
         let span = mbconv_xml::span_of_node(source, node);
         return Err(xacro(
             source,
@@ -60,6 +93,23 @@ pub(crate) fn parse(source: &Source) -> SourceResult<Document<'_>> {
         ));
     }
     Ok(document)
+}
+
+/// `source` as urdfdom's XML parser (tinyxml2) reads it, when that differs from XML: an XML
+/// declaration after whitespace blanked in place (same length, so positions stay true), and
+/// namespace prefixes used without a declaration declared on the root element
+/// ([`mbconv_xml::tolerated`]). `None` when the source has neither.
+pub(crate) fn tolerated(source: &Source) -> Option<Source> {
+    let blanked = mbconv_xml::tolerated::late_declaration(&source.text).map(|(start, length)| {
+        let mut text = source.text.clone();
+        text.replace_range(start..start + length, &" ".repeat(length));
+        Source::from_string(source.name.clone(), text).with_path(source.name.clone(), source.path.clone())
+    });
+    let base = blanked.as_ref().unwrap_or(source);
+    match mbconv_xml::tolerated::declare_undeclared_prefixes(base) {
+        Some((declared, _)) => Some(declared),
+        None => blanked,
+    }
 }
 
 fn xacro(
@@ -152,6 +202,12 @@ mod tests {
         assert_eq!(find_outside_comments("<!-- <x: --> <x:", "<x:"), Some(13));
         let src = Source::from_string("r.urdf.xacro", "<robot name=\"r\"/>");
         assert_eq!(parse(&src).unwrap_err().code, "urdf.xacro");
+        // A file xacro wrote with a call of a macro it did not define left in it: URDF.
+        let src = Source::from_string(
+            "r.urdf",
+            "<robot name=\"r\" xmlns:xacro=\"http://ros.org/wiki/xacro\"><xacro:grey/><link name=\"a\"/></robot>",
+        );
+        assert!(parse(&src).is_ok());
         // An expanded file keeps the namespace declaration: it is URDF.
         let src = Source::from_string(
             "r.urdf",

@@ -279,3 +279,107 @@ fn a_moving_link_whose_inertia_is_round_off_is_read_as_written_with_a_warning() 
         ["bodies[\"ankle\"].inertial", "bodies[\"hip\"].inertial"]
     );
 }
+
+#[test]
+fn a_namespace_prefix_without_declaration_is_read_with_a_note() {
+    // Held-out round (docs/held-out.md): a fetch.urdf whose <gazebo> block uses `sensor:`.
+    let imported = read("undeclared_prefix.urdf");
+    let notes = findings(&imported, "urdf.undeclared_prefix");
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0].0, Severity::Info);
+    assert!(notes[0].2.contains("`sensor`"), "{}", notes[0].2);
+    let finding = imported
+        .report
+        .findings
+        .iter()
+        .find(|f| f.code == "urdf.undeclared_prefix")
+        .unwrap();
+    let span = finding.span.as_ref().unwrap();
+    assert_eq!((span.line, span.column), (27, 5), "{span:?}");
+    let m = &imported.model;
+    assert_eq!(m.bodies.len(), 2);
+    assert_eq!(m.body("head").unwrap().inertial.mass, 0.5);
+    // Positions after the root element stay true.
+    assert_eq!(imported.span_of("joints[\"pan\"]").unwrap().line, 12);
+}
+
+#[test]
+fn whitespace_before_the_declaration_is_read_with_a_note() {
+    // Held-out round (docs/held-out.md): pybullet's diff_ring.urdf starts with a blank line.
+    let imported = read("declaration_after_blank_line.urdf");
+    let notes = findings(&imported, "urdf.declaration_after_whitespace");
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0].0, Severity::Info);
+    assert_eq!(imported.model.bodies.len(), 2);
+    assert_eq!(imported.span_of("joints[\"axle\"]").unwrap().line, 12);
+}
+
+#[test]
+fn xacro_macro_calls_left_in_a_written_file_are_skipped_with_a_warning() {
+    // Held-out round (docs/held-out.md): robotisOP2.urdf (<xacro:grey/> in visuals) and
+    // Valkyrie's valkyrie_sim.urdf (<xacro:v1_pelvis_sensors_usb .../> beside the links),
+    // written by xacro with calls left unexpanded; Pinocchio and Drake read them.
+    let imported = read("xacro_leftover_calls.urdf");
+    let warnings = findings(&imported, "urdf.xacro_call_skipped");
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings.iter().all(|(s, _, _)| *s == Severity::Warning));
+    assert!(warnings[0].2.contains("<xacro:grey>"), "{}", warnings[0].2);
+    assert!(
+        warnings[1].2.contains("<xacro:pelvis_sensors>"),
+        "{}",
+        warnings[1].2
+    );
+    let m = &imported.model;
+    assert_eq!(m.bodies.len(), 2);
+    assert_eq!(m.body("torso").unwrap().shapes.len(), 1);
+    // The call is not kept as an extension element to be written back.
+    assert!(m.extras.get("urdf.xacro:pelvis_sensors").is_none());
+    assert!(findings(&imported, "urdf.extension_kept").is_empty());
+}
+
+#[test]
+fn limits_with_lower_above_upper_are_read_as_no_limit_with_a_warning() {
+    // Held-out round (docs/held-out.md): pybullet's cube_no_rotation.urdf (lower="1"
+    // upper="-1") and a Pioneer base's pan joint; Pinocchio and MuJoCo read them and apply
+    // no stop.
+    let imported = read("inverted_limits.urdf");
+    let warnings = findings(&imported, "urdf.limits_inverted");
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings.iter().all(|(s, _, _)| *s == Severity::Warning));
+    assert!(warnings[1].2.contains("2.775"), "{}", warnings[1].2);
+    for joint in &imported.model.joints {
+        let dof = &joint.dofs[0];
+        assert!(
+            dof.position_limits.lower.is_none() && dof.position_limits.upper.is_none(),
+            "{}",
+            joint.name
+        );
+        assert!(dof.effort_limits.upper.is_some());
+    }
+}
+
+#[test]
+fn shapes_urdfdom_cannot_parse_are_skipped_with_a_warning() {
+    // Held-out round (docs/held-out.md): pybullet's racecar_differential.urdf (a mesh `scale`
+    // of four numbers); Pinocchio reads the robot without the link's shapes.
+    let imported = read("shape_unreadable.urdf");
+    let warnings = findings(&imported, "urdf.shape_unreadable");
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings.iter().all(|(s, _, _)| *s == Severity::Warning));
+    assert!(warnings[0].2.contains("`scale`"), "{}", warnings[0].2);
+    assert!(warnings[1].2.contains("`size`"), "{}", warnings[1].2);
+    let chassis = imported.model.body("chassis").unwrap();
+    assert_eq!(chassis.shapes.len(), 1);
+    assert!(matches!(chassis.shapes[0].geometry, Geometry::Box { .. }));
+    assert_eq!(chassis.inertial.mass, 4.0);
+    // The files fixtures/bad/ held before the round: each one shape, skipped.
+    for name in [
+        "shape_unreadable_box_without_size.urdf",
+        "shape_unreadable_geometry_empty.urdf",
+        "shape_unreadable_mesh_without_filename.urdf",
+    ] {
+        let imported = read(name);
+        assert_eq!(findings(&imported, "urdf.shape_unreadable").len(), 1, "{name}");
+        assert!(imported.model.bodies[0].shapes.is_empty(), "{name}");
+    }
+}

@@ -118,10 +118,19 @@ fn check(files: &[PathBuf]) {
     );
 }
 
+/// Fixtures the reader reads into a model URDF cannot say as it is: `inverted_limits.urdf`'s
+/// `lower` above `upper` is read as no limit, and an unlimited prismatic joint is URDF only
+/// once lowered (bounded at 1e30).
+const READ_BEYOND_URDF: [&str; 1] = ["inverted_limits.urdf"];
+
 #[test]
 fn fixtures_round_trip_exactly() {
     let dir = mbconv_test_support::fixtures_root().join("urdf");
-    let files = mbconv_test_support::files_with_extension(&dir, "urdf");
+    let mut files = mbconv_test_support::files_with_extension(&dir, "urdf");
+    files.retain(|f| {
+        !f.file_name()
+            .is_some_and(|n| READ_BEYOND_URDF.iter().any(|r| n == *r))
+    });
     assert!(files.len() >= 5);
     check(&files);
 }

@@ -37,7 +37,10 @@ impl Reader<'_> {
     pub(super) fn robot_extensions(&mut self, robot: Node, extras: &mut Extras) {
         for element in elements(robot) {
             let tag = element.tag_name().name();
-            if !matches!(tag, "link" | "joint" | "material" | "transmission") {
+            // A xacro macro call left in the file is skipped with its own warning.
+            if !matches!(tag, "link" | "joint" | "material" | "transmission")
+                && !crate::raw::is_xacro_element(element)
+            {
                 self.keep_extension(
                     extras,
                     element,

@@ -248,6 +248,7 @@ impl Reader<'_> {
                     format!("<{tag}> does not move the model: kept verbatim for URDF"),
                 );
             }
+            _ if crate::raw::is_xacro_element(element) => {}
             _ => self.keep_extension(
                 extras,
                 element,
@@ -329,7 +330,21 @@ impl Reader<'_> {
                     "a missing `lower` or `upper` is 0, as urdfdom, Pinocchio, DART and Drake read it",
                 );
             }
-            dof.position_limits = Limits::new(lower.unwrap_or(0.0), upper.unwrap_or(0.0));
+            let (lower, upper) = (lower.unwrap_or(0.0), upper.unwrap_or(0.0));
+            if lower > upper {
+                self.warn(
+                    "limits_inverted",
+                    Category::Ignored,
+                    at,
+                    limit,
+                    format!(
+                        "`lower` {lower} is above `upper` {upper}: read as no position limit, as Pinocchio and \
+                         MuJoCo simulate it (pybullet writes it for \"no limit\"); Drake refuses the file"
+                    ),
+                );
+            } else {
+                dof.position_limits = Limits::new(lower, upper);
+            }
         } else if lower.is_some() || upper.is_some() {
             self.note(
                 "continuous_limits",

@@ -117,11 +117,27 @@ impl Reader<'_> {
                         ShapeRole::Collision
                     };
                     let shape_at = path::index(&at, "shapes", body.shapes.len());
-                    if let Some(shape) = self.shape(element, role, name, &shape_at)? {
-                        self.session.record(shape_at, self.span(element));
-                        body.shapes.push(shape);
+                    match self.shape(element, role, name, &shape_at) {
+                        Ok(Some(shape)) => {
+                            self.session.record(shape_at, self.span(element));
+                            body.shapes.push(shape);
+                        }
+                        Ok(None) => {}
+                        // urdfdom logs the error and reads the link without its shapes.
+                        Err(error) => self.warn(
+                            "shape_unreadable",
+                            Category::Dropped,
+                            &shape_at,
+                            element,
+                            format!(
+                                "<{tag}> of link {name:?} cannot be read ({}: {}): skipped, as urdfdom skips it \
+                                 (Pinocchio reads the link without any of its visuals and collisions)",
+                                error.code, error.message
+                            ),
+                        ),
                     }
                 }
+                _ if crate::raw::is_xacro_element(element) => {}
                 _ => self.keep_extension(
                     &mut body.extras,
                     element,

@@ -33,6 +33,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Reads a URDF document: `options` holds the read settings (`root`, `package_path`).
 pub(crate) fn import(source: &Source, options: &Options) -> SourceResult<Imported> {
+    let late_declaration = mbconv_xml::tolerated::late_declaration(&source.text);
+    let tolerated = raw::tolerated(source);
+    let source = tolerated.as_ref().unwrap_or(source);
     let document = raw::parse(source)?;
     let packages = meshes::packages(options, source.base_dir());
     let mut reader = Reader {
@@ -44,6 +47,29 @@ pub(crate) fn import(source: &Source, options: &Options) -> SourceResult<Importe
         packages_beside_file: BTreeSet::new(),
         joint_names: BTreeSet::new(),
     };
+    if let Some((offset, length)) = late_declaration {
+        reader.session.finding(
+            "declaration_after_whitespace",
+            Severity::Info,
+            Category::Note,
+            "model",
+            Some(source.span(offset, length)),
+            "whitespace before the XML declaration (which XML forbids): read, as urdfdom (Pinocchio) and Drake read it",
+        );
+    }
+    for (prefix, node) in mbconv_xml::tolerated::undeclared_prefix_uses(&document) {
+        reader.note(
+            "undeclared_prefix",
+            Category::Note,
+            "model",
+            node,
+            format!(
+                "the namespace prefix `{prefix}` is used without an xmlns:{prefix} declaration (which XML \
+                 namespaces forbid): read, as urdfdom (Pinocchio) and Drake read it"
+            ),
+        );
+    }
+    reader.xacro_calls(&document);
     let free_root = options.choice(spec::ROOT, spec::ROOT_CHOICES) == Some("free");
     let root_given = options.text(spec::ROOT).is_some();
     let model = reader.robot(document.root_element(), free_root, root_given)?;
@@ -113,6 +139,28 @@ impl<'s> Reader<'s> {
             *name = unique;
         }
         self.session.record(path::item(list, name), self.span(node));
+    }
+
+    /// Calls of xacro macros that a xacro run left in the file (it wrote the file without
+    /// defining them): urdfdom skips such elements, and so does the reader, with a warning each.
+    fn xacro_calls(&mut self, document: &mbconv_xml::Document) {
+        let calls = document
+            .descendants()
+            .filter(|n| raw::is_xacro_element(*n) && !n.parent().is_some_and(raw::is_xacro_element));
+        for call in calls {
+            let name = mbconv_xml::qualified_name(call);
+            self.warn(
+                "xacro_call_skipped",
+                Category::Ignored,
+                "model",
+                call,
+                format!(
+                    "<{name}> calls a xacro macro that the file does not define (a xacro run left it \
+                     unexpanded): skipped, as urdfdom (Pinocchio) and Drake skip it; what the macro \
+                     would add is not in the model"
+                ),
+            );
+        }
     }
 
     fn robot(&mut self, robot: Node, free_root: bool, root_given: bool) -> SourceResult<Model> {

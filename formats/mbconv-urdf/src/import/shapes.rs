@@ -151,6 +151,8 @@ impl Reader<'_> {
                         }
                     }
                 }
+                // A xacro macro call left in the file is skipped with its own warning.
+                _ if crate::raw::is_xacro_element(element) => {}
                 _ => self.keep_extension(
                     &mut shape.extras,
                     element,
