@@ -44,17 +44,15 @@ pub(crate) fn sniff(text: &str) -> bool {
 
 /// The span (offset, length) of an XML declaration that whitespace precedes, which XML
 /// forbids and roxmltree refuses, and which tinyxml2 (libsdformat), Drake and DART read.
-pub(crate) fn late_declaration(text: &str) -> Option<(usize, usize)> {
-    let start = text.len() - text.trim_start().len();
-    let end = text[start..].strip_prefix("<?xml")?.find("?>")? + start + "<?xml".len() + 2;
-    let whitespace = text[..start].trim_start_matches('\u{feff}');
-    (!whitespace.is_empty()).then_some((start, end - start))
-}
+pub(crate) use mbconv_xml::tolerated::late_declaration;
 
 /// `source` as libsdformat's parser (tinyxml2) reads it: tinyxml2 accepts `--` inside
 /// comments, which XML forbids and roxmltree refuses, so each such `--` becomes `- `, and an
 /// XML declaration after whitespace ([`late_declaration`]) becomes spaces (same lengths, so
-/// positions stay true). The source itself when it has neither.
+/// positions stay true), and namespace prefixes used without a declaration, which tinyxml2
+/// reads as part of the name, are declared on the root element
+/// ([`mbconv_xml::tolerated::declare_undeclared_prefixes`]: only the root tag's last line
+/// moves). The source itself when it has none of these.
 pub(crate) fn tolerated(source: &Source) -> Source {
     let mut text = source.text.clone();
     if let Some((start, length)) = late_declaration(&text) {
@@ -71,10 +69,15 @@ pub(crate) fn tolerated(source: &Source) -> Source {
         rest = &rest[end + 3..];
     }
     out.push_str(rest);
-    if out == source.text {
-        return source.clone();
+    let tolerated = if out == source.text {
+        source.clone()
+    } else {
+        Source::from_string(source.name.clone(), out).with_path(source.name.clone(), source.path.clone())
+    };
+    match mbconv_xml::tolerated::declare_undeclared_prefixes(&tolerated) {
+        Some((declared, _)) => declared,
+        None => tolerated,
     }
-    Source::from_string(source.name.clone(), out).with_path(source.name.clone(), source.path.clone())
 }
 
 /// Parses `source` (already [`tolerated`]) as an SDFormat document: refuses malformed XML,

@@ -74,3 +74,43 @@ fn a_ball_joint_damping_is_dropped_with_a_warning() {
     assert!(dropped[0].message.contains("0.25") && dropped[0].message.contains("BallRpyJoint"));
     assert!(!imported.report.contains("sdf.ball_dynamics_ignored"));
 }
+
+#[test]
+fn gz_sim_plugins_with_undeclared_prefixes_and_shared_names_are_read() {
+    // Held-out round (docs/held-out.md): gz-sim worlds whose plugins use `gz:` undeclared
+    // (air_pressure.sdf, ...) or share a name (triggered_publisher.sdf); Drake reads them.
+    let imported = read("gz_world_plugins.sdf");
+    let notes = finding(&imported, "sdf.undeclared_prefix");
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0].severity, Severity::Info);
+    assert!(notes[0].message.contains("`gz`"), "{}", notes[0].message);
+    let span = notes[0].span.as_ref().unwrap();
+    assert_eq!((span.line, span.column), (7, 7), "{span:?}");
+    assert_eq!(imported.model.bodies.len(), 2);
+    // Positions after the root element stay true.
+    let pivot = imported.span_of("joints[\"pendulum::pivot\"]").unwrap();
+    assert_eq!(pivot.line, 28, "{pivot:?}");
+}
+
+#[test]
+fn missing_shape_sizes_read_as_the_defaults_and_a_visual_without_geometry_is_skipped() {
+    // Held-out round (docs/held-out.md): gz-sim's levels.sdf (<sphere></sphere>),
+    // buoyancy_*_restoring_moments.sdf (<box> without <size>) and plugins.sdf (a visual
+    // without <geometry>), which libsdformat completes with the specification's defaults.
+    let imported = read("shape_defaults.sdf");
+    let defaults = finding(&imported, "sdf.size_default");
+    assert_eq!(defaults.len(), 3, "{defaults:?}");
+    assert!(defaults.iter().all(|f| f.severity == Severity::Warning));
+    let skipped = finding(&imported, "sdf.empty_geometry");
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    let ball = &imported.model.bodies[0];
+    let geometries: Vec<String> = ball.shapes.iter().map(|s| format!("{:?}", s.geometry)).collect();
+    assert_eq!(
+        geometries,
+        [
+            "Sphere { radius: 1.0 }",
+            "Box { size: [1.0, 1.0, 1.0] }",
+            "Cylinder { radius: 0.2, length: 1.0 }"
+        ]
+    );
+}

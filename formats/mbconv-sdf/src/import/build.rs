@@ -24,9 +24,22 @@ impl Reader<'_> {
                 "whitespace before the XML declaration (which XML forbids): read, as libsdformat, Drake and DART read it".to_owned(),
             );
         }
-        let source = raw::tolerated(&self.files[file]);
-        self.files[file] = source.clone();
+        let source = std::rc::Rc::new(raw::tolerated(&self.files[file]));
+        self.files[file] = std::rc::Rc::clone(&source);
         let document = raw::parse(&source)?;
+        for (prefix, node) in mbconv_xml::tolerated::undeclared_prefix_uses(&document) {
+            let at = self.loc(file, node);
+            self.note(
+                "undeclared_prefix",
+                Category::Note,
+                "model",
+                at,
+                format!(
+                    "the namespace prefix `{prefix}` is used without an xmlns:{prefix} declaration (which \
+                     XML namespaces forbid): read, as libsdformat and Drake read it"
+                ),
+            );
+        }
         let root = document.root_element();
         let version = raw::version(&source, root)?;
         let model = match raw::top(&source, root, file == 0)? {
@@ -245,15 +258,17 @@ impl Reader<'_> {
     }
 
     /// libsdformat refuses a world whose named children (models, lights, frames, joints, …)
-    /// share a name, whatever their types, in every version.
+    /// share a name, whatever their types, in every version; it does not check `<plugin>`s
+    /// nor namespaced (`prefix:name`) elements, which gz-sim's worlds name alike.
     fn unique_sibling_names(&self, file: usize, node: Node, world: &str) -> SourceResult<()> {
+        let checked = |e: &Node| e.tag_name().name() != "plugin" && !qualified_name(*e).contains(':');
         let mut seen = std::collections::BTreeSet::new();
-        for element in elements(node) {
+        for element in elements(node).filter(checked) {
             if let Some(name) = element.attribute("name")
                 && !seen.insert(name)
             {
                 let count = elements(node)
-                    .filter(|e| e.attribute("name") == Some(name))
+                    .filter(|e| checked(e) && e.attribute("name") == Some(name))
                     .count();
                 return Err(self.err(
                     self.loc(file, element),

@@ -51,7 +51,7 @@ impl Reader<'_> {
         let included = Source::from_string(path.display().to_string(), text)
             .with_path(path.display().to_string(), Some(path.clone()));
         let index = self.files.len();
-        self.files.push(included);
+        self.files.push(std::rc::Rc::new(included));
         let world = self.build_file(index, depth + 1)?;
         // The included file's model is the only frame of the world that build_file made.
         let (file_name, def) = self.scopes[world].frames[0].clone();

@@ -234,7 +234,16 @@ impl Reader<'_> {
                 "`relative_to` on a visual or collision pose is read as relative to the link".to_owned(),
             );
         }
-        let geometry_node = SDF.required_child(&source, node, "geometry")?;
+        let Some(geometry_node) = child(node, "geometry") else {
+            // libsdformat adds a required element that is missing with its default: an empty
+            // <geometry>, which Drake skips.
+            let message = format!(
+                "<{}> has no <geometry>: no shape, as libsdformat and Drake read it (an empty geometry)",
+                node.tag_name().name()
+            );
+            self.no_geometry(file, node, at_ir, message);
+            return Ok(None);
+        };
         let Some(geometry) = self.geometry(file, geometry_node, at_ir)? else {
             return Ok(None);
         };
@@ -274,44 +283,62 @@ impl Reader<'_> {
         Ok(Some(shape))
     }
 
+    /// The warning `sdf.empty_geometry` at `node`: a visual or collision without a shape.
+    fn no_geometry(&mut self, file: usize, node: Node, at_ir: &str, message: String) {
+        let at = self.loc(file, node);
+        self.warn("empty_geometry", Category::Dropped, at_ir, at, message);
+    }
+
     fn geometry(&mut self, file: usize, node: Node, at_ir: &str) -> SourceResult<Option<Geometry>> {
         let source = self.files[file].clone();
         let Some(kind) = elements(node).next() else {
-            let at = self.loc(file, node);
-            self.warn(
-                "empty_geometry",
-                Category::Dropped,
-                at_ir,
-                at,
-                "<geometry> is empty: no shape".to_owned(),
-            );
+            self.no_geometry(file, node, at_ir, "<geometry> is empty: no shape".to_owned());
             return Ok(None);
         };
-        let need = |name: &str| -> SourceResult<f64> {
-            let c = SDF.required_child(&source, kind, name)?;
-            SDF.scalar(&source, c)
+        // A size element that is missing reads as the specification's default, which
+        // libsdformat adds in its place (Drake reads the shape so).
+        let defaulted = std::cell::RefCell::new(Vec::new());
+        let need = |name: &str, default: f64| -> SourceResult<f64> {
+            match child(kind, name) {
+                Some(c) => SDF.scalar(&source, c),
+                None => {
+                    defaulted.borrow_mut().push(format!("<{name}> {default}"));
+                    Ok(default)
+                }
+            }
         };
-        Ok(Some(match kind.tag_name().name() {
+        let need3 = |name: &str, default: f64| -> SourceResult<[f64; 3]> {
+            match child(kind, name) {
+                Some(c) => SDF.fixed::<3>(&source, c),
+                None => {
+                    defaulted
+                        .borrow_mut()
+                        .push(format!("<{name}> {default} {default} {default}"));
+                    Ok([default; 3])
+                }
+            }
+        };
+        let geometry = match kind.tag_name().name() {
             "box" => Geometry::Box {
-                size: SDF.fixed::<3>(&source, SDF.required_child(&source, kind, "size")?)?,
+                size: need3("size", 1.0)?,
             },
             "sphere" => Geometry::Sphere {
-                radius: need("radius")?,
+                radius: need("radius", 1.0)?,
             },
             "cylinder" => Geometry::Cylinder {
-                radius: need("radius")?,
-                length: need("length")?,
+                radius: need("radius", 1.0)?,
+                length: need("length", 1.0)?,
             },
             "capsule" => Geometry::Capsule {
-                radius: need("radius")?,
-                length: need("length")?,
+                radius: need("radius", 0.5)?,
+                length: need("length", 1.0)?,
             },
             "cone" => Geometry::Cone {
-                radius: need("radius")?,
-                length: need("length")?,
+                radius: need("radius", 1.0)?,
+                length: need("length", 1.0)?,
             },
             "ellipsoid" => Geometry::Ellipsoid {
-                radii: SDF.fixed::<3>(&source, SDF.required_child(&source, kind, "radii")?)?,
+                radii: need3("radii", 1.0)?,
             },
             "plane" => {
                 let normal = match child(kind, "normal") {
@@ -351,7 +378,28 @@ impl Reader<'_> {
                     format!("unknown geometry <{tag}>"),
                 ));
             }
-        }))
+        };
+        let defaulted = defaulted.into_inner();
+        if !defaulted.is_empty() {
+            let at = self.loc(file, kind);
+            self.warn(
+                "size_default",
+                Category::Defaulted,
+                at_ir,
+                at,
+                format!(
+                    "<{}> without {}: read as {}, SDFormat's default, which libsdformat and Drake use",
+                    kind.tag_name().name(),
+                    defaulted
+                        .iter()
+                        .map(|d| d.split(' ').next().unwrap_or_default())
+                        .collect::<Vec<_>>()
+                        .join(" and "),
+                    defaulted.join(", ")
+                ),
+            );
+        }
+        Ok(Some(geometry))
     }
 
     /// A `<mesh>`: its URI, scale and submesh, and the file it names when it can be found

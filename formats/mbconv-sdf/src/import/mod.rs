@@ -31,6 +31,7 @@ use mbconv_xml::{Node, span_of_node};
 use nalgebra::Vector3;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::rc::Rc;
 
 /// How deep `<include>`s may nest (a file including itself is refused before that).
 const MAX_INCLUDE_DEPTH: usize = 32;
@@ -56,7 +57,7 @@ fn import(source: &Source, options: &Options) -> SourceResult<Imported> {
     let packages = mbconv_xml::packages::Packages::from_setting(options.text(spec::PACKAGE_PATH));
     let mut reader = Reader {
         session: ImportSession::new("sdf", source),
-        files: vec![source.clone()],
+        files: vec![Rc::new(source.clone())],
         scopes: Vec::new(),
         roots,
         packages: match source.base_dir() {
@@ -174,7 +175,8 @@ struct Scope {
 
 struct Reader<'s> {
     session: ImportSession<'s>,
-    files: Vec<Source>,
+    /// The files read (the main one first), shared: every element's reading holds one.
+    files: Vec<Rc<Source>>,
     scopes: Vec<Scope>,
     roots: Vec<PathBuf>,
     /// The ROS packages `package://` URIs name (`package_path` setting, `ROS_PACKAGE_PATH`, then
