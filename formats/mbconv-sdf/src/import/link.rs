@@ -107,13 +107,18 @@ impl Reader<'_> {
             let shape = &body.shapes[index];
             let density = density.unwrap_or(default_density);
             match spec::solid(&shape.geometry) {
-                Some((volume, unit_inertia)) => parts.push((density * volume, unit_inertia, shape.pose)),
+                Some(solid) => {
+                    // The part's centre of mass, its inertia kept in the shape's orientation.
+                    let mut pose = shape.pose;
+                    pose.translation += shape.pose.rotation * solid.centroid;
+                    parts.push((density * solid.volume, solid.unit_inertia, pose));
+                }
                 None => self.warn(
                     "auto_inertia",
                     Category::Approximated,
                     at_ir,
                     shape_at,
-                    "this collision's shape has no closed-form volume (a mesh, a plane): left out of the automatic inertia".to_owned(),
+                    "this collision's shape has no closed-form volume here (a mesh, a plane, a pyramid): left out of the automatic inertia".to_owned(),
                 ),
             }
         }
