@@ -115,6 +115,10 @@ pub(crate) fn rpy_angles(rotation: &UnitQuaternion<f64>) -> [f64; 3] {
 /// The separator of scoped names (`outer::inner::link`), reserved in names since 1.8.
 pub(crate) const SCOPE: &str = "::";
 
+/// The start of the tag of a model's own element kept on its canonical link
+/// (`sdf.model.plugin`): written back in the `<model>`, not in the link.
+pub(crate) const MODEL_EXTRA: &str = "model.";
+
 /// True when `name` may name a link, joint, frame or model in SDFormat 1.8 and later: not
 /// empty, without `::`, not `world` or `__model__`, not starting and ending with `__`.
 pub(crate) fn is_plain_name(name: &str) -> bool {

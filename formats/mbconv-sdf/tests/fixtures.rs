@@ -139,7 +139,25 @@ fn world_with_two_models_and_includes() {
     assert!(pivot.dofs[0].position_limits.is_unlimited());
     assert!(model.extras.get("sdf.light").is_some());
     let bob = &model.bodies[1];
-    assert!(bob.extras.get("sdf.sensor").is_some() && bob.extras.get("sdf.plugin").is_some());
+    // The model's plugin rides on its canonical link, marked as the model's.
+    assert!(bob.extras.get("sdf.sensor").is_some() && bob.extras.get("sdf.model.plugin").is_some());
+    // Held-out round (docs/held-out.md): the writer gives it back in the <model>, where
+    // libsdformat (Drake) takes it; inside the <link> Drake refused 22 written gz-sim worlds
+    // and gazebo_models (plugins, <allow_auto_disable>).
+    let text = mbconv_sdf::SdfFormat
+        .write(model, &Options::default())
+        .unwrap()
+        .text;
+    let document = mbconv_xml::roxmltree::Document::parse(&text).unwrap();
+    let plugin = document
+        .descendants()
+        .find(|n| n.has_tag_name("plugin") && n.attribute("name") == Some("foo"))
+        .unwrap();
+    assert_eq!(
+        plugin.parent_element().unwrap().tag_name().name(),
+        "model",
+        "{text}"
+    );
 }
 
 #[test]

@@ -213,6 +213,7 @@ fn strip_unknown_namespaces(s: &mut LowerSession, extras: &mut mbconv_ir::Extras
         .map(|(k, _)| k.to_owned())
         .filter(|k| {
             k.strip_prefix("sdf.")
+                .map(|tag| tag.strip_prefix(crate::spec::MODEL_EXTRA).unwrap_or(tag))
                 .and_then(|tag| tag.split_once(':'))
                 .is_some_and(|(prefix, _)| !NAMESPACES.iter().any(|(p, _)| *p == prefix))
         })

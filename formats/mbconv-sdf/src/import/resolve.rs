@@ -130,7 +130,10 @@ impl Reader<'_> {
         Ok(())
     }
 
-    /// A model's plugins and extension elements ride on its canonical link.
+    /// A model's plugins and extension elements ride on its canonical link, under
+    /// `sdf.model.<tag>`, so that the writer gives them back in the `<model>` (SDFormat 1.9 has no
+    /// `<plugin>` in a `<link>` for what the model held, and libsdformat refuses
+    /// `<allow_auto_disable>` there).
     fn scope_extras(&self, scopes: &ScopePoses, placed: &Placed, model: &mut Model) -> SourceResult<()> {
         for &s in scopes.keys() {
             if self.scopes[s].is_world || self.scopes[s].extras.is_empty() {
@@ -140,7 +143,12 @@ impl Reader<'_> {
             let owner = &placed.names[&link];
             if let Some(body) = model.bodies.iter_mut().find(|b| &b.name == owner) {
                 for (k, v) in self.scopes[s].extras.iter() {
-                    push_extra(&mut body.extras, k, v.clone());
+                    let tag = k.strip_prefix("sdf.").unwrap_or(k);
+                    push_extra(
+                        &mut body.extras,
+                        &format!("sdf.{}{tag}", crate::spec::MODEL_EXTRA),
+                        v.clone(),
+                    );
                 }
             }
         }

@@ -212,7 +212,7 @@ pub(super) fn material(a: &mbconv_ir::Appearance) -> XmlElement {
 pub(super) fn verbatim(extras: &Extras, skip: &[&str]) -> Vec<XmlElement> {
     let mut out = Vec::new();
     for (tag, value) in extras.for_format("sdf") {
-        if tag.starts_with("source.") || skip.contains(&tag) {
+        if tag.starts_with("source.") || tag.starts_with(crate::spec::MODEL_EXTRA) || skip.contains(&tag) {
             continue;
         }
         if tag == "self_collide" {
@@ -227,6 +227,19 @@ pub(super) fn verbatim(extras: &Extras, skip: &[&str]) -> Vec<XmlElement> {
         out.extend(value_element(tag, value));
     }
     out
+}
+
+/// The elements of the model that `body` (its canonical link) carries for it
+/// (`sdf.model.<tag>`), verbatim.
+pub(super) fn model_elements(extras: &Extras) -> Vec<XmlElement> {
+    extras
+        .for_format("sdf")
+        .filter_map(|(tag, value)| {
+            tag.strip_prefix(crate::spec::MODEL_EXTRA)
+                .map(|t| value_element(t, value))
+        })
+        .flatten()
+        .collect()
 }
 
 pub(super) fn collect_prefixes(e: &XmlElement, out: &mut BTreeSet<String>) {

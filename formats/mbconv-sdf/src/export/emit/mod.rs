@@ -21,7 +21,8 @@ use super::{Scopes, split_scoped};
 use crate::spec;
 use check::{check_names, check_scopes, check_tree};
 use elements::{
-    axis_element, collect_prefixes, frame_element, inertial, pose_element, shape_elements, vector, verbatim,
+    axis_element, collect_prefixes, frame_element, inertial, model_elements, pose_element, shape_elements,
+    vector, verbatim,
 };
 use mbconv_ir::format::kit::numbers::format_number;
 use mbconv_ir::kinematics::{Attachment, SpanningTree};
@@ -175,6 +176,9 @@ impl Writer<'_> {
         }
         for &m in &scope.models {
             element = element.child(self.scope(m)?);
+        }
+        for &b in &scope.links {
+            element = element.children(model_elements(&self.model.bodies[b].extras));
         }
         Ok(element)
     }
