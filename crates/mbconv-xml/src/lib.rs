@@ -43,7 +43,9 @@ pub const MAX_DEPTH: usize = 128;
 /// What a format tells the XML layer about itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dialect {
-    /// The root element every document of the format has (`skel`, `robot`).
+    /// The root element every document of the format has (`skel`, `robot`); empty: any root
+    /// element (the parts a format's documents include, as MuJoCo reads an included file's
+    /// root whatever its name).
     pub root: &'static str,
     /// The prefix of the error codes (`skel` gives `skel.xml`, `skel.number`, …).
     pub prefix: &'static str,
@@ -138,10 +140,12 @@ impl Dialect {
                 source,
                 "xml",
                 Some(source.span(start, 1)),
-                format!(
-                    "malformed XML: expected `<` (an XML declaration or the <{}> element)",
-                    self.root
-                ),
+                match self.root {
+                    "" => "malformed XML: expected `<` (an XML declaration or the root element)".to_owned(),
+                    root => {
+                        format!("malformed XML: expected `<` (an XML declaration or the <{root}> element)")
+                    }
+                },
             ));
         }
         if let Some(doctype) = text.find("<!DOCTYPE") {
@@ -174,7 +178,7 @@ impl Dialect {
         })?;
         self.refuse_deep_nesting(source, &document, max_depth)?;
         let root = document.root_element();
-        if root.tag_name().name() != self.root {
+        if !self.root.is_empty() && root.tag_name().name() != self.root {
             return Err(self.error(
                 source,
                 "root",

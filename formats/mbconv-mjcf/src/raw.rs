@@ -185,6 +185,11 @@ const MJCF: mbconv_xml::Dialect = mbconv_xml::Dialect {
     numbers: mbconv_xml::Numbers::Rust,
 };
 
+/// The dialect of an included file: MuJoCo 4.0 splices the children of an included file's root
+/// whatever the root's name (`<mujoco>`, the legacy `<mujocoinclude>` of MyoSuite's models, or
+/// any other), so only the main file must have the `<mujoco>` root.
+const MJCF_INCLUDED: mbconv_xml::Dialect = mbconv_xml::Dialect { root: "", ..MJCF };
+
 /// The deepest element nesting the reader accepts: MuJoCo's XML parser (tinyxml2) refuses
 /// elements nested deeper than about 500 levels (measured with MuJoCo 4.0.0: 496 nested
 /// `<body>` elements holding a `<joint>` load, 497 do not), so every file MuJoCo reads is read.
@@ -192,9 +197,11 @@ const MJCF: mbconv_xml::Dialect = mbconv_xml::Dialect {
 pub(crate) const MAX_DEPTH: usize = 500;
 
 /// Parses one file of `files` into an owned tree (through the shared XML layer: positions,
-/// DOCTYPE and entity refusal, nesting limit [`MAX_DEPTH`], the `<mujoco>` root).
+/// DOCTYPE and entity refusal, nesting limit [`MAX_DEPTH`], the `<mujoco>` root of the main
+/// file, any root of an included one).
 fn parse(files: &Files, index: usize) -> SourceResult<Element> {
-    let document = MJCF.parse_nested(&files.sources[index], MAX_DEPTH)?;
+    let dialect = if index == 0 { &MJCF } else { &MJCF_INCLUDED };
+    let document = dialect.parse_nested(&files.sources[index], MAX_DEPTH)?;
     Ok(convert(files, index, document.root_element()))
 }
 
@@ -268,6 +275,36 @@ mod tests {
         );
         let err = read(&Source::from_string("r.xml", "<mujoco><a></mujoco>")).unwrap_err();
         assert!(err.to_string().starts_with("r.xml:1:"), "{err}");
+    }
+
+    /// MuJoCo 4.0 splices an included file's root whatever its name (measured: `<mujoco>`,
+    /// `<mujocoinclude>` and `<foo>` roots give the same model; MyoSuite's `myo_sim` models
+    /// include `<mujocoinclude>` files): only the main file must be `<mujoco>`.
+    #[test]
+    fn an_included_file_may_have_any_root() {
+        let dir = std::env::temp_dir().join(format!("mbconv-mjcf-include-root-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("assets.xml"),
+            "<mujocoinclude model=\"parts\"><option timestep=\"0.01\"/></mujocoinclude>",
+        )
+        .unwrap();
+        std::fs::write(dir.join("other.xml"), "<parts><size njmax=\"10\"/></parts>").unwrap();
+        std::fs::write(
+            dir.join("main.xml"),
+            "<mujoco><include file=\"assets.xml\"/><include file=\"other.xml\"/><worldbody/></mujoco>",
+        )
+        .unwrap();
+        let doc = read(&Source::from_path(&dir.join("main.xml")).unwrap()).unwrap();
+        let names: Vec<&str> = doc.root.children.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["option", "size", "worldbody"]);
+        let err = read(&Source::from_path(&dir.join("assets.xml")).unwrap()).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("expected the root element <mujoco>, found <mujocoinclude>"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
