@@ -416,7 +416,8 @@ impl DynamicsKey {
     /// component). The two are compared in one canonical form: bodies and joints in name
     /// order, a body welded to the world as a fixed joint, fixed joints unnamed, a pose's
     /// translation and rotation compared with zero and the identity where one form leaves
-    /// them out as defaults. `None` when
+    /// them out as defaults, a rotation's quaternion compared with the other's sign (`q` and
+    /// `-q` are one rotation: a reader that takes it from a matrix may land on either). `None` when
     /// anything else differs (or a number differs by more than `u32::MAX` units).
     ///
     /// ```
@@ -544,12 +545,36 @@ fn last_bits(a: &serde_json::Value, b: &serde_json::Value, scales: &Scales, apar
                 let scales = Scales { vector, ..*scales };
                 let implied = implied_default(k);
                 match (x.get(k).or(implied.as_ref()), y.get(k).or(implied.as_ref())) {
+                    (Some(v), Some(w)) if is_rotation(k) => {
+                        last_bits(v, &same_hemisphere(v, w), &scales, apart)
+                    }
                     (Some(v), Some(w)) => last_bits(v, w, &scales, apart),
                     _ => false,
                 }
             })
         }
         _ => a == b,
+    }
+}
+
+/// True for the keys under which a model's JSON form holds a rotation as a quaternion.
+fn is_rotation(key: &str) -> bool {
+    matches!(key, "rotation" | "inertia_rotation")
+}
+
+/// `w`, a quaternion `[w, x, y, z]`, negated when it lies in the other hemisphere from `v`
+/// (their dot product is negative): `q` and `-q` are the same rotation. Anything but two
+/// quaternions is returned as it is.
+fn same_hemisphere(v: &serde_json::Value, w: &serde_json::Value) -> serde_json::Value {
+    let components = |q: &serde_json::Value| -> Option<Vec<f64>> {
+        let q = q.as_array().filter(|q| q.len() == 4)?;
+        q.iter().map(serde_json::Value::as_f64).collect()
+    };
+    match (components(v), components(w)) {
+        (Some(p), Some(q)) if p.iter().zip(&q).map(|(a, b)| a * b).sum::<f64>() < 0.0 => {
+            serde_json::json!(q.iter().map(|c| -c).collect::<Vec<_>>())
+        }
+        _ => w.clone(),
     }
 }
 

@@ -153,6 +153,32 @@ fn a_weld_reexpressed_and_a_frame_rounded_are_rounding_not_a_writer_bug() {
     );
 }
 
+/// A reader that takes a rotation from a matrix may give `-q` for the lowered model's `q`:
+/// the same rotation, so a read-back whose hinge frame is rounded and negated is the lowered
+/// model but for its last bits (mink's mobile_kinova through URDF: an inertia rotation read
+/// back negated made the check call the fall at its stops a writer bug).
+#[test]
+fn a_rotation_read_back_negated_is_the_same_rotation() {
+    let t = verdict(|m| {
+        hinge_turned(m, ONE_UNIT);
+        let hinge = m.joints.iter_mut().find(|j| j.name == "hinge").expect("hinge");
+        hinge.parent_frame.rotation =
+            UnitQuaternion::new_unchecked(-hinge.parent_frame.rotation.into_inner());
+    });
+    assert!(
+        matches!(t.verdict, Verdict::Exact | Verdict::NotCompared),
+        "{:?}: {}",
+        t.verdict,
+        t.message
+    );
+    assert!(
+        t.message
+            .contains("the read-back model is the lowered one but for the last bits of 1 number"),
+        "{}",
+        t.message
+    );
+}
+
 /// A read-back that renames the hinge is not the lowered model to the last bits (a name
 /// differs), so only the nudges can measure the model's sensitivity: nudges that move a 0
 /// beside a 0.01 (the pole's offset) tip the pole as the writer's rounding does. A nudge of
