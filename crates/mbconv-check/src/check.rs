@@ -235,8 +235,13 @@ pub struct Original {
     pub motion: Result<Motion, StepError>,
     /// The estimated integration error (m): against a more accurate reference run when
     /// integrated accurately, by halving the step when the check fell back to the fixed-step
-    /// scheme.
+    /// scheme. The largest of [`integration_error_by_sample`](Original::integration_error_by_sample).
     pub integration_error: Option<f64>,
+    /// The estimated integration error (m) at each sample of the original's run, the largest
+    /// over its bodies; empty when it is not estimated. A difference that first appears where
+    /// this error is already as large is no proof of a conversion fault
+    /// ([`integration_can_part`]).
+    pub integration_error_by_sample: Vec<f64>,
     /// What the check does not compare (contact).
     pub not_compared: Vec<String>,
     /// Why the accurate (error-controlled) integration of the original failed, when the check
@@ -272,14 +277,16 @@ impl Original {
             _ => "original",
         };
         not_compared.push(fixed_step_note(whose, &failure.message, simulation.dt));
-        let integration_error = motion
+        let by_sample = motion
             .as_ref()
             .ok()
-            .and_then(|run| fixed_step_gap(model, &simulation, run, &self.motions));
+            .and_then(|run| fixed_step_gap(model, &simulation, run, &self.motions))
+            .unwrap_or_default();
         Original {
             simulation,
             motion,
-            integration_error,
+            integration_error: largest(&by_sample),
+            integration_error_by_sample: by_sample,
             not_compared,
             accurate_failure: Some(failure.message.clone()),
             undetermined: None,
@@ -298,36 +305,48 @@ fn fixed_step_note(whose: &str, failure: &str, dt: f64) -> String {
 }
 
 /// The integration error of `run`, the model simulated with the fixed-step
-/// [`FALLBACK_INTEGRATOR`] at `simulation.dt`, estimated by halving the step: the scheme is
-/// first order, so the run at half the step carries half the error, and the largest COM
-/// distance between the two at the run's samples is half the run's error. `None` when the
-/// run at half the step fails. The run at half the step is kept in `motions`: every target
-/// whose read-back falls back estimates the same original's error.
+/// [`FALLBACK_INTEGRATOR`] at `simulation.dt`, estimated by halving the step, at each of the
+/// run's samples: the scheme is first order, so the run at half the step carries half the
+/// error, and the COM distance between the two is half the run's error. `None` when the run
+/// at half the step fails. The run at half the step is kept in `motions`: every target whose
+/// read-back falls back estimates the same original's error.
 fn fixed_step_gap(
     model: &Model,
     simulation: &SimulationSettings,
     run: &Motion,
     motions: &MotionMemo,
-) -> Option<f64> {
+) -> Option<Vec<f64>> {
     let halved = SimulationSettings {
         dt: simulation.dt / 2.0,
         ..simulation.clone()
     };
     let reference = motions.simulate(model, &halved).ok()?;
-    largest_gap(run, &reference).map(|gap| 2.0 * gap)
+    let by_sample = gap_by_sample(run, &reference)?;
+    Some(by_sample.into_iter().map(|gap| 2.0 * gap).collect())
 }
 
 /// The largest COM distance between `run` and `reference`, a run of the same model sampled at
-/// half the interval, at the samples they share; `None` when `reference` ends early.
-fn largest_gap(run: &Motion, reference: &Motion) -> Option<f64> {
-    let mut largest: f64 = 0.0;
-    for (s, sample) in run.com.iter().enumerate() {
-        let fine = reference.com.get(2 * s)?;
-        for (a, b) in sample.iter().zip(fine) {
-            largest = largest.max((a - b).norm());
-        }
-    }
-    Some(largest)
+/// half the interval, at each sample of `run`; `None` when `reference` ends early.
+fn gap_by_sample(run: &Motion, reference: &Motion) -> Option<Vec<f64>> {
+    run.com
+        .iter()
+        .enumerate()
+        .map(|(s, sample)| {
+            let fine = reference.com.get(2 * s)?;
+            Some(
+                sample
+                    .iter()
+                    .zip(fine)
+                    .map(|(a, b)| (a - b).norm())
+                    .fold(0.0, f64::max),
+            )
+        })
+        .collect()
+}
+
+/// The largest of `values`; `None` when there is none.
+fn largest(values: &[f64]) -> Option<f64> {
+    values.iter().copied().reduce(f64::max)
 }
 
 /// The inertia (kg m², or kg for a translation) below which a coordinate's motion counts as
@@ -366,21 +385,22 @@ pub fn simulate_original(model: &Model, settings: &CheckSettings) -> Original {
         }
     }
     let motions = Arc::new(MotionMemo::default());
-    let mut integration_error = None;
+    let mut by_sample = Vec::new();
     if accurate_failure.is_some()
         && let Ok(run) = &motion
     {
-        integration_error = fixed_step_gap(model, &simulation, run, &motions);
+        by_sample = fixed_step_gap(model, &simulation, run, &motions).unwrap_or_default();
     }
     if settings.integrator.is_none() && accurate_failure.is_none() && motion.is_ok() {
         let target = settings.tolerances.position / 10.0;
         let mut tolerance = ACCURATE_TOLERANCE;
         for attempt in 0..=TIGHTENINGS {
             let Ok(run) = &motion else { break };
-            let Some(error) = reference_gap(model, &simulation, tolerance, run) else {
+            let Some(gaps) = reference_gap(model, &simulation, tolerance, run) else {
                 break;
             };
-            integration_error = Some(error);
+            let error = largest(&gaps).unwrap_or(0.0);
+            by_sample = gaps;
             if error <= target || tolerance <= TIGHTEST_TOLERANCE || attempt == TIGHTENINGS {
                 break;
             }
@@ -414,7 +434,8 @@ pub fn simulate_original(model: &Model, settings: &CheckSettings) -> Original {
     Original {
         simulation,
         motion: motion.map_err(|e| StepError::simulation(Step::SimulateOriginal, &e)),
-        integration_error,
+        integration_error: largest(&by_sample),
+        integration_error_by_sample: by_sample,
         not_compared,
         accurate_failure,
         undetermined,
@@ -504,14 +525,14 @@ fn has_position_limits(model: &Model) -> bool {
 /// adaptive integrator: sampled at half the interval (its steps are clipped at the samples, so
 /// a run whose steps the sampling limits takes half steps, 32 times more accurate at fifth
 /// order) at a hundredth of the tolerance (100 times more accurate where the error control
-/// limits the steps). The largest COM distance between the two at the run's samples is then
-/// the run's error to within a few percent. `None` when the reference run fails.
+/// limits the steps). The largest COM distance between the two at each of the run's samples
+/// is then the run's error there to within a few percent. `None` when the reference run fails.
 fn reference_gap(
     model: &Model,
     simulation: &SimulationSettings,
     tolerance: f64,
     run: &Motion,
-) -> Option<f64> {
+) -> Option<Vec<f64>> {
     let reference_settings = SimulationSettings {
         dt: simulation.dt / 2.0,
         integrator: accurate(tolerance / 100.0),
@@ -519,7 +540,7 @@ fn reference_gap(
         ..simulation.clone()
     };
     let reference = Motion::simulate(model, &reference_settings).ok()?;
-    largest_gap(run, &reference)
+    gap_by_sample(run, &reference)
 }
 
 /// Checks one target, given the original's simulation (made once for all targets).
@@ -734,6 +755,7 @@ fn try_target(
             motions: Arc::clone(&original.motions),
             simulation: with_limits.clone(),
             integration_error: original.integration_error,
+            integration_error_by_sample: original.integration_error_by_sample.clone(),
             not_compared: original.not_compared.clone(),
             accurate_failure: original.accurate_failure.clone(),
             undetermined: original.undetermined.clone(),
@@ -749,6 +771,7 @@ fn try_target(
         read_back: b,
         read_back_in_original: b_in_original.as_ref().unwrap_or(b),
         motions: &original.motions,
+        integration_error_by_sample: &original.integration_error_by_sample,
     };
     decide(model, registry, format, &round, &seen, simulation, &tolerances).map(|mut target| {
         target.joint_limits_reached = limits;
@@ -782,6 +805,8 @@ struct Seen<'m> {
     read_back: &'m Motion,
     read_back_in_original: &'m Motion,
     motions: &'m MotionMemo,
+    /// The original's estimated integration error at each sample (empty when not estimated).
+    integration_error_by_sample: &'m [f64],
 }
 
 fn decide(
@@ -810,6 +835,18 @@ fn decide(
     let l_to_b = BodyMatch::new(&l.bodies, &b.bodies, &[emit_report, read_report]);
     let ab = Difference::between(a, b_in_a, &a_to_b);
     let lb = Difference::between(l, b, &l_to_b);
+    // A target that compares nothing, saying why (`message`), with the trace of the gap.
+    let not_compared = |message: String| {
+        let mut target = TargetCheck::decided(
+            name,
+            Verdict::NotCompared,
+            &ab,
+            &[lower_report, emit_report],
+            message,
+        );
+        target.trace = trace(a, b_in_a, &a_to_b, &ab);
+        target
+    };
     let mut explained_by = Vec::new();
     // The writer's numbers read back to the last bit at best: a model that amplifies rounding
     // is compared with L within what rounding alone does to it.
@@ -867,15 +904,7 @@ fn decide(
             tolerances.position,
             tolerances.rotation
         );
-        let mut target = TargetCheck::decided(
-            name,
-            Verdict::NotCompared,
-            &ab,
-            &[lower_report, emit_report],
-            message,
-        );
-        target.trace = trace(a, b_in_a, &a_to_b, &ab);
-        return Ok(target);
+        return Ok(not_compared(message));
     }
     let (verdict, mut message) = if !lb_within && lb_rounding.is_none() && lb_last_bits.is_none() {
         // Emit never excuses: the emitted file must say exactly the lowered model.
@@ -997,6 +1026,23 @@ fn decide(
             }
         }
     };
+    // A fault found where A and B part is earned only if the original's own integration error
+    // could not part them there (the read-back's gap from the lowered model is the writer's
+    // and reader's, both stepped alike, and stays decided).
+    let blamed_on_lowering =
+        verdict == Verdict::Unexplained && (lb_within || lb_rounding.is_some() || lb_last_bits.is_some());
+    if blamed_on_lowering
+        && let Some(parting) =
+            integration_can_part(a, b_in_a, &a_to_b, tolerances, seen.integration_error_by_sample)
+    {
+        let message = format!(
+            "{}: not compared, as integration error can part these motions: {parting}; without that the check would say: {message}; a shorter --duration may compare it",
+            describe(&ab)
+        );
+        let mut target = not_compared(message);
+        target.compared_within = Some(*tolerances);
+        return Ok(target);
+    }
     if let Some(apart) = lb_last_bits {
         message.push_str(&format!(
             " (compared within {:.1e} m and {:.1e} rad: {}, {})",
@@ -1022,6 +1068,67 @@ fn decide(
     target.explained_by = explained_by;
     target.trace = trace(a, b_in_a, &a_to_b, &ab);
     Ok(target)
+}
+
+/// How many times the original's estimated integration error a difference must exceed, at
+/// the instant the motions first part, to be a conversion's and not the integrator's: the
+/// same margin as the widening of [`Original::tolerances`].
+pub const INTEGRATION_MARGIN: f64 = 10.0;
+
+/// Where the original's own integration error can part `a` and `b` (bodies matched by
+/// `matching`) as far as they part, if it can: at the first sample where they part beyond
+/// `tolerances`, the largest integration error estimated up to that sample (`error_by_sample`,
+/// the original's) is more than a tenth ([`INTEGRATION_MARGIN`]) of the position tolerance.
+/// Where the widening of the tolerances reached the integration error this never holds; where
+/// it was capped ([`WIDEST_POSITION_TOLERANCE`]), a difference that first shows while the error
+/// is still small is the conversion's, and one that first shows later proves nothing. `None`
+/// also when the error was not estimated, or a body is missing (no integrator loses a body).
+///
+/// ```
+/// use mbconv_check::{BodyMatch, Motion, SimulationSettings, Tolerances, integration_can_part};
+/// let mut model = mbconv_ir::Model::new("drop");
+/// model.bodies.push(mbconv_ir::Body::new("ball"));
+/// let settings = SimulationSettings::new(0.01, 1e-3, mbconv_solver::Integrator::Rk4);
+/// let a = Motion::simulate(&model, &settings).unwrap();
+/// model.bodies[0].pose.translation.x = 2e-3;
+/// let b = Motion::simulate(&model, &settings).unwrap();
+/// let matching = BodyMatch::new(&a.bodies, &b.bodies, &[]);
+/// let within = Tolerances { position: 1e-3, rotation: 1e-3 };
+/// // Parted from t = 0, while the integration error was next to nothing: the conversion's.
+/// let small = vec![1e-9; a.times.len()];
+/// assert!(integration_can_part(&a, &b, &matching, &within, &small).is_none());
+/// // An integration error of a centimetre from the start can part them as far.
+/// let large = vec![1e-2; a.times.len()];
+/// assert!(integration_can_part(&a, &b, &matching, &within, &large).is_some());
+/// ```
+pub fn integration_can_part(
+    a: &Motion,
+    b: &Motion,
+    matching: &BodyMatch,
+    tolerances: &Tolerances,
+    error_by_sample: &[f64],
+) -> Option<String> {
+    if error_by_sample.is_empty() || matching.pairs.iter().any(|(_, j)| j.is_none()) {
+        return None;
+    }
+    let (position, rotation) = crate::compare::body_errors(a, b, matching);
+    let first = position.iter().zip(&rotation).position(|(p, r)| {
+        p.iter().any(|e| *e > tolerances.position) || r.iter().any(|e| *e > tolerances.rotation)
+    })?;
+    let error = error_by_sample
+        .iter()
+        .take(first + 1)
+        .copied()
+        .fold(0.0, f64::max);
+    (INTEGRATION_MARGIN * error > tolerances.position).then(|| {
+        format!(
+            "they first part beyond {:.1e} m or {:.1e} rad at t = {} s, where the original's integration error is already estimated at {:.1e} m, more than a tenth of that",
+            tolerances.position,
+            tolerances.rotation,
+            mbconv_ir::report::number(a.times[first]),
+            error
+        )
+    })
 }
 
 /// The tolerances of a target whose lowered model rounding alone moves by `reach` (the

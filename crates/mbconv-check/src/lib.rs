@@ -40,9 +40,9 @@ mod verdict;
 
 pub use attribution::Explanation;
 pub use check::{
-    ACCURATE_TOLERANCE, CheckReport, CheckSettings, DEFAULT_DURATION, DEFAULT_STEP, Original, STEP_BUDGET,
-    TIGHTEST_TOLERANCE, WIDEST_POSITION_TOLERANCE, check, check_against, check_target, differing_laws,
-    simulate_original,
+    ACCURATE_TOLERANCE, CheckReport, CheckSettings, DEFAULT_DURATION, DEFAULT_STEP, INTEGRATION_MARGIN,
+    Original, STEP_BUDGET, TIGHTEST_TOLERANCE, WIDEST_POSITION_TOLERANCE, check, check_against, check_target,
+    differing_laws, integration_can_part, simulate_original,
 };
 pub use compare::{BodyMatch, Difference, Tolerances};
 pub use loss_matrix::{ProducedFindings, loss_matrix, read_models};

@@ -92,6 +92,7 @@ fn original_with_error(error: f64) -> Original {
             "not run",
         )),
         integration_error: Some(error),
+        integration_error_by_sample: vec![error],
         not_compared: Vec::new(),
         accurate_failure: None,
         undetermined: None,
