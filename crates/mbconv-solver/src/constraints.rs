@@ -203,7 +203,7 @@ struct Reference<'a> {
 
 impl<'a> Reference<'a> {
     fn new(ir: &'a IrModel) -> Self {
-        let tree = SpanningTree::new(ir);
+        let tree = SpanningTree::for_dynamics(ir);
         Self {
             ir,
             poses: world_poses(ir, &tree, Configuration::Reference),

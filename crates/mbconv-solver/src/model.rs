@@ -131,9 +131,9 @@ impl Model {
                 .iter_mut()
                 .filter(|j| j.bushing.is_some())
                 .for_each(|j| j.enabled = false);
-            SpanningTree::new(&rigid)
+            SpanningTree::for_dynamics(&rigid)
         } else {
-            SpanningTree::new(ir)
+            SpanningTree::for_dynamics(ir)
         };
         let gravity = ir.simulation.gravity.unwrap_or(Vector3::from(DEFAULT_GRAVITY));
         let mut nodes: Vec<Node> = Vec::new();

@@ -8,6 +8,9 @@
 //!   implicit free joint) in model order; every other enabled joint closes a **loop**. An
 //!   inactive body ([`Model::active_bodies`](crate::Model::active_bodies)) stays where it is,
 //!   like a fixed one, and the joints touching it are left out.
+//!   [`SpanningTree::for_dynamics`] is the same tree but for the free joints that close loops
+//!   ([`free_joints_closing_loops`]): they constrain nothing, and the tree goes through the
+//!   joints that hold the body instead.
 //! * [`world_poses`] evaluates forward kinematics in the **reference** configuration (every
 //!   tree joint at zero) or the **initial** one (every tree joint at `q0`). Root bodies keep
 //!   their stored pose. Loop closures are not solved here (the solver's assembly step does).
@@ -99,6 +102,85 @@ pub enum Attachment {
     Floating,
 }
 
+/// The free joints (indices, in model order) that close loops: a body that has a free joint
+/// and is also joined to the world, or to the body at the joint's other end, by other joints
+/// (or by a free joint met before). Such a joint allows every motion, so it constrains nothing
+/// (as MJCF writes a `<freejoint>` body held by a `<weld>` or `<connect>`). One that sets an
+/// initial velocity is not counted (that velocity may be all that starts the body), nor one
+/// that acts: a damper, spring, friction, armature or actuator on its coordinates, or a bushing.
+///
+/// ```
+/// use mbconv_ir::{kinematics::free_joints_closing_loops, Body, BodyRef, Joint, JointKind, Model};
+/// let mut m = Model::new("held");
+/// m.bodies.push(Body::new("beam"));
+/// m.joints.push(Joint::new("float", JointKind::Free, BodyRef::World, BodyRef::body("beam")));
+/// assert!(free_joints_closing_loops(&m).is_empty(), "the free joint alone holds the beam");
+/// m.joints.push(Joint::new("pin", JointKind::Spherical, BodyRef::body("beam"), BodyRef::World));
+/// assert_eq!(free_joints_closing_loops(&m), [0]);
+/// ```
+pub fn free_joints_closing_loops(model: &Model) -> Vec<usize> {
+    let n = model.bodies.len();
+    let by_name = model.body_indices();
+    let active = model.active_bodies();
+    // Node of a joint end: a body's index, the world n; None for an unknown or inactive body.
+    let node = |r: &BodyRef| match r {
+        BodyRef::World => Some(n),
+        BodyRef::Body(name) => by_name.get(name.as_str()).copied().filter(|&b| active[b]),
+    };
+    let mut parent_of: Vec<usize> = (0..=n).collect();
+    fn root(parent_of: &mut [usize], mut x: usize) -> usize {
+        while parent_of[x] != x {
+            parent_of[x] = parent_of[parent_of[x]];
+            x = parent_of[x];
+        }
+        x
+    }
+    let ends: Vec<Option<(usize, usize)>> = model
+        .joints
+        .iter()
+        .map(|j| match (node(&j.parent), node(&j.child)) {
+            (Some(p), Some(c)) if j.enabled && p != c => Some((p, c)),
+            _ => None,
+        })
+        .collect();
+    // Every other joint first: a free joint whose ends they (or a free joint kept before it)
+    // already join closes a loop.
+    for (j, e) in ends.iter().enumerate() {
+        if let Some((p, c)) = *e
+            && model.joints[j].kind != JointKind::Free
+        {
+            let (a, b) = (root(&mut parent_of, p), root(&mut parent_of, c));
+            parent_of[a] = b;
+        }
+    }
+    let mut closing = Vec::new();
+    for (j, e) in ends.iter().enumerate() {
+        if let Some((p, c)) = *e
+            && model.joints[j].kind == JointKind::Free
+        {
+            let (a, b) = (root(&mut parent_of, p), root(&mut parent_of, c));
+            if a == b && constrains_nothing(&model.joints[j]) {
+                closing.push(j);
+            } else {
+                parent_of[a] = b;
+            }
+        }
+    }
+    closing
+}
+
+/// True when a free joint closing a loop would do nothing at all: no initial velocity, no law
+/// on its coordinates, no actuator, no bushing.
+fn constrains_nothing(joint: &Joint) -> bool {
+    joint.v0.iter().all(|v| *v == 0.0)
+        && joint
+            .dofs
+            .iter()
+            .all(|d| *d == crate::model::joint::DofProperties::default())
+        && joint.actuator.is_none()
+        && joint.bushing.is_none()
+}
+
 /// A spanning tree of a model's joint graph.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpanningTree {
@@ -148,6 +230,37 @@ impl SpanningTree {
     /// assert_eq!(tree.attachments[1], Attachment::Joint { joint: 1, parent: Some(0), reversed: true });
     /// ```
     pub fn new(model: &Model) -> Self {
+        Self::without(model, &[])
+    }
+
+    /// The tree the dynamics is computed on: [`SpanningTree::new`]'s, but a free joint that
+    /// closes a loop ([`free_joints_closing_loops`]) is never a tree joint. The body it floats
+    /// is held by other joints; as a tree joint it would put that body first and make the
+    /// joints that hold it close the loop, so the tree could end in bodies without mass whose
+    /// joints only the loop's rows give inertia (MyoSuite's exosuit: a `<freejoint>` body
+    /// welded to a spine whose joints pass through massless bodies), which the articulated-body
+    /// algorithm cannot take. The motion is the same either way where both are defined: a free
+    /// joint closing a loop has no rows.
+    ///
+    /// ```
+    /// use mbconv_ir::{kinematics::{Attachment, SpanningTree}, Body, BodyRef, Joint, JointKind, Model};
+    /// let mut m = Model::new("held");
+    /// m.bodies = vec![Body::new("arm"), Body::new("cuff")];
+    /// m.joints.push(Joint::new("float", JointKind::Free, BodyRef::World, BodyRef::body("cuff")));
+    /// m.joints.push(Joint::new("hinge", JointKind::Revolute { axis: nalgebra::Vector3::y() }, BodyRef::World, BodyRef::body("arm")));
+    /// m.joints.push(Joint::new("weld", JointKind::Fixed, BodyRef::body("arm"), BodyRef::body("cuff")));
+    /// assert_eq!(SpanningTree::new(&m).loop_joints, [2], "the weld closes the loop");
+    /// let tree = SpanningTree::for_dynamics(&m);
+    /// assert_eq!(tree.loop_joints, [0], "the free joint closes it");
+    /// assert_eq!(tree.attachments[1], Attachment::Joint { joint: 2, parent: Some(0), reversed: false });
+    /// ```
+    pub fn for_dynamics(model: &Model) -> Self {
+        Self::without(model, &free_joints_closing_loops(model))
+    }
+
+    /// The tree of [`SpanningTree::new`] with the joints `left_out` (indices) never tree
+    /// joints: each enabled one closes a loop.
+    fn without(model: &Model, left_out: &[usize]) -> Self {
         let n = model.bodies.len();
         let active = model.active_bodies();
         // A joint touching an inactive body is left out like one naming an unknown body.
@@ -175,7 +288,10 @@ impl SpanningTree {
         // visits a node's edges once, so the tree is built in time linear in the model.
         let slot = |node: Option<usize>| node.unwrap_or(n);
         let mut incident: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
-        for (e, &(_, p, c)) in edges.iter().enumerate() {
+        for (e, &(j, p, c)) in edges.iter().enumerate() {
+            if left_out.contains(&j) {
+                continue;
+            }
             incident[slot(p)].push(e);
             incident[slot(c)].push(e);
         }

@@ -2,8 +2,8 @@
 
 use super::note;
 use crate::format::support::Feature;
-use crate::model::joint::JointKind;
-use crate::model::{BodyRef, Model};
+use crate::kinematics::free_joints_closing_loops;
+use crate::model::Model;
 use crate::report::{Finding, path};
 
 /// Removes every free joint that closes a loop (a body that has a free joint to the world and
@@ -27,53 +27,7 @@ use crate::report::{Finding, path};
 /// assert_eq!(findings[0].code, "body.free_loop_joint_dropped");
 /// ```
 pub fn drop_free_loop_joints(model: &mut Model, format: &str) -> Vec<Finding> {
-    let n = model.bodies.len();
-    let by_name = model.body_indices();
-    let active = model.active_bodies();
-    // Node of a joint end: a body's index, the world n; None for an unknown or inactive body.
-    let node = |r: &BodyRef| match r {
-        BodyRef::World => Some(n),
-        BodyRef::Body(name) => by_name.get(name.as_str()).copied().filter(|&b| active[b]),
-    };
-    let mut parent_of: Vec<usize> = (0..=n).collect();
-    fn root(parent_of: &mut [usize], mut x: usize) -> usize {
-        while parent_of[x] != x {
-            parent_of[x] = parent_of[parent_of[x]];
-            x = parent_of[x];
-        }
-        x
-    }
-    let ends: Vec<Option<(usize, usize)>> = model
-        .joints
-        .iter()
-        .map(|j| match (node(&j.parent), node(&j.child)) {
-            (Some(p), Some(c)) if j.enabled && p != c => Some((p, c)),
-            _ => None,
-        })
-        .collect();
-    // Every other joint first: a free joint whose ends they (or a free joint kept before it)
-    // already join closes a loop.
-    for (j, e) in ends.iter().enumerate() {
-        if let Some((p, c)) = *e
-            && model.joints[j].kind != JointKind::Free
-        {
-            let (a, b) = (root(&mut parent_of, p), root(&mut parent_of, c));
-            parent_of[a] = b;
-        }
-    }
-    let mut redundant = Vec::new();
-    for (j, e) in ends.iter().enumerate() {
-        if let Some((p, c)) = *e
-            && model.joints[j].kind == JointKind::Free
-        {
-            let (a, b) = (root(&mut parent_of, p), root(&mut parent_of, c));
-            if a == b && !super::is_nonzero(&model.joints[j].v0) {
-                redundant.push(j);
-            } else {
-                parent_of[a] = b;
-            }
-        }
-    }
+    let redundant = free_joints_closing_loops(model);
     let mut findings = Vec::new();
     for index in redundant.into_iter().rev() {
         let joint = model.joints.remove(index);
@@ -92,8 +46,9 @@ pub fn drop_free_loop_joints(model: &mut Model, format: &str) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::BodyRef;
     use crate::model::body::Body;
-    use crate::model::joint::Joint;
+    use crate::model::joint::{Joint, JointKind};
 
     fn held(v0: Vec<f64>) -> Model {
         let mut m = Model::new("m");
