@@ -119,6 +119,12 @@ pub(crate) const SCOPE: &str = "::";
 /// (`sdf.model.plugin`): written back in the `<model>`, not in the link.
 pub(crate) const MODEL_EXTRA: &str = "model.";
 
+/// The model extra holding the XML namespaces the files read declare (a map from prefix to
+/// URI, in the order met; a prefix declared twice keeps its first URI): the writer declares
+/// them on `<sdf>` for the kept elements and attributes of those namespaces
+/// (`<fdir1 gz:expressed_in=...>`), which may have been declared on an inner element.
+pub(crate) const NAMESPACES_EXTRA: &str = "sdf.source.namespaces";
+
 /// True when `name` may name a link, joint, frame or model in SDFormat 1.8 and later: not
 /// empty, without `::`, not `world` or `__model__`, not starting and ending with `__`.
 pub(crate) fn is_plain_name(name: &str) -> bool {

@@ -60,6 +60,22 @@ pub(crate) const DEFAULT_STEP: f64 = 0.001;
 /// other prefixes kept by the reader are reported lost.
 pub(crate) const NAMESPACES: &[(&str, &str)] = &[("drake", "http://drake.mit.edu")];
 
+/// The URI the writer declares for namespace `prefix`: one of [`NAMESPACES`], else the one the
+/// files read declared ([`NAMESPACES_EXTRA`](crate::spec::NAMESPACES_EXTRA) of the model's
+/// `extras`); `None` when it knows none.
+pub(crate) fn namespace_uri<'m>(extras: &'m mbconv_ir::Extras, prefix: &str) -> Option<&'m str> {
+    if let Some((_, uri)) = NAMESPACES.iter().find(|(p, _)| *p == prefix) {
+        return Some(uri);
+    }
+    match extras.get(crate::spec::NAMESPACES_EXTRA) {
+        Some(mbconv_ir::Value::Map(kept)) => match kept.get(prefix) {
+            Some(mbconv_ir::Value::String(uri)) => Some(uri),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// How far apart (m, rad) the two sides of a loop-closing joint may be before the parent side is
 /// reported moved: SDFormat states one joint frame, on the child.
 const LOOP_GAP: f64 = 1e-9;
@@ -206,7 +222,8 @@ fn simulation(s: &mut LowerSession) {
     s.model.extras = extras;
 }
 
-/// Removes the extension elements whose namespace prefix the writer cannot declare.
+/// Removes the extension elements whose namespace prefix the writer cannot declare (see
+/// [`namespace_uri`]).
 fn strip_unknown_namespaces(s: &mut LowerSession, extras: &mut mbconv_ir::Extras, at: &str) {
     let unknown: Vec<String> = extras
         .iter()
@@ -215,7 +232,12 @@ fn strip_unknown_namespaces(s: &mut LowerSession, extras: &mut mbconv_ir::Extras
             k.strip_prefix("sdf.")
                 .map(|tag| tag.strip_prefix(crate::spec::MODEL_EXTRA).unwrap_or(tag))
                 .and_then(|tag| tag.split_once(':'))
-                .is_some_and(|(prefix, _)| !NAMESPACES.iter().any(|(p, _)| *p == prefix))
+                .is_some_and(|(prefix, _)| {
+                    // `extras` may be the model's own, taken out of it.
+                    namespace_uri(&s.model.extras, prefix)
+                        .or_else(|| namespace_uri(extras, prefix))
+                        .is_none()
+                })
         })
         .collect();
     for key in unknown {

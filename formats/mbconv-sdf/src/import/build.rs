@@ -5,7 +5,7 @@ use super::{FrameDef, Kind, Loc, MODEL_FRAME, Reader, Scope, push_extra};
 use crate::raw::{self, SDF, Top};
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::report::Category;
-use mbconv_ir::{Extras, Pose};
+use mbconv_ir::{Extras, Pose, Value, ValueMap};
 use mbconv_xml::{Node, child, children, element_value, elements, qualified_name, span_of_attribute};
 use nalgebra::Vector3;
 use std::collections::BTreeMap;
@@ -40,6 +40,7 @@ impl Reader<'_> {
                 ),
             );
         }
+        self.keep_namespaces(&document);
         let root = document.root_element();
         let version = raw::version(&source, root)?;
         let model = match raw::top(&source, root, file == 0)? {
@@ -67,6 +68,29 @@ impl Reader<'_> {
             self.world_name = Some(name);
         }
         Ok(world)
+    }
+
+    /// Adds the namespaces `document` declares (on any element) to the model's
+    /// [`NAMESPACES_EXTRA`](crate::spec::NAMESPACES_EXTRA), each prefix once (its first URI).
+    fn keep_namespaces(&mut self, document: &mbconv_xml::Document) {
+        let mut kept = match self.model_extras.remove(crate::spec::NAMESPACES_EXTRA) {
+            Some(Value::Map(map)) => map,
+            _ => ValueMap::new(),
+        };
+        for node in document.descendants().filter(Node::is_element) {
+            for ns in node.namespaces() {
+                if let Some(prefix) = ns.name()
+                    && prefix != "xml"
+                    && kept.get(prefix).is_none()
+                {
+                    kept.insert(prefix, Value::String(ns.uri().to_owned()));
+                }
+            }
+        }
+        if !kept.is_empty() {
+            self.model_extras
+                .insert(crate::spec::NAMESPACES_EXTRA, Value::Map(kept));
+        }
     }
 
     fn new_scope(&mut self, prefix: String, is_world: bool, version: u32, is_static: bool, at: Loc) -> usize {

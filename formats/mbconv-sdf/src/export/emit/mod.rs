@@ -132,8 +132,8 @@ pub(crate) fn emit_with(model: &Model, writing: Writing) -> Result<String, Unsay
     let mut prefixes = BTreeSet::new();
     collect_prefixes(&world, &mut prefixes);
     for prefix in prefixes {
-        match super::lower::NAMESPACES.iter().find(|(p, _)| *p == prefix) {
-            Some((p, uri)) => root = root.attr(format!("xmlns:{p}"), *uri),
+        match super::lower::namespace_uri(&model.extras, &prefix) {
+            Some(uri) => root = root.attr(format!("xmlns:{prefix}"), uri),
             None => {
                 return Err(unsayable(
                     "model".to_owned(),
