@@ -66,12 +66,18 @@ def totals(bodies):
     return mass, com
 
 
+def pinocchio_reader(path):
+    """The Pinocchio reader for the file at `path`: "urdf" for a `.urdf` of any case (robot
+    collections name some `.URDF`), else "mjcf"."""
+    return "urdf" if path.lower().endswith(".urdf") else "mjcf"
+
+
 def load_pinocchio(path, packages):
     import numpy as np
     import pinocchio as pin
 
     out = {}
-    if not path.endswith(".urdf"):
+    if pinocchio_reader(path) == "mjcf":
         model = pin.buildModelFromMJCF(path)
     else:
         try:
