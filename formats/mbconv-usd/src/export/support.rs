@@ -45,7 +45,7 @@ pub(crate) const SIMULATOR_LAWS: &[SimulatorLaw] = &[
     },
     SimulatorLaw {
         feature: Feature::JointLimits,
-        law: "Newton's joint limits are springs (limit_ke 1e4, limit_kd 10), where mbconv's solver stops a joint inelastically at its limit",
+        law: "Newton's joint limits are springs (limit_ke 1e4, limit_kd 10), where mbconv's solver stops a joint inelastically at its limit; SolverFeatherstone applies them explicitly, and Newton diverges where a joint past its limit has dt·limit_kd above twice its inertia (below 5e-3 kg·m² about the axis at dt 1e-3: the Unitree H1's ankle, 4.7e-3, as Newton reads its URDF too)",
         applies: None,
     },
     SimulatorLaw {

@@ -63,3 +63,24 @@ pub fn deviation_from_newton(
     }
     worst
 }
+
+/// The laws of Newton's that `mbconv check --via usd` names for `model` (the check's
+/// `differing_laws`): where the law of joint limits may be among them (`limits`), with the joints
+/// whose limit the check's own run reaches, as the check decides it.
+#[allow(dead_code)] // `tests/golden.rs` (the reader's) names no laws
+pub fn named_laws(
+    registry: &mbconv_ir::format::Registry,
+    model: &Model,
+    shown: &str,
+    limits: bool,
+) -> Vec<String> {
+    use mbconv::{CheckSettings, checker};
+    use mbconv_usd::UsdFormat;
+    let reached = if limits {
+        let report = checker::check(model, shown, registry, &[&UsdFormat], &CheckSettings::default());
+        report.targets[0].joint_limits_reached.clone()
+    } else {
+        Vec::new()
+    };
+    checker::differing_laws(model, &UsdFormat, &reached)
+}
