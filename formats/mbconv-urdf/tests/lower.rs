@@ -436,3 +436,55 @@ fn an_ellipsoid_is_written_as_the_cylinder_around_it() {
         finding.message
     );
 }
+
+/// A cuff that floats on a free joint from the world and is welded to an arm hinged to the
+/// world (as MJCF writes a `<freejoint>` body held by a `<weld>`): the free joint constrains
+/// nothing and is left out with a note, and the hinge is written from the world to the arm, the
+/// cuff under the arm. Before, the joints were turned towards the free joint's body: the
+/// cuff became the root and the hinge was written reversed.
+#[test]
+fn a_free_joint_that_closes_a_loop_is_left_out_before_the_joints_are_turned() {
+    let mut m = Model::new("held cuff");
+    for name in ["arm", "cuff"] {
+        let mut b = Body::new(name);
+        b.pose = Pose::from_translation(Vector3::new(0.0, 0.0, 1.0));
+        m.bodies.push(b);
+    }
+    m.joints.push(Joint::new(
+        "float",
+        JointKind::Free,
+        BodyRef::World,
+        BodyRef::body("cuff"),
+    ));
+    let mut hinge = Joint::new(
+        "hinge",
+        JointKind::Revolute { axis: Vector3::y() },
+        BodyRef::World,
+        BodyRef::body("arm"),
+    );
+    hinge.parent_frame = Pose::from_translation(Vector3::new(0.0, 0.0, 1.0));
+    m.joints.push(hinge);
+    m.joints.push(Joint::new(
+        "weld",
+        JointKind::Fixed,
+        BodyRef::body("arm"),
+        BodyRef::body("cuff"),
+    ));
+    let (codes, back) = lower_and_write(&m);
+    assert!(
+        has(
+            &codes,
+            "urdf.free_loop_joint_dropped",
+            Category::Note,
+            "joints[\"float\"]"
+        ),
+        "{codes:?}"
+    );
+    let hinge = back.joints.iter().find(|j| j.name == "hinge").unwrap();
+    assert_eq!(hinge.child, BodyRef::body("arm"), "the hinge is not reversed");
+    let weld = back.joints.iter().find(|j| j.name == "weld").unwrap();
+    assert_eq!(
+        (&weld.parent, &weld.child),
+        (&BodyRef::body("arm"), &BodyRef::body("cuff"))
+    );
+}

@@ -93,6 +93,9 @@ pub(crate) fn lower_with(
     s.run("omit_disabled_joints", LowerSession::omit_disabled_joints);
     s.run("initial_state", initial_state);
     s.run("weld_fixed_bodies", fixed_bodies);
+    // A free joint that closes a loop constrains nothing: left out before the joints are
+    // turned towards the root, or the joints that hold its body would be turned towards it.
+    s.run_shared("free_loop_joints", mbconv_ir::lower::drop_free_loop_joints);
     s.run_shared("explicit_free_joints", explicit_free_joints);
     s.run("reverse_joints", reverse_joints_towards_root);
     s.run("cut_loops", cut_loops);
