@@ -444,12 +444,51 @@ impl DynamicsKey {
     }
 }
 
-/// `model` written one way where formats write it several ways that move alike: a body
+/// `model` written one way where formats write it several ways that move alike: the
+/// simulation settings the check's motions read (gravity) and no other, the groups as the
+/// bodies that cannot move, frames without their kind, an inertia as its tensor in the body's axes (not principal
+/// moments and a rotation), a body
 /// welded to the world as a fixed joint from the world, fixed joints without names (formats
 /// that cannot name a weld make names up), bodies and joints in name order.
 fn canonical(model: &Model) -> Model {
     let mut model = model.clone();
+    // What the check's motions never read: the source simulator's step and end time, whether
+    // its contact takes jointed bodies (contact is not simulated); gravity unstated is the
+    // gravity the solver then takes.
+    let gravity = model
+        .simulation
+        .gravity
+        .unwrap_or(nalgebra::Vector3::from(mbconv_ir::Simulation::UNSTATED_GRAVITY));
+    model.simulation = mbconv_ir::Simulation {
+        gravity: Some(gravity),
+        ..Default::default()
+    };
+    // Of the groups, the solver reads only which bodies cannot move.
+    let mut immobile: Vec<String> = model
+        .groups
+        .iter()
+        .filter(|g| !g.mobile)
+        .flat_map(|g| g.bodies.iter().cloned())
+        .collect();
+    immobile.sort();
+    model.groups.clear();
+    if !immobile.is_empty() {
+        let mut held = mbconv_ir::Group::new("immobile", mbconv_ir::GroupType::Other);
+        held.bodies = immobile;
+        held.mobile = false;
+        model.groups.push(held);
+    }
     for body in &mut model.bodies {
+        // What a frame is for (a marker, a site) moves nothing.
+        for frame in &mut body.frames {
+            frame.kind = mbconv_ir::FrameKind::default();
+        }
+        // One inertia, two forms: principal moments turned by `inertia_rotation`, or the
+        // tensor in the body's axes (formats without the rotation write it so).
+        if body.inertial.inertia_rotation != nalgebra::UnitQuaternion::identity() {
+            body.inertial.inertia = mbconv_ir::Inertia::from_matrix(&body.inertial.inertia_in_body_axes());
+            body.inertial.inertia_rotation = nalgebra::UnitQuaternion::identity();
+        }
         if std::mem::take(&mut body.fixed) {
             let weld = mbconv_ir::Joint::new(
                 "",

@@ -130,3 +130,44 @@ fn a_model_rewritten_and_rounded_differs_only_in_its_last_bits() {
     rewritten.bodies[last].inertial.mass *= 1.5;
     assert_eq!(key.last_bits_from(&DynamicsKey::of(&rewritten)), None);
 }
+
+/// A read-back written by a format that says the same model its own way (DART SKEL: an inertia
+/// as the tensor in the body's axes, the default gravity and a time step stated, skeletons as
+/// groups, frames read as markers) is the lowered model but for the last bits of the tensor;
+/// MyoSuite's exosuit through SKEL was called a writer bug for it. A body that can no longer
+/// move is not.
+#[test]
+fn a_model_said_another_way_differs_only_in_its_last_bits() {
+    let mut original = double_pendulum();
+    original.simulation.gravity = None;
+    original.bodies[0].inertial.inertia_rotation =
+        nalgebra::UnitQuaternion::from_euler_angles(0.3, -0.2, 0.1);
+    original.bodies[0].frames.push(mbconv_ir::Frame {
+        name: "tip".into(),
+        pose: mbconv_ir::Pose::identity(),
+        kind: mbconv_ir::FrameKind::Frame,
+        extras: Default::default(),
+    });
+    let mut said = original.clone();
+    said.bodies[0].inertial.inertia =
+        mbconv_ir::Inertia::from_matrix(&said.bodies[0].inertial.inertia_in_body_axes());
+    said.bodies[0].inertial.inertia_rotation = nalgebra::UnitQuaternion::identity();
+    said.simulation.gravity = Some(nalgebra::Vector3::from(mbconv_ir::Simulation::UNSTATED_GRAVITY));
+    said.simulation.time_step = Some(1e-3);
+    said.bodies[0].frames[0].kind = mbconv_ir::FrameKind::Marker;
+    let mut skeleton = mbconv_ir::Group::new("pendulum", mbconv_ir::GroupType::Skeleton);
+    skeleton.bodies = said.bodies.iter().map(|b| b.name.clone()).collect();
+    skeleton.joints = said.joints.iter().map(|j| j.name.clone()).collect();
+    said.groups.push(skeleton);
+    let key = DynamicsKey::of(&original);
+    let apart = key
+        .last_bits_from(&DynamicsKey::of(&said))
+        .expect("the same model said another way");
+    assert!(apart.ulps <= 4, "{apart:?}");
+    said.groups[0].mobile = false;
+    assert_eq!(
+        key.last_bits_from(&DynamicsKey::of(&said)),
+        None,
+        "an immobile skeleton is welded"
+    );
+}
