@@ -556,3 +556,51 @@ fn a_finger_made_physical_by_its_welded_tip_carries_the_tip_and_the_tip_is_writt
         "{tip}"
     );
 }
+
+#[test]
+fn a_moving_body_gets_the_mass_floor_unless_one_welded_part_has_mass_and_inertia_of_its_own() {
+    // Held-out round (docs/held-out.md): pioneer-lx-devil.urdf's pan-tilt unit, a massless
+    // tilting link carrying a camera frame of mass 0 and inertia 1 kg m². MuJoCo 4.0 weighs each
+    // part on its own ("mass and inertia of moving bodies must be larger than mjMINVAL"): the
+    // camera's inertia without mass does not count, and the link needs a floor of both.
+    let urdf = r#"<robot name="ptu">
+      <link name="base"/>
+      <link name="tilt"/>
+      <link name="camera">
+        <inertial><mass value="0"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+      </link>
+      <joint name="hinge" type="revolute">
+        <parent link="base"/><child link="tilt"/><axis xyz="0 1 0"/>
+        <limit lower="-1" upper="1" effort="1" velocity="1"/>
+      </joint>
+      <joint name="mount" type="fixed">
+        <parent link="tilt"/><child link="camera"/><origin xyz="0 0 0.1"/>
+      </joint>
+    </robot>"#;
+    let registry = mbconv::formats();
+    let model = registry
+        .read(
+            registry.get("urdf").unwrap(),
+            &Source::from_string("ptu.urdf", urdf),
+            &Options::default(),
+        )
+        .unwrap()
+        .model;
+    let lowered = MjcfFormat.lower(&model, &Options::default()).unwrap();
+    let tilt = lowered.model.bodies.iter().find(|b| b.name == "tilt").unwrap();
+    let moments = mbconv_ir::validate::principal_moments(&tilt.inertial.inertia_in_body_axes()).unwrap();
+    assert!(tilt.inertial.mass >= 1e-10, "{:?}", tilt.inertial);
+    assert!(moments[0] >= 1e-10, "{moments:?}");
+    let floors: Vec<&str> = lowered
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.code == "mjcf.moving_body_mass_floor")
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(floors.len(), 1, "{floors:?}");
+    assert!(
+        floors[0].contains("1e-10 kg of mass and 1e-10 kg m²"),
+        "{floors:?}"
+    );
+}

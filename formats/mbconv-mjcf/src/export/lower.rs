@@ -585,9 +585,9 @@ fn reference_poses(s: &mut LowerSession) {
 
 /// MuJoCo refuses an inertia whose principal moments break the triangle inequality (as its
 /// compiler decomposes it, [`crate::spec::arith::eig3`]): the tensor becomes the mean moment on
-/// every axis (MuJoCo's `balanceinertia`). It refuses a moving body whose mass or smallest
-/// principal moment is below [`MJ_MINVAL`]: such a body gets [`MASS_FLOOR`] of mass, and of
-/// inertia on every axis.
+/// every axis (MuJoCo's `balanceinertia`). It refuses a moving body unless it or a body
+/// welded to it has a mass and smallest principal moment above [`MJ_MINVAL`]: the moving body
+/// then gets [`MASS_FLOOR`] of mass, or of inertia on every axis, where its own is missing.
 fn mass_properties(s: &mut LowerSession) {
     for b in 0..s.model.bodies.len() {
         let inertial = &mut s.model.bodies[b].inertial;
@@ -652,45 +652,30 @@ fn mass_properties(s: &mut LowerSession) {
         }
     }
     let plan = Plan::new(&s.model);
+    // MuJoCo's rule (measured on MuJoCo 4.0): a moving body is accepted when it or one of the
+    // bodies welded to it has, on its own, a mass and three principal moments above
+    // `mjMINVAL`. Masses and moments are not combined: a massless child's inertia, or a heavy
+    // child's mass at an offset, does not make its moving parent acceptable.
+    let accepted = |body: &mbconv_ir::Body| {
+        body.inertial.mass > MJ_MINVAL && smallest_moment(&body.inertial) > MJ_MINVAL
+    };
     for b in 0..s.model.bodies.len() {
-        if !plan.moves(&s.model, b) {
+        if !plan.moves(&s.model, b)
+            || plan
+                .welded_group(&s.model, b)
+                .into_iter()
+                .any(|g| accepted(&s.model.bodies[g]))
+        {
             continue;
         }
-        // The mass and inertia of the body with the bodies welded to it, in its frame.
-        let frame = s.model.bodies[b].pose;
-        let mut mass = 0.0;
-        let mut first = nalgebra::Vector3::zeros();
-        let mut parts = Vec::new();
-        for g in plan.welded_group(&s.model, b) {
-            let body = &s.model.bodies[g];
-            let to_b = frame.inverse() * body.pose;
-            let com = to_b.transform_point(&body.inertial.com);
-            let r = to_b.rotation.to_rotation_matrix().into_inner();
-            mass += body.inertial.mass;
-            first += body.inertial.mass * com;
-            parts.push((
-                body.inertial.mass,
-                com,
-                r * body.inertial.inertia_in_body_axes() * r.transpose(),
-            ));
-        }
-        let centre = if mass > 0.0 {
-            first / mass
-        } else {
-            nalgebra::Vector3::zeros()
-        };
-        let mut tensor = nalgebra::Matrix3::zeros();
-        for (m, com, i) in parts {
-            let d = com - centre;
-            tensor += i + m * (nalgebra::Matrix3::identity() * d.norm_squared() - d * d.transpose());
-        }
-        let smallest = tensor.symmetric_eigenvalues().min();
-        let light = mass <= MJ_MINVAL;
-        let flat = smallest <= MJ_MINVAL;
         let inertial = &mut s.model.bodies[b].inertial;
-        if !light && !flat {
-            continue;
-        }
+        let light = inertial.mass <= MJ_MINVAL;
+        let flat = smallest_moment(inertial) <= MJ_MINVAL;
+        let added = match (light, flat) {
+            (true, true) => format!("{MASS_FLOOR:e} kg of mass and {MASS_FLOOR:e} kg m² about every axis"),
+            (true, false) => format!("{MASS_FLOOR:e} kg of mass"),
+            _ => format!("{MASS_FLOOR:e} kg m² about every axis"),
+        };
         if light {
             inertial.mass = MASS_FLOOR;
         }
@@ -702,10 +687,18 @@ fn mass_properties(s: &mut LowerSession) {
             b,
             "moving_body_mass_floor",
             format!(
-                "MuJoCo refuses a moving body without mass or with a zero principal moment: {MASS_FLOOR} kg and {MASS_FLOOR} kg m² added where missing"
+                "MuJoCo refuses a moving body unless it or a body welded to it has a mass and three principal moments above mjMINVAL ({MJ_MINVAL:e}), and none has: {added} given to it"
             ),
         );
     }
+}
+
+/// The smallest principal moment of `inertial` (kg m²), as MuJoCo's compiler decomposes it.
+fn smallest_moment(inertial: &mbconv_ir::Inertial) -> f64 {
+    let m = inertial.inertia_in_body_axes();
+    let (moments, _) =
+        crate::spec::arith::eig3(&[m[(0, 0)], m[(1, 1)], m[(2, 2)], m[(0, 1)], m[(0, 2)], m[(1, 2)]]);
+    moments.into_iter().fold(f64::INFINITY, f64::min)
 }
 
 /// Reports that the mass properties of body `b` are written approximated (`code`, `message`).
