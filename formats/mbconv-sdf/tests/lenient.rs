@@ -148,3 +148,41 @@ fn a_namespace_declared_on_an_inner_element_is_declared_by_the_writer() {
         imported.model.bodies[0].extras.get("sdf.gz:tag")
     );
 }
+
+#[test]
+fn what_libsdformat_refuses_in_sdformat_1_5_is_read_with_located_warnings() {
+    // Held-out round (docs/held-out.md): gazebo_models' create and simple_gripper (a joint named
+    // like a link), fire_hose_long_curled (a joint named "world") and ragdoll (mu = -1) are
+    // read by mbconv; libsdformat, so Drake, refuses each. A warning says so where it is.
+    let imported = read("libsdformat_refuses.sdf");
+    let warnings = finding(&imported, "sdf.libsdformat_refuses");
+    let seen: Vec<(usize, usize, bool)> = warnings
+        .iter()
+        .map(|f| {
+            let span = f.span.as_ref().unwrap();
+            (span.line, span.column, f.severity == Severity::Warning)
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [(13, 5, true), (25, 33, true), (28, 5, true)],
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[0].message.contains("\"world\""),
+        "{}",
+        warnings[0].message
+    );
+    assert!(
+        warnings[1].message.contains("<mu>-1</mu>"),
+        "{}",
+        warnings[1].message
+    );
+    assert!(
+        warnings[2].message.contains("\"forearm\""),
+        "{}",
+        warnings[2].message
+    );
+    assert_eq!(imported.model.bodies.len(), 2);
+    assert_eq!(imported.model.joints.len(), 2);
+}

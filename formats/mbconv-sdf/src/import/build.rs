@@ -137,6 +137,15 @@ impl Reader<'_> {
                 format!("the name {name:?} is reserved (libsdformat refuses it)"),
             ));
         }
+        if name == "world" && matches!(kind, Kind::Joint { .. }) {
+            self.warn(
+                "libsdformat_refuses",
+                Category::Note,
+                "model",
+                at,
+                "a joint named \"world\": read, as SDFormat 1.4 to 1.6 allow it, but libsdformat refuses the file (\"The supplied joint name [world] is reserved.\"), and so do Drake and Gazebo".to_owned(),
+            );
+        }
         if self.scopes[scope].index.contains_key(name) {
             if version >= 7 || !matches!(kind, Kind::Joint { .. }) {
                 return Err(self.err(
@@ -146,6 +155,15 @@ impl Reader<'_> {
                 ));
             }
             // 1.4 to 1.6 allow a joint named like a link: the joint's frame is not addressable.
+            self.warn(
+                "libsdformat_refuses",
+                Category::Note,
+                "model",
+                at,
+                format!(
+                    "a joint named like a link, {name:?}: read, as SDFormat 1.4 to 1.6 allow it, but libsdformat refuses the file (\"Non-unique name[{name}] detected 2 times in XML children of model\"), and so do Drake and Gazebo"
+                ),
+            );
             let s = &mut self.scopes[scope];
             s.frames.push((
                 format!("{name}\u{0}joint"),

@@ -275,6 +275,7 @@ impl Reader<'_> {
                     push_extra(&mut shape.extras, "sdf.material", element_value(element));
                 }
                 "surface" => {
+                    self.negative_friction(file, element, at_ir);
                     if let Some(bits) = child(element, "contact").and_then(|c| child(c, "collide_bitmask")) {
                         shape
                             .extras
@@ -289,6 +290,31 @@ impl Reader<'_> {
     }
 
     /// The warning `sdf.empty_geometry` at `node`: a visual or collision without a shape.
+    /// The warning `sdf.libsdformat_refuses` at each negative `<friction><ode><mu>` or `<mu2>`
+    /// of `surface`: kept as written, which libsdformat refuses ("less than the minimum allowed
+    /// value of [0]"), so Drake and Gazebo do not load the file (gazebo_models' `ragdoll`).
+    fn negative_friction(&mut self, file: usize, surface: Node, at_ir: &str) {
+        let Some(ode) = child(surface, "friction").and_then(|f| child(f, "ode")) else {
+            return;
+        };
+        for element in elements(ode).filter(|e| matches!(e.tag_name().name(), "mu" | "mu2")) {
+            let value = text(element);
+            if value.parse::<f64>().is_ok_and(|v| v < 0.0) {
+                let at = self.loc(file, element);
+                let tag = element.tag_name().name();
+                self.warn(
+                    "libsdformat_refuses",
+                    Category::Note,
+                    at_ir,
+                    at,
+                    format!(
+                        "a negative friction coefficient <{tag}>{value}</{tag}>: kept as written (mbconv simulates no contact), but libsdformat refuses the file (\"less than the minimum allowed value of [0] for key [{tag}]\"), and so do Drake and Gazebo"
+                    ),
+                );
+            }
+        }
+    }
+
     fn no_geometry(&mut self, file: usize, node: Node, at_ir: &str, message: String) {
         let at = self.loc(file, node);
         self.warn("empty_geometry", Category::Dropped, at_ir, at, message);
