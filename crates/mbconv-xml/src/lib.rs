@@ -588,13 +588,17 @@ pub fn text(node: Node) -> String {
 /// kept so that a same-format round trip gives them back). An element without attributes
 /// or child elements becomes its trimmed text ([`Value::String`]); otherwise a map with
 /// `@name` entries for attributes, one entry per child tag (a list when the tag repeats; a
-/// prefixed tag keeps its prefix, `sensor:contact`) and `#text` for text beside child
-/// elements.
+/// prefixed tag keeps its prefix, `sensor:contact`) and `#text` for text beside attributes or
+/// child elements.
 ///
 /// ```
 /// let doc = roxmltree::Document::parse("<kv a=\"1\"><x>2</x><x>3</x></kv>").unwrap();
 /// let value = mbconv_xml::element_value(doc.root_element());
 /// assert_eq!(serde_json::to_string(&value).unwrap(), r#"{"@a":"1","x":["2","3"]}"#);
+/// // Text beside attributes is kept (gz-sim's `<fdir1 gz:expressed_in="chassis">1 -1 0</fdir1>`).
+/// let doc = roxmltree::Document::parse("<fdir1 frame=\"chassis\">1 -1 0</fdir1>").unwrap();
+/// let value = mbconv_xml::element_value(doc.root_element());
+/// assert_eq!(serde_json::to_string(&value).unwrap(), r##"{"@frame":"chassis","#text":"1 -1 0"}"##);
 /// ```
 pub fn element_value(node: Node) -> Value {
     let has_children = node.children().any(|c| c.is_element());
@@ -621,7 +625,7 @@ pub fn element_value(node: Node) -> Value {
             }
         }
     }
-    if has_children && !text.is_empty() {
+    if !text.is_empty() {
         map.insert("#text", Value::String(text));
     }
     Value::Map(map)

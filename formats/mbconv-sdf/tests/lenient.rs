@@ -132,6 +132,9 @@ fn a_namespace_declared_on_an_inner_element_is_declared_by_the_writer() {
     assert_eq!(root.lookup_namespace_uri(Some("gz")), Some(gz), "{text}");
     let fdir1 = document.descendants().find(|n| n.has_tag_name("fdir1")).unwrap();
     assert_eq!(fdir1.attribute((gz, "expressed_in")), Some("cart"), "{text}");
+    // The direction beside the attribute is kept too (it was dropped: an element with
+    // attributes kept only its text when it also had child elements).
+    assert_eq!(fdir1.text(), Some("1 -1 0"), "{text}");
     assert!(
         document.descendants().any(|n| n.has_tag_name((gz, "tag"))),
         "{text}"
