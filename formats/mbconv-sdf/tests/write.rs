@@ -207,6 +207,70 @@ fn fixed_bodies_make_a_static_model_or_a_weld() {
     );
 }
 
+/// A lone model's nested models joined by moving joints (`fixtures/sdf/nested_models_joined.sdf`:
+/// the reader names their links `jamb::post`, `door::leaf`, leaving the lone model's name out)
+/// stay nested in a model named after it, the joints in that model: as world joints, Drake
+/// refuses them ("Only fixed joints are permitted in world joints").
+#[test]
+fn moving_joints_between_nested_models_are_written_in_a_model_not_the_world() {
+    let source = Source::from_path(&fixtures().join("nested_models_joined.sdf")).unwrap();
+    let model = SdfFormat.read(&source, &read_options()).unwrap().model;
+    assert_eq!(model.joint("hinge").unwrap().parent, BodyRef::body("jamb::post"));
+    let written = SdfFormat.write(&model, &Options::default()).unwrap();
+    let back = read_text("doorway.sdf", &written.text);
+    for (from, to) in [("hinge", "doorway::hinge"), ("slide", "doorway::slide")] {
+        let (a, b) = (
+            model.joint(from).unwrap(),
+            back.joint(to)
+                .unwrap_or_else(|| panic!("no {to}\n{}", written.text)),
+        );
+        assert_eq!(a.kind.type_name(), b.kind.type_name(), "{to}");
+        assert_eq!(a.dof(0).position_limits, b.dof(0).position_limits, "{to}");
+        let axis = |m: &Model, j: &Joint| {
+            let parent = m.body(j.parent.name().unwrap()).unwrap().pose;
+            (parent * j.parent_frame).rotation * j.kind.axes()[0].1
+        };
+        assert!((axis(&model, a) - axis(&back, b)).norm() < 1e-12, "{to}");
+    }
+    for (from, to) in [
+        ("jamb::post", "doorway::jamb::post"),
+        ("door::leaf", "doorway::door::leaf"),
+    ] {
+        assert!(
+            written
+                .report
+                .renames
+                .iter()
+                .any(|r| r.from == from && r.to == to),
+            "{from}"
+        );
+        let d = model
+            .body(from)
+            .unwrap()
+            .pose
+            .distance(&back.body(to).unwrap().pose);
+        assert!(d < 1e-12, "{from}: {d}");
+    }
+    // The static jamb, now in a model that moves, is welded to the world.
+    let weld = back.joint("doorway::jamb::post_weld").unwrap();
+    assert_eq!(
+        (&weld.kind, &weld.parent, &weld.child),
+        (
+            &JointKind::Fixed,
+            &BodyRef::World,
+            &BodyRef::body("doorway::jamb::post")
+        )
+    );
+    // A joint of a nested model keeps its name there.
+    assert!(back.joint("doorway::door::turn").is_some(), "{}", written.text);
+    // No joint of the world moves: every joint read back is in the model `doorway`.
+    assert!(
+        back.joints.iter().all(|j| j.name.starts_with("doorway::")),
+        "{}",
+        written.text
+    );
+}
+
 #[test]
 fn reserved_and_repeated_names_are_renamed() {
     let mut model = Model::new("m");

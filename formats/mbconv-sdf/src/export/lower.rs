@@ -16,15 +16,16 @@
 //! links; a continuous track as a fixed joint); `loops` (a loop-closing joint is
 //! an ordinary joint whose child already has a parent; where the loop is open as written, its
 //! parent-side frame moves to meet the child's); `scope_names` (every body a link of a model of
-//! the world, as the reader names them: `model::link`; names SDFormat reserves or repeats in a
-//! scope renamed); `fixed_bodies` (a model whose links are all fixed is `static`; another fixed
-//! body is welded to the world by a fixed joint); `joint_data`, `body_data` (what SDFormat
-//! lacks per item); `mass_properties` (a zero mass under a non-zero inertia written as
-//! [`MASS_UNDER_INERTIA`], which Drake keeps where it would read a 1 kg sphere; an inertia that
-//! breaks the triangle inequality, or meets it, moved just inside, where Drake would read a
-//! sphere of water instead); `hinge_inertia` (a moving link whose articulated inertia about its
-//! joint's freedoms is singular, which Drake cannot simulate, gets a mass floor:
-//! [`super::hinge_inertia`]); `reference_poses`.
+//! the world, as the reader names them: `model::link`; models of the world joined by a moving
+//! joint, which Drake refuses as a world joint, nested in one model named after the model;
+//! names SDFormat reserves or repeats in a scope renamed); `fixed_bodies` (a model whose
+//! links are all fixed is `static`; another fixed body is welded to the world by a fixed
+//! joint); `joint_data`, `body_data` (what SDFormat lacks per item); `mass_properties` (a
+//! zero mass under a non-zero inertia written as [`MASS_UNDER_INERTIA`], which Drake keeps
+//! where it would read a 1 kg sphere; an inertia that breaks the triangle inequality, or meets
+//! it, moved just inside, where Drake would read a sphere of water instead); `hinge_inertia`
+//! (a moving link whose articulated inertia about its joint's freedoms is singular, which Drake
+//! cannot simulate, gets a mass floor: [`super::hinge_inertia`]); `reference_poses`.
 
 use super::emit::Writing;
 use super::{is_link_name, joint_prefix, split_scoped, top_model};
@@ -454,14 +455,17 @@ impl Taken {
 }
 
 /// Every body a link of a model of the world: a model whose bodies are not all `model::link`
-/// names becomes one model named after it (every body renamed `model::body`, as the reader
-/// will name it); parts SDFormat reserves are renamed, a link sharing its name with a nested
+/// names, or whose models of the world a moving joint joins ([`moving_world_joint`]), becomes
+/// one model named after it (every body renamed `model::body`, as the reader will name it); parts SDFormat reserves are renamed, a link sharing its name with a nested
 /// model of its scope renamed, joints named in the scope they live in, frames in their
 /// body's. Each body and joint renamed is a rename the check follows.
 // Long (108 lines): one walk over the scopes, kept whole because each rename decides the next
 // (a name taken in a scope is not given again).
 fn scope_names(s: &mut LowerSession) {
-    let all_scoped = !s.model.bodies.is_empty() && s.model.bodies.iter().all(|b| is_link_name(&b.name));
+    let enclosed = moving_world_joint(&s.model);
+    let all_scoped = !s.model.bodies.is_empty()
+        && s.model.bodies.iter().all(|b| is_link_name(&b.name))
+        && enclosed.is_none();
     let top = plain(&s.model.name);
     let mut wanted_bodies: Vec<String> = s
         .model
@@ -499,22 +503,41 @@ fn scope_names(s: &mut LowerSession) {
         .collect();
     for rename in mbconv_ir::lower::rename_bodies(&mut s.model, &renames) {
         let (from, to) = (&rename.from, &rename.to);
-        let why = if *to == format!("{top}{SCOPE}{from}") {
-            "SDFormat's links belong to a model of the world, and the reader names them `model::link`"
-        } else {
-            "a name SDFormat reserves, or repeats in its model, is renamed"
+        let why = match &enclosed {
+            _ if *to != format!("{top}{SCOPE}{from}") => {
+                "a name SDFormat reserves, or repeats in its model, is renamed".to_owned()
+            }
+            Some(joint) => format!(
+                "the models of the world are written nested in the model {top:?}, as the joint {joint:?} \
+                 that moves between two of them cannot be a joint of the world (Drake refuses it: \
+                 \"Only fixed joints are permitted in world joints\")"
+            ),
+            None => {
+                "SDFormat's links belong to a model of the world, and the reader names them `model::link`"
+                    .to_owned()
+            }
         };
         let message = format!("body {from:?} is written as {to:?}: {why}");
         rename_finding(s, "body", from, to, &message);
     }
+    // A name's part in the model `prefix`: what follows the prefix, also as it was before the
+    // models were nested in `top` (a joint `door::latch` of the model `top::door::`).
+    let enclosure = enclosed.as_ref().map(|_| format!("{top}{SCOPE}"));
+    let local_name = |name: &str, prefix: &str| {
+        let before = enclosure.as_deref().and_then(|e| prefix.strip_prefix(e));
+        match name
+            .strip_prefix(prefix)
+            .or_else(|| before.and_then(|p| name.strip_prefix(p)))
+        {
+            Some(rest) if is_plain_name(rest) => rest.to_owned(),
+            _ => plain(name),
+        }
+    };
     // Joints: in the innermost model holding both links; named in it.
     for j in 0..s.model.joints.len() {
         let joint = &s.model.joints[j];
         let prefix = joint_prefix(&joint.parent, &joint.child).to_owned();
-        let local = match joint.name.strip_prefix(&prefix) {
-            Some(rest) if is_plain_name(rest) => rest.to_owned(),
-            _ => plain(&joint.name),
-        };
+        let local = local_name(&joint.name, &prefix);
         let local = taken.fresh(&prefix, &local, "joint");
         let wanted = format!("{prefix}{local}");
         if wanted != joint.name {
@@ -536,10 +559,7 @@ fn scope_names(s: &mut LowerSession) {
         let prefix = prefix.to_owned();
         for f in 0..s.model.bodies[b].frames.len() {
             let name = s.model.bodies[b].frames[f].name.clone();
-            let local = match name.strip_prefix(&prefix) {
-                Some(rest) if is_plain_name(rest) => rest.to_owned(),
-                _ => plain(&name),
-            };
+            let local = local_name(&name, &prefix);
             let local = taken.fresh(&prefix, &local, "frame");
             let wanted = format!("{prefix}{local}");
             if wanted != name {
@@ -567,6 +587,27 @@ fn scope_names(s: &mut LowerSession) {
             );
         }
     }
+}
+
+/// The first joint that moves and joins links of two different models of the world, which
+/// would be written as a joint of the world: Drake refuses a world joint that is not fixed
+/// ("Only fixed joints are permitted in world joints"). A model read from a lone `<model>` whose
+/// nested models are joined by such a joint has one (the reader names the nested models' links
+/// `inner::link`, leaving the lone model's name out).
+fn moving_world_joint(model: &Model) -> Option<String> {
+    model
+        .joints
+        .iter()
+        .find(|j| {
+            !matches!(j.kind, JointKind::Fixed)
+                && match (&j.parent, &j.child) {
+                    (BodyRef::Body(a), BodyRef::Body(b)) => {
+                        is_link_name(a) && is_link_name(b) && top_model(a) != top_model(b)
+                    }
+                    _ => false,
+                }
+        })
+        .map(|j| j.name.clone())
 }
 
 fn rename_finding(s: &mut LowerSession, item: &str, from: &str, to: &str, message: &str) {

@@ -95,15 +95,28 @@ pub fn as_drake_reads_it(model: &mut mbconv_ir::Model, drake: &Value) -> Vec<Str
 }
 
 /// Sets the joints' initial positions and velocities Drake started its trajectory from
-/// (`trajectory.start`, by `<instance>::<joint>`, named as bodies are).
+/// (`trajectory.start`, by `<instance>::<joint>`, named as bodies are). Drake puts a joint in
+/// its child link's model instance, so a joint of an outer model between the links of two
+/// nested models is `<child's instance>::<joint>` there, and mbconv's joint of that local name
+/// whose child is in that instance is meant.
 pub fn start_where_drake_started(model: &mut mbconv_ir::Model, trajectory: &Value, world: bool, name: &str) {
     for (drake_name, start) in trajectory["start"].as_object().expect("start") {
         let ours = our_name(drake_name, world);
-        let joint = model
+        let (instance, local) = ours.rsplit_once("::").unwrap_or(("", &ours));
+        let in_child_instance = |j: &mbconv_ir::Joint| {
+            j.name.rsplit("::").next() == Some(local)
+                && j.child
+                    .name()
+                    .and_then(|c| c.rsplit_once("::"))
+                    .is_some_and(|(prefix, _)| prefix == instance)
+        };
+        let index = model
             .joints
-            .iter_mut()
-            .find(|j| j.name == ours)
+            .iter()
+            .position(|j| j.name == ours)
+            .or_else(|| model.joints.iter().position(in_child_instance))
             .unwrap_or_else(|| panic!("{name}: no joint {ours} (Drake's {drake_name})"));
+        let joint = &mut model.joints[index];
         joint.q0 = floats(&start["q"]);
         joint.v0 = floats(&start["v"]);
     }

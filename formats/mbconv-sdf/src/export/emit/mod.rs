@@ -8,11 +8,12 @@
 //! `super::lower` turns any model into such a model.
 //!
 //! One `<world>` holds the gravity, the step (`<physics><max_step_size>`), the models (nested
-//! as their names say, each model frame at the world's origin), joints between models, the
-//! world's frames and the world's kept elements. Link poses are relative to the link their tree
-//! joint hangs them from when it is in the same model ([`Layout::Parent`]), else to their model
-//! ([`Layout::Model`] for all); joint poses are in the child link (SDFormat's default), axes in
-//! the joint frame. Numbers follow the number policy (shortest round trip).
+//! as their names say, each model frame at the world's origin), fixed joints between models
+//! (a world joint that moves is refused: Drake refuses it), the world's frames and the world's
+//! kept elements. Link poses are relative to the link their tree joint hangs them from when it
+//! is in the same model ([`Layout::Parent`]), else to their model ([`Layout::Model`] for all);
+//! joint poses are in the child link (SDFormat's default), axes in the joint frame. Numbers
+//! follow the number policy (shortest round trip).
 
 mod check;
 mod elements;
@@ -118,6 +119,13 @@ pub(crate) fn emit_with(model: &Model, writing: Writing) -> Result<String, Unsay
         world = world.child(writer.scope(m)?);
     }
     for &j in &scopes.scopes[0].joints {
+        let joint = &model.joints[j];
+        if !matches!(joint.kind, JointKind::Fixed) {
+            return Err(unsayable(
+                path::item("joints", &joint.name),
+                "a joint of the world that is not fixed (Drake refuses it: \"Only fixed joints are permitted in world joints\"); the models it joins must be nested in one model",
+            ));
+        }
         world = world.child(writer.joint(0, j)?);
     }
     for frame in &model.world_frames {
@@ -300,6 +308,28 @@ mod tests {
                 layout: Layout::Model
             }
         );
+    }
+
+    #[test]
+    fn only_a_fixed_joint_joins_two_models_of_the_world() {
+        let mut model = Model::new("w");
+        model.bodies.push(Body::new("jamb::post"));
+        model.bodies.push(Body::new("door::leaf"));
+        let (post, leaf) = (BodyRef::body("jamb::post"), BodyRef::body("door::leaf"));
+        let hinge = JointKind::Revolute {
+            axis: nalgebra::Vector3::z(),
+        };
+        model
+            .joints
+            .push(mbconv_ir::Joint::new("hinge", hinge, post.clone(), leaf.clone()));
+        let refused = emit(&model).unwrap_err().to_string();
+        assert!(
+            refused.contains("\"hinge\"") && refused.contains("world joints"),
+            "{refused}"
+        );
+        model.joints[0] = mbconv_ir::Joint::new("hinge", JointKind::Fixed, post, leaf);
+        let text = emit(&model).unwrap();
+        assert!(text.contains("<joint name=\"hinge\" type=\"fixed\">"), "{text}");
     }
 
     #[test]
