@@ -144,7 +144,7 @@ pub(crate) fn attribute(
             None => (after_motion, None),
         };
         let matching = BodyMatch::new(&before_motion.bodies, &after_seen.bodies, &reports);
-        let difference = Difference::between(&before_motion, &after_seen, &matching);
+        let difference = Difference::between_lowering_steps(&before_motion, &after_seen, &matching);
         if !difference.within(tolerances) {
             let moved = moved_bodies(&before_motion, &after_seen, &matching, tolerances);
             let findings: Vec<(&str, &Finding)> = pending

@@ -113,6 +113,15 @@ impl Difference {
     /// assert_eq!(d.max_rotation_error, 0.0);
     /// ```
     pub fn between(a: &Motion, b: &Motion, matching: &BodyMatch) -> Self {
+        Self::compared(a, b, matching, Voids::Either)
+    }
+
+    /// As [`Difference::between`], for two steps of one lowering ([`Voids::Both`]).
+    pub(crate) fn between_lowering_steps(a: &Motion, b: &Motion, matching: &BodyMatch) -> Self {
+        Self::compared(a, b, matching, Voids::Both)
+    }
+
+    fn compared(a: &Motion, b: &Motion, matching: &BodyMatch, voids: Voids) -> Self {
         let mut d = Difference {
             max_com_error: 0.0,
             max_com_error_time: 0.0,
@@ -127,7 +136,7 @@ impl Difference {
                 continue;
             };
             for (s, t) in a.times.iter().enumerate().take(b.times.len()) {
-                let com = com_distance(a, b, s, i, j);
+                let com = com_distance(a, b, s, i, j, voids);
                 if com > d.max_com_error {
                     d.max_com_error = com;
                     d.max_com_error_time = *t;
@@ -147,8 +156,22 @@ impl Difference {
     }
 }
 
+/// Which bodies a comparison leaves the centre of mass of out ([`Motion::is_void`]: a body that
+/// carries nothing has none, and its frame is where a format's convention puts it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Voids {
+    /// A body void on either side: the two motions are of models two formats placed.
+    Either,
+    /// Only a body void on both sides: the two motions are of two steps of one lowering, which
+    /// place a void body alike, so a pass that gives one mass (MuJoCo's mass floor) moves a
+    /// centre of mass that the step before had at the body's frame, and that motion is
+    /// measured.
+    Both,
+}
+
 /// The bodies of `a` (by name) whose centre of mass or rotation parts from their match in `b`
-/// by more than `tolerances` at some sample, and the bodies `b` has no match for.
+/// by more than `tolerances` at some sample, and the bodies `b` has no match for; `a` and `b`
+/// are two steps of one lowering ([`Voids::Both`]).
 pub(crate) fn moved_bodies(
     a: &Motion,
     b: &Motion,
@@ -160,7 +183,7 @@ pub(crate) fn moved_bodies(
         let parted = match j {
             None => true,
             Some(j) => a.times.iter().enumerate().take(b.times.len()).any(|(s, _)| {
-                let com = com_distance(a, b, s, i, j);
+                let com = com_distance(a, b, s, i, j, Voids::Both);
                 let rotation = finite_or_infinite(a.rotation[s][i].angle_to(&b.rotation[s][j]));
                 com > tolerances.position || rotation > tolerances.rotation
             }),
@@ -182,7 +205,7 @@ pub(crate) fn body_errors(a: &Motion, b: &Motion, matching: &BodyMatch) -> (Vec<
     for &(i, j) in &matching.pairs {
         let Some(j) = j else { continue };
         for s in 0..samples {
-            position[s][i] = com_distance(a, b, s, i, j);
+            position[s][i] = com_distance(a, b, s, i, j, Voids::Either);
             rotation[s][i] = finite_or_infinite(a.rotation[s][i].angle_to(&b.rotation[s][j]));
         }
     }
@@ -190,13 +213,19 @@ pub(crate) fn body_errors(a: &Motion, b: &Motion, matching: &BodyMatch) -> (Vec<
 }
 
 /// The distance between the centres of mass of body `i` of `a` and body `j` of `b` at sample
-/// `s`; zero when either body carries nothing ([`Motion::is_void`]: it has no centre of mass).
-/// Where the two bodies' masses differ, the centres of mass of the rigid assemblies they
+/// `s`; zero when a body carries nothing ([`Motion::is_void`]: it has no centre of mass) on the
+/// sides `voids` says. Where the two bodies' masses differ, the centres of mass of the rigid assemblies they
 /// belong to through fixed joints ([`Motion::assembly_com`]) are compared instead: mass moved
 /// across a fixed joint (a writer's `inertia_lumped`) moves a body's own centre of mass but
 /// not its assembly's, nor anything's motion, while a mass that changed moves both.
-fn com_distance(a: &Motion, b: &Motion, s: usize, i: usize, j: usize) -> f64 {
-    if a.void.get(i).copied().unwrap_or(false) || b.void.get(j).copied().unwrap_or(false) {
+fn com_distance(a: &Motion, b: &Motion, s: usize, i: usize, j: usize, voids: Voids) -> f64 {
+    let a_void = a.void.get(i).copied().unwrap_or(false);
+    let b_void = b.void.get(j).copied().unwrap_or(false);
+    let skipped = match voids {
+        Voids::Either => a_void || b_void,
+        Voids::Both => a_void && b_void,
+    };
+    if skipped {
         return 0.0;
     }
     if let (Some(x), Some(y)) = (a.mass.get(i), b.mass.get(j))

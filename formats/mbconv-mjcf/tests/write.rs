@@ -32,6 +32,19 @@ fn corpus_models() -> Vec<PathBuf> {
         .collect()
 }
 
+/// The model mbconv's URDF reader makes of `text` (named `name`).
+fn read_urdf(name: &str, text: &str) -> Model {
+    let registry = mbconv::formats();
+    registry
+        .read(
+            registry.get("urdf").unwrap(),
+            &Source::from_string(name, text),
+            &Options::default(),
+        )
+        .unwrap()
+        .model
+}
+
 fn pose_deviation(a: &Pose, b: &Pose) -> f64 {
     let t = (a.translation - b.translation).amax();
     let q = (a.rotation.quaternion().coords - b.rotation.quaternion().coords)
@@ -577,15 +590,7 @@ fn a_moving_body_gets_the_mass_floor_unless_one_welded_part_has_mass_and_inertia
         <parent link="tilt"/><child link="camera"/><origin xyz="0 0 0.1"/>
       </joint>
     </robot>"#;
-    let registry = mbconv::formats();
-    let model = registry
-        .read(
-            registry.get("urdf").unwrap(),
-            &Source::from_string("ptu.urdf", urdf),
-            &Options::default(),
-        )
-        .unwrap()
-        .model;
+    let model = read_urdf("ptu.urdf", urdf);
     let lowered = MjcfFormat.lower(&model, &Options::default()).unwrap();
     let tilt = lowered.model.bodies.iter().find(|b| b.name == "tilt").unwrap();
     let moments = mbconv_ir::validate::principal_moments(&tilt.inertial.inertia_in_body_axes()).unwrap();
@@ -602,5 +607,77 @@ fn a_moving_body_gets_the_mass_floor_unless_one_welded_part_has_mass_and_inertia
     assert!(
         floors[0].contains("1e-10 kg of mass and 1e-10 kg m²"),
         "{floors:?}"
+    );
+}
+
+#[test]
+fn a_massless_chain_over_no_mass_keeps_its_links_and_each_gets_the_floor() {
+    // Held-out round (docs/held-out.md): pioneer-lx-devil.urdf's Jaco arms, six hinges on links
+    // without `<inertial>` down to massless fingers. Merged into one body with the floor, the
+    // arm's joint-space inertia is singular where the hinge axes line up (here, a straight
+    // planar arm: three parallel hinges move one body in two directions only) and the check
+    // could not simulate the written model. Each link keeps its body and its own floor, and
+    // the check explains the motion the floor gives the arm by the floor's findings, though
+    // the tip carries nothing by then (its mesh is not found, and MJCF loses it) and so had no
+    // centre of mass of its own before the floor pass gave it one.
+    let urdf = r#"<robot name="arm">
+      <link name="base">
+        <inertial><mass value="2"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+      </link>
+      <link name="upper"/>
+      <link name="fore"/>
+      <link name="tip">
+        <collision><geometry><mesh filename="package://nowhere/tip.stl"/></geometry></collision>
+      </link>
+      <joint name="shoulder" type="revolute">
+        <parent link="base"/><child link="upper"/><axis xyz="0 1 0"/>
+        <limit lower="-3" upper="3" effort="1" velocity="1"/>
+      </joint>
+      <joint name="elbow" type="revolute">
+        <parent link="upper"/><child link="fore"/><origin xyz="0.4 0 0"/><axis xyz="0 1 0"/>
+        <limit lower="-3" upper="3" effort="1" velocity="1"/>
+      </joint>
+      <joint name="wrist" type="revolute">
+        <parent link="fore"/><child link="tip"/><origin xyz="0.3 0 0"/><axis xyz="0 1 0"/>
+        <limit lower="-3" upper="3" effort="1" velocity="1"/>
+      </joint>
+    </robot>"#;
+    let model = read_urdf("arm.urdf", urdf);
+    let lowered = MjcfFormat.lower(&model, &Options::default()).unwrap();
+    let floored: Vec<&str> = lowered
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.code == "mjcf.moving_body_mass_floor")
+        .filter_map(|f| f.path.as_deref())
+        .collect();
+    assert_eq!(
+        floored,
+        ["bodies[\"upper\"]", "bodies[\"fore\"]", "bodies[\"tip\"]"],
+        "{:?}",
+        lowered.report.findings
+    );
+    let written = MjcfFormat.emit(&lowered.model, &Options::default()).unwrap();
+    for link in ["upper", "fore", "tip"] {
+        assert!(
+            written.text.contains(&format!("<body name=\"{link}\"")),
+            "{}",
+            written.text
+        );
+    }
+    let settings = mbconv::CheckSettings {
+        duration: 0.5,
+        ..Default::default()
+    };
+    let report = mbconv::check(&model, &["mjcf"], &settings).unwrap();
+    let target = &report.targets[0];
+    assert_eq!(target.verdict, mbconv::Verdict::Explained, "{}", target.message);
+    assert!(
+        target
+            .explained_by
+            .iter()
+            .any(|e| e.code == "mjcf.moving_body_mass_floor" && e.max_com_error > 1e-6),
+        "{:?}",
+        target.explained_by
     );
 }

@@ -656,21 +656,18 @@ fn mass_properties(s: &mut LowerSession) {
     // bodies welded to it has, on its own, a mass and three principal moments above
     // `mjMINVAL`. Masses and moments are not combined: a massless child's inertia, or a heavy
     // child's mass at an offset, does not make its moving parent acceptable.
-    let accepted = |body: &mbconv_ir::Body| {
-        body.inertial.mass > MJ_MINVAL && smallest_moment(&body.inertial) > MJ_MINVAL
-    };
     for b in 0..s.model.bodies.len() {
         if !plan.moves(&s.model, b)
             || plan
                 .welded_group(&s.model, b)
                 .into_iter()
-                .any(|g| accepted(&s.model.bodies[g]))
+                .any(|g| super::plan::weighs_on_its_own(&s.model.bodies[g]))
         {
             continue;
         }
         let inertial = &mut s.model.bodies[b].inertial;
         let light = inertial.mass <= MJ_MINVAL;
-        let flat = smallest_moment(inertial) <= MJ_MINVAL;
+        let flat = super::plan::smallest_moment(inertial) <= MJ_MINVAL;
         let added = match (light, flat) {
             (true, true) => format!("{MASS_FLOOR:e} kg of mass and {MASS_FLOOR:e} kg m² about every axis"),
             (true, false) => format!("{MASS_FLOOR:e} kg of mass"),
@@ -691,14 +688,6 @@ fn mass_properties(s: &mut LowerSession) {
             ),
         );
     }
-}
-
-/// The smallest principal moment of `inertial` (kg m²), as MuJoCo's compiler decomposes it.
-fn smallest_moment(inertial: &mbconv_ir::Inertial) -> f64 {
-    let m = inertial.inertia_in_body_axes();
-    let (moments, _) =
-        crate::spec::arith::eig3(&[m[(0, 0)], m[(1, 1)], m[(2, 2)], m[(0, 1)], m[(0, 2)], m[(1, 2)]]);
-    moments.into_iter().fold(f64::INFINITY, f64::min)
 }
 
 /// Reports that the mass properties of body `b` are written approximated (`code`, `message`).

@@ -36,6 +36,21 @@ fn is_link(b: &Body) -> bool {
         && b.frames.is_empty()
 }
 
+/// MuJoCo's test of a moving body's own mass properties (measured on MuJoCo 4.0): a mass and
+/// three principal moments above [`super::MJ_MINVAL`], the moments as its compiler decomposes
+/// the tensor. Masses and moments of different bodies are never combined.
+pub(crate) fn weighs_on_its_own(body: &Body) -> bool {
+    body.inertial.mass > super::MJ_MINVAL && smallest_moment(&body.inertial) > super::MJ_MINVAL
+}
+
+/// The smallest principal moment of `inertial` (kg m²), as MuJoCo's compiler decomposes it.
+pub(crate) fn smallest_moment(inertial: &mbconv_ir::Inertial) -> f64 {
+    let m = inertial.inertia_in_body_axes();
+    let (moments, _) =
+        crate::spec::arith::eig3(&[m[(0, 0)], m[(1, 1)], m[(2, 2)], m[(0, 1)], m[(0, 2)], m[(1, 2)]]);
+    moments.into_iter().fold(f64::INFINITY, f64::min)
+}
+
 /// Joint kinds one MJCF body can hold several of.
 fn chains(kind: &JointKind) -> bool {
     matches!(
@@ -136,6 +151,19 @@ impl Plan {
                     && joint_of(tree_children[b][0]).is_some_and(|c| chains(&model.joints[c].kind))
             })
             .collect();
+        // A chain is merged only into a body that moves some mass of its own or below it. A
+        // massless chain over nothing but massless bodies gets MuJoCo's mass floor either way,
+        // and on one body holding all the chain's joints the floor makes the joint-space
+        // inertia singular wherever the joint axes line up (a straight arm): each link then
+        // stays a body and gets its own floor.
+        let mut carries_mass: Vec<bool> = model.bodies.iter().map(weighs_on_its_own).collect();
+        for &b in tree.order.iter().rev() {
+            if carries_mass[b]
+                && let Some(p) = tree_parent[b]
+            {
+                carries_mass[p] = true;
+            }
+        }
         let mut merged = vec![false; n];
         let mut chain = vec![Vec::new(); n];
         let mut parent = vec![None; n];
@@ -146,8 +174,10 @@ impl Plan {
             let mut joints: Vec<usize> = joint_of(b).into_iter().collect();
             let mut dofs: usize = joints.iter().map(|&j| model.joints[j].kind.nv()).sum();
             let mut up = tree_parent[b];
-            let own_chains = joint_of(b)
-                .is_some_and(|j| chains(&model.joints[j].kind) && model.joints[j].kind != JointKind::Fixed);
+            let own_chains = carries_mass[b]
+                && joint_of(b).is_some_and(|j| {
+                    chains(&model.joints[j].kind) && model.joints[j].kind != JointKind::Fixed
+                });
             while own_chains && let Some(p) = up {
                 let Some(pj) = joint_of(p) else { break };
                 let extra = model.joints[pj].kind.nv();
