@@ -637,3 +637,50 @@ fn joint_rates_are_written_as_newton_reads_them() {
     let expected = Vector3::new(0.0, 0.6 * 1.5 + 0.5, 0.8 * 1.5);
     assert!((spinning.angular - expected).norm() < 1e-6, "{spinning:?}");
 }
+
+#[test]
+fn a_universal_joint_turned_towards_its_root_keeps_the_order_of_its_axes() {
+    // Held-out round (docs/held-out.md): gazebo_models' fire_hose_long_curled, a chain of
+    // universal joints hung from its far end. Turned towards the root, a universal joint's axes
+    // swap (Y first, then X); written as a generic joint's rotX and rotY they came back in the
+    // other order, and the read-back moved unlike the lowered model.
+    let mut m = Model::new("turned hose");
+    m.simulation.gravity = Some(Vector3::new(0.0, 0.0, -9.81));
+    for (name, z) in [("hose", -0.3), ("nozzle", 0.0)] {
+        let mut body = Body::new(name);
+        body.pose = Pose::from_translation(Vector3::new(0.0, 0.0, z));
+        body.inertial.mass = 0.5;
+        body.inertial.com = Vector3::new(0.1, 0.05, 0.0);
+        body.inertial.inertia = Inertia::from_moments_products([0.01, 0.02, 0.03], [0.0; 3]);
+        m.bodies.push(body);
+    }
+    let mut universal = Joint::new(
+        "link",
+        JointKind::Universal {
+            axis1: Vector3::y(),
+            axis2: Vector3::z(),
+        },
+        BodyRef::body("hose"),
+        BodyRef::body("nozzle"),
+    );
+    universal.parent_frame = Pose::from_translation(Vector3::new(0.0, 0.0, 0.3));
+    m.joints.push(universal);
+    let mut hinge = Joint::new(
+        "mount",
+        JointKind::Revolute { axis: Vector3::x() },
+        BodyRef::World,
+        BodyRef::body("nozzle"),
+    );
+    hinge.q0 = vec![0.4];
+    m.joints.push(hinge);
+    let settings = mbconv::CheckSettings {
+        duration: 0.5,
+        ..Default::default()
+    };
+    let report = mbconv::check(&m, &["usd"], &settings).unwrap();
+    let target = &report.targets[0];
+    assert_eq!(target.verdict, mbconv::Verdict::Exact, "{}", target.message);
+    let (text, _) = round_trip(&m);
+    let turned = text.find("body0 = </turned_hose/bodies/nozzle>");
+    assert!(turned.is_some(), "the joint is written from the nozzle: {text}");
+}

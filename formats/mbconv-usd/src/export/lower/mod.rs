@@ -44,6 +44,9 @@ pub(crate) fn lower(model: &Model, tracing: Tracing) -> Lowered {
     // After the kinds (a track is fixed by then); a joint that cannot be turned is a free one.
     s.run("reverse_joints", reverse_joints_towards_root);
     pass(&mut s, "reversed_free_joints", joints::free_joints);
+    // A turned universal or planar joint has its axes swapped (Y, X): the kinds again put them
+    // on X and Y, the order a generic joint's free rotations (translations) have.
+    pass(&mut s, "reversed_joint_kinds", joints::joint_kinds);
     s.run("body_data", |s| s.lose_unsayable_body_data(CollisionSwitch::Said));
     pass(&mut s, "bodies", bodies::bodies);
     pass(&mut s, "shapes", bodies::shapes);
