@@ -681,3 +681,49 @@ fn a_massless_chain_over_no_mass_keeps_its_links_and_each_gets_the_floor() {
         target.explained_by
     );
 }
+
+/// A body's `quat` is its rotation relative to its parent's (`parent⁻¹ · body`). Where the IR's
+/// rotations are a few ulps off unit norm (products of a URDF's `rpy`), that product is too,
+/// and MuJoCo's compiler, like the reader, keeps a quaternion within 1e-14 of unit as written:
+/// the norm's error then compounded down a chain (Robonaut 2's thumbs read back 61 ulps off,
+/// beyond what the check takes for rounding). Written normalised, each body reads back within
+/// a few ulps of its rotation however deep it hangs.
+#[test]
+fn a_deep_chain_of_turned_bodies_reads_back_within_a_few_ulps() {
+    use mbconv_ir::{Body, BodyRef, Joint, JointKind};
+    use nalgebra::{Quaternion, UnitQuaternion, Vector3};
+    let unit = UnitQuaternion::from_euler_angles(0.3, -0.2, 0.9);
+    // 2.5 ulps short of unit norm, as a URDF's composed rotations can be.
+    let short = UnitQuaternion::new_unchecked(Quaternion::from(unit.quaternion().coords * (1.0 - 5.5e-16)));
+    let mut model = Model::new("chain");
+    for i in 0..30 {
+        let mut body = Body::new(format!("b{i}"));
+        body.pose = Pose::new(Vector3::new(0.1 * f64::from(i), 0.0, 0.0), short);
+        body.inertial.mass = 1.0;
+        body.inertial.inertia = mbconv_ir::Inertia::from_moments_products([0.01; 3], [0.0; 3]);
+        let (parent, parent_pose) = match i {
+            0 => (BodyRef::World, Pose::identity()),
+            _ => (
+                BodyRef::body(format!("b{}", i - 1)),
+                model.bodies[i as usize - 1].pose,
+            ),
+        };
+        let hinge = JointKind::Revolute { axis: Vector3::z() };
+        let mut joint = Joint::new(format!("j{i}"), hinge, parent, BodyRef::body(body.name.clone()));
+        joint.parent_frame = parent_pose.inverse() * body.pose;
+        model.bodies.push(body);
+        model.joints.push(joint);
+    }
+    let back = MjcfFormat
+        .read(
+            &Source::from_string("chain.xml", write(&model)),
+            &Options::default(),
+        )
+        .unwrap()
+        .model;
+    for body in &model.bodies {
+        let read = back.body(&body.name).unwrap().pose.rotation.quaternion().coords;
+        let ulps = (read - body.pose.rotation.quaternion().coords).amax() / f64::EPSILON;
+        assert!(ulps <= 8.0, "{}: {ulps} ulps", body.name);
+    }
+}

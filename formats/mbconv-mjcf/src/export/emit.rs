@@ -511,7 +511,11 @@ fn body_element(
         return Err(EmitError::Reversed(model.joints[joint].name.clone()));
     }
     let parent = plan.parent[b].map_or(Pose::identity(), |p| model.bodies[p].pose);
-    let rel = parent.inverse() * body.pose;
+    // Normalised: the rotations composed here are a few ulps off unit norm, and MuJoCo (like the
+    // reader) keeps a quaternion that close to unit as written, so the error would compound
+    // down a chain.
+    let mut rel = parent.inverse() * body.pose;
+    rel.rotation = UnitQuaternion::new_normalize(*rel.rotation.quaternion());
     let mut e = placed(XmlElement::new("body").attr("name", body.name.as_str()), &rel);
     e = e.child(inertial(&body.inertial));
     let chain = &plan.chain[b];
