@@ -165,6 +165,90 @@ pub fn read_lenient(format: &dyn mbconv_ir::format::Format, name: &str) -> mbcon
     imported
 }
 
+/// Reads the lenient fixture `NAME` of `format` (see [`read_lenient`]), a file with attributes
+/// not separated by whitespace from the previous value (`name="a"type="box"`), which XML
+/// forbids and the format's loader (tinyxml2) reads, and checks what every XML reader does with
+/// it: one warning `<format>.attributes_not_separated` (severity warning) pointing at the
+/// first such attribute's name in the file, and the model read the one the same text gives
+/// with a space before each attribute named in `attributes` (the mbir texts equal), read
+/// without that warning. Returns what was read and the file's text.
+pub fn read_attributes_not_separated(
+    format: &dyn mbconv_ir::format::Format,
+    name: &str,
+    attributes: &[&str],
+) -> (mbconv_ir::format::Imported, String) {
+    use mbconv_ir::format::{Format, Options, Source};
+    let imported = read_lenient(format, name);
+    let path = fixtures_root()
+        .join(format.info().name)
+        .join("lenient")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let code = format!("{}.attributes_not_separated", format.info().name);
+    let warnings: Vec<_> = imported
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.code == code)
+        .collect();
+    assert_eq!(warnings.len(), 1, "{name}: {warnings:?}");
+    assert_eq!(warnings[0].severity, mbconv_ir::Severity::Warning, "{name}");
+    let span = warnings[0]
+        .span
+        .clone()
+        .unwrap_or_else(|| panic!("{name}: no span"));
+    let first = &text[span.offset..span.offset + span.length];
+    assert!(
+        attributes.contains(&first),
+        "{name}: the warning points at {first:?}"
+    );
+    assert_eq!(
+        (span.line, span.column),
+        line_column(&text, span.offset),
+        "{name}: the warning's line and column"
+    );
+    let mut separated = text.clone();
+    for attribute in attributes {
+        separated = separated.replace(&format!("\"{attribute}="), &format!("\" {attribute}="));
+    }
+    assert_ne!(separated, text, "{name}");
+    let plain = format
+        .read(
+            &Source::from_string(path.display().to_string(), separated)
+                .with_path(path.display().to_string(), Some(path.clone())),
+            &Options::default(),
+        )
+        .unwrap_or_else(|e| panic!("{name} separated: {e}"));
+    assert!(plain.report.findings.iter().all(|f| f.code != code), "{name}");
+    let mbir = |i: &mbconv_ir::format::Imported| {
+        mbconv_ir::mbir::MbirFormat
+            .write(&i.model, &Options::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .text
+    };
+    assert_eq!(
+        mbir(&imported),
+        mbir(&plain),
+        "{name}: not the model of the separated text"
+    );
+    (imported, text)
+}
+
+/// The 1-based line and column (in characters) of byte `offset` of `text`, as the readers
+/// report positions.
+///
+/// ```
+/// assert_eq!(mbconv_test_support::corpus::line_column("ab\ncé\nd", 6), (2, 3));
+/// ```
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        before.matches('\n').count() + 1,
+        before[line_start..].chars().count() + 1,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

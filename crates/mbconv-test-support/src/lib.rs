@@ -33,6 +33,7 @@ pub mod written_golden;
 
 pub use corpus::{
     FIXTURES_NOT_MODELS, JUDGED_FIXTURE_DIRS, REQUIRE_CORPUS, corpus, corpus_file, corpus_required,
-    corpus_root, downloaded, files_with_extension, fixtures_root, missing, read_lenient, workspace_root,
+    corpus_root, downloaded, files_with_extension, fixtures_root, line_column, missing,
+    read_attributes_not_separated, read_lenient, workspace_root,
 };
 pub use written_golden::text_hash;

@@ -7,9 +7,15 @@
 //! * namespace prefixes used without a declaration (`<sensor:camera>` in a URDF `<gazebo>`
 //!   block, `<gz:system_priority>` in an SDFormat `<plugin>`), which tinyxml2, knowing no
 //!   namespaces, reads as part of the name: [`declare_undeclared_prefixes`] declares them on the
-//!   root element.
+//!   root element;
+//! * attributes that no whitespace separates from the previous attribute's value
+//!   (`name="a"type="box"`): after a value tinyxml2 skips whitespace if there is any and reads
+//!   the next name, where XML requires whitespace; [`separate_attributes`] inserts a space
+//!   before each, and [`SeparatedAttributes`] maps positions in the text read back to the file.
 
-use mbconv_ir::format::Source;
+use mbconv_ir::format::kit::SourceResult;
+use mbconv_ir::format::{Imported, Source, SourceError};
+use mbconv_ir::report::{Category, Finding, Severity, SourceSpan};
 use std::collections::BTreeSet;
 
 /// The span (offset, length) of an XML declaration that whitespace precedes.
@@ -49,29 +55,15 @@ pub fn declare_undeclared_prefixes(source: &Source) -> Option<(Source, Vec<Strin
     let mut used = BTreeSet::new();
     let mut declared = BTreeSet::new();
     let mut root_end = None;
-    let mut at = 0;
-    while let Some(open) = text[at..].find('<').map(|o| at + o) {
-        let rest = &text[open..];
-        let skip_to = |end: &str| rest.find(end).map_or(text.len(), |e| open + e + end.len());
-        if rest.starts_with("<!--") {
-            at = skip_to("-->");
-        } else if rest.starts_with("<![CDATA[") {
-            at = skip_to("]]>");
-        } else if rest.starts_with("<?") {
-            at = skip_to("?>");
-        } else if rest.starts_with("<!") {
-            at = skip_to(">");
-        } else {
-            let end = tag_end(text, open);
-            let tag = &text[open + 1..end];
-            let tag = tag.strip_prefix('/').unwrap_or(tag);
-            names(tag, &mut used, &mut declared);
-            if root_end.is_none() && !text[open + 1..].starts_with('/') {
+    for_each_tag(text, |open, end, tag| {
+        if tag == Tag::Element {
+            let inner = &text[open + 1..end];
+            names(inner.strip_prefix('/').unwrap_or(inner), &mut used, &mut declared);
+            if root_end.is_none() && !inner.starts_with('/') {
                 root_end = Some(end);
             }
-            at = (end + 1).min(text.len());
         }
-    }
+    });
     let missing: Vec<String> = used
         .difference(&declared)
         .filter(|p| !matches!(p.as_str(), "xml" | "xmlns"))
@@ -121,6 +113,251 @@ pub fn undeclared_prefix_uses<'a, 'input>(
         }
     }
     uses
+}
+
+/// A source with a space inserted before every attribute that follows the previous attribute's
+/// value directly, and where: what [`separate_attributes`] makes.
+#[derive(Clone, Debug)]
+pub struct SeparatedAttributes {
+    /// The text with the spaces inserted, under the original's name and path.
+    pub source: Source,
+    /// The byte offsets, in the original text, of the attributes a space was inserted before
+    /// (ascending).
+    pub places: Vec<usize>,
+}
+
+/// `source` with a space inserted before each attribute name that directly follows the closing
+/// quote of the previous attribute's value in a start tag or in the XML declaration
+/// (`<geom name="a"type="box"/>`), which XML forbids and tinyxml2 (MuJoCo, urdfdom, libsdformat,
+/// Drake, DART) reads: after a value it skips whitespace, if any, and reads the next name (a
+/// name starts with a letter, `_`, `:` or a non-ASCII character). Comments, CDATA sections,
+/// other processing instructions and text are left alone. `None` when there is no such
+/// attribute.
+///
+/// ```
+/// use mbconv_ir::format::Source;
+/// let source = Source::from_string("m.xml", "<mujoco>\n<geom name=\"a\"type=\"box\"/></mujoco>");
+/// let separated = mbconv_xml::tolerated::separate_attributes(&source).unwrap();
+/// assert_eq!(separated.places, [23]);
+/// assert!(separated.source.text.contains("name=\"a\" type=\"box\""));
+/// let document = roxmltree::Document::parse(&separated.source.text).unwrap();
+/// let kind = document.root_element().first_element_child().unwrap().attribute_node("type").unwrap();
+/// // Positions read in the separated text map back to the file.
+/// let span = separated.original_span(&source, &separated.source.span(kind.range_value().start, 3));
+/// assert_eq!((span.offset, span.line, span.column), (29, 2, 21));
+/// assert_eq!(&source.text[span.offset..span.offset + span.length], "box");
+/// ```
+pub fn separate_attributes(source: &Source) -> Option<SeparatedAttributes> {
+    let text = source.text.as_str();
+    let mut places = Vec::new();
+    for_each_tag(text, |open, end, _| {
+        if !text[open..].starts_with("</") {
+            values_followed_by_names(text, open, end, &mut places);
+        }
+    });
+    if places.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len() + places.len());
+    let mut from = 0;
+    for &place in &places {
+        out.push_str(&text[from..place]);
+        out.push(' ');
+        from = place;
+    }
+    out.push_str(&text[from..]);
+    let separated =
+        Source::from_string(source.name.clone(), out).with_path(source.name.clone(), source.path.clone());
+    Some(SeparatedAttributes {
+        source: separated,
+        places,
+    })
+}
+
+/// Reads `source` with `read`, as [`separate_attributes`] makes it readable when it has
+/// attributes not separated by whitespace: then `read` gets the separated text, and every
+/// position of what it returns in that text (an error's, the findings' and the source map's) is
+/// mapped back into `source`, and a warning `code` (severity warning, category note, IR path
+/// `model`) at the first place names every place and `loader`, who reads them so, comes first
+/// among the findings. An error about another file (an included one) is passed on as it is.
+pub fn read_separating_attributes(
+    source: &Source,
+    code: &str,
+    loader: &str,
+    read: impl FnOnce(&Source) -> SourceResult<Imported>,
+) -> SourceResult<Imported> {
+    let Some(separated) = separate_attributes(source) else {
+        return read(source);
+    };
+    let mut imported = read(&separated.source).map_err(|e| {
+        if e.file == source.name {
+            separated.original_error(source, e)
+        } else {
+            e
+        }
+    })?;
+    separated.original_imported(source, &mut imported);
+    let (span, message) = separated.warning(source, loader);
+    let warning = Finding::new(code, Severity::Warning, Category::Note, message)
+        .with_span(Some(span))
+        .at("model");
+    imported.report.findings.insert(0, warning);
+    Ok(imported)
+}
+
+/// Adds to `places` the offset of each name start character that directly follows a quoted
+/// value's closing quote in `text[open..end]` (one tag).
+fn values_followed_by_names(text: &str, open: usize, end: usize, places: &mut Vec<usize>) {
+    let mut quote = None;
+    let mut closed = false;
+    for (i, c) in text[open..end].char_indices() {
+        if closed && (c.is_alphabetic() || matches!(c, '_' | ':') || !c.is_ascii()) {
+            places.push(open + i);
+        }
+        closed = false;
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), c) if c == q => {
+                quote = None;
+                closed = true;
+            }
+            _ => {}
+        }
+    }
+}
+
+impl SeparatedAttributes {
+    /// The offset in the original text of `offset` in the separated text (an inserted space
+    /// maps to the attribute after it).
+    pub fn original_offset(&self, offset: usize) -> usize {
+        // The space inserted before places[k] sits at places[k] + k in the separated text.
+        let mut low = 0;
+        let mut high = self.places.len();
+        while low < high {
+            let mid = (low + high) / 2;
+            if self.places[mid] + mid < offset {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        offset - low
+    }
+
+    /// `span` (of the separated text) as a span of `original`, the source separated: offset,
+    /// length, line and column as in the file.
+    pub fn original_span(&self, original: &Source, span: &SourceSpan) -> SourceSpan {
+        let start = self.original_offset(span.offset);
+        let end = self.original_offset(span.offset + span.length).max(start);
+        original.span(start, end - start)
+    }
+
+    /// `error` (raised reading the separated text) pointing into `original` instead: its span
+    /// mapped back, a position `at L:C` ending its message (roxmltree's) too, and the snippet
+    /// taken from the file.
+    pub fn original_error(&self, original: &Source, error: Box<SourceError>) -> Box<SourceError> {
+        let SourceError {
+            code,
+            mut message,
+            span,
+            help,
+            ..
+        } = *error;
+        let span = span.map(|s| {
+            let mapped = self.original_span(original, &s);
+            if let Some(head) = message.strip_suffix(&format!(" at {}:{}", s.line, s.column)) {
+                message = format!("{head} at {}:{}", mapped.line, mapped.column);
+            }
+            mapped
+        });
+        let mut mapped = original.error(&code, span, message);
+        mapped.help = help;
+        Box::new(mapped)
+    }
+
+    /// The places as `line:column` in `original`, for messages.
+    pub fn places_in(&self, original: &Source) -> Vec<String> {
+        self.places
+            .iter()
+            .map(|&p| {
+                let span = original.span(p, 0);
+                format!("{}:{}", span.line, span.column)
+            })
+            .collect()
+    }
+
+    /// The warning a reader gives: the span of the first attribute name not separated (in
+    /// `original`) and a message naming it, every place, and `loader` (who reads it so).
+    pub fn warning(&self, original: &Source, loader: &str) -> (SourceSpan, String) {
+        let first = self.places[0];
+        let name: String = original.text[first..]
+            .chars()
+            .take_while(|c| !c.is_whitespace() && !matches!(c, '=' | '/' | '>' | '?'))
+            .collect();
+        let places = self.places_in(original);
+        let others = match places.len() {
+            1 => String::new(),
+            n => format!(" ({n} places in this file: {})", places.join(", ")),
+        };
+        (
+            original.span(first, name.len()),
+            format!(
+                "the attribute `{name}` follows the previous attribute's value without whitespace, \
+                 which XML forbids{others}: read, as {loader} reads it"
+            ),
+        )
+    }
+
+    /// `imported` (read from the separated text) with the spans of its findings in the file
+    /// read and of its source map (when that is the file read) mapped back into `original`.
+    pub fn original_imported(&self, original: &Source, imported: &mut Imported) {
+        for finding in imported.report.findings.iter_mut().filter(|f| f.file.is_none()) {
+            if let Some(span) = finding.span.as_mut() {
+                *span = self.original_span(original, span);
+            }
+        }
+        if imported.source_map_file.is_none() {
+            for span in imported.source_map.values_mut() {
+                *span = self.original_span(original, span);
+            }
+        }
+    }
+}
+
+/// What [`for_each_tag`] visits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tag {
+    /// The XML declaration (`<?xml ...?>`): `end` is past its `?>`.
+    Declaration,
+    /// A start, end or empty-element tag: `end` is its `>` (or the end of the text).
+    Element,
+}
+
+/// Calls `f(open, end, tag)` for each tag of `text` in order, skipping comments, CDATA
+/// sections, DOCTYPEs and processing instructions other than the XML declaration; quotes are
+/// skipped in tags (a `>` in an attribute value does not end its tag).
+fn for_each_tag(text: &str, mut f: impl FnMut(usize, usize, Tag)) {
+    let mut at = 0;
+    while let Some(open) = text[at..].find('<').map(|o| at + o) {
+        let rest = &text[open..];
+        let skip_to = |end: &str| rest.find(end).map_or(text.len(), |e| open + e + end.len());
+        if rest.starts_with("<!--") {
+            at = skip_to("-->");
+        } else if rest.starts_with("<![CDATA[") {
+            at = skip_to("]]>");
+        } else if rest.starts_with("<?") {
+            at = skip_to("?>");
+            if rest.starts_with("<?xml") && rest[5..].starts_with(char::is_whitespace) {
+                f(open, at, Tag::Declaration);
+            }
+        } else if rest.starts_with("<!") {
+            at = skip_to(">");
+        } else {
+            let end = tag_end(text, open);
+            f(open, end, Tag::Element);
+            at = (end + 1).min(text.len());
+        }
+    }
 }
 
 /// The offset of the `>` that closes the tag opened at `open` (quotes skipped), or the end of
@@ -232,5 +469,84 @@ mod tests {
         // A root without children: the declaration goes before `/>`.
         let (text, _) = declare("<r p:a=\"1\"/>").unwrap();
         assert_eq!(text, "<r p:a=\"1\" xmlns:p=\"urn:mbconv:undeclared-prefix:p\"/>");
+    }
+
+    fn separate(text: &str) -> Option<SeparatedAttributes> {
+        separate_attributes(&Source::from_string("t.xml", text))
+    }
+
+    #[test]
+    fn separated_attributes_and_other_markup_are_left_alone() {
+        assert!(separate("<r a=\"1\" b='2'>\"x\"y<c d=\"3\"\n\te=\"4\"/></r>").is_none());
+        assert!(separate("<?xml version=\"1.0\" encoding=\"UTF-8\"?><!-- \"a\"b --><r><![CDATA[<c d=\"1\"e=\"2\">]]></r>").is_none());
+        assert!(separate("<?xml-stylesheet href=\"a\"type=\"b\"?><r a=\"1\"/>\"2\"b").is_none());
+        // Not a name after the value: XML's own error stays.
+        assert!(separate("<r a=\"1\"=\"2\"/>").is_none());
+    }
+
+    #[test]
+    fn attributes_without_whitespace_are_separated_and_positions_map_back() {
+        let text = "<?xml version=\"1.0\"encoding=\"UTF-8\"?>\n<mujoco model=\"m\">\n  <geom name=\"a\"type='box'_x=\"1 > 0\"/>\n  <b c=\"é\"d=\"2\"></b>\n</mujoco>";
+        let source = Source::from_string("t.xml", text);
+        let separated = separate_attributes(&source).unwrap();
+        let names: Vec<&str> = separated.places.iter().map(|&p| &text[p..p + 1]).collect();
+        assert_eq!(names, ["e", "t", "_", "d"]);
+        let document = roxmltree::Document::parse(&separated.source.text).unwrap();
+        let mut read = Vec::new();
+        for node in document.descendants().filter(roxmltree::Node::is_element) {
+            for attribute in node.attributes() {
+                let range = attribute.range_value();
+                let span = separated.original_span(&source, &separated.source.span(range.start, range.len()));
+                assert_eq!(&text[span.offset..span.offset + span.length], attribute.value());
+                assert_eq!(span, source.span(span.offset, span.length));
+                read.push(format!(
+                    "{}={}@{}:{}",
+                    attribute.name(),
+                    attribute.value(),
+                    span.line,
+                    span.column
+                ));
+            }
+        }
+        assert_eq!(
+            read,
+            [
+                "model=m@2:16",
+                "name=a@3:15",
+                "type=box@3:23",
+                "_x=1 > 0@3:31",
+                "c=é@4:9",
+                "d=2@4:14"
+            ]
+        );
+        assert_eq!(separated.places_in(&source), ["1:20", "3:17", "3:27", "4:11"]);
+    }
+
+    #[test]
+    fn an_error_in_the_separated_text_points_into_the_file() {
+        let text = "<r a=\"1\"b=\"2\">\n<x y=\"1\"z=\"2\" w=></x></r>";
+        let source = Source::from_string("t.xml", text);
+        let separated = separate_attributes(&source).unwrap();
+        let dialect = crate::Dialect {
+            root: "r",
+            prefix: "t",
+            name: "T",
+            numbers: crate::Numbers::Rust,
+        };
+        let error = dialect.parse(&separated.source).unwrap_err();
+        let shifted = error.span.clone().unwrap();
+        let error = separated.original_error(&source, error);
+        let span = error.span.clone().unwrap();
+        assert_eq!((span.line, span.column), (2, shifted.column - 1));
+        assert_eq!(&text[span.offset..span.offset + 1], ">");
+        assert!(
+            error.message.ends_with(&format!(" at 2:{}", span.column)),
+            "{}",
+            error.message
+        );
+        assert_eq!(
+            error.to_string(),
+            format!("t.xml:2:{}: {}", span.column, error.message)
+        );
     }
 }

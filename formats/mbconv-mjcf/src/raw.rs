@@ -1,7 +1,9 @@
 //! The MJCF document as read: the main file with every `<include>` replaced by the children of
 //! the included file's root, as MuJoCo splices them, into one owned element tree. Every
 //! element and attribute keeps the file it came from and its position, so errors and findings
-//! point into the right file.
+//! point into the right file. What MuJoCo's XML parser (tinyxml2) reads although XML forbids it
+//! (attributes not separated by whitespace) is read with the positions of the file, and listed
+//! in [`Document::tolerated`] for the importer to report.
 
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::format::{Source, SourceError};
@@ -78,6 +80,9 @@ impl Files {
 pub(crate) struct Document {
     pub files: Files,
     pub root: Element,
+    /// What XML forbids and MuJoCo reads, per file that has it: the first place and what was
+    /// read there, for a warning.
+    pub tolerated: Vec<(Loc, String)>,
 }
 
 /// Reads `source` and every file it includes.
@@ -86,7 +91,8 @@ pub(crate) fn read(source: &Source) -> SourceResult<Document> {
         sources: vec![source.clone()],
     };
     let mut included = BTreeSet::new();
-    let tree = parse(&files, 0)?;
+    let mut tolerated = Vec::new();
+    let tree = parse(&files, 0, &mut tolerated)?;
     let model_dir = source.base_dir().map(Path::to_path_buf);
     let mut root = tree;
     splice(
@@ -95,8 +101,13 @@ pub(crate) fn read(source: &Source) -> SourceResult<Document> {
         model_dir.as_deref(),
         model_dir.as_deref(),
         &mut included,
+        &mut tolerated,
     )?;
-    Ok(Document { files, root })
+    Ok(Document {
+        files,
+        root,
+        tolerated,
+    })
 }
 
 /// Replaces `<include>` children of `element` (recursively) by the included files' elements.
@@ -106,12 +117,13 @@ fn splice(
     model_dir: Option<&Path>,
     dir: Option<&Path>,
     included: &mut BTreeSet<PathBuf>,
+    tolerated: &mut Vec<(Loc, String)>,
 ) -> SourceResult<()> {
     let children = std::mem::take(&mut element.children);
     let mut out = Vec::with_capacity(children.len());
     for mut child in children {
         if !child.name.eq_ignore_ascii_case("include") {
-            splice(files, &mut child, model_dir, dir, included)?;
+            splice(files, &mut child, model_dir, dir, included, tolerated)?;
             out.push(child);
             continue;
         }
@@ -153,7 +165,7 @@ fn splice(
         }
         files.sources.push(source);
         let index = files.sources.len() - 1;
-        let mut tree = parse(files, index)?;
+        let mut tree = parse(files, index, tolerated)?;
         if tree.children.is_empty() {
             return Err(files.error(
                 &file.loc,
@@ -162,7 +174,14 @@ fn splice(
             ));
         }
         let next_dir = path.parent().map(Path::to_path_buf);
-        splice(files, &mut tree, model_dir, next_dir.as_deref(), included)?;
+        splice(
+            files,
+            &mut tree,
+            model_dir,
+            next_dir.as_deref(),
+            included,
+            tolerated,
+        )?;
         out.extend(tree.children);
     }
     element.children = out;
@@ -199,16 +218,40 @@ pub(crate) const MAX_DEPTH: usize = 500;
 /// Parses one file of `files` into an owned tree (through the shared XML layer: positions,
 /// DOCTYPE and entity refusal, nesting limit [`MAX_DEPTH`], the `<mujoco>` root of the main
 /// file, any root of an included one).
-fn parse(files: &Files, index: usize) -> SourceResult<Element> {
+///
+/// Attributes that no whitespace separates from the previous value (`name="a"type="box"`),
+/// which XML forbids and MuJoCo's tinyxml2 reads, are read
+/// ([`mbconv_xml::tolerated::separate_attributes`]), every position mapped back to the file
+/// (errors too), and the file's first such place added to `tolerated`.
+fn parse(files: &Files, index: usize, tolerated: &mut Vec<(Loc, String)>) -> SourceResult<Element> {
     let dialect = if index == 0 { &MJCF } else { &MJCF_INCLUDED };
-    let document = dialect.parse_nested(&files.sources[index], MAX_DEPTH)?;
-    Ok(convert(files, index, document.root_element()))
+    let original = &files.sources[index];
+    let Some(separated) = mbconv_xml::tolerated::separate_attributes(original) else {
+        let document = dialect.parse_nested(original, MAX_DEPTH)?;
+        return Ok(convert(original, index, document.root_element(), &|span| span));
+    };
+    let document = dialect
+        .parse_nested(&separated.source, MAX_DEPTH)
+        .map_err(|e| separated.original_error(original, e))?;
+    let (span, message) = separated.warning(original, "MuJoCo's XML parser (tinyxml2)");
+    tolerated.push((Loc { file: index, span }, message));
+    Ok(convert(
+        &separated.source,
+        index,
+        document.root_element(),
+        &|span| separated.original_span(original, &span),
+    ))
 }
 
-/// The owned tree of an element (the layer has refused nesting deeper than [`MAX_DEPTH`], so
-/// the recursion is bounded).
-fn convert(files: &Files, index: usize, node: mbconv_xml::Node) -> Element {
-    let source = &files.sources[index];
+/// The owned tree of an element of file `index` as parsed from `parsed`, each span passed
+/// through `in_file` (the identity, or the way back from a separated text to the file). The
+/// layer has refused nesting deeper than [`MAX_DEPTH`], so the recursion is bounded.
+fn convert(
+    parsed: &Source,
+    index: usize,
+    node: mbconv_xml::Node,
+    in_file: &dyn Fn(SourceSpan) -> SourceSpan,
+) -> Element {
     let attrs = node
         .attributes()
         .map(|a| Attr {
@@ -216,7 +259,7 @@ fn convert(files: &Files, index: usize, node: mbconv_xml::Node) -> Element {
             value: a.value().to_string(),
             loc: Loc {
                 file: index,
-                span: mbconv_xml::span_of_attribute(source, node, a.name()),
+                span: in_file(mbconv_xml::span_of_attribute(parsed, node, a.name())),
             },
         })
         .collect();
@@ -224,11 +267,11 @@ fn convert(files: &Files, index: usize, node: mbconv_xml::Node) -> Element {
         name: node.tag_name().name().to_string(),
         loc: Loc {
             file: index,
-            span: mbconv_xml::span_of_node(source, node),
+            span: in_file(mbconv_xml::span_of_node(parsed, node)),
         },
         attrs,
         children: mbconv_xml::elements(node)
-            .map(|c| convert(files, index, c))
+            .map(|c| convert(parsed, index, c, in_file))
             .collect(),
     }
 }
@@ -304,6 +347,34 @@ mod tests {
                 .contains("expected the root element <mujoco>, found <mujocoinclude>"),
             "{err}"
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Attributes not separated by whitespace, which MuJoCo's tinyxml2 reads, in the main file and
+    /// in an included one: read, the positions the files', each file's first place listed.
+    #[test]
+    fn attributes_not_separated_are_read_in_every_file_with_their_positions() {
+        let dir = std::env::temp_dir().join(format!("mbconv-mjcf-unseparated-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let part = "<mujocoinclude>\n <size njmax=\"10\"nconmax=\"5\"/>\n</mujocoinclude>";
+        std::fs::write(dir.join("part.xml"), part).unwrap();
+        let main = "<mujoco>\n<include file=\"part.xml\"/>\n<worldbody><body name=\"b\"pos=\"1 2 3\"><geom size=\"1\"/></body></worldbody></mujoco>";
+        std::fs::write(dir.join("main.xml"), main).unwrap();
+        let doc = read(&Source::from_path(&dir.join("main.xml")).unwrap()).unwrap();
+        let at = |loc: &Loc| (loc.file, loc.span.line, loc.span.column);
+        let places: Vec<_> = doc.tolerated.iter().map(|(loc, _)| at(loc)).collect();
+        assert_eq!(places, [(0, 3, 26), (1, 2, 18)]);
+        assert!(doc.tolerated[1].1.contains("`nconmax`"), "{}", doc.tolerated[1].1);
+        let size = &doc.root.children[0];
+        let nconmax = size.attr("nconmax").unwrap();
+        assert_eq!((nconmax.value.as_str(), at(&nconmax.loc)), ("5", (1, 2, 27)));
+        let body = &doc.root.children[1].children[0];
+        assert_eq!(at(&body.attr("pos").unwrap().loc), (0, 3, 31));
+        let geom = &body.children[0];
+        assert_eq!(at(&geom.loc), (0, 3, 38));
+        assert_eq!(at(&geom.attr("size").unwrap().loc), (0, 3, 50));
+        let span = &geom.attr("size").unwrap().loc.span;
+        assert_eq!(&main[span.offset..span.offset + span.length], "1");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -105,12 +105,32 @@ pub(crate) fn import(source: &Source, options: &Options) -> SourceResult<Importe
             .contexts
             .push(Some(attach::Context::new(d, v, links[k + 1].clone())));
     }
+    reader.tolerated(&document)?;
+    for (k, d) in attached.iter().enumerate() {
+        reader.in_model(k + 1, |r| r.tolerated(d))?;
+    }
     reader.run(options)?;
     let Reader { session, model, .. } = reader;
     Ok(session.finish(model))
 }
 
 impl<'d> Reader<'d> {
+    /// A warning `mjcf.attributes_not_separated` for each file of `document` (the model being
+    /// read) that has what XML forbids and MuJoCo reads ([`raw::Document::tolerated`]).
+    fn tolerated(&mut self, document: &raw::Document) -> SourceResult<()> {
+        for (loc, message) in &document.tolerated {
+            self.finding(
+                "attributes_not_separated",
+                Severity::Warning,
+                Category::Note,
+                "",
+                Some(loc),
+                message.clone(),
+            );
+        }
+        Ok(())
+    }
+
     fn run(&mut self, options: &Options) -> SourceResult<()> {
         let root = self.root;
         for c in root.children_named("compiler") {
