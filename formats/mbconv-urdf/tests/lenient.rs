@@ -383,3 +383,43 @@ fn shapes_urdfdom_cannot_parse_are_skipped_with_a_warning() {
         assert!(imported.model.bodies[0].shapes.is_empty(), "{name}");
     }
 }
+
+#[test]
+fn attributes_not_separated_by_whitespace_are_read_with_a_warning_and_true_positions() {
+    // Held-out round (docs/held-out.md, defect 2, found in an MJCF file): urdfdom's XML parser
+    // reads `name="hinge"type="revolute"`; Pinocchio 4.1 and Drake 1.51 read this fixture as
+    // the same text with the spaces (measured: joints, limits, inertias, placements equal).
+    let (imported, text) = mbconv_test_support::read_attributes_not_separated(
+        &mbconv_urdf::UrdfFormat,
+        "attributes_not_separated.urdf",
+        &["ixy", "rpy", "type", "upper"],
+    );
+    let warning = &imported.report.findings[0];
+    let span = warning.span.as_ref().unwrap();
+    assert_eq!((span.line, span.column, span.length), (6, 66, 3));
+    assert!(
+        warning
+            .message
+            .contains("(4 places in this file: 6:66, 7:51, 7:182, 7:274)"),
+        "{}",
+        warning.message
+    );
+    // The joint follows two places on its line: its position is the file's.
+    let joint = imported.span_of("joints[\"hinge\"]").unwrap();
+    let at = text.find("<joint name=\"hinge\"").unwrap();
+    assert_eq!((joint.offset, joint.line, joint.column), (at, 7, 163));
+    // An error after such a place on the same line points into the file.
+    let bad = text.replace("upper=\"1\"", "upper=\"x\"");
+    let error = mbconv_urdf::UrdfFormat
+        .read(
+            &Source::from_string("bad.urdf", bad.as_str()),
+            &Options::default(),
+        )
+        .unwrap_err()
+        .to_string();
+    let (line, column) = mbconv_test_support::line_column(&bad, bad.find("upper=\"x\"").unwrap() + 7);
+    assert!(
+        error.starts_with(&format!("bad.urdf:{line}:{column}: ")),
+        "{error}"
+    );
+}

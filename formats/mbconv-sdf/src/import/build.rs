@@ -13,8 +13,34 @@ use std::collections::BTreeMap;
 impl Reader<'_> {
     /// Reads file `file` (the main one: a world or a model; an included one: a model) and
     /// returns its top scope, a world holding the model when the file is a model.
+    ///
+    /// An included file with attributes not separated by whitespace is read from its text with
+    /// a space inserted before each (the main file's are already, see `import`), with a warning
+    /// at the first place: there the positions of later findings and errors count the inserted
+    /// spaces, one column more per place before them on the same line.
     pub(super) fn build_file(&mut self, file: usize, depth: usize) -> SourceResult<usize> {
-        if let Some((offset, length)) = raw::late_declaration(&self.files[file].text) {
+        if file != 0
+            && let Some(separated) = mbconv_xml::tolerated::separate_attributes(&self.files[file])
+        {
+            let (span, message) = separated.warning(&self.files[file], "libsdformat (tinyxml2) and Drake");
+            let at = Loc::new(file, span);
+            self.files[file] = std::rc::Rc::new(separated.source);
+            self.warn(
+                "attributes_not_separated",
+                Category::Note,
+                "model",
+                at,
+                format!(
+                    "{message}; later positions on those lines of this file count the inserted \
+                     spaces (one column more per place before them on the line)"
+                ),
+            );
+        }
+        let late_declaration = match file {
+            0 => self.main_late_declaration,
+            _ => raw::late_declaration(&self.files[file].text),
+        };
+        if let Some((offset, length)) = late_declaration {
             let at = Loc::new(file, self.files[file].span(offset, length));
             self.note(
                 "declaration_after_whitespace",

@@ -21,7 +21,7 @@ mod link;
 mod pose;
 mod resolve;
 
-use crate::raw::SDF;
+use crate::raw::{self, SDF};
 use crate::spec;
 use mbconv_ir::format::kit::{ImportSession, SourceResult};
 use mbconv_ir::format::{FormatError, Imported, Options, Source};
@@ -43,7 +43,30 @@ pub(crate) fn read(source: &Source, options: &Options) -> Result<Imported, Forma
     import(source, options).map_err(|e| e as FormatError)
 }
 
+/// Reads an SDFormat file: what tinyxml2 reads although XML forbids it made readable
+/// ([`raw::tolerated`]), then attributes not separated by whitespace (`name="j"type="revolute"`),
+/// which libsdformat's parser (tinyxml2) reads too, read with a warning
+/// `sdf.attributes_not_separated`: in the main file with the positions of the tolerated text
+/// ([`mbconv_xml::tolerated::read_separating_attributes`]), in an included file as
+/// [`Reader::build_file`] says.
 fn import(source: &Source, options: &Options) -> SourceResult<Imported> {
+    let late_declaration = raw::late_declaration(&source.text);
+    let tolerated = raw::tolerated(source);
+    mbconv_xml::tolerated::read_separating_attributes(
+        &tolerated,
+        "sdf.attributes_not_separated",
+        "libsdformat (tinyxml2) and Drake",
+        |source| read_main(source, options, late_declaration),
+    )
+}
+
+/// [`import`] of the main file's text as parsed (`late_declaration`: the span of an XML
+/// declaration after whitespace in the file, which the text has blanked).
+fn read_main(
+    source: &Source,
+    options: &Options,
+    late_declaration: Option<(usize, usize)>,
+) -> SourceResult<Imported> {
     let mut roots: Vec<PathBuf> = options
         .text(spec::MODEL_PATH)
         .filter(|t| *t != "none")
@@ -68,6 +91,7 @@ fn import(source: &Source, options: &Options) -> SourceResult<Imported> {
         simulation_gravity: None,
         time_step: None,
         world_name: None,
+        main_late_declaration: late_declaration,
     };
     let world = reader.build_file(0, 0)?;
     let model = reader.resolve(world)?;
@@ -187,6 +211,9 @@ struct Reader<'s> {
     simulation_gravity: Option<Vector3<f64>>,
     time_step: Option<f64>,
     world_name: Option<String>,
+    /// The span of an XML declaration after whitespace in the main file, which [`import`] has
+    /// blanked, for [`Reader::build_file`]'s note.
+    main_late_declaration: Option<(usize, usize)>,
 }
 
 fn push_extra(extras: &mut Extras, key: &str, value: Value) {

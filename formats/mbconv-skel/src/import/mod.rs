@@ -18,8 +18,21 @@ use mbconv_ir::{Category, Extras, Model, Pose, Severity, SourceSpan, Value};
 use nalgebra::Vector3;
 use roxmltree::Node;
 
-/// Reads a SKEL file into the IR.
+/// Reads a SKEL file into the IR. Attributes not separated by whitespace
+/// (`type="revolute"name="j"`), which XML forbids and DART's parser (tinyxml2) reads, are read
+/// with a warning `skel.attributes_not_separated` and the file's positions
+/// ([`mbconv_xml::tolerated::read_separating_attributes`]).
 pub(crate) fn import(source: &Source) -> SourceResult<Imported> {
+    mbconv_xml::tolerated::read_separating_attributes(
+        source,
+        "skel.attributes_not_separated",
+        "DART's SkelParser (tinyxml2)",
+        read,
+    )
+}
+
+/// [`import`] of the text as parsed.
+fn read(source: &Source) -> SourceResult<Imported> {
     let document = raw::parse(source)?;
     let root = document.root_element();
     let mut importer = Importer {

@@ -32,10 +32,30 @@ use mbconv_xml::{Node, children, span_of_attribute, span_of_node};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Reads a URDF document: `options` holds the read settings (`root`, `package_path`).
+///
+/// What urdfdom's XML parser reads although XML forbids it is read too ([`raw::tolerated`]);
+/// attributes not separated by whitespace (`name="a"type="fixed"`) are read from a text with a
+/// space inserted before each ([`mbconv_xml::tolerated::separate_attributes`]), every position
+/// of the findings, the source map and an error mapped back to the file, with a warning
+/// `urdf.attributes_not_separated` at the first.
 pub(crate) fn import(source: &Source, options: &Options) -> SourceResult<Imported> {
     let late_declaration = mbconv_xml::tolerated::late_declaration(&source.text);
     let tolerated = raw::tolerated(source);
     let source = tolerated.as_ref().unwrap_or(source);
+    mbconv_xml::tolerated::read_separating_attributes(
+        source,
+        "urdf.attributes_not_separated",
+        "urdfdom (Pinocchio) and Drake",
+        |source| read(source, late_declaration, options),
+    )
+}
+
+/// [`import`] of the text as parsed.
+fn read(
+    source: &Source,
+    late_declaration: Option<(usize, usize)>,
+    options: &Options,
+) -> SourceResult<Imported> {
     let document = raw::parse(source)?;
     let packages = meshes::packages(options, source.base_dir());
     let mut reader = Reader {
