@@ -10,7 +10,8 @@
 //!   the other coordinates change as the impulse makes them (see [`impulse`]);
 //! * a locked coordinate is released when the constraint force that holds it on its stop would
 //!   pull it away: its event function is the force pressing it into the stop, which turns
-//!   negative.
+//!   negative. A coordinate whose two stops are at one position (`lower == upper`) is held
+//!   both ways and never released.
 //!
 //! While locked, a coordinate is a constraint row `E v̇ = 0` of the Lagrange-multiplier solve
 //! ([`crate::projection::constrained_accelerations`]), so it stays on its stop exactly with
@@ -52,11 +53,18 @@ pub(crate) struct Lock {
     /// Locked at the very start of a step while on its stop (it touched the stop with a
     /// velocity the step could not resolve): the impulse at this instant does not release it.
     pub sticky: bool,
+    /// Both stops at one position (`lower == upper`, a joint locked by its limits): the stop
+    /// holds the coordinate both ways, whatever side it was locked on, and never releases it.
+    pub two_sided: bool,
 }
 
 impl Lock {
-    /// The force pressing the coordinate into its stop (negative: the stop would pull).
+    /// The force pressing the coordinate into its stop (negative: the stop would pull); a
+    /// two-sided stop is pressed whichever way it holds.
     fn pressing(&self) -> f64 {
+        if self.two_sided {
+            return f64::MAX;
+        }
         self.side * self.force
     }
 }
@@ -284,6 +292,7 @@ fn lock(model: &Model, data: &mut Data, state: &mut State, i: usize, lower: bool
         node,
         aba,
         sticky: false,
+        two_sided: l.lower == l.upper,
     });
 }
 
@@ -476,6 +485,12 @@ fn locate(
 /// it is locked.
 pub(crate) fn settle(model: &Model, data: &mut Data, state: &mut State) -> Result<(), SolverError> {
     impulse(model, data, state)?;
+    // A coordinate released here is not locked again here. At rest on its stop with no force
+    // either way (balanced, or held by the rest of the tree), the free acceleration and the
+    // holding force are both rounding, and their signs may disagree: locked and released in
+    // turn, it would be left as the count of passes falls, and the motion after it would hang
+    // on its last bits. Released, it moves off its stop or comes back to it as an event.
+    let mut released = vec![false; model.limits.len()];
     for _ in 0..=2 * model.limits.len() + 2 {
         accelerations(model, data, state.t, &state.q, &state.v)?;
         let worst = data
@@ -488,6 +503,7 @@ pub(crate) fn settle(model: &Model, data: &mut Data, state: &mut State) -> Resul
         if let Some((k, pressing)) = worst
             && pressing < 0.0
         {
+            released[data.stops.locked[k].limit] = true;
             data.stops.unlock(k);
             continue;
         }
@@ -495,6 +511,7 @@ pub(crate) fn settle(model: &Model, data: &mut Data, state: &mut State) -> Resul
         for (i, l) in model.limits.iter().enumerate() {
             let (q, v, a) = (state.q[l.q], state.v[l.v], data.qdd[l.v]);
             if data.stops.lock_of(i).is_none()
+                && !released[i]
                 && v.abs() <= STICK_SPEED
                 && ((q == l.lower && a < 0.0) || (q == l.upper && a > 0.0))
             {
@@ -572,7 +589,7 @@ fn solve_impulse(model: &Model, data: &mut Data, state: &mut State) -> Result<()
             .locked
             .iter()
             .enumerate()
-            .filter(|(_, lock)| !lock.sticky)
+            .filter(|(_, lock)| !lock.sticky && !lock.two_sided)
             .map(|(j, lock)| (j, lock.side * data.lambda[m + j]))
             .min_by(|a, b| a.1.total_cmp(&b.1));
         if let Some((j, pressing)) = pulled

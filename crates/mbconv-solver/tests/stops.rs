@@ -454,3 +454,25 @@ fn the_step_budget_holds_between_samples() {
         other => panic!("expected the budget to stop the run: {other:?}"),
     }
 }
+
+#[test]
+fn a_joint_whose_stops_coincide_holds_its_coordinate_both_ways() {
+    // `lower == upper` (a joint locked by its limits, as Pinocchio's and Drake's test robots
+    // write): gravity pulls the bob towards +q about +y and towards −q about −y. The stop was
+    // taken as the lower one and released when its force pulled, then met again at the same
+    // instant: "the joint stops chatter", and the check fell back to a fixed step.
+    for axis in [Vector3::y(), -Vector3::y()] {
+        let mut ir = pendulum(0.0, 0.0);
+        ir.joints[0].kind = JointKind::Revolute { axis };
+        ir.joints[0].dofs[0].position_limits = Limits::new(0.0, 0.0);
+        let mut poses = Vec::new();
+        let summary = simulate(&ir, &dopri(1.0), &mut |sample| poses.push(sample.poses[0])).unwrap();
+        assert_eq!(summary.stop_releases, 0, "axis {axis:?}");
+        let first = poses[0];
+        assert!(
+            poses.iter().all(|p| *p == first),
+            "axis {axis:?}: the bob moved to {:?}",
+            poses.last()
+        );
+    }
+}
