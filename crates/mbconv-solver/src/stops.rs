@@ -9,8 +9,9 @@
 //!   removes the velocity of every locked coordinate (and keeps the loop rows' velocities):
 //!   the other coordinates change as the impulse makes them (see [`impulse`]);
 //! * a locked coordinate is released when the constraint force that holds it on its stop would
-//!   pull it away: its event function is the force pressing it into the stop, which turns
-//!   negative. A coordinate whose two stops are at one position (`lower == upper`) is held
+//!   pull it away: its event function is the force pressing it into the stop plus
+//!   [`RELEASE_FORCE`], which turns negative when the stop pulls by more than that rounding
+//!   floor. A coordinate whose two stops are at one position (`lower == upper`) is held
 //!   both ways and never released.
 //!
 //! While locked, a coordinate is a constraint row `E v̇ = 0` of the Lagrange-multiplier solve
@@ -82,6 +83,15 @@ const STICK_SPEED: f64 = 1e-7;
 /// The hop (m or rad) of a coordinate kicked off its stop below which it is held on the stop
 /// rather than followed off and back.
 const HOP_HEIGHT: f64 = 1e-14;
+/// The pull (N or N m) a stop must exert on its locked coordinate before it releases it. The
+/// holding force passes through zero when a coordinate is to leave its stop, and there it is
+/// rounding, as is the coordinate's free acceleration: their signs may disagree, and a
+/// coordinate released at a pull of 1e-19 N m may still be pushed into its stop, met again at
+/// once and released again, without end (Choreonoid's RIC30, both knees at 0.0865 s). Past this
+/// pull the free acceleration leaves the stop on every model (it is the pull over the joint's
+/// effective inertia); releasing that much later moves the coordinate by less than
+/// `RELEASE_FORCE t² / 2M` over the time `t` the force takes to grow by it.
+const RELEASE_FORCE: f64 = 1e-9;
 /// Trial steps allowed to locate one event.
 const EVENT_ITERATIONS: usize = 100;
 /// Events allowed at one instant before the stops are declared to chatter.
@@ -208,15 +218,15 @@ pub(crate) fn hold_locked(data: &Data, state: &mut State) {
 }
 
 /// The event functions at `state` into `g` (one per limit): the distance to the nearer stop for
-/// a free coordinate, the force pressing a locked one into its stop. Evaluates the dynamics
-/// when a coordinate is locked.
+/// a free coordinate, the force pressing a locked one into its stop plus [`RELEASE_FORCE`].
+/// Evaluates the dynamics when a coordinate is locked.
 fn event_values(model: &Model, data: &mut Data, state: &State, g: &mut [f64]) -> Result<(), SolverError> {
     if !data.stops.locked.is_empty() {
         accelerations(model, data, state.t, &state.q, &state.v)?;
     }
     for (i, l) in model.limits.iter().enumerate() {
         g[i] = match data.stops.lock_of(i) {
-            Some(lock) => lock.pressing(),
+            Some(lock) => lock.pressing() + RELEASE_FORCE,
             None => (state.q[l.q] - l.lower).min(l.upper - state.q[l.q]),
         };
     }
@@ -480,9 +490,9 @@ fn locate(
 
 /// Settles the active set at `state` after an event: the impulse takes the velocity of every
 /// locked coordinate to zero ([`impulse`]); then, until nothing changes, a locked coordinate
-/// whose holding force would pull it off its stop is released (the most negative first), and a
-/// free coordinate on its stop at rest (within `STICK_SPEED`) that the dynamics accelerate into
-/// it is locked.
+/// whose holding force would pull it off its stop by more than [`RELEASE_FORCE`] is released
+/// (the most negative first), and a free coordinate on its stop at rest (within `STICK_SPEED`)
+/// that the dynamics accelerate into it is locked.
 pub(crate) fn settle(model: &Model, data: &mut Data, state: &mut State) -> Result<(), SolverError> {
     impulse(model, data, state)?;
     // A coordinate released here is not locked again here. At rest on its stop with no force
@@ -501,7 +511,7 @@ pub(crate) fn settle(model: &Model, data: &mut Data, state: &mut State) -> Resul
             .min_by(|(_, a), (_, b)| a.pressing().total_cmp(&b.pressing()))
             .map(|(k, l)| (k, l.pressing()));
         if let Some((k, pressing)) = worst
-            && pressing < 0.0
+            && pressing < -RELEASE_FORCE
         {
             released[data.stops.locked[k].limit] = true;
             data.stops.unlock(k);

@@ -89,28 +89,39 @@ fn strong_joint_dampers_written_as_rsdas_are_exact() {
     assert!(all.contains("chrono: moves like the original"), "{all}");
 }
 
-/// Choreonoid's GR001 sample: the original's accurate run goes through its joint stops, but
-/// the MJCF read-back's stops (the same numbers to the last bits) chatter at t = 0.186 s, events
-/// that do not settle at one instant. The target is then compared as the original would be had
-/// its own run failed so: all three motions with the fixed-step scheme, with a note that says
-/// why, instead of `failed`.
+/// Asserts that a target of `check --json` was integrated by the error-controlled scheme to
+/// within 1e-9 m, with no note of a fallback to the fixed step.
+fn assert_integrated_accurately(target: &serde_json::Value) {
+    assert!(target["integration_error"].as_f64().unwrap() < 1e-9, "{target}");
+    let notes = target["not_compared"].as_array().unwrap();
+    assert!(
+        !notes
+            .iter()
+            .any(|n| n.as_str().is_some_and(|n| n.starts_with("integration accuracy"))),
+        "{target}"
+    );
+}
+
+/// Choreonoid's GR001 sample: the MJCF read-back's stops chattered at t = 0.186 s and the
+/// URDF lowered model's at 0.052 s (a stop released at a pull of rounding, pushed back into it
+/// by an acceleration of rounding, met and released again), so every motion fell back to the
+/// fixed step. A stop now releases only past a pull of 1e-9 N m: both are integrated
+/// accurately.
 #[test]
-fn a_converted_model_whose_stops_chatter_is_compared_with_the_fixed_step_scheme() {
+fn a_robot_whose_stops_release_at_a_pull_of_rounding_is_integrated_accurately() {
     let Some(path) = mbconv_test_support::corpus_file("body/sample/PoseSeq/GR001.cnoid") else {
         return;
     };
-    let out = mbconv(&["check", path.to_str().unwrap(), "--via", "mjcf", "--json"]);
+    let out = mbconv(&["check", path.to_str().unwrap(), "--via", "mjcf,urdf", "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let json: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
-    let target = &json["targets"][0];
-    assert_eq!(target["verdict"], "exact", "{target}");
-    let notes = target["not_compared"].as_array().unwrap();
-    assert!(
-        notes.iter().any(|n| n.as_str().is_some_and(|n| n.starts_with(
-            "integration accuracy: the error-controlled integration of the read-back model failed"
-        ) && n.contains("the joint stops chatter"))),
-        "{target}"
-    );
+    for target in json["targets"].as_array().unwrap() {
+        assert!(
+            target["verdict"] == "exact" || target["verdict"] == "explained",
+            "{target}"
+        );
+        assert_integrated_accurately(target);
+    }
 }
 
 /// An arm whose elbow is locked by its stops (lower = upper). The stop was taken as the lower
@@ -128,14 +139,7 @@ fn an_arm_whose_elbow_is_locked_by_its_stops_is_integrated_accurately() {
     let json: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
     let target = &json["targets"][0];
     assert_eq!(target["verdict"], "explained", "{target}");
-    assert!(target["integration_error"].as_f64().unwrap() < 1e-9, "{target}");
-    let notes = target["not_compared"].as_array().unwrap();
-    assert!(
-        !notes
-            .iter()
-            .any(|n| n.as_str().is_some_and(|n| n.starts_with("integration accuracy"))),
-        "{target}"
-    );
+    assert_integrated_accurately(target);
     let explained_by = target["explained_by"].as_array().unwrap();
     assert!(
         explained_by
@@ -145,31 +149,32 @@ fn an_arm_whose_elbow_is_locked_by_its_stops_is_integrated_accurately() {
     );
 }
 
-/// Choreonoid's GR001 written as URDF: the lowered model's stops chatter at t = 0.052 s (events
-/// that do not settle at one instant), so every motion is compared with the fixed-step scheme.
-/// The check estimates that scheme's error by halving the step and compares within it, instead
-/// of letting the fixed step's error decide the verdict.
+/// DART's `planar_joint.skel` written as USD: the lowered model's stops chatter at t = 0.131 s
+/// (events that do not settle at one instant) where the original's do not. The target is then
+/// compared as the original would be had its own run failed so: all three motions with the
+/// fixed-step scheme, with a note that says why, instead of `failed`. The check estimates that
+/// scheme's error by halving the step (here 0.13 m) and widens the tolerance by it, no further
+/// than 1e-3 m, instead of letting the fixed step's error decide the verdict.
 #[test]
 fn the_fixed_step_scheme_s_integration_error_is_estimated_and_decides_no_verdict() {
-    let Some(path) = mbconv_test_support::corpus_file("body/sample/PoseSeq/GR001.cnoid") else {
+    let Some(path) = mbconv_test_support::corpus_file("skel/test/planar_joint.skel") else {
         return;
     };
-    let out = mbconv(&["check", path.to_str().unwrap(), "--via", "urdf", "--json"]);
+    let out = mbconv(&["check", path.to_str().unwrap(), "--via", "usd", "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let json: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
     let target = &json["targets"][0];
-    assert_eq!(target["verdict"], "explained", "{target}");
+    assert_ne!(target["verdict"], "failed", "{target}");
     let error = target["integration_error"].as_f64().unwrap();
-    assert!(error > 1e-4 && error < 1e-2, "{target}");
-    assert!(
-        target["compared_within"]["position"].as_f64().unwrap() > 1e-4,
-        "{target}"
-    );
+    assert!(error > 1e-4, "{target}");
+    let within = target["compared_within"]["position"].as_f64().unwrap();
+    assert!(within > 1e-6 && within <= 1e-3, "{target}");
     let notes = target["not_compared"].as_array().unwrap();
     assert!(
-        notes.iter().any(|n| n.as_str().is_some_and(
-            |n| n.contains("the joint stops chatter") && n.contains("estimated by halving the step")
-        )),
+        notes.iter().any(|n| n.as_str().is_some_and(|n| n.starts_with(
+            "integration accuracy: the error-controlled integration of the lowered model failed"
+        ) && n.contains("the joint stops chatter")
+            && n.contains("estimated by halving the step"))),
         "{target}"
     );
 }
