@@ -94,3 +94,18 @@ fn a_stop_whose_holding_force_passes_through_zero_releases_its_coordinate_once()
     let apart = farthest_apart(&model, &turned);
     assert!(apart < 1e-9, "RIC30 and its turned form part by {apart:e} m");
 }
+
+#[test]
+fn a_coordinate_a_closed_loop_holds_on_its_stop_is_not_an_event_of_rounding() {
+    // The Robotiq 2F-85 gripper on a Universal Robots arm: its finger tips rest on their stops
+    // at t = 0, free (the stops would pull them), their motion decided by the fingers' closed
+    // loops. A step dipped them 1e-20 rad into their stops: locked at once, released by the
+    // settling, and so on without end at t = 0 ("the joint stops chatter").
+    let Some(path) = mbconv_test_support::corpus_file("body/share/model/UniversalRobots/UR3-2F85.body")
+    else {
+        return;
+    };
+    let model = mbconv::read(&path).unwrap().model;
+    let run = mbconv::simulate(&model, &accurate_with_stops()).unwrap();
+    assert_eq!(run.trajectory.t.len(), 101);
+}
