@@ -12,6 +12,13 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// `mbconv check MODEL --via VIA --json`, which must exit 0: its report.
+fn check_json(model: &std::path::Path, via: &str) -> serde_json::Value {
+    let out = mbconv(&["check", model.to_str().unwrap(), "--via", via, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_str(&text(&out.stdout)).unwrap()
+}
+
 /// Fixtures that are not models to check: the file, and why. (`skel/joint_revolute.skel`,
 /// whose inertia breaks the triangle inequality, is a model: DART loads it, validation warns,
 /// and it is checked like the others.)
@@ -112,9 +119,7 @@ fn a_robot_whose_stops_release_at_a_pull_of_rounding_is_integrated_accurately() 
     let Some(path) = mbconv_test_support::corpus_file("body/sample/PoseSeq/GR001.cnoid") else {
         return;
     };
-    let out = mbconv(&["check", path.to_str().unwrap(), "--via", "mjcf,urdf", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let json: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let json = check_json(&path, "mjcf,urdf");
     for target in json["targets"].as_array().unwrap() {
         assert!(
             target["verdict"] == "exact" || target["verdict"] == "explained",
@@ -134,9 +139,7 @@ fn an_arm_whose_elbow_is_locked_by_its_stops_is_integrated_accurately() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("locked_elbow.urdf");
     std::fs::write(&path, LOCKED_ELBOW).unwrap();
-    let out = mbconv(&["check", path.to_str().unwrap(), "--via", "chrono", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let json: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let json = check_json(&path, "chrono");
     let target = &json["targets"][0];
     assert_eq!(target["verdict"], "explained", "{target}");
     assert_integrated_accurately(target);
@@ -160,9 +163,7 @@ fn the_fixed_step_scheme_s_integration_error_is_estimated_and_decides_no_verdict
     let Some(path) = mbconv_test_support::corpus_file("skel/test/planar_joint.skel") else {
         return;
     };
-    let out = mbconv(&["check", path.to_str().unwrap(), "--via", "usd", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let json: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let json = check_json(&path, "usd");
     let target = &json["targets"][0];
     assert_ne!(target["verdict"], "failed", "{target}");
     let error = target["integration_error"].as_f64().unwrap();
@@ -223,9 +224,7 @@ fn a_change_in_the_last_bits_of_an_ill_conditioned_model_is_rounding() {
     let Some(path) = mbconv_test_support::corpus_file("shift/bricard/bricard.json") else {
         return;
     };
-    let out = mbconv(&["check", path.to_str().unwrap(), "--via", "chrono", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let json: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let json = check_json(&path, "chrono");
     let target = &json["targets"][0];
     assert_eq!(target["verdict"], "explained", "{target}");
     let explained_by = target["explained_by"].as_array().unwrap();
@@ -335,9 +334,7 @@ fn check_all_prints_a_table_and_exits_0() {
 #[test]
 fn check_json_has_the_documented_shape() {
     let model = fixtures().join("ir/double_pendulum.mbir.json");
-    let out = mbconv(&["check", model.to_str().unwrap(), "--via", "skel,mbir", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let json: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let json = check_json(&model, "skel,mbir");
     assert!(
         json["model"]
             .as_str()
@@ -364,9 +361,7 @@ fn a_model_without_a_body_is_not_compared_even_where_it_does_not_read_back() {
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("empty.xml");
     std::fs::write(&model, "<mujoco model=\"empty\"><worldbody/></mujoco>\n").unwrap();
-    let out = mbconv(&["check", model.to_str().unwrap(), "--via", "usd,mjcf", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let json: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let json = check_json(&model, "usd,mjcf");
     for target in json["targets"].as_array().unwrap() {
         assert_eq!(target["verdict"], "not_compared", "{target}");
     }
