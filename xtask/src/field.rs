@@ -15,7 +15,8 @@
 //!    least 1), within [`AGREEMENT`];
 //! 2. `mbconv check --json --via F` checks the conversion to each writer F (each its own run,
 //!    stopped after the timeout): verdict and wall time;
-//! 3. `mbconv convert --no-check` writes its MJCF, URDF and SDFormat (of those asked for), and
+//! 3. `mbconv convert --no-check` writes its MJCF, URDF and SDFormat (of those asked for; the
+//!    SDFormat with `loops=drake`, as the file is for Drake), and
 //!    the libraries load them as they load those formats by default: MJCF in MuJoCo; URDF in
 //!    Pinocchio, MuJoCo and Drake; SDFormat in Drake. The source is loaded by the same
 //!    libraries, so that a written file a library refuses can be told from a source it refuses
@@ -581,6 +582,10 @@ fn sweep(mbconv: &Path, model: &Model, via: &[String], timeout: Duration, out: &
             "--force".into(),
         ];
         args.extend(read_args.iter().cloned());
+        if format == "sdf" {
+            // Only Drake loads the written SDFormat here: loops as Drake closes them.
+            args.extend(["--write-option".into(), "loops=drake".into()]);
+        }
         args.extend([source.clone(), "--to".into(), format.clone(), "-o".into()]);
         args.push(file.to_string_lossy().into_owned());
         let ran = mbconv_run(mbconv, &args, timeout)?;
@@ -702,8 +707,9 @@ fn document(results: &[Value], context: &RunContext) -> String {
          checked through each writer (`mbconv check --via F`, one run per writer, verdict and wall \
          time, stopped after {} s), and its written MJCF, URDF and SDFormat loaded by the libraries \
          that read them (MJCF: MuJoCo; URDF: Pinocchio, MuJoCo, Drake 1.51 with a SceneGraph; \
-         SDFormat: Drake), each library also loading the source so that a refusal of the written \
-         file can be told from a refusal of the original.\n",
+         SDFormat: Drake, so the SDFormat is written with `--write-option loops=drake`, loops \
+         closed by ball joints as Drake's `<drake:ball_constraint>`), each library also loading the \
+         source so that a refusal of the written file can be told from a refusal of the original.\n",
         context.timeout.as_secs_f64()
     );
     let _ = writeln!(text, "Collections:\n");

@@ -65,8 +65,10 @@ pub const INFO: FormatInfo = FormatInfo {
 /// for `package://` mesh URIs (a package found by its `package.xml` name or its folder's).
 pub const READ_SETTINGS: &[SettingSpec] = spec::READ_SETTINGS;
 
-/// The settings the writer understands: `version` (the `<sdf version>` written, 1.9 to 1.12)
-/// and `poses` (what link poses are relative to: `parent` or `model`).
+/// The settings the writer understands: `version` (the `<sdf version>` written, 1.9 to
+/// 1.12), `poses` (what link poses are relative to: `parent` or `model`) and `loops` (a
+/// loop-closing ball joint as a `<joint>`, `joints`, or as Drake's `<drake:ball_constraint>`,
+/// `drake`).
 pub const WRITE_SETTINGS: &[SettingSpec] = spec::WRITE_SETTINGS;
 
 /// The SDFormat format for the registry: reads a file (a `<world>` or a lone `<model>`, with

@@ -45,6 +45,21 @@ pub(crate) const WRITE_POSES: &str = "poses";
 /// (when that link is in the same model), so the file reads like the tree; `model`: every
 /// link pose is relative to its model frame.
 pub(crate) const WRITE_POSES_CHOICES: &[&str] = &["parent", "model"];
+/// The write setting choosing how a loop-closing ball joint is written (see
+/// [`WRITE_LOOPS_CHOICES`]).
+pub(crate) const WRITE_LOOPS: &str = "loops";
+/// `joints` (the default): a loop-closing joint is a `<joint>` whose child already has a
+/// parent, as libsdformat and Gazebo read it (Drake refuses such a model); `drake`: a
+/// loop-closing ball joint is Drake's `<drake:ball_constraint>`, which Drake 1.51 reads (and
+/// applies in its discrete SAP solver) and libsdformat keeps as an extension element that
+/// Gazebo ignores.
+pub(crate) const WRITE_LOOPS_CHOICES: &[&str] = &["joints", "drake"];
+/// The element Drake reads as a ball constraint between two links, and its children.
+pub(crate) const DRAKE_BALL_CONSTRAINT: &str = "drake:ball_constraint";
+pub(crate) const DRAKE_BALL_BODY_A: &str = "drake:ball_constraint_body_A";
+pub(crate) const DRAKE_BALL_BODY_B: &str = "drake:ball_constraint_body_B";
+pub(crate) const DRAKE_BALL_P_AP: &str = "drake:ball_constraint_p_AP";
+pub(crate) const DRAKE_BALL_P_BQ: &str = "drake:ball_constraint_p_BQ";
 
 /// The settings the SDFormat writer understands.
 pub(crate) const WRITE_SETTINGS: &[SettingSpec] = &[
@@ -59,6 +74,12 @@ pub(crate) const WRITE_SETTINGS: &[SettingSpec] = &[
         kind: SettingKind::Choice(WRITE_POSES_CHOICES),
         default: "parent",
         help: "what link poses are written relative to: parent (the link a joint hangs it from, in the same model) or model (the model frame)",
+    },
+    SettingSpec {
+        name: WRITE_LOOPS,
+        kind: SettingKind::Choice(WRITE_LOOPS_CHOICES),
+        default: "joints",
+        help: "how a loop-closing ball joint is written: joints (a <joint> whose child already has a parent: libsdformat and Gazebo read it, Drake refuses it) or drake (<drake:ball_constraint>: Drake reads it, Gazebo ignores it)",
     },
 ];
 

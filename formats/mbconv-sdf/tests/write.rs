@@ -688,3 +688,110 @@ fn a_massless_moving_finger_drake_cannot_simulate_gets_a_mass_floor_and_a_gimbal
         "{phalanx}"
     );
 }
+
+/// A loop cut at a hinge by the breadth-first tree, with a ball joint elsewhere on it (as
+/// Cassie's heel spring hangs from its Achilles rod): world -hip-> a -rod (ball)-> b
+/// -heel-> d, and a -knee-> c -ankle-> d closes the loop at the ankle.
+fn heel_loop() -> Model {
+    let mut model = Model::new("leg");
+    for name in ["a", "b", "c", "d"] {
+        model.bodies.push(Body::new(name));
+    }
+    let hinge = JointKind::Revolute { axis: Vector3::y() };
+    for (name, kind, parent, child) in [
+        ("hip", hinge.clone(), BodyRef::World, "a"),
+        ("rod", JointKind::Spherical, BodyRef::body("a"), "b"),
+        ("knee", hinge.clone(), BodyRef::body("a"), "c"),
+        ("heel", hinge.clone(), BodyRef::body("b"), "d"),
+        ("ankle", hinge, BodyRef::body("c"), "d"),
+    ] {
+        model
+            .joints
+            .push(Joint::new(name, kind, parent, BodyRef::body(child)));
+    }
+    model
+}
+
+/// Drake refuses a loop of joints in SDFormat; `loops=drake` writes the loop's ball joint as
+/// Drake's `<drake:ball_constraint>` instead (the heel then hangs the tree the other way round),
+/// and the reader reads the constraint back as a loop-closing ball joint.
+#[test]
+fn a_ball_joint_on_a_loop_is_written_as_drake_s_ball_constraint_under_loops_drake() {
+    let plain = SdfFormat.write(&heel_loop(), &Options::default()).unwrap();
+    assert!(plain.report.contains("sdf.loop_as_joint"));
+    assert!(!plain.text.contains("drake:ball_constraint"), "{}", plain.text);
+    let mut options = Options::default();
+    options.set("loops", "drake");
+    let written = SdfFormat.write(&heel_loop(), &options).unwrap();
+    let text = &written.text;
+    assert!(written.report.contains("sdf.loop_as_drake_ball_constraint"));
+    assert!(text.contains("xmlns:drake=\"http://drake.mit.edu\""), "{text}");
+    assert!(text.contains("<drake:ball_constraint name=\"rod\">"), "{text}");
+    assert!(
+        text.contains("<drake:ball_constraint_body_A>a</drake:ball_constraint_body_A>"),
+        "{text}"
+    );
+    assert!(!text.contains("<joint name=\"rod\""), "{text}");
+    // The heel now hangs b from d: the file's joints form a tree from the hip.
+    let heel = &text[text.find("<joint name=\"heel\"").unwrap()..];
+    assert!(
+        heel.contains("<parent>d</parent>") && heel.contains("<child>b</child>"),
+        "{heel}"
+    );
+    let back = read_text("leg.sdf", text);
+    assert_eq!(back.joints.len(), 5);
+    let rod = back.joints.iter().find(|j| j.name == "leg::rod").unwrap();
+    assert_eq!(rod.kind, JointKind::Spherical);
+    assert_eq!(
+        (rod.parent.to_string(), rod.child.to_string()),
+        ("leg::a".to_owned(), "leg::b".to_owned())
+    );
+    let tree = mbconv_ir::kinematics::SpanningTree::new(&back);
+    assert_eq!(tree.loop_joints.len(), 1);
+}
+
+/// `<drake:ball_constraint>` holds point P of link A on point Q of link B: a ball joint with
+/// its frames at P and Q, closing a loop, with a note.
+#[test]
+fn drake_s_ball_constraint_is_read_as_a_loop_closing_ball_joint() {
+    let text = r#"<sdf version="1.9" xmlns:drake="http://drake.mit.edu">
+  <model name="m">
+    <link name="a"/>
+    <link name="b"><pose>1 0 0 0 0 0</pose></link>
+    <joint name="j" type="revolute"><parent>world</parent><child>a</child><axis><xyz>0 1 0</xyz></axis></joint>
+    <joint name="k" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 1 0</xyz></axis></joint>
+    <drake:ball_constraint>
+      <drake:ball_constraint_body_A>world</drake:ball_constraint_body_A>
+      <drake:ball_constraint_body_B>b</drake:ball_constraint_body_B>
+      <drake:ball_constraint_p_AP>2 0 0</drake:ball_constraint_p_AP>
+      <drake:ball_constraint_p_BQ>1 0 0</drake:ball_constraint_p_BQ>
+    </drake:ball_constraint>
+  </model>
+</sdf>"#;
+    let read = SdfFormat
+        .read(&Source::from_string("m.sdf", text), &Options::default())
+        .unwrap();
+    assert!(read.report.contains("sdf.drake_ball_constraint"));
+    let ball = read
+        .model
+        .joints
+        .iter()
+        .find(|j| j.kind == JointKind::Spherical)
+        .unwrap();
+    assert_eq!(ball.name, "ball_constraint");
+    assert_eq!(
+        (ball.parent.clone(), ball.child.clone()),
+        (BodyRef::World, BodyRef::body("b"))
+    );
+    assert_eq!(ball.parent_frame.translation, Vector3::new(2.0, 0.0, 0.0));
+    assert_eq!(ball.child_frame.translation, Vector3::new(1.0, 0.0, 0.0));
+    let missing = text.replace(
+        "<drake:ball_constraint_p_BQ>1 0 0</drake:ball_constraint_p_BQ>",
+        "",
+    );
+    let error = SdfFormat
+        .read(&Source::from_string("m.sdf", &missing), &Options::default())
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("ball_constraint_p_BQ"), "{error}");
+}

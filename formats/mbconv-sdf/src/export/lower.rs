@@ -27,7 +27,8 @@
 //! (a moving link whose articulated inertia about its joint's freedoms is singular, which Drake
 //! cannot simulate, gets a mass floor: [`super::hinge_inertia`]); `reference_poses`.
 
-use super::emit::Writing;
+use super::emit::{LoopsAs, Writing};
+use super::loop_cuts::{ball_cuts, stated_tree};
 use super::{is_link_name, joint_prefix, split_scoped, top_model};
 use crate::spec::{SCOPE, is_plain_name};
 use mbconv_ir::format::Lowered;
@@ -35,7 +36,7 @@ use mbconv_ir::format::kit::{
     CollisionSwitch, ItemFindings, LowerSession, Tracing, joints_as_chains_where, reverse_joints_towards_root,
 };
 use mbconv_ir::format::support::Feature;
-use mbconv_ir::kinematics::{Configuration, SpanningTree, world_poses};
+use mbconv_ir::kinematics::{Attachment, Configuration, SpanningTree, world_poses};
 use mbconv_ir::lower::drop_free_loop_joints;
 use mbconv_ir::report::{Rename, path};
 use mbconv_ir::{
@@ -119,6 +120,9 @@ pub(crate) fn lower_with(
     s.run("reverse_chain_joints", reverse_joints_towards_root);
     s.run("continuous_tracks", continuous_tracks);
     s.run("loops", loops);
+    if writing.loops == LoopsAs::DrakeBallConstraints {
+        s.run("drake_ball_constraints", drake_ball_constraints);
+    }
     s.run("scope_names", scope_names);
     s.run("fixed_bodies", fixed_bodies);
     s.run("joint_data", joint_data);
@@ -344,7 +348,8 @@ fn continuous_tracks(s: &mut LowerSession) {
 
 /// A loop-closing joint is an ordinary SDFormat joint whose child already has a parent. Its one
 /// frame is stated on the child: where the loop is open as written, the parent-side frame
-/// moves to meet it.
+/// moves to meet it. (Under `loops=drake` the pass `drake_ball_constraints` says which ball
+/// joints are written as Drake's constraints instead.)
 fn loops(s: &mut LowerSession) {
     let tree = SpanningTree::new(&s.model);
     let poses = world_poses(&s.model, &tree, Configuration::Reference);
@@ -378,7 +383,55 @@ fn loops(s: &mut LowerSession) {
             "loop_as_joint",
             Feature::KinematicLoops,
             &at,
-            "the loop-closing joint is a joint whose child already has a parent (Gazebo reads it; Drake refuses loops in SDFormat)",
+            "the loop-closing joint is a joint whose child already has a parent (Gazebo reads it; Drake refuses loops in SDFormat: the setting loops=drake writes loops closed by ball joints as Drake's <drake:ball_constraint>)",
+        );
+    }
+}
+
+/// Under `loops=drake`: the ball joints the writer states as Drake's `<drake:ball_constraint>`
+/// ([`ball_cuts`]), each noted, and the joints of the tree the file then states reversed where
+/// they point towards its root. Where a joint cannot be reversed, the swap is given up: only
+/// the ball joints that close loops are constraints.
+fn drake_ball_constraints(s: &mut LowerSession) {
+    let mut cuts = ball_cuts(&s.model);
+    let towards_root: Vec<usize> = stated_tree(&s.model, &cuts)
+        .attachments
+        .iter()
+        .filter_map(|a| match *a {
+            Attachment::Joint {
+                joint,
+                reversed: true,
+                ..
+            } => Some(joint),
+            _ => None,
+        })
+        .collect();
+    let mut reversed = s.model.clone();
+    let mut findings = Vec::new();
+    for &j in &towards_root {
+        match mbconv_ir::lower::reverse_joint(&mut reversed, j, FORMAT) {
+            Ok(f) => findings.extend(f),
+            Err(_) => {
+                cuts = SpanningTree::new(&s.model)
+                    .loop_joints
+                    .into_iter()
+                    .filter(|&j| s.model.joints[j].kind == JointKind::Spherical)
+                    .collect();
+                findings.clear();
+                reversed = s.model.clone();
+                break;
+            }
+        }
+    }
+    s.model = reversed;
+    s.absorb(findings);
+    for j in cuts {
+        let at = path::item("joints", &s.model.joints[j].name);
+        s.note(
+            "loop_as_drake_ball_constraint",
+            Feature::KinematicLoops,
+            &at,
+            "the ball joint closes a loop and is written as Drake's <drake:ball_constraint> (Drake reads it and applies it in its discrete solver; libsdformat keeps it as an extension element and Gazebo ignores it, so the loop is open there)",
         );
     }
 }

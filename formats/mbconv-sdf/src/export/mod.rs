@@ -10,6 +10,7 @@
 
 pub(crate) mod emit;
 pub(crate) mod hinge_inertia;
+pub(crate) mod loop_cuts;
 pub(crate) mod lower;
 pub(crate) mod support;
 

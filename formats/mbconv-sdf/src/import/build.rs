@@ -131,6 +131,7 @@ impl Reader<'_> {
             index: BTreeMap::new(),
             links: Vec::new(),
             joints: Vec::new(),
+            ball_constraints: Vec::new(),
             self_collide: None,
             extras: Extras::default(),
             at,
@@ -386,6 +387,10 @@ impl Reader<'_> {
                 "static" | "pose" | "self_collide" => {}
                 "link" => self.add_link(file, scope, element, &prefix, at)?,
                 "joint" | "drake:joint" => self.add_joint(file, version, scope, element, at)?,
+                crate::spec::DRAKE_BALL_CONSTRAINT => {
+                    let constraint = self.ball_constraint(file, element)?;
+                    self.scopes[scope].ball_constraints.push(constraint);
+                }
                 "frame" => self.frame(file, scope, element)?,
                 "model" => {
                     let name = SDF.required_attribute(&source, element, "name")?.to_owned();

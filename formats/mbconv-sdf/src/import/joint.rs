@@ -1,7 +1,7 @@
 //! Joints: types, parent and child frames, `<axis>`/`<axis2>` with limits and dynamics as
 //! each version reads them.
 
-use super::{AxisDef, JointDef, MODEL_FRAME, Reader, push_extra};
+use super::{AxisDef, BallConstraintDef, JointDef, MODEL_FRAME, Reader, push_extra};
 use crate::raw::SDF;
 use crate::spec;
 use mbconv_ir::format::kit::SourceResult;
@@ -107,6 +107,33 @@ impl Reader<'_> {
             planar_damping,
             extras,
             at,
+        })
+    }
+
+    /// A `<drake:ball_constraint>` of a model: its two links and points (children by their
+    /// local names, as the other elements).
+    pub(super) fn ball_constraint(&mut self, file: usize, node: Node) -> SourceResult<BallConstraintDef> {
+        let source = self.files[file].clone();
+        let local = |qualified: &'static str| qualified.trim_start_matches("drake:");
+        let name_of = |tag| -> SourceResult<String> {
+            Ok(text(SDF.required_child(&source, node, local(tag))?)
+                .trim()
+                .to_owned())
+        };
+        let point = |tag| -> SourceResult<Vector3<f64>> {
+            let element = SDF.required_child(&source, node, local(tag))?;
+            Ok(Vector3::from(SDF.fixed::<3>(&source, element)?))
+        };
+        Ok(BallConstraintDef {
+            name: node
+                .attribute("name")
+                .filter(|n| !n.is_empty())
+                .map(str::to_owned),
+            body_a: name_of(spec::DRAKE_BALL_BODY_A)?,
+            body_b: name_of(spec::DRAKE_BALL_BODY_B)?,
+            p_ap: point(spec::DRAKE_BALL_P_AP)?,
+            p_bq: point(spec::DRAKE_BALL_P_BQ)?,
+            at: self.loc(file, node),
         })
     }
 

@@ -179,6 +179,18 @@ struct JointDef {
     at: Loc,
 }
 
+/// A `<drake:ball_constraint>`: the point P of link A (`p_ap`, in A) held on the point Q of
+/// link B (`p_bq`, in B).
+struct BallConstraintDef {
+    /// Its `name` attribute (not Drake's; mbconv's writer states it).
+    name: Option<String>,
+    body_a: String,
+    body_b: String,
+    p_ap: Vector3<f64>,
+    p_bq: Vector3<f64>,
+    at: Loc,
+}
+
 /// A `<world>` or `<model>`.
 struct Scope {
     /// Prefix of the IR names of its links (`outer::inner::`, empty for the file's model).
@@ -192,6 +204,7 @@ struct Scope {
     index: BTreeMap<String, usize>,
     links: Vec<(String, LinkDef)>,
     joints: Vec<JointDef>,
+    ball_constraints: Vec<BallConstraintDef>,
     self_collide: Option<bool>,
     extras: Extras,
     at: Loc,

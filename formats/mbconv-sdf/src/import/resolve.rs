@@ -44,7 +44,76 @@ impl Reader<'_> {
                 self.joint_of(s, j, scope_pose, &placed, &mut has_parent, &mut model)?;
             }
         }
+        for &s in scopes.keys() {
+            for c in 0..self.scopes[s].ball_constraints.len() {
+                self.ball_constraint_of(s, c, &placed, &mut model)?;
+            }
+        }
         Ok(model)
+    }
+
+    /// Ball constraint `c` of scope `s` as a loop-closing ball joint from link A to link B,
+    /// its frames at P (in A) and Q (in B) with axes that agree at the links' poses as read.
+    fn ball_constraint_of(
+        &mut self,
+        s: usize,
+        c: usize,
+        placed: &Placed,
+        model: &mut Model,
+    ) -> SourceResult<()> {
+        let def = &self.scopes[s].ball_constraints[c];
+        let (at, p_ap, p_bq) = (def.at, def.p_ap, def.p_bq);
+        let wanted = def.name.clone().unwrap_or_else(|| "ball_constraint".to_owned());
+        let (a, b) = (def.body_a.clone(), def.body_b.clone());
+        let link = |reader: &Self, name: &str| -> SourceResult<BodyRef> {
+            if name == "world" {
+                return Ok(BodyRef::World);
+            }
+            Ok(match reader.attached(s, name, at, &mut Vec::new())? {
+                None => BodyRef::World,
+                Some(l) => BodyRef::body(placed.names[&l].clone()),
+            })
+        };
+        let (parent, child) = (link(self, &a)?, link(self, &b)?);
+        if parent == child {
+            return Err(self.err(
+                at,
+                "ball_constraint",
+                format!("<drake:ball_constraint>: links A {a:?} and B {b:?} are the same link"),
+            ));
+        }
+        let pose_of = |r: &BodyRef| match r {
+            BodyRef::World => Pose::identity(),
+            BodyRef::Body(b) => placed.poses[b],
+        };
+        let b_in_a = pose_of(&parent).inverse() * pose_of(&child);
+        let base = format!("{}{wanted}", self.scopes[s].prefix);
+        let name = (1..)
+            .map(|k| {
+                if k == 1 {
+                    base.clone()
+                } else {
+                    format!("{base}_{k}")
+                }
+            })
+            .find(|n| model.joints.iter().all(|j| &j.name != n))
+            .unwrap_or(base);
+        let mut joint = Joint::new(name.clone(), JointKind::Spherical, parent, child);
+        joint.parent_frame = Pose::from_translation(p_ap);
+        joint.child_frame = Pose::new(p_bq, b_in_a.rotation.inverse());
+        let at_ir = path::item("joints", &name);
+        self.note(
+            "drake_ball_constraint",
+            Category::Note,
+            &at_ir,
+            at,
+            format!("<drake:ball_constraint> between {a:?} and {b:?}: read as a loop-closing ball joint, as Drake applies it (libsdformat keeps it as an extension element and Gazebo ignores it)"),
+        );
+        if at.file == 0 {
+            self.session.record(at_ir, at.span());
+        }
+        model.joints.push(joint);
+        Ok(())
     }
 
     /// Checks every frame resolves (unknown relative_to, cycles), in file order.

@@ -49,13 +49,26 @@ pub(crate) enum Layout {
     Model,
 }
 
-/// How the writer writes: the version and the pose layout.
+/// How a loop-closing ball joint is written (the write setting [`spec::WRITE_LOOPS`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum LoopsAs {
+    /// A `<joint>` whose child already has a parent (libsdformat and Gazebo read it).
+    #[default]
+    Joints,
+    /// Drake's `<drake:ball_constraint>` (Drake reads it; Gazebo ignores it). Loop-closing
+    /// joints of other kinds stay joints.
+    DrakeBallConstraints,
+}
+
+/// How the writer writes: the version, the pose layout and the loops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Writing {
     /// The minor version written (`1.<minor>`).
     pub(crate) minor: u32,
     /// What link poses are relative to.
     pub(crate) layout: Layout,
+    /// How loop-closing ball joints are written.
+    pub(crate) loops: LoopsAs,
 }
 
 impl Default for Writing {
@@ -63,6 +76,7 @@ impl Default for Writing {
         Writing {
             minor: 9,
             layout: Layout::Parent,
+            loops: LoopsAs::Joints,
         }
     }
 }
@@ -78,7 +92,11 @@ impl Writing {
             Some("model") => Layout::Model,
             _ => Layout::Parent,
         };
-        Writing { minor, layout }
+        let loops = match options.choice(spec::WRITE_LOOPS, spec::WRITE_LOOPS_CHOICES) {
+            Some("drake") => LoopsAs::DrakeBallConstraints,
+            _ => LoopsAs::Joints,
+        };
+        Writing { minor, layout, loops }
     }
 }
 
@@ -93,7 +111,11 @@ pub(crate) fn emit(model: &Model) -> Result<String, Unsayable> {
 /// Writes `model` as SDFormat the way `writing` says.
 pub(crate) fn emit_with(model: &Model, writing: Writing) -> Result<String, Unsayable> {
     check_names(model)?;
-    let tree = check_tree(model)?;
+    let ball_cuts = match writing.loops {
+        LoopsAs::DrakeBallConstraints => super::loop_cuts::ball_cuts(model),
+        LoopsAs::Joints => Vec::new(),
+    };
+    let tree = check_tree(model, &ball_cuts)?;
     let scopes = Scopes::new(model);
     check_scopes(model, &scopes)?;
     let mut world = XmlElement::new("world").attr("name", &model.name);
@@ -114,6 +136,7 @@ pub(crate) fn emit_with(model: &Model, writing: Writing) -> Result<String, Unsay
         tree: &tree,
         scopes: &scopes,
         writing,
+        ball_cuts: &ball_cuts,
     };
     for &m in &scopes.scopes[0].models {
         world = world.child(writer.scope(m)?);
@@ -158,6 +181,8 @@ struct Writer<'m> {
     tree: &'m SpanningTree,
     scopes: &'m Scopes,
     writing: Writing,
+    /// The joints written as `<drake:ball_constraint>` (`loops=drake`).
+    ball_cuts: &'m [usize],
 }
 
 impl Writer<'_> {
@@ -256,6 +281,14 @@ impl Writer<'_> {
             BodyRef::World => "world".to_owned(),
             BodyRef::Body(name) => name.strip_prefix(prefix.as_str()).unwrap_or(name).to_owned(),
         };
+        if self.ball_cuts.contains(&j) {
+            return Ok(ball_constraint(
+                local,
+                &end(&joint.parent),
+                &end(&joint.child),
+                joint,
+            ));
+        }
         let mut element = XmlElement::new("joint")
             .attr("name", local)
             .attr("type", type_name)
@@ -280,6 +313,25 @@ impl Writer<'_> {
     }
 }
 
+/// A loop-closing ball joint as Drake's `<drake:ball_constraint>`: the point P of link A (the
+/// parent) held on the point Q of link B (the child), both at the joint frame's origin. The
+/// `name` attribute is not Drake's (Drake passes it over); it keeps the joint's name for
+/// mbconv's reader.
+fn ball_constraint(name: &str, a: &str, b: &str, joint: &mbconv_ir::Joint) -> XmlElement {
+    XmlElement::new(spec::DRAKE_BALL_CONSTRAINT)
+        .attr("name", name)
+        .child(XmlElement::text(spec::DRAKE_BALL_BODY_A, a))
+        .child(XmlElement::text(spec::DRAKE_BALL_BODY_B, b))
+        .child(XmlElement::text(
+            spec::DRAKE_BALL_P_AP,
+            vector(&joint.parent_frame.translation),
+        ))
+        .child(XmlElement::text(
+            spec::DRAKE_BALL_P_BQ,
+            vector(&joint.child_frame.translation),
+        ))
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -295,17 +347,20 @@ mod tests {
             writing,
             Writing {
                 minor: 9,
-                layout: Layout::Parent
+                layout: Layout::Parent,
+                loops: LoopsAs::Joints,
             }
         );
         options.set("version", "1.11");
         options.set("poses", "model");
+        options.set("loops", "drake");
         let writing = Writing::from_options(&options);
         assert_eq!(
             writing,
             Writing {
                 minor: 11,
-                layout: Layout::Model
+                layout: Layout::Model,
+                loops: LoopsAs::DrakeBallConstraints,
             }
         );
     }
