@@ -18,7 +18,7 @@ use mbconv_ir::{JointKind, Model};
 pub(crate) fn ball_cuts(model: &Model) -> Vec<usize> {
     let tree = SpanningTree::new(model);
     let is_ball = |j: usize| model.joints[j].kind == JointKind::Spherical;
-    let closing: Vec<usize> = tree.loop_joints.iter().copied().filter(|&j| is_ball(j)).collect();
+    let closing = closing_ball_joints(model);
     let mut cuts = closing.clone();
     for &l in tree.loop_joints.iter().filter(|&&l| !is_ball(l)) {
         let joint = &model.joints[l];
@@ -35,6 +35,27 @@ pub(crate) fn ball_cuts(model: &Model) -> Vec<usize> {
     }
     cuts.sort_unstable();
     cuts
+}
+
+/// The ball joints that close loops of the spanning tree.
+pub(crate) fn closing_ball_joints(model: &Model) -> Vec<usize> {
+    SpanningTree::new(model)
+        .loop_joints
+        .into_iter()
+        .filter(|&j| model.joints[j].kind == JointKind::Spherical)
+        .collect()
+}
+
+/// The joints the writer states as ball constraints in a lowered model: [`ball_cuts`] when the
+/// lowering reversed the joints of the tree they leave (none points towards its root), else
+/// [`closing_ball_joints`] (the lowering gave the swap up).
+pub(crate) fn written_cuts(model: &Model) -> Vec<usize> {
+    let cuts = ball_cuts(model);
+    if stated_tree(model, &cuts).first_reversed_joint().is_none() {
+        cuts
+    } else {
+        closing_ball_joints(model)
+    }
 }
 
 /// The tree the file states when the joints `cuts` are written as constraints: the spanning

@@ -28,7 +28,7 @@
 //! cannot simulate, gets a mass floor: [`super::hinge_inertia`]); `reference_poses`.
 
 use super::emit::{LoopsAs, Writing};
-use super::loop_cuts::{ball_cuts, stated_tree};
+use super::loop_cuts::{ball_cuts, closing_ball_joints, stated_tree};
 use super::{is_link_name, joint_prefix, split_scoped, top_model};
 use crate::spec::{SCOPE, is_plain_name};
 use mbconv_ir::format::Lowered;
@@ -412,11 +412,7 @@ fn drake_ball_constraints(s: &mut LowerSession) {
         match mbconv_ir::lower::reverse_joint(&mut reversed, j, FORMAT) {
             Ok(f) => findings.extend(f),
             Err(_) => {
-                cuts = SpanningTree::new(&s.model)
-                    .loop_joints
-                    .into_iter()
-                    .filter(|&j| s.model.joints[j].kind == JointKind::Spherical)
-                    .collect();
+                cuts = closing_ball_joints(&s.model);
                 findings.clear();
                 reversed = s.model.clone();
                 break;

@@ -112,7 +112,7 @@ pub(crate) fn emit(model: &Model) -> Result<String, Unsayable> {
 pub(crate) fn emit_with(model: &Model, writing: Writing) -> Result<String, Unsayable> {
     check_names(model)?;
     let ball_cuts = match writing.loops {
-        LoopsAs::DrakeBallConstraints => super::loop_cuts::ball_cuts(model),
+        LoopsAs::DrakeBallConstraints => super::loop_cuts::written_cuts(model),
         LoopsAs::Joints => Vec::new(),
     };
     let tree = check_tree(model, &ball_cuts)?;
