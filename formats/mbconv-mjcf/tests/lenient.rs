@@ -70,3 +70,47 @@ fn errors_after_attributes_not_separated_point_into_the_file() {
     );
     assert!(error.ends_with(&format!(" at {line}:{column}")), "{error}");
 }
+
+/// An actuator whose transmission names a site the file does not have (Menagerie's
+/// `aloha/filtered_cartesian_actuators.xml`, a file other files include): MuJoCo refuses it
+/// ("transmission target ... not found"); mbconv reads it with a warning at the attribute.
+/// Where an element makes names the file does not state (`<replicate>`), nothing is checked.
+#[test]
+fn an_actuator_on_a_target_the_file_does_not_name_is_read_with_a_warning() {
+    let text = r#"<mujoco>
+  <worldbody>
+    <site name="centre"/>
+    <body name="arm"><joint name="hinge"/><geom size="0.1"/></body>
+  </worldbody>
+  <actuator>
+    <general name="push" site="gripper" refsite="centre"/>
+    <motor name="turn" joint="hinge"/>
+  </actuator>
+</mujoco>
+"#;
+    let read = |text: &str| {
+        MjcfFormat
+            .read(&Source::from_string("a.xml", text), &Options::default())
+            .unwrap()
+    };
+    let imported = read(text);
+    let missing: Vec<_> = imported
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.code == "mjcf.actuator_target_missing")
+        .collect();
+    assert_eq!(missing.len(), 1, "{:?}", imported.report.findings);
+    assert!(missing[0].message.contains("'push'") && missing[0].message.contains("site 'gripper'"));
+    let span = missing[0].span.as_ref().unwrap();
+    assert_eq!(
+        (span.line, span.column),
+        line_column(text, text.find("gripper\"").unwrap())
+    );
+    let replicated = text.replace(
+        "<site name=\"centre\"/>",
+        "<site name=\"centre\"/><replicate count=\"2\"><site name=\"gripper\"/></replicate>",
+    );
+    let imported = read(&replicated);
+    assert!(!imported.report.contains("mjcf.actuator_target_missing"));
+}

@@ -8,6 +8,7 @@ use crate::raw::Element;
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::report::{Category, Severity};
 use mbconv_ir::{Extras, JointKind, Motor, MotorActuation, MotorTarget, MotorType, TimeFunction};
+use std::collections::BTreeSet;
 
 impl<'d> Reader<'d> {
     /// Sections the IR has no typed home for: kept verbatim, with a finding per section
@@ -76,7 +77,11 @@ impl<'d> Reader<'d> {
     /// `mjcf.actuator` extra and reported.
     pub(super) fn actuators(&mut self, section: &'d Element) -> SourceResult<()> {
         let mut dropped = Vec::new();
+        let targets = TargetNames::of(self.root);
         for (i, a) in section.children.iter().enumerate() {
+            if let Some(targets) = &targets {
+                self.missing_targets(targets, a);
+            }
             let class = self.class_of(a, ClassId::MAIN)?;
             let joint = a
                 .value("joint")
@@ -148,5 +153,97 @@ impl<'d> Reader<'d> {
             );
         }
         Ok(())
+    }
+}
+
+/// The names an actuator's transmission can target, as the file states them: joints, tendons,
+/// sites and bodies (`world` too).
+struct TargetNames<'d> {
+    joints: BTreeSet<&'d str>,
+    tendons: BTreeSet<&'d str>,
+    sites: BTreeSet<&'d str>,
+    bodies: BTreeSet<&'d str>,
+}
+
+/// The elements that make names the file does not state (replicated, attached or generated
+/// ones): with any of them, targets are not checked.
+const NAME_MAKERS: [&str; 4] = ["replicate", "attach", "composite", "flexcomp"];
+
+impl<'d> TargetNames<'d> {
+    /// The names of `root`'s world and tendons; `None` when an element makes names.
+    fn of(root: &'d Element) -> Option<Self> {
+        let mut names = TargetNames {
+            joints: BTreeSet::new(),
+            tendons: BTreeSet::new(),
+            sites: BTreeSet::new(),
+            bodies: BTreeSet::from(["world"]),
+        };
+        for world in root.children_named("worldbody") {
+            if !names.collect(world) {
+                return None;
+            }
+        }
+        for tendon in root.children_named("tendon").flat_map(|t| t.children.iter()) {
+            names.tendons.extend(tendon.value("name"));
+        }
+        Some(names)
+    }
+
+    /// Adds the names under `element`; false at an element that makes names.
+    fn collect(&mut self, element: &'d Element) -> bool {
+        for child in &element.children {
+            if NAME_MAKERS.contains(&child.name.as_str()) {
+                return false;
+            }
+            let set = match child.name.as_str() {
+                "joint" | "freejoint" => Some(&mut self.joints),
+                "site" => Some(&mut self.sites),
+                "body" => Some(&mut self.bodies),
+                _ => None,
+            };
+            if let (Some(set), Some(name)) = (set, child.value("name")) {
+                set.insert(name);
+            }
+            if !self.collect(child) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+impl<'d> Reader<'d> {
+    /// Warns about each transmission target of actuator `a` that the file does not name, which
+    /// MuJoCo refuses ("transmission target ... not found"); the actuator is kept as written.
+    fn missing_targets(&mut self, targets: &TargetNames<'d>, a: &'d Element) {
+        let kinds: [(&str, &BTreeSet<&str>); 8] = [
+            ("joint", &targets.joints),
+            ("jointinparent", &targets.joints),
+            ("tendon", &targets.tendons),
+            ("site", &targets.sites),
+            ("refsite", &targets.sites),
+            ("cranksite", &targets.sites),
+            ("slidersite", &targets.sites),
+            ("body", &targets.bodies),
+        ];
+        for (attr, names) in kinds {
+            let Some(found) = a.attr(attr) else { continue };
+            if names.contains(found.value.as_str()) {
+                continue;
+            }
+            let actuator = a.value("name").unwrap_or(a.name.as_str());
+            let loc = found.loc.clone();
+            self.finding(
+                "actuator_target_missing",
+                Severity::Warning,
+                Category::Ignored,
+                "",
+                Some(&loc),
+                format!(
+                    "actuator '{actuator}': its {attr} '{}' is not in the file (MuJoCo refuses the file: \"transmission target not found\"); the actuator is kept as written",
+                    found.value
+                ),
+            );
+        }
     }
 }
