@@ -259,8 +259,23 @@ impl SpanningTree {
     }
 
     /// The tree of [`SpanningTree::new`] with the joints `left_out` (indices) never tree
-    /// joints: each enabled one closes a loop.
-    fn without(model: &Model, left_out: &[usize]) -> Self {
+    /// joints: each enabled one closes a loop (a writer that states some loop-closing joints
+    /// otherwise than as joints picks them so).
+    ///
+    /// ```
+    /// use mbconv_ir::{kinematics::{Attachment, SpanningTree}, Body, BodyRef, Joint, JointKind, Model};
+    /// let mut m = Model::new("ring");
+    /// m.bodies = vec![Body::new("a"), Body::new("b")];
+    /// let hinge = JointKind::Revolute { axis: nalgebra::Vector3::z() };
+    /// m.joints.push(Joint::new("j1", hinge.clone(), BodyRef::World, BodyRef::body("a")));
+    /// m.joints.push(Joint::new("j2", hinge.clone(), BodyRef::World, BodyRef::body("b")));
+    /// m.joints.push(Joint::new("j3", hinge, BodyRef::body("a"), BodyRef::body("b")));
+    /// assert_eq!(SpanningTree::new(&m).loop_joints, [2]);
+    /// let tree = SpanningTree::without(&m, &[1]);
+    /// assert_eq!(tree.loop_joints, [1]);
+    /// assert_eq!(tree.attachments[1], Attachment::Joint { joint: 2, parent: Some(0), reversed: false });
+    /// ```
+    pub fn without(model: &Model, left_out: &[usize]) -> Self {
         let n = model.bodies.len();
         let active = model.active_bodies();
         // A joint touching an inactive body is left out like one naming an unknown body.

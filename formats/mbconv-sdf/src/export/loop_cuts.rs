@@ -18,7 +18,7 @@ use mbconv_ir::{JointKind, Model};
 pub(crate) fn ball_cuts(model: &Model) -> Vec<usize> {
     let tree = SpanningTree::new(model);
     let is_ball = |j: usize| model.joints[j].kind == JointKind::Spherical;
-    let closing = closing_ball_joints(model);
+    let closing = closing_ball_joints(model, &tree);
     let mut cuts = closing.clone();
     for &l in tree.loop_joints.iter().filter(|&&l| !is_ball(l)) {
         let joint = &model.joints[l];
@@ -30,45 +30,35 @@ pub(crate) fn ball_cuts(model: &Model) -> Vec<usize> {
             cuts.push(swap);
         }
     }
-    if cuts.len() > closing.len() && roots(&stated_tree(model, &cuts)) != roots(&tree) {
+    if cuts.len() > closing.len() && roots(&SpanningTree::without(model, &cuts)) != roots(&tree) {
         return closing;
     }
     cuts.sort_unstable();
     cuts
 }
 
-/// The ball joints that close loops of the spanning tree.
-pub(crate) fn closing_ball_joints(model: &Model) -> Vec<usize> {
-    SpanningTree::new(model)
-        .loop_joints
-        .into_iter()
+/// The ball joints that close loops of `tree`, the spanning tree of `model`.
+pub(crate) fn closing_ball_joints(model: &Model, tree: &SpanningTree) -> Vec<usize> {
+    tree.loop_joints
+        .iter()
+        .copied()
         .filter(|&j| model.joints[j].kind == JointKind::Spherical)
         .collect()
 }
 
-/// The joints the writer states as ball constraints in a lowered model: [`ball_cuts`] when the
-/// lowering reversed the joints of the tree they leave (none points towards its root), else
-/// [`closing_ball_joints`] (the lowering gave the swap up).
-pub(crate) fn written_cuts(model: &Model) -> Vec<usize> {
+/// The joints the writer states as ball constraints in a lowered model, with the tree the file
+/// then states ([`SpanningTree::without`] them): [`ball_cuts`] when the lowering reversed the
+/// joints of that tree (none points towards its root), else [`closing_ball_joints`] (the
+/// lowering gave the swap up).
+pub(crate) fn written_cuts(model: &Model) -> (Vec<usize>, SpanningTree) {
     let cuts = ball_cuts(model);
-    if stated_tree(model, &cuts).first_reversed_joint().is_none() {
-        cuts
-    } else {
-        closing_ball_joints(model)
+    let stated = SpanningTree::without(model, &cuts);
+    if stated.first_reversed_joint().is_none() {
+        return (cuts, stated);
     }
-}
-
-/// The tree the file states when the joints `cuts` are written as constraints: the spanning
-/// tree of the other joints.
-pub(crate) fn stated_tree(model: &Model, cuts: &[usize]) -> SpanningTree {
-    if cuts.is_empty() {
-        return SpanningTree::new(model);
-    }
-    let mut without = model.clone();
-    for &c in cuts {
-        without.joints[c].enabled = false;
-    }
-    SpanningTree::new(&without)
+    let closing = closing_ball_joints(model, &SpanningTree::new(model));
+    let stated = SpanningTree::without(model, &closing);
+    (closing, stated)
 }
 
 /// How many trees float (have no joint to the world).

@@ -28,7 +28,7 @@
 //! cannot simulate, gets a mass floor: [`super::hinge_inertia`]); `reference_poses`.
 
 use super::emit::{LoopsAs, Writing};
-use super::loop_cuts::{ball_cuts, closing_ball_joints, stated_tree};
+use super::loop_cuts::{ball_cuts, closing_ball_joints};
 use super::{is_link_name, joint_prefix, split_scoped, top_model};
 use crate::spec::{SCOPE, is_plain_name};
 use mbconv_ir::format::Lowered;
@@ -394,7 +394,7 @@ fn loops(s: &mut LowerSession) {
 /// the ball joints that close loops are constraints.
 fn drake_ball_constraints(s: &mut LowerSession) {
     let mut cuts = ball_cuts(&s.model);
-    let towards_root: Vec<usize> = stated_tree(&s.model, &cuts)
+    let towards_root: Vec<usize> = SpanningTree::without(&s.model, &cuts)
         .attachments
         .iter()
         .filter_map(|a| match *a {
@@ -412,7 +412,7 @@ fn drake_ball_constraints(s: &mut LowerSession) {
         match mbconv_ir::lower::reverse_joint(&mut reversed, j, FORMAT) {
             Ok(f) => findings.extend(f),
             Err(_) => {
-                cuts = closing_ball_joints(&s.model);
+                cuts = closing_ball_joints(&s.model, &SpanningTree::new(&s.model));
                 findings.clear();
                 reversed = s.model.clone();
                 break;

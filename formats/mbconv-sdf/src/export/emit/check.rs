@@ -63,10 +63,10 @@ pub(super) fn check_names(model: &Model) -> Result<(), Unsayable> {
     Ok(())
 }
 
-/// Joints pointing away from the root of the tree the file states (the spanning tree of the
-/// joints but `ball_cuts`, written as constraints), every loop-closing joint's sides meeting
-/// (its frame is stated once, on the child), no free joint.
-pub(super) fn check_tree(model: &Model, ball_cuts: &[usize]) -> Result<SpanningTree, Unsayable> {
+/// Joints pointing away from the root of `tree`, the tree the file states (the spanning tree,
+/// or under `loops=drake` the one without the joints written as constraints), every
+/// loop-closing joint's sides meeting (its frame is stated once, on the child), no free joint.
+pub(super) fn check_tree(model: &Model, tree: SpanningTree) -> Result<SpanningTree, Unsayable> {
     for joint in &model.joints {
         let at = path::item("joints", &joint.name);
         if !joint.enabled {
@@ -79,7 +79,6 @@ pub(super) fn check_tree(model: &Model, ball_cuts: &[usize]) -> Result<SpanningT
             return Err(unsayable(at, "a bushing, actuator or joint id"));
         }
     }
-    let tree = crate::export::loop_cuts::stated_tree(model, ball_cuts);
     if let Some(joint) = tree.first_reversed_joint() {
         let at = path::item("joints", &model.joints[joint].name);
         return Err(unsayable(at, "it points towards the root"));

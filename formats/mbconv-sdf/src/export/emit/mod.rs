@@ -111,11 +111,11 @@ pub(crate) fn emit(model: &Model) -> Result<String, Unsayable> {
 /// Writes `model` as SDFormat the way `writing` says.
 pub(crate) fn emit_with(model: &Model, writing: Writing) -> Result<String, Unsayable> {
     check_names(model)?;
-    let ball_cuts = match writing.loops {
+    let (ball_cuts, stated) = match writing.loops {
         LoopsAs::DrakeBallConstraints => super::loop_cuts::written_cuts(model),
-        LoopsAs::Joints => Vec::new(),
+        LoopsAs::Joints => (Vec::new(), SpanningTree::new(model)),
     };
-    let tree = check_tree(model, &ball_cuts)?;
+    let tree = check_tree(model, stated)?;
     let scopes = Scopes::new(model);
     check_scopes(model, &scopes)?;
     let mut world = XmlElement::new("world").attr("name", &model.name);
