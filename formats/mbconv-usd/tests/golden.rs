@@ -12,163 +12,14 @@
 #![allow(clippy::unwrap_used)]
 
 mod newton_motion;
+mod openusd_parse;
 
+use mbconv_ir::Model;
 use mbconv_ir::format::Source;
-use mbconv_ir::{BodyRef, JointKind, Model, Pose};
 use mbconv_usd::{PrimPaths, UsdFormat};
-use nalgebra::{Quaternion, UnitQuaternion, Vector3};
+use openusd_parse::SAME_FLOAT;
 use serde_json::Value;
 use std::path::Path;
-
-fn vector(v: &Value) -> Vector3<f64> {
-    Vector3::from_iterator(v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()))
-}
-
-fn rotation(v: &Value) -> UnitQuaternion<f64> {
-    let q: Vec<f64> = v
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
-        .collect();
-    UnitQuaternion::from_quaternion(Quaternion::new(q[0], q[1], q[2], q[3]))
-}
-
-fn close(a: &Pose, position: Vector3<f64>, rot: UnitQuaternion<f64>, what: &str) {
-    assert!(
-        (a.translation - position).norm() <= 1e-6 * (1.0 + position.norm()),
-        "{what}: {a:?} vs {position:?}"
-    );
-    assert!(a.rotation.angle_to(&rot) <= 1e-6, "{what}: {a:?} vs {rot:?}");
-}
-
-/// The index of the item read from the prim `path`.
-fn at(paths: &[String], path: &str) -> Option<usize> {
-    paths.iter().position(|p| p == path)
-}
-
-/// Compares the model read from a stage with OpenUSD's parse of it, item by item, matched by
-/// prim path (OpenUSD's names; several prims may share a name).
-fn compare(model: &Model, paths: &PrimPaths, golden: &Value, stage: &str) {
-    let l = golden["meters_per_unit"].as_f64().unwrap();
-    let m = golden["kilograms_per_unit"].as_f64().unwrap();
-    let bodies = golden["bodies"].as_array().unwrap();
-    assert_eq!(bodies.len(), model.bodies.len(), "{stage}: bodies");
-    for g in bodies {
-        let name = g["path"].as_str().unwrap();
-        let body = at(&paths.bodies, name)
-            .map(|i| &model.bodies[i])
-            .unwrap_or_else(|| panic!("{stage}: no body {name}"));
-        close(
-            &body.pose,
-            vector(&g["position"]) * l,
-            rotation(&g["rotation"]),
-            &format!("{stage}: body {name}"),
-        );
-        assert_eq!(
-            body.fixed,
-            g["kinematic"].as_bool().unwrap(),
-            "{stage}: {name} kinematic"
-        );
-        if let Some(mass) = g["mass"].as_f64().filter(|x| *x > 0.0) {
-            let expected = mass * m;
-            assert!(
-                (body.inertial.mass - expected).abs() <= 1e-12 * expected,
-                "{stage}: {name} mass"
-            );
-        }
-    }
-    // A PhysicsDistanceJoint is read as a constraint (or kept in extras), not a joint.
-    let joints: Vec<&Value> = golden["joints"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|g| g["type"] != "DistanceJoint")
-        .collect();
-    assert_eq!(joints.len(), model.joints.len(), "{stage}: joints");
-    // One side of a joint as OpenUSD gives it: its body and the joint frame in that body's frame.
-    // A side OpenUSD names that is no rigid body is a static collider (`static0`/`static1`: its
-    // world pose), which holds the joint to the world: the frame is then a world pose.
-    let side = |g: &Value, k: usize| -> (BodyRef, Pose) {
-        let path = g[format!("body{k}")].as_str().unwrap();
-        let local = Pose::new(
-            vector(&g[format!("local_pos{k}")]) * l,
-            rotation(&g[format!("local_rot{k}")]),
-        );
-        if let Some(collider) = g.get(format!("static{k}")) {
-            let at = Pose::new(vector(&collider["position"]) * l, rotation(&collider["rotation"]));
-            return (BodyRef::World, at * local);
-        }
-        match at(&paths.bodies, path) {
-            _ if path.is_empty() => (BodyRef::World, local),
-            Some(i) => (BodyRef::body(model.bodies[i].name.clone()), local),
-            None => panic!("{stage}: OpenUSD names {path} as a joint's body, which is no body"),
-        }
-    };
-    for g in joints {
-        let name = g["path"].as_str().unwrap();
-        let joint = at(&paths.joints, name)
-            .map(|i| &model.joints[i])
-            .unwrap_or_else(|| panic!("{stage}: no joint {name}"));
-        let what = format!("{stage}: joint {name}");
-        let kind = match joint.kind {
-            JointKind::Fixed => "FixedJoint",
-            JointKind::Revolute { .. } => "RevoluteJoint",
-            JointKind::Prismatic { .. } => "PrismaticJoint",
-            JointKind::Spherical => "SphericalJoint",
-            _ => "D6Joint",
-        };
-        let golden_kind = g["type"].as_str().unwrap();
-        // OpenUSD reports a generic PhysicsJoint as a D6 joint; the reader names its kind.
-        assert!(
-            golden_kind == kind || golden_kind == "D6Joint",
-            "{what}: {golden_kind} vs {kind}"
-        );
-        // The reader may turn a generic joint's two frames alike so that the IR kind's axes are
-        // its free ones (a point on a line along Y, ...): by an axis permutation.
-        let turn = if golden_kind == "D6Joint" {
-            side(g, 0).1.rotation.inverse() * joint.parent_frame.rotation
-        } else {
-            UnitQuaternion::identity()
-        };
-        let m = turn.to_rotation_matrix().into_inner();
-        assert!(
-            m.iter().all(|x| x.abs() < 1e-6 || (x.abs() - 1.0).abs() < 1e-6),
-            "{what}: frames turned by {turn:?}, not an axis permutation"
-        );
-        for (k, body, frame) in [
-            (0, &joint.parent, &joint.parent_frame),
-            (1, &joint.child, &joint.child_frame),
-        ] {
-            let (expected, pose) = side(g, k);
-            assert_eq!(*body, expected, "{what}: body{k}");
-            close(
-                frame,
-                pose.translation,
-                pose.rotation * turn,
-                &format!("{what}: frame {k}"),
-            );
-        }
-        if let (Some(limit), "RevoluteJoint" | "PrismaticJoint") = (g["limit"].as_array(), golden_kind) {
-            let unit = if golden_kind == "RevoluteJoint" {
-                std::f64::consts::PI / 180.0
-            } else {
-                l
-            };
-            let limits = joint.dofs[0].position_limits;
-            for (read, bound) in [(limits.lower, &limit[0]), (limits.upper, &limit[1])] {
-                let bound = bound.as_f64().unwrap();
-                if bound.is_finite() {
-                    let expected = bound * unit;
-                    assert!(
-                        (read.unwrap() - expected).abs() <= 1e-12 * expected.abs(),
-                        "{what}: limit"
-                    );
-                }
-            }
-        }
-    }
-}
 
 #[test]
 fn the_reader_reads_the_fixtures_as_openusd_does() {
@@ -184,7 +35,7 @@ fn the_reader_reads_the_fixtures_as_openusd_does() {
         let file = root.join("../../fixtures/usd").join(format!("{stage}.usda"));
         let source = Source::from_path(&file).unwrap();
         let (imported, paths) = UsdFormat.read_with_prim_paths(&source).unwrap();
-        compare(&imported.model, &paths, &golden, &stage);
+        openusd_parse::compare(&imported.model, &paths, &golden, &stage, SAME_FLOAT);
         seen += 1;
     }
     assert!(seen >= 5, "{seen} golden stages");
@@ -251,15 +102,11 @@ fn judge(what: &str, stages: Vec<(String, std::path::PathBuf, Value)>) -> Judged
                 continue;
             }
         };
-        match std::panic::catch_unwind(|| compare(&model, &paths, &golden, &name)) {
+        match std::panic::catch_unwind(|| openusd_parse::compare(&model, &paths, &golden, &name, SAME_FLOAT))
+        {
             Ok(()) => judged.agree += 1,
             Err(panic) => {
-                let message = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-                    .unwrap_or_default();
-                let first = message.lines().next().unwrap_or_default().to_owned();
+                let first = openusd_parse::panic_message(&*panic);
                 judged.failures.push(format!("{name}: {first}"));
             }
         }

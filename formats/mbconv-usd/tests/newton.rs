@@ -16,13 +16,15 @@
 #![allow(clippy::unwrap_used)]
 
 mod newton_motion;
+mod written_usd;
 
 use mbconv_ir::Model;
-use mbconv_ir::format::{Exported, Format, Options, Source};
-use mbconv_test_support::written_golden::{RefusalTally, WrittenSuite, read_source, source_path};
+use mbconv_ir::format::{Exported, Format, Options};
+use mbconv_test_support::written_golden::{RefusalTally, read_source, source_path};
 use mbconv_usd::UsdFormat;
 use serde_json::Value;
 use std::path::Path;
+use written_usd::suite;
 
 /// Agreement asked for between Newton's and mbconv's centres of mass over 1 s (m), relative to
 /// max(1, |Newton's coordinate|): the bound. The scheme and step are the same; Newton
@@ -127,18 +129,6 @@ const DIFFERS: &[(&str, &str)] = &[
     ("fixtures__urdf__rotated_inertia.urdf", FRICTION),
 ];
 
-fn suite() -> WrittenSuite {
-    WrittenSuite {
-        registry: mbconv::formats(),
-        to: "usd",
-        name: "USD",
-        golden_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/newton"),
-        simulator: "newton",
-        judges: "Newton",
-        all_trajectories: "MBCONV_USD_NEWTON_ALL",
-    }
-}
-
 #[test]
 fn every_fixture_of_the_other_formats_is_written_as_the_text_newton_judged() {
     suite().assert_fixtures_judged(&FIXTURE_DIRS, NOT_WRITTEN);
@@ -174,9 +164,7 @@ fn every_written_usd_loads_in_newton_but_the_listed_refusals() {
 /// The written text read back by mbconv (the model `mbconv check --via usd` compares).
 fn read_back(name: &str, path: &Path, written: &Exported) -> Model {
     let options = UsdFormat.read_back_options(&Options::default(), written);
-    let beside = path.with_file_name("written.usda");
-    let source = Source::from_string("written.usda", written.text.clone())
-        .with_path(format!("{name}.usda"), Some(beside));
+    let source = written_usd::written_source(name, path, written);
     UsdFormat
         .read(&source, &options)
         .unwrap_or_else(|e| panic!("{name}: mbconv cannot read its own USD: {e}"))
