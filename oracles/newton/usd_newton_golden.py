@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Newton's judgement of mbconv's USD writer (`formats/mbconv-usd/tests/golden/newton`).
+"""Newton's and OpenUSD's judgement of mbconv's USD writer (`formats/mbconv-usd/tests/golden/newton`).
 
 `cargo xtask golden usd-newton` converts every fixture of the other formats and the URDF and
 MJCF robots of the corpus to USD with mbconv, writes the `.usda` files into a scratch directory
@@ -30,6 +30,17 @@ OUTDIR/<name>.json with the entry's source and hash and, under "newton":
   finite (when not: no samples, and `not_finite_at`, the first sample time that is not).
   A stage Newton builds no rigid body from is refused ("Newton built no rigid body").
 
+and under "openusd", OpenUSD's own judgement of the stage (usd-core's `pxr`, `load_openusd`):
+`loads` (else `error`, what OpenUSD raised), the errors and warnings OpenUSD posts opening the
+stage (`open`) and parsing its physics (`parse_diagnostics`), each `{"code", "text"}` as a
+`UsdUtils.CoalescingDiagnosticDelegate` collects them, and `parse`: what
+`UsdPhysics.LoadUsdPhysicsFromRange(stage, ["/"])` found (`oracles/usd/usd_golden.py`'s
+`describe`: units, scenes, rigid bodies with world pose and authored mass, joints with type,
+bodies, local poses, axis and limit; and `openusd_parse`'s additions: the `mbconv:world`
+marks, a generic joint's limit instances, `exclude_from_articulation`, the articulations and
+the collision shapes by type). `formats/mbconv-usd/tests/openusd.rs` compares it with mbconv's
+reading of the same text.
+
 `cargo xtask golden usd` (and `golden usd-newton-read`) runs the same judgement on the reader's
 side: a manifest of every USD fixture and every stage of the USD corpus (the `newton` wheel's
 example and test stages), each `usd` the stage itself and `hash` its root layer's, written to
@@ -55,7 +66,11 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "urdf"))
 
-from urdf_written_golden import arguments, judge_all  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "usd"))
+
+from urdf_written_golden import arguments, clean, judge_all  # noqa: E402
+
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 DURATION = 1.0
 DT = 1e-3
@@ -220,7 +235,99 @@ def load_newton(path):
     return result
 
 
-LOADERS = {"newton": load_newton}
+def diagnostics(delegate, roots):
+    """The diagnostics OpenUSD posted since the last call, as (errors, warnings): each
+    `{"code", "text"}`, the text as OpenUSD prints it (its commentary), absolute roots left
+    out. Status messages are not kept."""
+    errors, warnings = [], []
+    for d in delegate.TakeUncoalescedDiagnostics():
+        code = str(d.diagnosticCodeString)
+        entry = {"code": code, "text": clean(str(d.commentary), roots)}
+        if "WARNING" in code:
+            warnings.append(entry)
+        elif "STATUS" not in code:
+            errors.append(entry)
+    return errors, warnings
+
+
+def openusd_parse(stage, parsed):
+    """What `UsdPhysics.LoadUsdPhysicsFromRange` parsed (`oracles/usd/usd_golden.py`'s
+    `describe`: bodies with their authored mass, joints with their type, bodies, local poses,
+    axis and limit), and beside it: per body and joint whether mbconv's writer marked it
+    `mbconv:world` (the anchors standing for the world and their welds); per generic (D6)
+    joint its limit instances (`dof_limits`: `[axis, lower, upper]`, lower > upper locks the
+    axis); per joint `exclude_from_articulation`; the articulations (`root`: the root prims,
+    `bodies`, `joints`, sorted); `shapes`: the number of collision shapes by type."""
+    from usd_golden import describe
+
+    out = describe(stage, parsed)
+
+    def marked(path):
+        prim = stage.GetPrimAtPath(path)
+        attribute = prim.GetAttribute("mbconv:world") if prim and prim.IsValid() else None
+        return bool(attribute and attribute.HasAuthoredValue() and attribute.Get())
+
+    for body in out["bodies"]:
+        body["mbconv_world"] = marked(body["path"])
+    extra = {}
+    articulations, shapes = [], {}
+    for kind, (paths, descs) in parsed.items():
+        name = str(kind)
+        if name.endswith("Shape"):
+            shapes[name] = shapes.get(name, 0) + len(paths)
+        for p, d in zip(paths, descs):
+            if name.endswith("Joint"):
+                limits = [
+                    [str(pair.first), float(pair.second.lower), float(pair.second.upper)]
+                    for pair in getattr(d, "jointLimits", [])
+                    if pair.second.enabled
+                ]
+                extra[str(p)] = {
+                    "mbconv_world": marked(str(p)),
+                    "exclude_from_articulation": bool(d.excludeFromArticulation),
+                    "dof_limits": sorted(limits) if name == "D6Joint" else None,
+                }
+            elif name == "Articulation":
+                articulations.append(
+                    {
+                        "path": str(p),
+                        "roots": sorted(str(r) for r in d.rootPrims),
+                        "bodies": sorted(str(b) for b in d.articulatedBodies),
+                        "joints": sorted(str(j) for j in d.articulatedJoints),
+                    }
+                )
+    for joint in out["joints"]:
+        joint.update(extra[joint["path"]])
+    out["articulations"] = sorted(articulations, key=lambda a: a["path"])
+    out["shapes"] = shapes
+    return out
+
+
+def load_openusd(path):
+    """OpenUSD's own judgement of a written stage (usd-core, `pxr`): the errors and warnings it
+    posts opening the stage (`open`) and parsing its physics (`parse_diagnostics`), collected
+    by a `UsdUtils.CoalescingDiagnosticDelegate`, and what `LoadUsdPhysicsFromRange` parsed
+    (`parse`, see `openusd_parse`). An error OpenUSD raises is recorded as the stage's refusal
+    (`loads` false)."""
+    from pxr import Usd, UsdUtils
+    from usd_golden import parse
+
+    folder = os.path.dirname(os.path.abspath(path))
+    roots = sorted({folder, os.path.realpath(folder), REPOSITORY}, key=len, reverse=True)
+    delegate = UsdUtils.CoalescingDiagnosticDelegate()
+    stage = Usd.Stage.Open(path)
+    errors, warnings = diagnostics(delegate, roots)
+    composition = stage.GetCompositionErrors() if hasattr(stage, "GetCompositionErrors") else []
+    errors += [{"code": "composition", "text": clean(str(e), roots)} for e in composition]
+    result = {"open": {"errors": errors, "warnings": warnings}}
+    parsed = parse(stage)
+    errors, warnings = diagnostics(delegate, roots)
+    result["parse_diagnostics"] = {"errors": errors, "warnings": warnings}
+    result["parse"] = openusd_parse(stage, parsed)
+    return result
+
+
+LOADERS = {"newton": load_newton, "openusd": load_openusd}
 
 
 def main():
@@ -229,17 +336,19 @@ def main():
         manifest = json.load(f)
     scratch = os.path.dirname(os.path.abspath(args.manifest))
     # paths in Newton's errors are shown from the scratch folder, else from the repository
-    repository = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    roots = sorted({scratch, os.path.realpath(scratch), repository}, key=len, reverse=True)
+    roots = sorted({scratch, os.path.realpath(scratch), REPOSITORY}, key=len, reverse=True)
     os.makedirs(args.out, exist_ok=True)
-    judged = judge_all("newton", [item["usd"] for item in manifest], roots, __file__)
-    for item, result in zip(manifest, judged):
-        data = {"source": item["source"], "hash": item["hash"], "newton": result}
+    paths = [item["usd"] for item in manifest]
+    judged = {library: judge_all(library, paths, roots, __file__) for library in LOADERS}
+    for k, item in enumerate(manifest):
+        data = {"source": item["source"], "hash": item["hash"]}
+        for library in LOADERS:
+            data[library] = judged[library][k]
         with open(os.path.join(args.out, f"{item['name']}.json"), "w") as f:
             json.dump(data, f, sort_keys=True, indent=1)
             f.write("\n")
-        outcome = "ok" if result["loads"] else "refused"
-        print(f"{item['name']}: newton {outcome}", file=sys.stderr)
+        outcome = ", ".join(f"{lib} {'ok' if data[lib]['loads'] else 'refused'}" for lib in LOADERS)
+        print(f"{item['name']}: {outcome}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -49,11 +49,21 @@ def rigid_pose(stage, path):
     return {"position": vec(transform.GetTranslation()), "rotation": quat(transform.GetRotation().GetQuat())}
 
 
-def stage_golden(path):
-    stage = Usd.Stage.Open(str(path))
+def parse(stage):
+    """OpenUSD's physics parse of the whole stage (`UsdPhysics.LoadUsdPhysicsFromRange`)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        parsed = UsdPhysics.LoadUsdPhysicsFromRange(stage, ["/"])
+        return UsdPhysics.LoadUsdPhysicsFromRange(stage, ["/"])
+
+
+def stage_golden(path):
+    stage = Usd.Stage.Open(str(path))
+    return describe(stage, parse(stage))
+
+
+def describe(stage, parsed):
+    """The golden data of a stage from OpenUSD's parse of it (`parse`): units, scenes, rigid
+    bodies and joints (see the module's documentation)."""
     out = {
         "meters_per_unit": UsdGeom.GetStageMetersPerUnit(stage),
         "kilograms_per_unit": UsdPhysics.GetStageKilogramsPerUnit(stage),
