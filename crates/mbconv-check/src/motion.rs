@@ -366,6 +366,34 @@ pub const TRACE: &str = "MBCONV_CHECK_TRACE";
 #[derive(Clone, Debug, PartialEq)]
 pub struct DynamicsKey(Model);
 
+/// The frames a restraint of `model` measures between: (body name, or `None` for the world;
+/// frame name).
+fn measured_frames(model: &Model) -> std::collections::BTreeSet<(Option<&str>, &str)> {
+    use mbconv_ir::{BodyRef, ForceKind, RestraintTarget};
+    fn body(b: &BodyRef) -> Option<&str> {
+        match b {
+            BodyRef::World => None,
+            BodyRef::Body(name) => Some(name.as_str()),
+        }
+    }
+    let mut measured = std::collections::BTreeSet::new();
+    for element in &model.force_elements {
+        if let ForceKind::Restraint(restraint) = &element.kind
+            && let RestraintTarget::FramePair {
+                body1,
+                frame1,
+                body2,
+                frame2,
+                ..
+            } = &restraint.target
+        {
+            measured.insert((body(body1), frame1.as_str()));
+            measured.insert((body(body2), frame2.as_str()));
+        }
+    }
+    measured
+}
+
 impl DynamicsKey {
     /// The key of `model`.
     pub fn of(model: &Model) -> Self {
@@ -383,6 +411,25 @@ impl DynamicsKey {
         }
         for frame in &mut key.world_frames {
             frame.extras = Default::default();
+        }
+        // A named frame moves nothing unless a restraint measures from it (the only place the
+        // solver looks frames up by name), and a group nothing unless it holds its bodies
+        // still: the markers and assemblies a Shift model carries, and no writer but Shift's
+        // keeps, would otherwise keep the check from reusing a motion across targets.
+        let measured = measured_frames(model);
+        for body in &mut key.bodies {
+            let name = body.name.clone();
+            body.frames
+                .retain(|f| measured.contains(&(Some(name.as_str()), f.name.as_str())));
+        }
+        key.world_frames
+            .retain(|f| measured.contains(&(None, f.name.as_str())));
+        key.groups.retain(|g| !g.mobile);
+        for group in &mut key.groups {
+            let mut still = mbconv_ir::Group::new("", mbconv_ir::GroupType::Other);
+            still.mobile = false;
+            still.bodies = std::mem::take(&mut group.bodies);
+            *group = still;
         }
         for joint in &mut key.joints {
             joint.extras = Default::default();

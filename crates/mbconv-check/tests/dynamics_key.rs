@@ -6,7 +6,7 @@
 mod common;
 use common::double_pendulum;
 use mbconv_check::{DynamicsKey, Motion, SimulationSettings};
-use mbconv_ir::{Geometry, Model, Shape, ShapeRole, Value};
+use mbconv_ir::{Frame, FrameKind, Geometry, Group, GroupType, Model, Pose, Shape, ShapeRole, Value};
 use mbconv_solver::Integrator;
 
 /// The pendulum with an elbow stop it reaches (so the stops run), plus everything the key
@@ -22,6 +22,21 @@ fn dressed(mut model: Model) -> Model {
             .push(Shape::new(ShapeRole::Both, Geometry::Sphere { radius: 0.05 }));
         body.extras.insert("x:colour", Value::String("red".into()));
     }
+    // A marker on every body and in the world, and an assembly of every body, as a Shift
+    // model carries them: no restraint measures from the frames, and the group moves.
+    let marker = |name: &str| Frame {
+        name: name.into(),
+        pose: Pose::identity(),
+        kind: FrameKind::Marker,
+        extras: Default::default(),
+    };
+    let mut assembly = Group::new("arm", GroupType::Assembly);
+    for body in &mut model.bodies {
+        body.frames.push(marker("tip"));
+        assembly.bodies.push(body.name.clone());
+    }
+    model.world_frames.push(marker("light"));
+    model.groups.push(assembly);
     for joint in &mut model.joints {
         joint.extras.insert("x:id", Value::Float(7.0));
         for dof in &mut joint.dofs {
@@ -86,6 +101,16 @@ fn what_the_key_keeps_can_move_a_body() {
     let free = Motion::simulate(&model, &settings()).expect("simulates");
     let held = Motion::simulate(&stopped, &settings()).expect("simulates");
     assert_ne!(free.com, held.com);
+
+    // A group that holds its bodies still is kept, whatever else it says.
+    let mut frozen = model.clone();
+    let mut still = Group::new("held", GroupType::Assembly);
+    still.mobile = false;
+    still.bodies.push(model.bodies[1].name.clone());
+    frozen.groups.push(still);
+    assert_ne!(DynamicsKey::of(&model), DynamicsKey::of(&frozen));
+    let frozen_motion = Motion::simulate(&frozen, &settings()).expect("simulates");
+    assert_ne!(free.com, frozen_motion.com);
 }
 
 /// A read-back that writes a weld as a fixed joint with a made-up name, lists bodies in
