@@ -102,6 +102,27 @@ pub fn example_robot_data_share() -> Option<PathBuf> {
     None
 }
 
+/// A whole MuJoCo Menagerie checkout named by `$MBCONV_MENAGERIE` (as `cargo xtask field
+/// --menagerie DIR` takes it; the shared corpus holds only a few of its robots), or `None`
+/// after a notice when the variable is not set or names no folder: a skip even under
+/// `MBCONV_REQUIRE_CORPUS=1`, as the download above.
+///
+/// ```
+/// if let Some(dir) = mbconv_test_support::corpus::menagerie_checkout() {
+///     assert!(dir.is_dir());
+/// }
+/// ```
+pub fn menagerie_checkout() -> Option<PathBuf> {
+    let dir = std::env::var_os("MBCONV_MENAGERIE").map(PathBuf::from);
+    match dir {
+        Some(dir) if dir.is_dir() => Some(dir),
+        _ => {
+            eprintln!("notice: no Menagerie checkout ($MBCONV_MENAGERIE); test skipped");
+            None
+        }
+    }
+}
+
 fn found(path: PathBuf, exists: fn(&Path) -> bool) -> Option<PathBuf> {
     if exists(&path) {
         return Some(path);
