@@ -168,8 +168,8 @@ const TASKS: &[Task] = &[
         words: &["golden", "usd-newton"],
         args: "[--stale]",
         about: "regenerate the USD writer's golden data: Newton 1.8 (target/oracles/newton) \
-                loading mbconv's USD of every fixture of the other formats and of the URDF and \
-                MJCF corpus, and its 1 s Featherstone trajectories on the CPU \
+                loading mbconv's USD of every fixture of the other formats and of the corpus's \
+                Choreonoid, Chrono, MJCF, DART and URDF models, and its 1 s Featherstone trajectories on the CPU \
                 (formats/mbconv-usd/tests/golden/newton)",
         run: |rest| written::golden(&written::USD, stale(rest)?),
     },

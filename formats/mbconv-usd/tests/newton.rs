@@ -1,7 +1,8 @@
 //! The USD writer judged by Newton on every other model: the golden data of
 //! `tests/golden/newton/` (written by `cargo xtask golden usd-newton` from
 //! `oracles/newton/usd_newton_golden.py`; these tests never run Newton) says, for the USD mbconv
-//! writes from every fixture of the other formats and every URDF and MJCF robot of the corpus,
+//! writes from every fixture of the other formats and every Choreonoid, Chrono, MJCF, DART and
+//! URDF model of the corpus (`xtask/src/written.rs`, `USD.corpus_dirs`),
 //! whether Newton 1.8 loads it (else its error) and Newton's 1 s trajectory of it
 //! (`SolverFeatherstone` on the CPU in 32-bit floats, semi-implicit Euler at dt 1e-3, no contact,
 //! world poses and centres of mass every 0.1 s). The tests write each USD again (its hash must be
@@ -40,7 +41,9 @@ const NOT_WRITTEN: &[(&str, &str)] = &[("fixtures/sdf/world_include.sdf", "canno
 /// Newton's refusals of a USD mbconv writes: (the error's words, `|`-separated, why).
 const REFUSALS: &[(&str, &str)] = &[(
     "Newton built no rigid body",
-    "files of dm_control's suite/common are assets and materials included by the models: no body",
+    "no body to build: the files of dm_control's suite/common are assets and materials included \
+     by the models, and DART's empty.skel, test/empty.skel and test/drop_BENCHMARK.skel are worlds \
+     with no skeleton (OpenUSD parses no rigid body either)",
 )];
 
 /// The loop-closing joint is excluded from the articulation (`physics:excludeFromArticulation`)
@@ -82,6 +85,13 @@ const DRIVES: &str =
 /// 0.25 m (MuJoCo's `connect/multiple_constraints.xml`) away: `SolverFeatherstone` applies no
 /// joint friction (its documentation lists `joint_friction` as not supported).
 const FRICTION: &str = "joint Coulomb friction: SolverFeatherstone applies none";
+
+/// A body the model exempts from gravity (DART's `<gravity>0</gravity>`; written as
+/// `physxRigidBody:disableGravity` on the body): Newton 1.8 reads gravity on or off for the
+/// scene only (`import_usd.py` reads `gravity_enabled` on the `PhysicsScene`), so the body falls
+/// in Newton: measured on `test/test_single_body.skel`, Newton's `link 1` is 4.9099 m below its
+/// start at 1 s (g = 9.81 m/s² over 1 s of semi-implicit Euler at dt 1e-3), mbconv's stays.
+const BODY_GRAVITY: &str = "gravity: Newton switches gravity off per scene only, not per body";
 
 /// Models whose trajectory in Newton is not mbconv's, measured, and why: Newton's law (or how
 /// it builds the stage) differs. Each must still differ (else the line is stale), and the
@@ -127,6 +137,7 @@ const DIFFERS: &[(&str, &str)] = &[
         FRICTION,
     ),
     ("fixtures__urdf__rotated_inertia.urdf", FRICTION),
+    ("corpus__skel__test__test_single_body.skel", BODY_GRAVITY),
 ];
 
 #[test]
@@ -308,7 +319,12 @@ fn source_model(registry: &mbconv_ir::format::Registry, name: &str, golden: &Val
 /// finite from 7e-3 s, as Newton reads the URDF too; the Allegro hands' fingers diverge by
 /// either their limits or their damping alone; dm_control's arm (`manipulator.xml`,
 /// `stacker.xml`) and `active_adhesion.xml` by their drives (the arm's limits alone from 0.07 s
-/// too, but the check's run reaches none).
+/// too, but the check's run reaches none). Measured 2026-12-01 the same way: Choreonoid's
+/// `UR10-2F85.body` (not finite at 1 s, 12 joints past their limits) and DART's
+/// `test/dof_attribute_test.skel` (not finite from 0.1 s, 3 joints past their limits) are finite
+/// for 1 s with their limits removed (and the first with an armature of 0.01 on every joint);
+/// neither has a drive. DART's `test/inertia_from_shapes.skel` floats a body of zero mass
+/// (`zero_mass`, held by no joint): not finite from 0.1 s, finite with its mass set to 1e-3 kg.
 const NOT_FINITE: &[(&str, &str)] = &[
     (
         "corpus__urdf__example-robot-data__robots__double_pendulum_description__urdf__double_pendulum.urdf",
@@ -341,6 +357,18 @@ const NOT_FINITE: &[(&str, &str)] = &[
     (
         "corpus__mjcf__mujoco__model__adhesion__active_adhesion.xml",
         "joint springs, joint damping",
+    ),
+    (
+        "corpus__body__share__model__UniversalRobots__UR10-2F85.body",
+        "joint position limits",
+    ),
+    (
+        "corpus__skel__test__dof_attribute_test.skel",
+        "joint position limits",
+    ),
+    (
+        "corpus__skel__test__inertia_from_shapes.skel",
+        "mass, COM, inertia",
     ),
 ];
 

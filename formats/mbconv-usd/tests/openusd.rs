@@ -2,7 +2,7 @@
 //! `tests/golden/newton/` (written by `cargo xtask golden usd-newton` from
 //! `oracles/newton/usd_newton_golden.py`, usd-core 26.8 in the Newton venv; these tests run no
 //! Python) holds, under `openusd`, for the USD mbconv writes from every fixture of the other
-//! formats and every URDF and MJCF robot of the corpus: the errors and warnings OpenUSD posts
+//! formats and every Choreonoid, Chrono, MJCF, DART and URDF model of the corpus: the errors and warnings OpenUSD posts
 //! opening the stage (`Usd.Stage.Open`) and parsing its physics
 //! (`UsdPhysics.LoadUsdPhysicsFromRange(stage, ["/"])`), collected by a
 //! `UsdUtils.CoalescingDiagnosticDelegate`, and what that parse found: rigid bodies (world pose,

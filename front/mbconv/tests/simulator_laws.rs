@@ -2,7 +2,8 @@
 //! `frictionloss` as a soft constraint, mbconv's solver regularises Coulomb friction, so a
 //! conversion to MJCF of a model with joint friction is not called proven there; Newton, the
 //! simulator of USD, ignores joint friction, moves drives otherwise, starts a spherical joint at
-//! rest and reads a floating body's velocity in the body's axes.
+//! rest, reads a floating body's velocity in the body's axes, switches gravity off per scene
+//! only and gives a floating body of zero mass no inertia.
 
 use mbconv::ir::{Body, BodyRef, Constraint, ConstraintKind, DofProperties, JointKind, Model, Pose, Twist};
 use mbconv::{CheckSettings, Pipeline};
@@ -137,4 +138,20 @@ fn a_turned_floating_bodys_velocity_and_a_distance_joint_are_named_for_newton() 
     assert!(usd_laws(&not_compared(&floating(about_v, v, false), "usd")).is_empty());
     // The check counts a distance constraint as a closed loop too.
     assert!(usd_laws(&not_compared(&floating(upright, v, true), "usd")).contains(&"constraints"));
+}
+
+#[test]
+fn a_body_without_gravity_and_a_floating_body_of_zero_mass_are_named_for_newton() {
+    let upright = Pose::default();
+    let still = Vector3::zeros();
+    assert!(usd_laws(&not_compared(&floating(upright, still, false), "usd")).is_empty());
+    // Newton switches gravity off for the whole scene only.
+    let mut weightless = floating(upright, still, false);
+    weightless.bodies[0].gravity = false;
+    assert_eq!(usd_laws(&not_compared(&weightless, "usd")), ["gravity"]);
+    // A floating body of zero mass: Newton's free joint has no translational inertia.
+    let mut massless = floating(upright, still, false);
+    massless.bodies[0].inertial.mass = 0.0;
+    massless.bodies.push(Body::new("ballast")); // a body with mass, for the check to compare
+    assert_eq!(usd_laws(&not_compared(&massless, "usd")), ["mass, COM, inertia"]);
 }

@@ -54,6 +54,16 @@ pub(crate) const SIMULATOR_LAWS: &[SimulatorLaw] = &[
         applies: None,
     },
     SimulatorLaw {
+        feature: Feature::Gravity,
+        law: "Newton 1.8 switches gravity off for a whole scene only (newton:gravityEnabled, or physxRigidBody:disableGravity, read on the PhysicsScene), not for one body: a body the model exempts from gravity (written as physxRigidBody:disableGravity on the body) falls in Newton (DART's test_single_body.skel: 4.91 m in 1 s)",
+        applies: Some(|m| m.bodies.iter().any(|b| !b.gravity)),
+    },
+    SimulatorLaw {
+        feature: Feature::MassProperties,
+        law: "Newton 1.8 gives a body of zero mass no translational inertia: where no joint holds it (a floating body) its free joint has a singular inertia and SolverFeatherstone diverges (DART's inertia_from_shapes.skel: not finite from 0.1 s; finite with 1e-3 kg)",
+        applies: Some(floating_zero_mass),
+    },
+    SimulatorLaw {
         feature: Feature::Constraints,
         law: "SolverFeatherstone integrates a PhysicsDistanceJoint as a free joint (its documentation: DISTANCE treated as FREE)",
         applies: Some(|m| {
@@ -93,6 +103,16 @@ fn turned_floating_velocities(model: &Model) -> bool {
         let turned = |x: Vector3<f64>| (b.pose.rotation * x - x).amax() > 1e-12 * x.amax().max(1.0);
         turned(linear) || turned(v.angular)
     })
+}
+
+/// Whether a body of the written model that no joint holds (a floating body) has zero mass.
+fn floating_zero_mass(model: &Model) -> bool {
+    let model = lowered(model);
+    let held = |name: &str| model.joints.iter().any(|j| j.child.name() == Some(name));
+    model
+        .bodies
+        .iter()
+        .any(|b| b.inertial.mass == 0.0 && !held(&b.name))
 }
 
 /// Whether a single-axis joint of the written model (its drive) has a coordinate `with`.
