@@ -11,7 +11,10 @@
 //! * attributes that no whitespace separates from the previous attribute's value
 //!   (`name="a"type="box"`): after a value tinyxml2 skips whitespace if there is any and reads
 //!   the next name, where XML requires whitespace; [`separate_attributes`] inserts a space
-//!   before each, and [`SeparatedAttributes`] maps positions in the text read back to the file.
+//!   before each, and [`SeparatedAttributes`] maps positions in the text read back to the file;
+//! * an end tag after the root element has closed (`</mujoco>` written twice at the end of
+//!   Unitree's G1 scene): tinyxml2 ends the document there without an error and reads nothing
+//!   after it; [`blank_after_stray_end_tag`] blanks it and the rest in place.
 
 use mbconv_ir::format::kit::SourceResult;
 use mbconv_ir::format::{Imported, Source, SourceError};
@@ -29,6 +32,63 @@ pub fn late_declaration(text: &str) -> Option<(usize, usize)> {
     let end = text[start..].strip_prefix("<?xml")?.find("?>")? + start + "<?xml".len() + 2;
     let whitespace = text[..start].trim_start_matches('\u{feff}');
     (!whitespace.is_empty()).then_some((start, end - start))
+}
+
+/// `source` with everything from the first end tag that follows the root element's end (a
+/// stray `</mujoco>` after `</mujoco>`) to the end of the text blanked in place (spaces, line
+/// breaks kept, so every offset, line and column stays true), and the stray tag's span (offset,
+/// length); `None` when there is no such tag.
+///
+/// XML allows only comments, processing instructions and whitespace after the root element.
+/// tinyxml2 (MuJoCo's, urdfdom's and libsdformat's parser), meeting an end tag at the document's
+/// level, ends the document there without an error and ignores what follows (measured with
+/// MuJoCo 4.0: a scene ending in `</mujoco>\n</mujoco>` loads, the same as without the second).
+///
+/// ```
+/// use mbconv_ir::format::Source;
+/// let source = Source::from_string("s.xml", "<mujoco>\n</mujoco>\n</mujoco>\n<x/>");
+/// let (blanked, span) = mbconv_xml::tolerated::blank_after_stray_end_tag(&source).unwrap();
+/// assert_eq!(span, (19, 9));
+/// assert_eq!(blanked.text, "<mujoco>\n</mujoco>\n         \n    ");
+/// assert!(roxmltree::Document::parse(&blanked.text).is_ok());
+/// assert!(mbconv_xml::tolerated::blank_after_stray_end_tag(&Source::from_string("a.xml", "<a><b/></a>\n<!-- </a> -->")).is_none());
+/// ```
+pub fn blank_after_stray_end_tag(source: &Source) -> Option<(Source, (usize, usize))> {
+    let text = source.text.as_str();
+    let mut depth = 0usize;
+    let mut root_closed = false;
+    let mut stray = None;
+    for_each_tag(text, |open, end, tag| {
+        if tag != Tag::Element || stray.is_some() {
+            return;
+        }
+        let inner = &text[open + 1..end.min(text.len())];
+        if inner.starts_with('/') {
+            if root_closed {
+                stray = Some((open, (end + 1).min(text.len()) - open));
+                return;
+            }
+            depth = depth.saturating_sub(1);
+            root_closed = depth == 0;
+        } else if inner.ends_with('/') {
+            root_closed |= depth == 0;
+        } else {
+            depth += 1;
+        }
+    });
+    let (at, length) = stray?;
+    // One space per byte blanked, so that the offsets after stay true.
+    let blanked: String = text[..at]
+        .chars()
+        .chain(
+            text[at..]
+                .bytes()
+                .map(|b| if b == b'\n' || b == b'\r' { b as char } else { ' ' }),
+        )
+        .collect();
+    let source =
+        Source::from_string(source.name.clone(), blanked).with_path(source.name.clone(), source.path.clone());
+    Some((source, (at, length)))
 }
 
 /// The start of the namespace URI given to a prefix `P` the file uses without declaring it

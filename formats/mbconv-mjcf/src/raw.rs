@@ -80,9 +80,9 @@ impl Files {
 pub(crate) struct Document {
     pub files: Files,
     pub root: Element,
-    /// What XML forbids and MuJoCo reads, per file that has it: the first place and what was
-    /// read there, for a warning.
-    pub tolerated: Vec<(Loc, String)>,
+    /// What XML forbids and MuJoCo reads, per file that has it: the first place, the warning's
+    /// code (after `mjcf.`) and what was read there, for a warning.
+    pub tolerated: Vec<(Loc, &'static str, String)>,
 }
 
 /// Reads `source` and every file it includes.
@@ -117,7 +117,7 @@ fn splice(
     model_dir: Option<&Path>,
     dir: Option<&Path>,
     included: &mut BTreeSet<PathBuf>,
-    tolerated: &mut Vec<(Loc, String)>,
+    tolerated: &mut Vec<(Loc, &'static str, String)>,
 ) -> SourceResult<()> {
     let children = std::mem::take(&mut element.children);
     let mut out = Vec::with_capacity(children.len());
@@ -222,10 +222,39 @@ pub(crate) const MAX_DEPTH: usize = 500;
 /// Attributes that no whitespace separates from the previous value (`name="a"type="box"`),
 /// which XML forbids and MuJoCo's tinyxml2 reads, are read
 /// ([`mbconv_xml::tolerated::separate_attributes`]), every position mapped back to the file
-/// (errors too), and the file's first such place added to `tolerated`.
-fn parse(files: &Files, index: usize, tolerated: &mut Vec<(Loc, String)>) -> SourceResult<Element> {
+/// (errors too), and the file's first such place added to `tolerated`. An end tag after the
+/// root element's end (a second `</mujoco>`), where tinyxml2 ends the document and reads
+/// nothing more, is blanked with what follows it
+/// ([`mbconv_xml::tolerated::blank_after_stray_end_tag`]) and added to `tolerated` too.
+fn parse(
+    files: &Files,
+    index: usize,
+    tolerated: &mut Vec<(Loc, &'static str, String)>,
+) -> SourceResult<Element> {
     let dialect = if index == 0 { &MJCF } else { &MJCF_INCLUDED };
-    let original = &files.sources[index];
+    let file = &files.sources[index];
+    let blanked = mbconv_xml::tolerated::blank_after_stray_end_tag(file);
+    if let Some((_, (at, length))) = blanked {
+        let tag = file.text[at..at + length].to_owned();
+        let rest = file.text[at + length..].trim().len();
+        tolerated.push((
+            Loc {
+                file: index,
+                span: file.span(at, length),
+            },
+            "content_after_root_ignored",
+            format!(
+                "`{tag}` after the root element's end, which XML forbids: the document ends there \
+                 and {} ignored, as MuJoCo's XML parser (tinyxml2) reads it",
+                match rest {
+                    0 => "the tag is".to_owned(),
+                    n => format!("the tag and the {n} characters after it are"),
+                }
+            ),
+        ));
+    }
+    // The blanked text keeps every offset of the file's, so spans in it are the file's.
+    let original = blanked.as_ref().map_or(file, |(source, _)| source);
     let Some(separated) = mbconv_xml::tolerated::separate_attributes(original) else {
         let document = dialect.parse_nested(original, MAX_DEPTH)?;
         return Ok(convert(original, index, document.root_element(), &|span| span));
@@ -234,7 +263,7 @@ fn parse(files: &Files, index: usize, tolerated: &mut Vec<(Loc, String)>) -> Sou
         .parse_nested(&separated.source, MAX_DEPTH)
         .map_err(|e| separated.original_error(original, e))?;
     let (span, message) = separated.warning(original, "MuJoCo's XML parser (tinyxml2)");
-    tolerated.push((Loc { file: index, span }, message));
+    tolerated.push((Loc { file: index, span }, "attributes_not_separated", message));
     Ok(convert(
         &separated.source,
         index,
@@ -362,9 +391,9 @@ mod tests {
         std::fs::write(dir.join("main.xml"), main).unwrap();
         let doc = read(&Source::from_path(&dir.join("main.xml")).unwrap()).unwrap();
         let at = |loc: &Loc| (loc.file, loc.span.line, loc.span.column);
-        let places: Vec<_> = doc.tolerated.iter().map(|(loc, _)| at(loc)).collect();
+        let places: Vec<_> = doc.tolerated.iter().map(|(loc, _, _)| at(loc)).collect();
         assert_eq!(places, [(0, 3, 26), (1, 2, 18)]);
-        assert!(doc.tolerated[1].1.contains("`nconmax`"), "{}", doc.tolerated[1].1);
+        assert!(doc.tolerated[1].2.contains("`nconmax`"), "{}", doc.tolerated[1].2);
         let size = &doc.root.children[0];
         let nconmax = size.attr("nconmax").unwrap();
         assert_eq!((nconmax.value.as_str(), at(&nconmax.loc)), ("5", (1, 2, 27)));

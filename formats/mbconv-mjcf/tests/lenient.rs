@@ -114,3 +114,42 @@ fn an_actuator_on_a_target_the_file_does_not_name_is_read_with_a_warning() {
     let imported = read(&replicated);
     assert!(!imported.report.contains("mjcf.actuator_target_missing"));
 }
+
+/// Held-out round of session ho15: Unitree's `unitree_mujoco` `g1/scene.xml` ends in
+/// `</mujoco>` twice. MuJoCo's tinyxml2 ends the document at the stray end tag and ignores what
+/// follows (measured with MuJoCo 4.0 on this fixture: the world and `arm`, one hinge); mbconv
+/// refused the file as malformed XML. It is read as MuJoCo reads it, with a warning at the tag.
+#[test]
+fn an_end_tag_after_the_root_ends_the_document_with_a_warning() {
+    let path = mbconv_test_support::workspace_root().join("fixtures/mjcf/lenient/end_tag_after_root.xml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let imported = MjcfFormat
+        .read(&Source::from_path(&path).unwrap(), &Options::default())
+        .unwrap();
+    let names: Vec<_> = imported.model.bodies.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["arm"]);
+    assert_eq!(imported.model.joints.len(), 1);
+    let warning = imported
+        .report
+        .findings
+        .iter()
+        .find(|f| f.code == "mjcf.content_after_root_ignored")
+        .unwrap();
+    let span = warning.span.as_ref().unwrap();
+    let stray = text.find("</mujoco>\n<mujoco>").unwrap();
+    assert_eq!((span.line, span.column), line_column(&text, stray));
+    assert!(warning.message.contains("tinyxml2"), "{}", warning.message);
+    assert!(
+        warning
+            .message
+            .contains("the tag and the 84 characters after it are ignored"),
+        "{}",
+        warning.message
+    );
+    // The positions of what is read are the file's.
+    let span = imported.span_of("joints[\"hinge\"]").unwrap();
+    assert_eq!(
+        (span.line, span.column),
+        line_column(&text, text.find("<joint name=\"hinge\"").unwrap())
+    );
+}

@@ -115,12 +115,13 @@ pub(crate) fn import(source: &Source, options: &Options) -> SourceResult<Importe
 }
 
 impl<'d> Reader<'d> {
-    /// A warning `mjcf.attributes_not_separated` for each file of `document` (the model being
-    /// read) that has what XML forbids and MuJoCo reads ([`raw::Document::tolerated`]).
+    /// A warning (`mjcf.attributes_not_separated`, `mjcf.content_after_root_ignored`) for each
+    /// file of `document` (the model being read) that has what XML forbids and MuJoCo reads
+    /// ([`raw::Document::tolerated`]).
     fn tolerated(&mut self, document: &raw::Document) -> SourceResult<()> {
-        for (loc, message) in &document.tolerated {
+        for (loc, code, message) in &document.tolerated {
             self.finding(
-                "attributes_not_separated",
+                code,
                 Severity::Warning,
                 Category::Note,
                 "",
