@@ -795,3 +795,31 @@ fn drake_s_ball_constraint_is_read_as_a_loop_closing_ball_joint() {
         .to_string();
     assert!(error.contains("ball_constraint_p_BQ"), "{error}");
 }
+
+/// Held-out round of session ho15: the MJCF reader gives a mocap body both `fixed` and a fixed
+/// joint from the world (`robot0:mocap.weld` in IsaacGymEnvs' Fetch tasks); the writer welded it
+/// a second time (`robot0:mocap_weld`), and Drake 1.51 refused the written file ("This
+/// LinkJointGraph already has joint ... connecting link 'world' to link 'robot0:mocap'").
+/// A fixed body a fixed joint from the world already holds is welded once.
+#[test]
+fn a_fixed_body_already_welded_to_the_world_is_welded_once() {
+    let mut model = pendulum();
+    let mut mocap = Body::new("mocap");
+    mocap.fixed = true;
+    mocap.pose = Pose::from_translation(Vector3::new(0.5, 0.0, 1.0));
+    model.bodies.push(mocap);
+    let mut weld = Joint::new(
+        "mocap.weld",
+        JointKind::Fixed,
+        BodyRef::World,
+        BodyRef::body("mocap"),
+    );
+    weld.parent_frame = Pose::from_translation(Vector3::new(0.5, 0.0, 1.0));
+    model.joints.push(weld);
+    let text = write(&model, &Options::default());
+    assert_eq!(text.matches("<child>mocap</child>").count(), 1, "{text}");
+    let back = read_text("mocap.sdf", &text);
+    assert_eq!(back.bodies.len(), 3);
+    let holds_mocap = |j: &&Joint| matches!(&j.child, BodyRef::Body(c) if c.ends_with("mocap"));
+    assert_eq!(back.joints.iter().filter(holds_mocap).count(), 1);
+}

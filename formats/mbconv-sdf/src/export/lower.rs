@@ -677,7 +677,10 @@ fn rename_finding(s: &mut LowerSession, item: &str, from: &str, to: &str, messag
 }
 
 /// A model of the world whose links are all fixed is written `static`; any other fixed body is
-/// welded to the world by a fixed joint (exact).
+/// welded to the world by a fixed joint (exact), unless a fixed joint from the world already
+/// holds it (the MJCF reader gives a mocap body both: a second weld made Drake refuse the
+/// written file, "This LinkJointGraph already has joint ... connecting link 'world' to link
+/// 'robot0:mocap'", on the Fetch tasks of IsaacGymEnvs' `open_ai_assets`).
 fn fixed_bodies(s: &mut LowerSession) {
     let mut all_fixed: BTreeMap<String, bool> = BTreeMap::new();
     for body in &s.model.bodies {
@@ -689,6 +692,15 @@ fn fixed_bodies(s: &mut LowerSession) {
             continue;
         }
         let name = s.model.bodies[b].name.clone();
+        let welded = s.model.joints.iter().any(|j| {
+            matches!(j.kind, JointKind::Fixed)
+                && j.parent.is_world()
+                && matches!(&j.child, BodyRef::Body(c) if *c == name)
+        });
+        if welded {
+            s.model.bodies[b].fixed = false;
+            continue;
+        }
         let (prefix, local) = split_scoped(&name);
         let weld = taken.fresh(prefix, &format!("{local}_weld"), "joint");
         let message = format!(
