@@ -153,3 +153,38 @@ fn an_end_tag_after_the_root_ends_the_document_with_a_warning() {
         line_column(&text, text.find("<joint name=\"hinge\"").unwrap())
     );
 }
+
+/// Held-out round of session ho15: IsaacGymEnvs' `open_ai_assets/fetch/robot.xml` and
+/// `hand/robot.xml` hold a `<body>` directly in `<mujoco>` (parts written for inclusion).
+/// MuJoCo 4.0 accepts a `<body>` or `<frame>` there and builds nothing of it (measured on this
+/// fixture: the world and `pole`, one hinge, one geom); mbconv refused the file ("unrecognized
+/// element <body> in <mujoco>"). Both are ignored with a warning each.
+#[test]
+fn a_body_outside_the_worldbody_is_ignored_with_a_warning() {
+    let path = mbconv_test_support::workspace_root().join("fixtures/mjcf/lenient/body_outside_worldbody.xml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let imported = MjcfFormat
+        .read(&Source::from_path(&path).unwrap(), &Options::default())
+        .unwrap();
+    let names: Vec<_> = imported.model.bodies.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["pole"]);
+    assert_eq!(imported.model.joints.len(), 1);
+    let ignored: Vec<_> = imported
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.code == "mjcf.element_ignored")
+        .collect();
+    assert_eq!(ignored.len(), 2);
+    for (finding, tag) in ignored
+        .iter()
+        .zip(["<body name=\"ignored\"", "<frame name=\"ignored_frame\""])
+    {
+        let span = finding.span.as_ref().unwrap();
+        assert_eq!(
+            (span.line, span.column),
+            line_column(&text, text.find(tag).unwrap())
+        );
+        assert!(finding.message.contains("MuJoCo 4.0"), "{}", finding.message);
+    }
+}

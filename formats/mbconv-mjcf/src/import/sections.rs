@@ -48,6 +48,25 @@ impl<'d> Reader<'d> {
                 }
                 "compiler" | "default" | "asset" | "option" | "worldbody" | "equality" | "actuator"
                 | "tendon" | "contact" | "sensor" => continue,
+                // MuJoCo 4.0 accepts a <body> or <frame> directly in <mujoco> (outside
+                // <worldbody>) and builds nothing of it: the robot parts IsaacGymEnvs'
+                // `open_ai_assets` keep for inclusion load as an empty model.
+                "body" | "frame" => {
+                    let loc = e.loc.clone();
+                    self.finding(
+                        "element_ignored",
+                        Severity::Warning,
+                        Category::Ignored,
+                        "",
+                        Some(&loc),
+                        format!(
+                            "<{}> directly in <mujoco>, outside <worldbody>, is ignored, as MuJoCo 4.0 \
+                             ignores it (it builds nothing of it)",
+                            e.name
+                        ),
+                    );
+                    continue;
+                }
                 other => {
                     return Err(self.error(
                         &e.loc,
