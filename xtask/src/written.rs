@@ -86,8 +86,8 @@ pub const SDF: Target = Target {
 };
 
 /// The USD writer, judged by Newton (its USD import and Featherstone solver on the CPU) on
-/// every fixture of the other formats and the corpus's Choreonoid, Chrono, MJCF, DART and URDF
-/// models (the corpus's SDFormat and Shift models are not judged yet: `docs/formats/usd.md`,
+/// every fixture of the other formats and the corpus's Choreonoid, Chrono, MJCF, SDFormat, DART
+/// and URDF models (the corpus's Shift models are not judged yet: `docs/formats/usd.md`,
 /// "Remaining (issue 40)"). The writer names no files (meshes are not embedded yet).
 pub const USD: Target = Target {
     format: "usd",
@@ -96,7 +96,7 @@ pub const USD: Target = Target {
     file_reference: FileReference::None,
     file_name: "model.usda",
     fixture_dirs: &["body", "chrono", "ir", "mjcf", "sdf", "shift", "skel", "urdf"],
-    corpus_dirs: &["body", "chrono", "mjcf", "skel", "urdf"],
+    corpus_dirs: &["body", "chrono", "mjcf", "sdf", "skel", "urdf"],
     python: crate::oracles::newton_python,
 };
 

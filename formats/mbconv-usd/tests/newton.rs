@@ -138,6 +138,11 @@ const DIFFERS: &[(&str, &str)] = &[
     ),
     ("fixtures__urdf__rotated_inertia.urdf", FRICTION),
     ("corpus__skel__test__test_single_body.skel", BODY_GRAVITY),
+    (
+        "corpus__sdf__gz-sim__examples__worlds__joint_trajectory_controller.sdf",
+        DRIVES,
+    ),
+    ("corpus__sdf__gz-sim__test__worlds__demo_joint_types.sdf", DRIVES),
 ];
 
 #[test]
